@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises';
+import { type SqlResultData, SqlResultDataSchema } from '@expense/wire';
+import type { Context } from '../context.js';
+import { CliError, ExitCode, usageError } from '../errors.js';
+import { ApiError } from '../http/api-error.js';
+import { isSqlRejection } from '../http/exit-codes.js';
+import { confirm, readAll } from '../prompt/prompt.js';
+
+/** A SQL rejection, with the SQL it refers to so the message can point into it. */
+export class SqlRejected extends CliError {
+  constructor(
+    override readonly cause: ApiError,
+    readonly sql: string,
+  ) {
+    super(cause.code, cause.message, cause.exitCode, {
+      ...(cause.hint ? { hint: cause.hint } : {}),
+      ...(cause.details ? { details: cause.details } : {}),
+    });
+  }
+}
+
+export type SqlEndpoint = '/sql/query' | '/sql/execute' | '/sql';
+
+export interface SqlCallOptions {
+  dryRun?: boolean;
+  idempotencyKey?: string;
+}
+
+/** Posts SQL to one of the SQL endpoints with the key and the workspace header. */
+export async function callSql(
+  ctx: Context,
+  endpoint: SqlEndpoint,
+  sql: string,
+  options: SqlCallOptions = {},
+) {
+  const { apiKey } = await ctx.key();
+  const workspaceId = await ctx.workspaceId();
+  try {
+    return await ctx.client.call<SqlResultData>({
+      method: 'POST',
+      url: await ctx.url(endpoint),
+      data: SqlResultDataSchema,
+      apiKey,
+      ...(workspaceId ? { workspaceId } : {}),
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      body: endpoint === '/sql/query' ? { sql } : { sql, ...(options.dryRun ? { dryRun: true } : {}) },
+    });
+  } catch (error) {
+    if (error instanceof ApiError && isSqlRejection(error.code)) throw new SqlRejected(error, sql);
+    throw error;
+  }
+}
+
+/** SQL from the argument, from `-f file` (`-f -` is stdin), or from a piped stdin. */
+export async function sqlFrom(
+  ctx: Context,
+  arg: string | undefined,
+  file: string | undefined,
+): Promise<string> {
+  if (arg !== undefined && file !== undefined)
+    throw usageError('Give the SQL as an argument or with -f, not both.');
+  let sql: string;
+  if (arg !== undefined) sql = arg;
+  else if (file === '-' || (file === undefined && !ctx.io.stdin.isTTY)) sql = await readAll(ctx.io.stdin);
+  else if (file !== undefined) {
+    try {
+      sql = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new CliError(
+        'file_not_readable',
+        `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code}`,
+        ExitCode.failure,
+      );
+    }
+  } else throw usageError('No SQL given.', 'Pass it as an argument, with -f <file>, or on stdin.');
+  if (!sql.trim()) throw usageError('The SQL is empty.');
+  return sql;
+}
+
+/**
+ * The approval rule for writes (cli.md): `--yes` approves; otherwise a terminal is asked once, default no;
+ * without a terminal (or with --no-input) nothing is sent and the exit code is 3.
+ */
+export async function approve(ctx: Context, question: string, yes: boolean | undefined): Promise<void> {
+  if (yes) return;
+  if (!ctx.interactive) {
+    throw new CliError(
+      'approval_required',
+      'This changes data and needs your approval; nothing was sent.',
+      ExitCode.declined,
+      {
+        hint: 'Run it again with --yes to approve, or from a terminal to be asked.',
+      },
+    );
+  }
+  if (!(await confirm(ctx.io, question))) {
+    throw new CliError('approval_declined', 'Not approved; nothing was changed.', ExitCode.declined);
+  }
+}
+
+/** The statement as shown before approval, indented, on stderr. */
+export function showSql(ctx: Context, heading: string, sql: string): void {
+  ctx.note(ctx.err.bold(heading));
+  ctx.note(
+    sql
+      .trim()
+      .split('\n')
+      .map((l) => `  ${ctx.err.cyan(l)}`)
+      .join('\n'),
+  );
+}
+
+/** "workspace <id>" for messages, or the server's saved selection. */
+export async function workspaceLabel(ctx: Context): Promise<string> {
+  const id = await ctx.workspaceId();
+  return id ? `workspace ${id}` : 'the selected workspace';
+}

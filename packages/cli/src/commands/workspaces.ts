@@ -1,0 +1,122 @@
+import {
+  type SelectWorkspaceData,
+  SelectWorkspaceDataSchema,
+  type WorkspaceData,
+  WorkspaceDataSchema,
+  type WorkspaceListItem,
+  type WorkspacesData,
+  WorkspacesDataSchema,
+} from '@expense/wire';
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { CliError, ExitCode } from '../errors.js';
+import { renderTable } from '../output/table.js';
+import type { Action } from './action.js';
+
+async function listWorkspaces(ctx: Context) {
+  const { apiKey } = await ctx.key();
+  const result = await ctx.client.call<WorkspacesData>({
+    method: 'GET',
+    url: await ctx.url('/workspaces'),
+    data: WorkspacesDataSchema,
+    apiKey,
+  });
+  return { apiKey, result };
+}
+
+/** The workspace a command would use: --workspace / profile, else the server's saved one. */
+function selectedId(list: WorkspaceListItem[], local: string | undefined): string | undefined {
+  return local ?? list.find((w) => w.selected)?.workspaceId;
+}
+
+export function registerWorkspaces(program: Command, action: Action): void {
+  const list = action(async (ctx) => {
+    const { result } = await listWorkspaces(ctx);
+    if (ctx.json) return ctx.printJson(result.raw);
+    const workspaces = result.data.workspaces;
+    if (workspaces.length === 0) {
+      ctx.note('No workspaces yet. Create one with `expense workspaces create <name>`.');
+      return;
+    }
+    const current = selectedId(workspaces, await ctx.workspaceId());
+    ctx.print(
+      renderTable(
+        [{ header: '' }, { header: 'ID' }, { header: 'NAME' }, { header: 'ROLE' }],
+        workspaces.map((w) => [w.workspaceId === current ? '*' : '', w.workspaceId, w.name, w.role]),
+        { maxWidth: ctx.tableWidth, colours: ctx.out },
+      ),
+    );
+  });
+
+  const workspaces = program
+    .command('workspaces')
+    .description('List your workspaces (* marks the selected one), or create one')
+    .action(list);
+  workspaces.command('list').alias('ls').description('List your workspaces').action(list);
+  workspaces
+    .command('create')
+    .argument('<name>', 'the new workspace name (1 to 100 characters)')
+    .description('Create a workspace; you become its owner')
+    .action(
+      action(async (ctx, _options, [name]) => {
+        const { apiKey } = await ctx.key();
+        const created = await ctx.client.call<WorkspaceData>({
+          method: 'POST',
+          url: await ctx.url('/workspaces'),
+          data: WorkspaceDataSchema,
+          body: { name },
+          apiKey,
+        });
+        if (ctx.json) return ctx.printJson(created.raw);
+        const w = created.data.workspace;
+        ctx.note(`${ctx.err.green('✓')} Created workspace ${ctx.err.bold(w.name)} (${w.workspaceId}).`);
+        ctx.note(`Select it with: expense use ${w.workspaceId}`);
+      }),
+    );
+
+  program
+    .command('use')
+    .argument('<workspace>', 'workspace id or exact name')
+    .description('Select the workspace SQL commands run in, and remember it in the profile')
+    .action(
+      action(async (ctx, _options, [ref]) => {
+        const { apiKey, result } = await listWorkspaces(ctx);
+        const all = result.data.workspaces;
+        const byId = all.find((w) => w.workspaceId === ref);
+        const byName = all.filter((w) => w.name === ref);
+        if (!byId && byName.length > 1) {
+          throw new CliError(
+            'ambiguous_workspace',
+            `${byName.length} workspaces are named "${ref}".`,
+            ExitCode.failure,
+            {
+              hint: `Use the id: ${byName.map((w) => w.workspaceId).join(', ')}.`,
+            },
+          );
+        }
+        const target = byId ?? byName[0];
+        if (!target) {
+          throw new CliError(
+            'workspace_not_found',
+            `No workspace with the id or name "${ref}".`,
+            ExitCode.failure,
+            {
+              hint: all.length
+                ? `Yours: ${all.map((w) => `${w.name} (${w.workspaceId})`).join(', ')}.`
+                : 'Create one with `expense workspaces create <name>`.',
+            },
+          );
+        }
+        const selected = await ctx.client.call<SelectWorkspaceData>({
+          method: 'POST',
+          url: await ctx.url(`/workspaces/${encodeURIComponent(target.workspaceId)}/select`),
+          data: SelectWorkspaceDataSchema,
+          apiKey,
+        });
+        await ctx.updateProfile({ workspaceId: selected.data.workspace.workspaceId });
+        if (ctx.json) return ctx.printJson(selected.raw);
+        const w = selected.data.workspace;
+        ctx.note(`${ctx.err.green('✓')} Selected workspace ${ctx.err.bold(w.name)} (${w.workspaceId}).`);
+      }),
+    );
+}

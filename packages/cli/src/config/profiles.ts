@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { readJson, writeJson } from './json-file.js';
+import { configFile } from './paths.js';
+
+export const DEFAULT_API_URL = 'http://127.0.0.1:8787/v1';
+export const DEFAULT_PROFILE = 'default';
+
+const ProfileSchema = z.object({
+  apiUrl: z.string().optional(),
+  workspaceId: z.string().optional(),
+  /** Where `login` put this profile's key. */
+  credentialStore: z.enum(['keychain', 'file']).optional(),
+  userId: z.string().optional(),
+  email: z.string().optional(),
+});
+export type Profile = z.infer<typeof ProfileSchema>;
+
+const ConfigSchema = z.object({
+  version: z.literal(1).default(1),
+  profiles: z.record(z.string(), ProfileSchema).default({}),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** The CLI's configuration file: URLs and selected workspaces per profile, never a key. */
+export class ConfigStore {
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  get path(): string {
+    return configFile(this.env);
+  }
+
+  async load(): Promise<Config> {
+    const raw = await readJson(this.path);
+    if (raw === undefined) return { version: 1, profiles: {} };
+    const parsed = ConfigSchema.safeParse(raw);
+    if (!parsed.success)
+      throw new Error(`${this.path} is not a valid expense configuration; fix or remove it.`);
+    return parsed.data;
+  }
+
+  async profile(name: string): Promise<Profile> {
+    return (await this.load()).profiles[name] ?? {};
+  }
+
+  /** Merges `patch` into a profile; `undefined` values remove a setting. */
+  async update(name: string, patch: Partial<Record<keyof Profile, string | undefined>>): Promise<Profile> {
+    const config = await this.load();
+    const next: Record<string, unknown> = { ...(config.profiles[name] ?? {}) };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) delete next[key];
+      else next[key] = value;
+    }
+    const profile = ProfileSchema.parse(next);
+    config.profiles[name] = profile;
+    await writeJson(this.path, config, 0o600);
+    return profile;
+  }
+}
+
+/** `http://host:8787/v1/` → `http://host:8787/v1`; throws a readable error for anything not http(s). */
+export function normaliseApiUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`"${raw}" is not a URL (expected something like ${DEFAULT_API_URL})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`"${raw}" is not an http(s) URL`);
+  url.hash = '';
+  url.search = '';
+  return url.toString().replace(/\/+$/, '');
+}

@@ -1,0 +1,172 @@
+import { hostname } from 'node:os';
+import {
+  ConfigStore,
+  DEFAULT_API_URL,
+  DEFAULT_PROFILE,
+  normaliseApiUrl,
+  type Profile,
+} from './config/profiles.js';
+import { openStore } from './credentials/select.js';
+import { accountName, type StoreKind } from './credentials/store.js';
+import { CliError, ExitCode, notSignedIn } from './errors.js';
+import { ApiClient } from './http/client.js';
+import { type Colours, colourEnabled, createColours } from './output/colour.js';
+import type { PromptIO } from './prompt/prompt.js';
+import { VERSION } from './version.js';
+
+export interface IO extends PromptIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  env: NodeJS.ProcessEnv;
+}
+
+/** The global options of cli.md, as commander parsed them (env defaults applied by commander). */
+export interface GlobalOptions {
+  apiUrl?: string;
+  profile?: string;
+  workspace?: string;
+  json?: boolean;
+  input?: boolean;
+}
+
+export type KeySource = 'env' | StoreKind;
+
+export interface ResolvedKey {
+  apiKey: string;
+  source: KeySource;
+}
+
+/** Everything a command needs: streams, resolved settings, the HTTP client, credentials, output helpers. */
+export class Context {
+  readonly config: ConfigStore;
+  readonly json: boolean;
+  readonly noInput: boolean;
+  readonly profileName: string;
+  /** Colours for messages on stderr and for tables on stdout. */
+  readonly err: Colours;
+  readonly out: Colours;
+  private profileCache: Profile | undefined;
+  private clientCache: ApiClient | undefined;
+  private apiUrlCache: string | undefined;
+  private keyCache: ResolvedKey | undefined;
+
+  constructor(
+    readonly io: IO,
+    readonly globals: GlobalOptions,
+  ) {
+    this.config = new ConfigStore(io.env);
+    this.json = Boolean(globals.json);
+    this.noInput =
+      globals.input === false || ['1', 'true', 'yes'].includes((io.env.EXPENSE_NO_INPUT ?? '').toLowerCase());
+    this.profileName = globals.profile?.trim() || DEFAULT_PROFILE;
+    this.err = createColours(colourEnabled(io.stderr, io.env));
+    this.out = createColours(colourEnabled(io.stdout, io.env));
+  }
+
+  /** Prompts are possible: stdin and stderr are terminals and --no-input is not in effect. */
+  get interactive(): boolean {
+    return Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY) && !this.noInput;
+  }
+
+  async profile(): Promise<Profile> {
+    this.profileCache ??= await this.config.profile(this.profileName);
+    return this.profileCache;
+  }
+
+  async updateProfile(patch: Parameters<ConfigStore['update']>[1]): Promise<void> {
+    this.profileCache = await this.config.update(this.profileName, patch);
+  }
+
+  /** `{base_url}`: --api-url / EXPENSE_API_URL, else the profile's, else the default. */
+  async apiUrl(): Promise<string> {
+    if (this.apiUrlCache) return this.apiUrlCache;
+    const raw = this.globals.apiUrl?.trim() || (await this.profile()).apiUrl || DEFAULT_API_URL;
+    try {
+      this.apiUrlCache = normaliseApiUrl(raw);
+    } catch (error) {
+      throw new CliError('usage_error', (error as Error).message, ExitCode.usage);
+    }
+    return this.apiUrlCache;
+  }
+
+  async url(path: string): Promise<string> {
+    return `${await this.apiUrl()}${path}`;
+  }
+
+  async account(): Promise<string> {
+    return accountName(this.profileName, await this.apiUrl());
+  }
+
+  /** --workspace / EXPENSE_WORKSPACE, else the profile's selection (sent as X-Workspace-Id). */
+  async workspaceId(): Promise<string | undefined> {
+    return this.globals.workspace?.trim() || (await this.profile()).workspaceId || undefined;
+  }
+
+  /** The key to use: EXPENSE_API_KEY, else the one login stored for this profile and API origin. */
+  async key(): Promise<ResolvedKey> {
+    this.keyCache ??= await this.readKey();
+    return this.keyCache;
+  }
+
+  private async readKey(): Promise<ResolvedKey> {
+    const fromEnv = this.io.env.EXPENSE_API_KEY?.trim();
+    if (fromEnv) return { apiKey: fromEnv, source: 'env' };
+    const kind = (await this.profile()).credentialStore;
+    if (!kind) throw notSignedIn();
+    let apiKey: string | undefined;
+    try {
+      apiKey = await openStore(kind, this.io.env).get(await this.account());
+    } catch (error) {
+      throw new CliError(
+        'credential_store_unavailable',
+        `Cannot read the key: ${(error as Error).message}`,
+        ExitCode.failure,
+        {
+          hint: 'Sign in again with `expense login` (add --insecure-storage to keep the key in a 0600 file).',
+        },
+      );
+    }
+    if (!apiKey) {
+      throw notSignedIn(
+        kind === 'keychain'
+          ? `No key for ${await this.account()} in the keychain (is the keyring unlocked and reachable from this session?). Run \`expense login\`.`
+          : undefined,
+      );
+    }
+    return { apiKey, source: kind };
+  }
+
+  get client(): ApiClient {
+    this.clientCache ??= new ApiClient({
+      userAgent: `expense-cli/${VERSION} node/${process.versions.node}`,
+      onWait: (seconds) =>
+        this.note(`Rate limited by the server; waiting ${seconds}s as it asks (Retry-After).`),
+    });
+    return this.clientCache;
+  }
+
+  async close(): Promise<void> {
+    await this.clientCache?.close();
+  }
+
+  /** Data on stdout. */
+  print(text: string): void {
+    this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  printJson(value: unknown): void {
+    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** Messages on stderr. */
+  note(text: string): void {
+    this.io.stderr.write(`${text}\n`);
+  }
+
+  /** Terminal width for tables on stdout; unlimited when stdout is not a terminal. */
+  get tableWidth(): number | undefined {
+    return this.io.stdout.isTTY ? (this.io.stdout.columns ?? 80) : undefined;
+  }
+}
+
+export const defaultLabel = () => `expense-cli on ${hostname()}`;

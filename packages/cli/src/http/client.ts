@@ -1,0 +1,195 @@
+import {
+  type Action,
+  ActionSchema,
+  ErrorBodySchema,
+  IDEMPOTENCY_HEADER,
+  successEnvelope,
+  WORKSPACE_HEADER,
+} from '@expense/wire';
+import { Agent, type Dispatcher, request } from 'undici';
+import { z } from 'zod';
+import { CliError, ExitCode } from '../errors.js';
+import { ApiError } from './api-error.js';
+
+export interface ClientOptions {
+  userAgent: string;
+  /** Called before waiting out a 429 (to tell the user). */
+  onWait?: (seconds: number) => void;
+  /** Longest single Retry-After the client waits for; longer ones fail (a daily limit, say). */
+  maxWaitSeconds?: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface CallSpec<T> {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  /** Schema of `data` on success; omitted for 204 responses. */
+  data?: z.ZodType<T>;
+  body?: unknown;
+  apiKey?: string;
+  workspaceId?: string;
+  idempotencyKey?: string;
+}
+
+export interface CallResult<T> {
+  status: number;
+  /** `data` as validated. */
+  data: T;
+  /** `data` exactly as the server sent it (what --json prints). */
+  raw: unknown;
+  instructions: string[];
+  actions: Action[];
+  /** The server answered from its Idempotency-Key store and ran nothing. */
+  replayed: boolean;
+}
+
+// Unknown error codes from a newer server still parse: the client maps what it knows and shows the rest.
+const FailureSchema = z.object({
+  ok: z.literal(false),
+  error: ErrorBodySchema.extend({
+    code: z.string(),
+    hint: z.string().optional(),
+    retryable: z.boolean().optional(),
+  }),
+  actions: z.array(ActionSchema).optional(),
+});
+
+/** Retry-After in seconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return undefined;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+const header = (h: Record<string, string | string[] | undefined>, name: string) => {
+  const v = h[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+const MAX_429_RETRIES = 5;
+
+/**
+ * The shortest spacing between requests that the server's `RateLimit-Policy` allows (IETF draft
+ * httpapi-ratelimit-headers: `"burst";q=10;w=1, "daily";q=10000;w=86400`), from its policy with the
+ * smallest window; 0 when the header is absent. A sequential client that keeps this spacing never hits 429.
+ */
+export function pacingMs(policy: string | undefined): number {
+  if (!policy) return 0;
+  let best: { q: number; w: number } | undefined;
+  for (const item of policy.split(',')) {
+    const q = Number(/;\s*q=(\d+)/.exec(item)?.[1]);
+    const w = Number(/;\s*w=(\d+)/.exec(item)?.[1]);
+    if (q > 0 && w > 0 && (!best || w < best.w)) best = { q, w };
+  }
+  // 2% over the exact spacing absorbs timer jitter at the server's window edges.
+  return best ? Math.ceil(((best.w * 1000) / best.q) * 1.02) : 0;
+}
+
+/** The CLI's HTTP client: ApiKey auth, workspace header, envelope parsing, errors as typed values, 429 waits. */
+export class ApiClient {
+  private readonly dispatcher: Dispatcher;
+  /** When the next request may start, from the spacing the server's rate-limit policy asks for. */
+  private nextStartAt = 0;
+  constructor(private readonly options: ClientOptions) {
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({ headersTimeout: 60_000, bodyTimeout: 60_000, connectTimeout: 10_000 });
+  }
+
+  async call<T>(spec: CallSpec<T>): Promise<CallResult<T>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(spec);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 429 || attempt >= MAX_429_RETRIES) throw error;
+        const wait = error.retryAfterSeconds ?? 1;
+        if (wait > (this.options.maxWaitSeconds ?? 120)) throw error;
+        this.options.onWait?.(wait);
+        await new Promise((r) => setTimeout(r, wait * 1000));
+      }
+    }
+  }
+
+  private async once<T>(spec: CallSpec<T>): Promise<CallResult<T>> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    if (spec.apiKey) headers.authorization = `ApiKey ${spec.apiKey}`;
+    if (spec.workspaceId) headers[WORKSPACE_HEADER.toLowerCase()] = spec.workspaceId;
+    if (spec.idempotencyKey) headers[IDEMPOTENCY_HEADER.toLowerCase()] = spec.idempotencyKey;
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json; charset=utf-8';
+    }
+    const delay = this.nextStartAt - Date.now();
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    const startedAt = Date.now();
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(spec.url, { method: spec.method, headers, body, dispatcher: this.dispatcher });
+    } catch (error) {
+      throw networkError(spec.url, error);
+    }
+    this.nextStartAt = startedAt + pacingMs(header(response.headers, 'ratelimit-policy'));
+    const status = response.statusCode;
+    const requestId = header(response.headers, 'x-request-id');
+    const text = await response.body.text();
+    if (status === 204)
+      return { status, data: undefined as T, raw: undefined, instructions: [], actions: [], replayed: false };
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw unexpected(spec.url, status, 'an answer that is not JSON');
+    }
+    if (status >= 400) {
+      const failure = FailureSchema.safeParse(json);
+      if (!failure.success) throw unexpected(spec.url, status, 'an error without the error envelope');
+      throw new ApiError(
+        status,
+        failure.data.error,
+        failure.data.actions ?? [],
+        requestId,
+        parseRetryAfter(header(response.headers, 'retry-after')),
+      );
+    }
+    const envelope = successEnvelope(spec.data ?? z.unknown()).safeParse(json);
+    if (!envelope.success) throw unexpected(spec.url, status, 'data in an unexpected shape');
+    return {
+      status,
+      data: envelope.data.data as T,
+      raw: (json as { data: unknown }).data,
+      instructions: envelope.data.instructions,
+      actions: envelope.data.actions,
+      replayed: header(response.headers, 'idempotent-replayed') === 'true',
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+function unexpected(url: string, status: number, what: string): CliError {
+  return new CliError(
+    'unexpected_response',
+    `${new URL(url).origin} answered ${status} with ${what}.`,
+    ExitCode.failure,
+    {
+      hint: 'Check that --api-url (or EXPENSE_API_URL) points at an expense API, e.g. http://127.0.0.1:8787/v1.',
+    },
+  );
+}
+
+function networkError(url: string, error: unknown): CliError {
+  const e = error as { code?: string; cause?: { code?: string }; message?: string };
+  const code = e.cause?.code ?? e.code ?? 'network error';
+  const origin = new URL(url).origin;
+  return new CliError('network_error', `Cannot reach ${origin} (${code}).`, ExitCode.failure, {
+    hint: 'Is the server running? Check --api-url or EXPENSE_API_URL.',
+  });
+}

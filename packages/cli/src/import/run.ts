@@ -1,0 +1,74 @@
+import type { SqlResultData } from '@expense/wire';
+import type { CallResult } from '../http/client.js';
+import { type Batch, buildInsert, idempotencyKey } from './batches.js';
+
+export interface ImportSummary {
+  rows: number;
+  inserted: number;
+  /** Rows whose external_id the workspace already held (or that an earlier run of the same batch inserted). */
+  skipped: number;
+  /** Rows of the batch that failed. */
+  failed: number;
+  /** Rows after a failed batch, never sent. */
+  notSent: number;
+  dryRun: boolean;
+}
+
+export type BatchRunner = (
+  sql: string,
+  options: { dryRun: boolean; idempotencyKey?: string },
+) => Promise<CallResult<SqlResultData>>;
+
+export class BatchFailed extends Error {
+  constructor(
+    readonly batch: Batch,
+    readonly summary: ImportSummary,
+    override readonly cause: unknown,
+  ) {
+    super('an import batch failed');
+  }
+}
+
+/**
+ * Sends the probe and the batches in order, one at a time. A dry run sends every batch with dryRun (and no
+ * Idempotency-Key, whose stored response would otherwise answer the real run later).
+ */
+export async function runBatches(
+  batches: Batch[],
+  keys: { fileDigest: string; fingerprint: string },
+  send: BatchRunner,
+  options: { dryRun: boolean; onProgress?: (done: number) => void },
+): Promise<ImportSummary> {
+  const rows = batches.reduce((n, b) => n + b.rows.length, 0);
+  const summary: ImportSummary = {
+    rows,
+    inserted: 0,
+    skipped: 0,
+    failed: 0,
+    notSent: 0,
+    dryRun: options.dryRun,
+  };
+  let done = 0;
+  for (const batch of batches) {
+    const sql = buildInsert(batch.rows);
+    let result: CallResult<SqlResultData>;
+    try {
+      result = await send(sql, {
+        dryRun: options.dryRun,
+        ...(options.dryRun
+          ? {}
+          : { idempotencyKey: idempotencyKey(keys.fileDigest, keys.fingerprint, batch.index) }),
+      });
+    } catch (error) {
+      summary.failed = batch.rows.length;
+      summary.notSent = rows - done - batch.rows.length;
+      throw new BatchFailed(batch, summary, error);
+    }
+    const inserted = result.replayed ? 0 : (result.data.statements[0]?.rowCount ?? 0);
+    summary.inserted += inserted;
+    summary.skipped += batch.rows.length - inserted;
+    done += batch.rows.length;
+    options.onProgress?.(done);
+  }
+  return summary;
+}

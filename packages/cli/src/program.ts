@@ -1,0 +1,85 @@
+import { Command, CommanderError, Option } from 'commander';
+import { createAction, type RunState } from './commands/action.js';
+import { registerExec } from './commands/exec.js';
+import { registerImport } from './commands/import.js';
+import { registerLogin } from './commands/login.js';
+import { registerLogout } from './commands/logout.js';
+import { registerQuery } from './commands/query.js';
+import { registerSchema } from './commands/schema.js';
+import { registerWhoami } from './commands/whoami.js';
+import { registerWorkspaces } from './commands/workspaces.js';
+import type { IO } from './context.js';
+import { ExitCode } from './errors.js';
+import { VERSION } from './version.js';
+
+const HELP_FOOTER = `
+Environment:
+  EXPENSE_API_URL     the API's base URL (like --api-url)
+  EXPENSE_PROFILE     the profile (like --profile)
+  EXPENSE_WORKSPACE   the workspace for this call (like --workspace)
+  EXPENSE_API_KEY     use this key; nothing is read from or written to the keychain
+  EXPENSE_NO_INPUT=1  never prompt (like --no-input)
+  NO_COLOR            no colour
+
+Exit codes:
+  0 success   1 failure   2 wrong usage   3 approval declined or cancelled
+  4 not signed in, or the key was revoked   5 SQL rejected by the dialect or the database
+
+Configuration lives in $XDG_CONFIG_HOME/expense/config.json (default ~/.config/expense).`;
+
+/** The `expense` command tree (cli.md). */
+export function createProgram(io: IO, state: RunState): Command {
+  const program = new Command('expense')
+    .description('Sign in, query and change your expenses in SQL, and import CSV files.')
+    .version(VERSION, '-v, --version')
+    .addOption(new Option('--api-url <url>', "the service's base URL").env('EXPENSE_API_URL'))
+    .addOption(new Option('--profile <name>', 'named set of URL, key and workspace').env('EXPENSE_PROFILE'))
+    .addOption(
+      new Option('--workspace <id>', 'workspace for this call (sent as X-Workspace-Id)').env(
+        'EXPENSE_WORKSPACE',
+      ),
+    )
+    .option('--json', 'machine-readable output: the server\'s data, or {"error": {...}}')
+    .option('--no-input', 'never prompt; fail with a clear message where input is needed')
+    .showSuggestionAfterError(true)
+    .addHelpText('after', HELP_FOOTER)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+  const action = createAction(io, state);
+  registerLogin(program, action);
+  registerLogout(program, action);
+  registerWhoami(program, action);
+  registerWorkspaces(program, action);
+  registerSchema(program, action);
+  registerQuery(program, action);
+  registerExec(program, action);
+  registerImport(program, action);
+  for (const command of program.commands) {
+    command.exitOverride();
+    for (const sub of command.commands) sub.exitOverride();
+  }
+  return program;
+}
+
+/** Runs the CLI with `args` (without node and the script) and returns the exit code. */
+export async function run(args: string[], io: IO): Promise<number> {
+  const state: RunState = { exitCode: ExitCode.ok };
+  const program = createProgram(io, state);
+  if (args.length === 0) {
+    io.stdout.write(program.helpInformation());
+    return ExitCode.ok;
+  }
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
+      return benign ? ExitCode.ok : ExitCode.usage;
+    }
+    throw error;
+  }
+  return state.exitCode;
+}

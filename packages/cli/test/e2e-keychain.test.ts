@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BIN, codeFromOutbox, openSandbox, type RunningServer, spawnCommand } from './e2e/harness.js';
+
+const KEYRING = createRequire(import.meta.url).resolve('@napi-rs/keyring');
+
+function requireTool(tool: string): void {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+  } catch {
+    throw new Error(
+      `${tool} is missing: install the keychain test dependencies with \`bash .ci/keyring-deps.sh\``,
+    );
+  }
+}
+
+/** Splits `sh` output at the "@@ <name> <rc>" line printed after each step: a step's output precedes it. */
+function sections(out: string): Record<string, { rc: number; text: string }> {
+  const result: Record<string, { rc: number; text: string }> = {};
+  let text = '';
+  for (const line of out.split('\n')) {
+    const marker = /^@@ (\S+) (\d+)$/.exec(line);
+    if (!marker) {
+      text += `${line}\n`;
+      continue;
+    }
+    result[marker[1]!] = { rc: Number(marker[2]), text };
+    text = '';
+  }
+  return result;
+}
+
+// The keychain path against a real Secret Service: gnome-keyring-daemon on a private D-Bus session bus.
+describe('expense CLI with a real Secret Service (gnome-keyring under dbus-run-session)', () => {
+  let dir: { path: string; remove(): Promise<void> };
+  let server: RunningServer;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    requireTool('dbus-run-session');
+    requireTool('gnome-keyring-daemon');
+    ({ dir, server, env } = await openSandbox('expense-cli-keychain-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await dir?.remove();
+  });
+
+  const account = () => `default@${new URL(server.apiUrl).origin}`;
+  const readEntry = () =>
+    `node -e 'const {Entry}=require(${JSON.stringify(KEYRING)}); const v=new Entry("expense-cli", process.argv[1]).getPassword(); console.log(v ? "present " + v.slice(0, 9) : "absent")' ${JSON.stringify(account())}`;
+  const step = (name: string, command: string) => `${command}; echo "@@ ${name} $?"`;
+
+  it('stores the key in the Secret Service, reads it back in a later process, and removes it at logout', async () => {
+    const cliCmd = (args: string) => `node ${JSON.stringify(CLI_BIN)} ${args} 2>&1`;
+    const script = [
+      'echo -n test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1',
+      step('login', cliCmd('login --email kc@example.com')),
+      step('whoami', cliCmd('whoami')),
+      step('entry', readEntry()),
+      step('logout', cliCmd('logout')),
+      step('after', readEntry()),
+    ].join('\n');
+    const run = spawnCommand('dbus-run-session', ['--', 'sh', '-c', script], env, 90_000);
+    const code = await codeFromOutbox(server.outbox, 'kc@example.com', new Set(), 45_000);
+    run.write(`${code}\n`);
+    run.child.stdin?.end();
+    const result = await run.result;
+    const s = sections(result.stdout);
+    expect(s.login?.rc, result.stdout + result.stderr).toBe(0);
+    expect(s.login!.text).toContain('The key is stored in the system keyring (Secret Service).');
+    expect(s.login!.text).not.toContain('No working system keychain');
+    expect(s.whoami?.rc).toBe(0);
+    expect(s.whoami!.text).toMatch(
+      /Key stored in:\s+the system keyring \(Secret Service\), account default@http:\/\/127\.0\.0\.1:\d+/,
+    );
+    expect(s.entry!.text.trim()).toBe('present exp_live_');
+    expect(s.logout?.rc).toBe(0);
+    expect(s.after!.text.trim()).toBe('absent');
+    expect(existsSync(join(dir.path, 'config', 'expense', 'credentials.json'))).toBe(false);
+  });
+
+  it('falls back to the 0600 file, and says why, when the bus has no usable Secret Service', async () => {
+    // A session bus where the keyring daemon can be started but has no unlocked collection: the probe write fails.
+    const script = step('login', `node ${JSON.stringify(CLI_BIN)} login --email nokc@example.com 2>&1`);
+    const run = spawnCommand('dbus-run-session', ['--', 'sh', '-c', script], env, 90_000);
+    const code = await codeFromOutbox(server.outbox, 'nokc@example.com', new Set(), 45_000);
+    run.write(`${code}\n`);
+    run.child.stdin?.end();
+    const result = await run.result;
+    const s = sections(result.stdout);
+    expect(s.login?.rc, result.stdout + result.stderr).toBe(0);
+    expect(s.login!.text).toMatch(
+      /No working system keychain: (the keychain cannot be used|no Secret Service)/,
+    );
+    expect(existsSync(join(dir.path, 'config', 'expense', 'credentials.json'))).toBe(true);
+  });
+});

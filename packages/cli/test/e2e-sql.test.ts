@@ -1,0 +1,199 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CliResult,
+  cli,
+  loginWithoutTty,
+  openSandbox,
+  plain,
+  type RunningServer,
+  spawnInTerminal,
+} from './e2e/harness.js';
+
+// The parts of the CLI that need the SQL endpoints (/v1/sql/query, /v1/sql/execute, /v1/sql with dryRun and
+// Idempotency-Key): the built binary against the built server, as processes.
+describe('expense CLI end to end: SQL, approval and import', () => {
+  let dir: { path: string; remove(): Promise<void> };
+  let server: RunningServer;
+  let env: NodeJS.ProcessEnv;
+  const run = (args: string[], input?: string, extra: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
+    cli(args, { ...env, ...extra }, input);
+  const count = async (where = 'true') => {
+    const r = await run([
+      'query',
+      '--format',
+      'csv',
+      `SELECT count(*) AS n FROM ledger_entries WHERE ${where}`,
+    ]);
+    expect(r.code).toBe(0);
+    return Number(r.stdout.split('\r\n')[1]);
+  };
+
+  beforeAll(async () => {
+    ({ dir, server, env } = await openSandbox('expense-cli-e2e-sql-'));
+    const login = await loginWithoutTty(env, server.outbox, 'sql@example.com', new Set(), [
+      '--insecure-storage',
+    ]);
+    expect(login.code).toBe(0);
+    expect((await run(['workspaces', 'create', 'Books'])).code).toBe(0);
+    expect((await run(['use', 'Books'])).code).toBe(0);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await dir?.remove();
+  });
+
+  it('exec is refused without --yes (exit 3, nothing written) and runs with it', async () => {
+    const insert =
+      "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, note) VALUES ('2026-01-05', 'cash', -4.5, 'USD', 'spend', 'coffee')";
+    const refused = await run(['exec', insert]);
+    expect(refused.code).toBe(3);
+    expect(await count()).toBe(0);
+    const done = await run(['exec', '--yes', insert]);
+    expect(done.code).toBe(0);
+    expect(done.stderr).toMatch(/Committed\.\n1\. INSERT: affected 1 row/);
+    expect(await count()).toBe(1);
+  });
+
+  it('--dry-run shows the effect and changes nothing', async () => {
+    const result = await run(['exec', '--dry-run', "DELETE FROM ledger_entries WHERE note = 'coffee'"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/Dry run:.*rolled back/);
+    expect(result.stderr).toContain('DELETE: would affect 1 row');
+    expect(await count()).toBe(1);
+  });
+
+  it('query prints a table, CSV and JSON, and says when rows were cut', async () => {
+    const rows = Array.from(
+      { length: 120 },
+      (_, i) =>
+        `('2026-02-${String((i % 28) + 1).padStart(2, '0')}', 'card', -${i + 1}.00, 'EUR', 'spend', 'n${i}')`,
+    );
+    // Two writes of 60 rows each: the server allows 100 affected rows per request.
+    for (const part of [rows.slice(0, 60), rows.slice(60)]) {
+      const r = await run([
+        'exec',
+        '--yes',
+        `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, note) VALUES ${part.join(', ')}`,
+      ]);
+      expect(r.code).toBe(0);
+    }
+    const sql = "SELECT note, amount FROM ledger_entries WHERE account_id = 'card' ORDER BY amount DESC";
+    const table = await run(['query', sql]);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^note\s+amount$/);
+    expect(table.stdout).toMatch(/\nn0 +-1\.00\n/);
+    expect(table.stderr).toContain('Showing 100 of 120 rows');
+    const csv = await run(['query', '--format', 'csv', sql]);
+    expect(csv.stdout.startsWith('note,amount\r\nn0,-1.00\r\n')).toBe(true);
+    expect(csv.stderr).toContain('Showing 100 of 120 rows');
+    const json = await run(['query', '--format', 'json', sql]);
+    const parsed = JSON.parse(json.stdout) as { note: string; amount: string }[];
+    expect(parsed).toHaveLength(100);
+    expect(parsed[0]).toEqual({ note: 'n0', amount: '-1.00' });
+    const whole = JSON.parse((await run(['--json', 'query', sql])).stdout);
+    expect(whole.statements[0]).toMatchObject({ truncated: true, totalRowCount: 120, returnedRowCount: 100 });
+    const fromStdin = await run(['query', '--format', 'csv'], 'SELECT count(*) AS n FROM ledger_entries');
+    expect(fromStdin.stdout).toBe('n\r\n121\r\n');
+  });
+
+  it('a dialect error exits 5 with the code and a caret under the position', async () => {
+    const result = await run(['query', 'SELECT note\nFROM ledger_entries\nWHERE lower(note) = $$x$$']);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/\((function_not_allowed|dollar_quoted_string_not_allowed)\)/);
+    expect(result.stderr).toMatch(/LINE 3: WHERE lower\(note\) = \$\$x\$\$\n\s+\^/);
+    const json = await run(['--json', 'query', 'SELECT * FROM pg_user']);
+    expect(json.code).toBe(5);
+    expect(JSON.parse(json.stdout).error.code).toBe('relation_not_allowed');
+    const db = await run([
+      'exec',
+      '--yes',
+      "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind) VALUES ('2026-01-01', 'a', 'abc', 'USD', 'spend')",
+    ]);
+    expect(db.code).toBe(5);
+    expect(db.stderr).toContain('sql_execution_failed');
+  });
+
+  it('sql runs a script atomically, asking once only when it writes', async () => {
+    const script = join(dir.path, 'script.sql');
+    await writeFile(
+      script,
+      "UPDATE ledger_entries SET category = 'food' WHERE note = 'coffee';\nSELECT category FROM ledger_entries WHERE note = 'coffee';\n",
+    );
+    expect((await run(['sql', '-f', script])).code).toBe(3);
+    const done = await run(['sql', '-f', script, '--yes']);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('food');
+    const read = await run(['sql', 'SELECT 1 AS one; SELECT 2 AS two']);
+    expect(read.code).toBe(0);
+  });
+
+  it('imports a few hundred rows once; a second run adds nothing', async () => {
+    const lines = ['Date,Amount,Currency,Payee,Memo'];
+    for (let i = 0; i < 300; i++) {
+      const memo = i % 50 === 0 ? `"quote ' back\\ semi; -- dash /* c */"` : `memo ${i}`;
+      lines.push(
+        `2026-03-${String((i % 28) + 1).padStart(2, '0')},${i % 7 === 0 ? '' : '-'}${i + 1}.25,usd,Shop ${i % 9},${memo}`,
+      );
+    }
+    lines.push(lines[1]!); // an identical row is a second, separate entry
+    const file = join(dir.path, 'bank.csv');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const args = [
+      'import',
+      file,
+      '--account',
+      'bank',
+      '--map',
+      'Date=ts',
+      '--map',
+      'Payee=counterparty',
+      '--map',
+      'Memo=note',
+      '--yes',
+    ];
+    const first = await run(args);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('301 inserted, 0 skipped as already present, 0 failed');
+    expect(await count("account_id = 'bank'")).toBe(301);
+    // i % 7 === 0 are positive (43 rows), plus the repeated first row: income by the sign of the amount.
+    expect(await count("account_id = 'bank' AND kind = 'income'")).toBe(44);
+    expect(await count(`account_id = 'bank' AND note = 'quote '' back\\ semi; -- dash /* c */'`)).toBe(7);
+
+    const second = await run(['--json', ...args]);
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ rows: 301, inserted: 0, skipped: 301, failed: 0 });
+    expect(await count("account_id = 'bank'")).toBe(301);
+
+    // A changed file (new keys) still adds only the new row: the external_id check skips the rest.
+    await writeFile(file, `${[...lines, '2026-03-29,-1.00,USD,Shop new,late'].join('\n')}\n`);
+    const third = await run(['--json', ...args]);
+    expect(JSON.parse(third.stdout)).toMatchObject({ inserted: 1, skipped: 301 });
+    const dry = await run(['--json', ...args.filter((a) => a !== '--yes'), '--dry-run']);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, inserted: 0, skipped: 302 });
+  });
+
+  it('without approval an import sends nothing (exit 3)', async () => {
+    const file = join(dir.path, 'small.csv');
+    await writeFile(file, 'ts,account_id,amount,currency\n2026-04-01,petty,-1,USD\n');
+    const result = await run(['import', file]);
+    expect(result.code).toBe(3);
+    expect(await count("account_id = 'petty'")).toBe(0);
+  });
+
+  it('in a terminal, "y" approves: the import runs with a progress bar', async () => {
+    const file = join(dir.path, 'terminal.csv');
+    const rows = Array.from({ length: 150 }, (_, i) => `2026-05-01,tty,-${i + 1},USD`);
+    await writeFile(file, `ts,account_id,amount,currency\n${rows.join('\n')}\n`);
+    const term = spawnInTerminal(['import', file], env);
+    await term.waitFor(/Import 150 rows\? \[y\/N\] /, 'stdout');
+    term.write('y\r');
+    const result = await term.result;
+    const out = plain(result.stdout);
+    expect(result.code).toBe(0);
+    expect(out).toMatch(/importing \[#+\.*\] \d+\/150 rows/);
+    expect(out).toContain('150 inserted, 0 skipped as already present, 0 failed');
+    expect(await count("account_id = 'tty'")).toBe(150);
+  });
+});

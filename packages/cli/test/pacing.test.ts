@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, pacingMs } from '../src/http/client.js';
+import { loginWithoutTty, openSandbox, type RunningServer } from './e2e/harness.js';
+
+describe('pacingMs', () => {
+  it('spaces requests by the smallest window of RateLimit-Policy, with a small margin', () => {
+    expect(pacingMs('"burst";q=10;w=1, "daily";q=10000;w=86400')).toBe(102);
+    expect(pacingMs('"daily";q=10000;w=86400, "burst";q=4;w=2')).toBe(510);
+    expect(pacingMs(undefined)).toBe(0);
+    expect(pacingMs('garbage')).toBe(0);
+  });
+});
+
+// A sequential client that follows the server's RateLimit-Policy never runs into 429.
+describe('ApiClient against a real server limiting keys to 3 requests per second', () => {
+  let dir: { path: string; remove(): Promise<void> };
+  let server: RunningServer;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    let env: NodeJS.ProcessEnv;
+    ({ dir, server, env } = await openSandbox('expense-cli-pacing-', { EXPENSE_RATE_PER_SECOND: '3' }));
+    const config = join(dir.path, 'config');
+    const login = await loginWithoutTty(env, server.outbox, 'pace@example.com', new Set(), [
+      '--insecure-storage',
+    ]);
+    expect(login.code).toBe(0);
+    const stored = JSON.parse(await readFile(join(config, 'expense', 'credentials.json'), 'utf8'));
+    apiKey = Object.values(stored.keys as Record<string, { apiKey: string }>)[0]!.apiKey;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await dir?.remove();
+  });
+
+  it('sends ten calls in a row without a single 429', async () => {
+    const waits: number[] = [];
+    const client = new ApiClient({ userAgent: 'pacing-test', onWait: (s) => waits.push(s) });
+    try {
+      for (let i = 0; i < 10; i++) {
+        const res = await client.call({ method: 'GET', url: `${server.apiUrl}/me`, apiKey });
+        expect(res.status).toBe(200);
+      }
+    } finally {
+      await client.close();
+    }
+    expect(waits).toEqual([]);
+  });
+});

@@ -1,0 +1,130 @@
+// 10,000 ledger rows through the CLI binary (`expense import`, batches of 100, honouring 429 Retry-After)
+// against a server with the DEFAULT per-key limit (10 requests per second): the floor the limit sets is
+// 10,000 / 100 = 100 requests at 10/s = 10 s. Run once per engine; server RSS sampled.
+//
+//   node --conditions=@expense/source --import tsx bench/import.ts [--rows 10000] [--engines pglite,postgres]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call } from './lib/http.js';
+import { machineInfo } from './lib/machine.js';
+import { CLI_BIN_DIST } from './lib/paths.js';
+import { freshDatabase } from './lib/postgres.js';
+import { arg, log, writeResult } from './lib/results.js';
+import { RssSampler, round } from './lib/rss.js';
+import { openForSeeding, type SeededKey, seed } from './lib/seed.js';
+import { startServerProcess } from './lib/server-process.js';
+
+const ROWS = Number(arg('rows', '10000'));
+const ENGINES = arg('engines', 'pglite,postgres').split(',');
+const BATCH = 100;
+const DEFAULT_RATE_PER_SECOND = 10;
+
+function csv(rows: number): string {
+  const lines = ['ts,account_id,amount,currency,kind,category,counterparty,external_id'];
+  for (let i = 0; i < rows; i++) {
+    const day = String((i % 28) + 1).padStart(2, '0');
+    const spend = i % 5 !== 0;
+    lines.push(
+      `2026-02-${day}T12:${String(i % 60).padStart(2, '0')}:00Z,checking,${spend ? '-' : ''}${(i % 400) + 1}.${String(i % 100).padStart(2, '0')},USD,${spend ? 'spend' : 'income'},${spend ? `cat-${i % 9}` : 'salary'},shop ${i % 31},bench-${i}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI_BIN_DIST, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+async function importRun(
+  engine: string,
+  target: { DATABASE_URL?: string; EXPENSE_DATA_DIR?: string },
+  key: SeededKey,
+  file: string,
+  home: string,
+) {
+  const server = await startServerProcess({ env: { ...target } });
+  try {
+    const rss = new RssSampler(server.pid, 250);
+    const started = performance.now();
+    const result = await runCli(['--json', 'import', file, '--yes'], {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      EXPENSE_API_URL: server.baseUrl,
+      EXPENSE_API_KEY: key.apiKey,
+      EXPENSE_NO_INPUT: '1',
+      NO_COLOR: '1',
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const memory = rss.stop();
+    if (result.code !== 0)
+      throw new Error(`expense import failed (${result.code}): ${result.stderr.slice(-2000)}`);
+    const count = await call(server.origin, 'POST', '/v1/sql/query', {
+      key: key.apiKey,
+      body: { sql: "SELECT count(*) AS n FROM ledger_entries WHERE external_id LIKE 'bench-%'" },
+    });
+    const stored = Number(count.body?.data?.statements?.[0]?.rows?.[0]?.n);
+    const floorS = ROWS / BATCH / DEFAULT_RATE_PER_SECOND;
+    const summary = {
+      engine,
+      rows: ROWS,
+      stored,
+      seconds: round(seconds, 2),
+      floorSeconds: floorS,
+      ratioToFloor: round(seconds / floorS, 2),
+      rowsPerSecond: round(ROWS / seconds, 0),
+      cliSummary: JSON.parse(result.stdout || '{}'),
+      memory,
+    };
+    log(
+      `  ${engine}: ${summary.seconds} s (floor ${floorS} s, ratio ${summary.ratioToFloor}), stored ${stored}`,
+    );
+    return summary;
+  } finally {
+    await server.stop();
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'expense-bench-import-'));
+const file = join(work, 'bank.csv');
+writeFileSync(file, csv(ROWS));
+const runs = [];
+try {
+  for (const engine of ENGINES) {
+    if (engine === 'postgres') {
+      const db = await freshDatabase('expense_bench_import');
+      try {
+        const s = await openForSeeding({ databaseUrl: db.url });
+        const [key] = await seed(s, { users: 1 });
+        await s.close();
+        runs.push(await importRun(engine, { DATABASE_URL: db.url }, key!, file, work));
+      } finally {
+        await db.drop();
+      }
+    } else {
+      const dataDir = join(work, 'pglite');
+      const s = await openForSeeding({ dataDir });
+      const [key] = await seed(s, { users: 1 });
+      await s.close();
+      runs.push(await importRun(engine, { EXPENSE_DATA_DIR: dataDir }, key!, file, work));
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+log(
+  `wrote ${writeResult('import', { machine: await machineInfo(), command: `node bench/import.ts --rows ${ROWS}`, batch: BATCH, ratePerSecond: DEFAULT_RATE_PER_SECOND, runs })}`,
+);

@@ -1,0 +1,205 @@
+// /v1/sql/query throughput and latency with autocannon (20 connections) on PostgreSQL beside the floor (a bare
+// Fastify + pg endpoint running the same SELECT in one round trip), and the embedded default's (PGlite)
+// throughput; server RSS sampled throughout. The per-key limiter stays in the path, with limits raised so that
+// one key is not capped at 10/s (EXPENSE_RATE_PER_SECOND / EXPENSE_RATE_PER_DAY below).
+//
+//   node --conditions=@expense/source --import tsx bench/sql-throughput.ts [--duration 10] [--connections 20]
+//        [--engines postgres,pglite] [--profile]   (writes bench-results/server.json)
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon, { type Result } from 'autocannon';
+import { summarizeProfiles } from './lib/cpuprofile.js';
+import { call } from './lib/http.js';
+import { machineInfo } from './lib/machine.js';
+import { RESULTS_DIR, SERVER_DIR } from './lib/paths.js';
+import { freshDatabase } from './lib/postgres.js';
+import { arg, log, writeResult } from './lib/results.js';
+import { RssSampler, type RssSummary, round } from './lib/rss.js';
+import { openForSeeding, seed } from './lib/seed.js';
+import { startServerProcess } from './lib/server-process.js';
+import { QUERY_SQL } from './workload.js';
+
+const DURATION = Number(arg('duration', '10'));
+const CONNECTIONS = Number(arg('connections', '20'));
+const ENGINES = arg('engines', 'postgres,pglite').split(',');
+const PROFILE = process.argv.includes('--profile');
+const HIGH_LIMITS = { EXPENSE_RATE_PER_SECOND: '1000000', EXPENSE_RATE_PER_DAY: '1000000000' };
+const ROWS_PER_WORKSPACE = 500;
+
+export interface CannonSummary {
+  label: string;
+  connections: number;
+  durationS: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  requests: number;
+  ok2xx: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+function summarize(label: string, r: Result): CannonSummary {
+  return {
+    label,
+    connections: CONNECTIONS,
+    durationS: r.duration,
+    reqPerSec: round(r.requests.average, 0),
+    p50Ms: r.latency.p50,
+    p90Ms: r.latency.p90,
+    p99Ms: r.latency.p99,
+    maxMs: r.latency.max,
+    requests: r.requests.total,
+    ok2xx: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+}
+
+async function cannon(label: string, url: string, headers: Record<string, string>, duration: number) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ sql: QUERY_SQL }),
+    timeout: 30,
+  });
+  const s = summarize(label, result);
+  log(
+    `  ${label}: ${s.reqPerSec} req/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, non2xx ${s.non2xx}, errors ${s.errors}`,
+  );
+  return s;
+}
+
+/** Starts the floor process and resolves with its origin. */
+async function startFloor(databaseUrl: string, workspaceId: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(SERVER_DIR, 'bench', 'floor-server.ts')], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, FLOOR_DATABASE_URL: databaseUrl, FLOOR_WORKSPACE_ID: workspaceId },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      const m = /serving (http:\/\/\S+)/.exec(c.toString());
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`floor exited ${code}`)));
+  });
+  return {
+    origin,
+    pid: child.pid!,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function profileDir(name: string): Promise<string[]> {
+  if (!PROFILE) return [];
+  const dir = join(RESULTS_DIR, 'profiles', name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
+
+async function assertServes(origin: string, key: string): Promise<void> {
+  const res = await call(origin, 'POST', '/v1/sql/query', { key, body: { sql: QUERY_SQL } });
+  if (res.status !== 200 || res.body?.data?.statements?.[0]?.returnedRowCount !== 20) {
+    throw new Error(
+      `the server does not answer the benchmark query: ${res.status} ${res.text.slice(0, 300)}`,
+    );
+  }
+}
+
+async function postgresRun() {
+  const db = await freshDatabase('expense_bench');
+  try {
+    const seeding = await openForSeeding({ databaseUrl: db.url });
+    const keys = await seed(seeding, { users: 4, rowsPerWorkspace: ROWS_PER_WORKSPACE });
+    await seeding.close();
+    const key = keys[0]!;
+    const floor = await startFloor(db.url, key.workspaceIds[0]!);
+    const nodeArgs = await profileDir('postgres');
+    const server = await startServerProcess({ env: { DATABASE_URL: db.url, ...HIGH_LIMITS }, nodeArgs });
+    try {
+      await assertServes(server.origin, key.apiKey);
+      const sqlUrl = `${server.origin}/v1/sql/query`;
+      const floorUrl = `${floor.origin}/floor/query`;
+      const auth = { authorization: `ApiKey ${key.apiKey}` };
+      log('PostgreSQL: warm-up');
+      await cannon('floor warm-up', floorUrl, {}, 3);
+      await cannon('server warm-up', sqlUrl, auth, 3);
+      log('PostgreSQL: measured');
+      const floorResult = await cannon('floor (Fastify + pg, one round trip)', floorUrl, {}, DURATION);
+      const rss = new RssSampler(server.pid, 250);
+      const serverResult = await cannon('/v1/sql/query on PostgreSQL', sqlUrl, auth, DURATION);
+      const memory = rss.stop();
+      return { floor: floorResult, server: serverResult, memory };
+    } finally {
+      await server.stop();
+      await floor.stop();
+    }
+  } finally {
+    await db.drop();
+  }
+}
+
+async function pgliteRun(): Promise<{ server: CannonSummary; memory: RssSummary }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'expense-bench-pglite-'));
+  try {
+    const seeding = await openForSeeding({ dataDir });
+    const keys = await seed(seeding, { users: 4, rowsPerWorkspace: ROWS_PER_WORKSPACE });
+    await seeding.close();
+    const nodeArgs = await profileDir('pglite');
+    const server = await startServerProcess({ env: { EXPENSE_DATA_DIR: dataDir, ...HIGH_LIMITS }, nodeArgs });
+    try {
+      const key = keys[0]!;
+      await assertServes(server.origin, key.apiKey);
+      const url = `${server.origin}/v1/sql/query`;
+      const auth = { authorization: `ApiKey ${key.apiKey}` };
+      log('PGlite: warm-up');
+      await cannon('pglite warm-up', url, auth, 3);
+      log('PGlite: measured');
+      const rss = new RssSampler(server.pid, 250);
+      const result = await cannon('/v1/sql/query on PGlite (embedded)', url, auth, DURATION);
+      return { server: result, memory: rss.stop() };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const machine = await machineInfo();
+const postgres = ENGINES.includes('postgres') ? await postgresRun() : undefined;
+const pglite = ENGINES.includes('pglite') ? await pgliteRun() : undefined;
+const profiles = PROFILE
+  ? Object.fromEntries(ENGINES.map((e) => [e, summarizeProfiles(join(RESULTS_DIR, 'profiles', e))] as const))
+  : undefined;
+const result = {
+  machine,
+  command: `node bench/sql-throughput.ts --duration ${DURATION} --connections ${CONNECTIONS}`,
+  sql: QUERY_SQL,
+  rowsPerWorkspace: ROWS_PER_WORKSPACE,
+  limits: HIGH_LIMITS,
+  postgres: postgres && {
+    ...postgres,
+    ratioToFloor: round(postgres.server.reqPerSec / postgres.floor.reqPerSec, 2),
+    memory: { ...postgres.memory, samples: postgres.memory.samples },
+  },
+  pglite,
+  profiles,
+};
+log(`wrote ${writeResult('server', result)}`);

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import { DEFAULT_KEY_CACHE, type KeyCacheOptions, KeyVerifier } from './auth/api-keys.js';
+import { OtpService } from './auth/otp.js';
+import { RateLimits } from './auth/rate-limits.js';
+import {
+  ConfigError,
+  parseConfig,
+  resolveListenUrls,
+  type ServerConfig,
+  type ServerConfigInput,
+} from './config/config.js';
+import type { AppContext } from './context.js';
+import { seedFxIfEmpty, startFxScheduler } from './fx/index.js';
+import { ActionBuilder, type Urls } from './http/actions.js';
+import { success } from './http/envelope.js';
+import {
+  BODY_LIMIT,
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerHttpBasics,
+} from './http/errors-plugin.js';
+import { loggerOptions } from './http/logger.js';
+import { createMailer } from './mail/mailer.js';
+import { createKeyLimits } from './ratelimit/key-limits.js';
+import { authRoutes } from './routes/auth/index.js';
+import { discoveryData, discoveryRoutes, discoverySchema } from './routes/discovery/index.js';
+import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
+import { healthRoutes } from './routes/health/index.js';
+import { keyRoutes } from './routes/keys/index.js';
+import { meRoutes } from './routes/me/index.js';
+import { memberRoutes } from './routes/members/index.js';
+import { openApiRoutes } from './routes/openapi/index.js';
+import { schemaRoutes } from './routes/schema/index.js';
+import { sqlRoutes } from './routes/sql/index.js';
+import { workspaceRoutes } from './routes/workspaces/index.js';
+import type { Database } from './storage/database.js';
+import { openDatabase } from './storage/index.js';
+
+export interface ExpensePluginOptions {
+  /** The configuration object (parsed or not); no environment variable is read. */
+  config?: ServerConfigInput | ServerConfig;
+  /** An open database to use instead of opening one from the configuration; the caller closes it. */
+  database?: Database;
+  /** Tuning of the verified-key cache (tests and benchmarks). */
+  keyCache?: Partial<KeyCacheOptions>;
+  /** The origins actions are built from; createServer shares them with its framework-level error handlers. */
+  urls?: Urls;
+}
+
+function isParsed(config: ServerConfigInput | ServerConfig): config is ServerConfig {
+  return 'derivedUrls' in config;
+}
+
+/**
+ * The whole API as an encapsulated Fastify plugin: register it in another Fastify app (with a `prefix` if
+ * wanted, then make publicUrl/authUrl include that prefix).
+ */
+export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (app, options) => {
+  const config = isParsed(options.config ?? {})
+    ? (options.config as ServerConfig)
+    : parseConfig(options.config);
+  if (config.nodeEnv === 'production' && !config.smtpUrl) {
+    throw new ConfigError(
+      'SMTP_URL is required with NODE_ENV=production (the console mail transport logs sign-in codes).',
+    );
+  }
+  const db =
+    options.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: app.log }));
+  // A new embedded installation can convert currencies at once: it starts with a bundled ECB excerpt.
+  if (!options.database && db.engine === 'pglite') await seedFxIfEmpty(db, { windowDays: config.fxDays });
+  const fx = startFxScheduler({ db, logger: app.log, config });
+  const urls: Urls = options.urls ?? { publicUrl: config.publicUrl, authUrl: config.authUrl };
+  const actions = new ActionBuilder(urls);
+  const limits = new RateLimits(config.redisUrl, config.redisKeyPrefix);
+  const mailer = createMailer(
+    { smtpUrl: config.smtpUrl, from: config.mailFrom, outbox: config.mailOutbox },
+    app.log,
+  );
+  if (mailer.transport === 'console') {
+    app.log.warn(
+      'mail: no SMTP_URL, so sign-in mails (and their codes) are written to this log (development only)',
+    );
+  }
+  const ctx: AppContext = {
+    config,
+    db,
+    actions,
+    keys: new KeyVerifier(db, { ...DEFAULT_KEY_CACHE, ...options.keyCache }, (error) =>
+      app.log.warn({ err: error }, 'could not record last_used_at'),
+    ),
+    otp: new OtpService(db, mailer, limits),
+    keyLimits: createKeyLimits(limits, config),
+  };
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerHttpBasics(app, actions);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Expense API',
+        version: 'v1',
+        description:
+          'Expenses and budgets in PostgreSQL, read and changed with a restricted SQL dialect under row-level security. Start at GET /v1/.',
+      },
+      components: {
+        securitySchemes: {
+          ApiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'The value `ApiKey <key>`.',
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  app.get('/', { schema: discoverySchema }, async () =>
+    success(discoveryData(ctx), DISCOVERY_INSTRUCTIONS, [actions.sendCode(), actions.verifyCode()]),
+  );
+  await app.register(
+    async (v1) => {
+      await v1.register(discoveryRoutes(ctx));
+      await v1.register(openApiRoutes(ctx, () => app.swagger() as never, app.prefix));
+      await v1.register(healthRoutes(ctx));
+      await v1.register(meRoutes(ctx));
+      await v1.register(workspaceRoutes(ctx));
+      await v1.register(memberRoutes(ctx));
+      await v1.register(keyRoutes(ctx));
+      await v1.register(schemaRoutes(ctx));
+      await v1.register(sqlRoutes(ctx));
+    },
+    { prefix: '/v1' },
+  );
+  await app.register(authRoutes(ctx), { prefix: '/api/agent' });
+
+  app.addHook('onListen', async () => {
+    const address = app.server.address() as AddressInfo | null;
+    if (address && typeof address === 'object') Object.assign(urls, resolveListenUrls(config, address.port));
+  });
+  app.addHook('onClose', async () => {
+    await fx.stop();
+    mailer.close();
+    await limits.close();
+    if (!options.database) await db.close();
+  });
+};
+
+export interface CreateServerOptions extends Omit<ExpensePluginOptions, 'config'> {
+  /** Where the JSON log lines go (default stdout). */
+  logStream?: DestinationStream;
+  /** Trust X-Forwarded-* from a proxy in front (client addresses for rate limits). */
+  trustProxy?: boolean | string | string[];
+}
+
+/**
+ * The expense API as a Fastify app, ready but not listening: call `listen`, `inject`, or mount it with
+ * `toNodeHandler`. Closing it closes the database it opened.
+ */
+export async function createServer(
+  config: ServerConfigInput | ServerConfig = {},
+  options: CreateServerOptions = {},
+): Promise<FastifyInstance> {
+  const parsed = isParsed(config) ? config : parseConfig(config);
+  const urls: Urls = { publicUrl: parsed.publicUrl, authUrl: parsed.authUrl };
+  const actions = new ActionBuilder(urls);
+  const newRequestId = () => `req_${randomUUID().replace(/-/g, '')}`;
+  const app = Fastify({
+    logger: loggerOptions({ level: parsed.logLevel, stream: options.logStream }),
+    bodyLimit: BODY_LIMIT,
+    genReqId: newRequestId,
+    frameworkErrors: frameworkErrorHandler(actions),
+    clientErrorHandler: clientErrorHandler(actions, newRequestId),
+    return503OnClosing: true,
+    // Opening the database applies migrations; on a busy machine PGlite needs more than the 10 s default.
+    pluginTimeout: 120_000,
+    trustProxy: options.trustProxy ?? false,
+  });
+  const { logStream: _l, trustProxy: _t, ...pluginOptions } = options;
+  await app.register(expensePlugin, { ...pluginOptions, config: parsed, urls });
+  await app.ready();
+  return app;
+}
+
+/** A Node `http` request handler for a ready app, for mounting under any Node server. */
+export function toNodeHandler(app: FastifyInstance): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => app.routing(req, res);
+}

@@ -1,0 +1,105 @@
+import type { Queryable } from '../storage/database.js';
+import { generateApiKey, isWellFormedApiKey, sha256Hex } from './secrets.js';
+
+/** Who a verified key belongs to. */
+export interface Principal {
+  connectionId: string;
+  userId: string;
+}
+
+export interface KeyCacheOptions {
+  /** How long a verified key is trusted without asking the database again (other processes' revocations). */
+  ttlMs: number;
+  /** Most cached keys; the oldest entries go first. */
+  maxEntries: number;
+  /** Write last_used_at at most this often per key. */
+  lastUsedIntervalMs: number;
+}
+
+export const DEFAULT_KEY_CACHE: KeyCacheOptions = {
+  ttlMs: 5_000,
+  maxEntries: 10_000,
+  lastUsedIntervalMs: 60_000,
+};
+
+/** Creates a key row and returns the plaintext key, which is never stored. */
+export async function createApiKey(
+  tx: Queryable,
+  userId: string,
+  label: string,
+): Promise<{ apiKey: string; connectionId: string; createdAt: Date }> {
+  const apiKey = generateApiKey();
+  const { rows } = await tx.query<{ connection_id: string; created_at: Date }>(
+    `INSERT INTO expense_internal.api_keys (user_id, label, key_hash, prefix)
+     VALUES ($1, $2, $3, $4) RETURNING connection_id, created_at`,
+    [userId, label, sha256Hex(apiKey), apiKey.slice(0, 12)],
+  );
+  const row = rows[0]!;
+  return { apiKey, connectionId: row.connection_id, createdAt: row.created_at };
+}
+
+/**
+ * Verifies keys by their SHA-256, with a short in-memory cache. Revocations in this process invalidate the
+ * cache at once; a revocation in another process is seen here within `ttlMs`.
+ */
+export class KeyVerifier {
+  private readonly cache = new Map<string, { principal: Principal; until: number }>();
+  private readonly lastUsedWrites = new Map<string, number>();
+  /** Bumped by every invalidation, so a lookup that raced with a revocation is not cached. */
+  private generation = 0;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly options: KeyCacheOptions = DEFAULT_KEY_CACHE,
+    private readonly onBackgroundError: (error: unknown) => void = () => {},
+  ) {}
+
+  async verify(apiKey: string): Promise<Principal | undefined> {
+    if (!isWellFormedApiKey(apiKey)) return undefined;
+    const hash = sha256Hex(apiKey);
+    const now = Date.now();
+    const hit = this.cache.get(hash);
+    let principal = hit && hit.until > now ? hit.principal : undefined;
+    if (!principal) {
+      this.cache.delete(hash);
+      const generation = this.generation;
+      const { rows } = await this.db.query<{ connection_id: string; user_id: string }>(
+        `SELECT connection_id, user_id FROM expense_internal.api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+        [hash],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      principal = { connectionId: row.connection_id, userId: row.user_id };
+      if (generation !== this.generation) return principal;
+      if (this.cache.size >= this.options.maxEntries) {
+        const oldest = this.cache.keys().next().value;
+        if (oldest !== undefined) this.cache.delete(oldest);
+      }
+      this.cache.set(hash, { principal, until: now + this.options.ttlMs });
+    }
+    this.touch(principal.connectionId, now);
+    return principal;
+  }
+
+  /** Records use without a write on every request: at most once per interval per key, in the background. */
+  private touch(connectionId: string, now: number): void {
+    const last = this.lastUsedWrites.get(connectionId) ?? 0;
+    if (now - last < this.options.lastUsedIntervalMs) return;
+    this.lastUsedWrites.set(connectionId, now);
+    this.db
+      .query('UPDATE expense_internal.api_keys SET last_used_at = now() WHERE connection_id = $1', [
+        connectionId,
+      ])
+      .catch(this.onBackgroundError);
+  }
+
+  /** Forget cached keys after a revocation (by connection or by user). */
+  invalidate(match: { connectionId?: string; userId?: string }): void {
+    this.generation++;
+    for (const [hash, entry] of this.cache) {
+      if (entry.principal.connectionId === match.connectionId || entry.principal.userId === match.userId) {
+        this.cache.delete(hash);
+      }
+    }
+  }
+}

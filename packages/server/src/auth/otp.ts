@@ -1,0 +1,171 @@
+import type { SendCodeData, User, VerifyCodeBody } from '@expense/wire';
+import { OTP_CODE_LENGTH } from '@expense/wire';
+import { ApiError } from '../http/api-error.js';
+import type { Mailer } from '../mail/mailer.js';
+import { signInMail } from '../mail/sign-in-mail.js';
+import type { Database } from '../storage/database.js';
+import { createApiKey } from './api-keys.js';
+import { consumeAll, type Limiter, type RateLimits } from './rate-limits.js';
+import {
+  constantTimeEqualHex,
+  generateOtpCode,
+  generateSessionToken,
+  hashOtpCode,
+  sha256Hex,
+} from './secrets.js';
+
+export const OTP_VALID_MINUTES = 10;
+export const OTP_MAX_WRONG_CODES = 5;
+
+/** Addresses are compared and stored trimmed and in lower case. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface VerifiedSignIn {
+  apiKey: string;
+  connection: { connectionId: string; label: string; createdAt: string };
+  user: User;
+}
+
+/** The e-mailed one-time-code flow; one flow for sign-up and log-in. */
+export class OtpService {
+  private readonly perAddress: Limiter;
+  private readonly perClient: Limiter;
+
+  constructor(
+    private readonly db: Database,
+    private readonly mailer: Mailer,
+    limits: RateLimits,
+  ) {
+    this.perAddress = limits.create({ name: 'send-code-address', points: 5, durationSeconds: 3600 });
+    this.perClient = limits.create({ name: 'send-code-client', points: 30, durationSeconds: 3600 });
+  }
+
+  async sendCode(rawEmail: string, clientAddress: string): Promise<SendCodeData> {
+    const email = normalizeEmail(rawEmail);
+    await consumeAll(
+      [
+        { limiter: this.perClient, key: clientAddress },
+        { limiter: this.perAddress, key: sha256Hex(email) },
+      ],
+      'sign-in codes',
+    );
+    const code = generateOtpCode();
+    const token = generateSessionToken();
+    const expiresAt = new Date(Date.now() + OTP_VALID_MINUTES * 60_000);
+    const challengeId = await this.db.transaction(async (tx) => {
+      // A new code voids every older open challenge of the address.
+      await tx.query(
+        `UPDATE expense_internal.otp_challenges SET voided_at = now()
+         WHERE lower(email) = $1 AND consumed_at IS NULL AND voided_at IS NULL`,
+        [email],
+      );
+      const { rows } = await tx.query<{ challenge_id: string }>(
+        `INSERT INTO expense_internal.otp_challenges (token_hash, email, code_hash, expires_at)
+         VALUES ($1, $2, $3, $4) RETURNING challenge_id`,
+        [sha256Hex(token), email, hashOtpCode(token, code), expiresAt],
+      );
+      return rows[0]!.challenge_id;
+    });
+    try {
+      await this.mailer.send(signInMail(email, code, OTP_VALID_MINUTES));
+    } catch (cause) {
+      await this.db.query(
+        'UPDATE expense_internal.otp_challenges SET voided_at = now() WHERE challenge_id = $1',
+        [challengeId],
+      );
+      throw new ApiError('internal_error', 'The sign-in mail could not be sent.', {
+        retryable: true,
+        hint: 'Retry in a minute; if it persists, the server cannot reach its mail server.',
+        cause,
+      });
+    }
+    return { otpSessionToken: token, expiresAt: expiresAt.toISOString(), codeLength: OTP_CODE_LENGTH };
+  }
+
+  async verifyCode(body: VerifyCodeBody): Promise<VerifiedSignIn> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{
+        challenge_id: string;
+        email: string;
+        code_hash: string;
+        expires_at: Date;
+        attempts: number;
+        consumed_at: Date | null;
+        voided_at: Date | null;
+      }>(
+        `SELECT challenge_id, email, code_hash, expires_at, attempts, consumed_at, voided_at
+         FROM expense_internal.otp_challenges WHERE token_hash = $1 FOR UPDATE`,
+        [sha256Hex(body.otpSessionToken)],
+      );
+      const challenge = rows[0];
+      if (!challenge || challenge.consumed_at || challenge.voided_at) {
+        return { error: new ApiError('invalid_otp_session', 'This sign-in session is not valid any more.') };
+      }
+      if (new Date(challenge.expires_at).getTime() <= Date.now()) {
+        return {
+          error: new ApiError(
+            'expired_code',
+            `The code has expired (codes are valid ${OTP_VALID_MINUTES} minutes).`,
+          ),
+        };
+      }
+      if (!constantTimeEqualHex(hashOtpCode(body.otpSessionToken, body.code), challenge.code_hash)) {
+        const attempts = challenge.attempts + 1;
+        const remaining = Math.max(0, OTP_MAX_WRONG_CODES - attempts);
+        await tx.query(
+          `UPDATE expense_internal.otp_challenges
+           SET attempts = $2, voided_at = CASE WHEN $3 THEN now() ELSE voided_at END WHERE challenge_id = $1`,
+          [challenge.challenge_id, attempts, remaining === 0],
+        );
+        const hint =
+          remaining === 0
+            ? 'Too many wrong codes: this session is void. Request a new code.'
+            : 'Ask the user to check the 8-digit code in the e-mail and send it again.';
+        return {
+          error: new ApiError('invalid_code', 'The code is not correct.', {
+            hint,
+            details: { attemptsRemaining: remaining },
+          }),
+        };
+      }
+      await tx.query(
+        'UPDATE expense_internal.otp_challenges SET consumed_at = now() WHERE challenge_id = $1',
+        [challenge.challenge_id],
+      );
+      const user = await upsertUser(tx, challenge.email);
+      const key = await createApiKey(tx, user.userId, body.label);
+      return { user, key };
+    });
+    // Wrong-code attempts must be committed, so the error is raised after the transaction.
+    if ('error' in outcome) throw outcome.error;
+    return {
+      apiKey: outcome.key.apiKey,
+      connection: {
+        connectionId: outcome.key.connectionId,
+        label: body.label,
+        createdAt: new Date(outcome.key.createdAt).toISOString(),
+      },
+      user: outcome.user,
+    };
+  }
+}
+
+/** The user of an address, created when it is new. */
+export async function upsertUser(tx: { query: Database['query'] }, email: string): Promise<User> {
+  const normalized = normalizeEmail(email);
+  const found = await tx.query<{ user_id: string; email: string }>(
+    'SELECT user_id, email FROM expense_internal.users WHERE lower(email) = $1',
+    [normalized],
+  );
+  const existing = found.rows[0];
+  if (existing) return { userId: existing.user_id, email: existing.email };
+  const { rows } = await tx.query<{ user_id: string; email: string }>(
+    `INSERT INTO expense_internal.users (email) VALUES ($1)
+     ON CONFLICT ((lower(email))) DO UPDATE SET email = expense_internal.users.email
+     RETURNING user_id, email`,
+    [normalized],
+  );
+  return { userId: rows[0]!.user_id, email: rows[0]!.email };
+}

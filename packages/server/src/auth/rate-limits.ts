@@ -1,0 +1,113 @@
+import { Redis } from 'ioredis';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import { ApiError } from '../http/api-error.js';
+
+export interface LimitRule {
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+export interface Limiter {
+  rule: LimitRule;
+  limiter: RateLimiterAbstract;
+}
+
+/** Rate-limit counters in memory, or in Redis (shared by several processes) when a URL is given. */
+export class RateLimits {
+  private readonly redis: Redis | undefined;
+
+  constructor(
+    redisUrl: string | undefined,
+    private readonly keyPrefix = 'expense',
+  ) {
+    this.redis = redisUrl
+      ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+      : undefined;
+    // ioredis reports connection problems as events; the insurance limiter covers for them.
+    this.redis?.on('error', () => {});
+  }
+
+  create(rule: LimitRule): Limiter {
+    const options = {
+      keyPrefix: `${this.keyPrefix}:${rule.name}`,
+      points: rule.points,
+      duration: rule.durationSeconds,
+    };
+    const memory = new RateLimiterMemory(options);
+    const limiter = this.redis
+      ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: memory })
+      : memory;
+    return { rule, limiter };
+  }
+
+  async close(): Promise<void> {
+    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+  }
+}
+
+export interface Consumed {
+  rule: LimitRule;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/** Consumes one point from each limiter in order; the first exhausted one gives 429 rate_limited. */
+export async function consumeAll(
+  limiters: { limiter: Limiter; key: string }[],
+  what: string,
+): Promise<Consumed[]> {
+  const consumed: Consumed[] = [];
+  for (const { limiter, key } of limiters) {
+    try {
+      const res = await limiter.limiter.consume(key);
+      consumed.push({
+        rule: limiter.rule,
+        remaining: res.remainingPoints,
+        resetSeconds: Math.ceil(res.msBeforeNext / 1000),
+      });
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+      throw new ApiError(
+        'rate_limited',
+        `Too many ${what}: at most ${limiter.rule.points} per ${describe(limiter.rule.durationSeconds)}.`,
+        {
+          retryable: true,
+          headers: { 'retry-after': String(retryAfter) },
+          details: {
+            limit: limiter.rule.points,
+            windowSeconds: limiter.rule.durationSeconds,
+            retryAfterSeconds: retryAfter,
+          },
+        },
+      );
+    }
+  }
+  return consumed;
+}
+
+function describe(seconds: number): string {
+  if (seconds === 1) return 'second';
+  if (seconds === 3600) return 'hour';
+  if (seconds === 86_400) return 'day';
+  return `${seconds} seconds`;
+}
+
+/** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): every policy, and the tightest state. */
+export function rateLimitHeaders(consumed: Consumed[]): Record<string, string> {
+  if (consumed.length === 0) return {};
+  const policy = consumed
+    .map((c) => `"${c.rule.name}";q=${c.rule.points};w=${c.rule.durationSeconds}`)
+    .join(', ');
+  const tightest = consumed.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  return {
+    'ratelimit-policy': policy,
+    ratelimit: `"${tightest.rule.name}";r=${tightest.remaining};t=${tightest.resetSeconds}`,
+  };
+}

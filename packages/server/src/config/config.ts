@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { FX_CONFIG_ENV, FxConfigSchema } from '../fx/config.js';
+
+const port = z.coerce.number().int().min(0).max(65_535);
+const positiveInt = z.coerce.number().int().positive();
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+/** The server's configuration: the variables of config.md, with their defaults. */
+export const ServerConfigSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: port.default(8787),
+    /** Public origin; defaults to `http://{host}:{port}`. `{base_url}` is this plus `/v1`. */
+    publicUrl: optionalString.pipe(z.url().optional()),
+    /** Sign-in origin; defaults to the public origin. */
+    authUrl: optionalString.pipe(z.url().optional()),
+    /** Unset: embedded PGlite in dataDir; `postgres://...`: a PostgreSQL server; `memory://`: in-memory PGlite. */
+    databaseUrl: optionalString,
+    dataDir: z.string().min(1).default('./.expense/data'),
+    smtpUrl: optionalString,
+    mailFrom: z.string().min(1).default('Expense <no-reply@localhost>'),
+    mailOutbox: optionalString,
+    ratePerSecond: positiveInt.default(10),
+    ratePerDay: positiveInt.default(10_000),
+    redisUrl: optionalString,
+    /** Prefix of the rate-limit keys in Redis (several deployments, or test runs, may share one Redis). */
+    redisKeyPrefix: z.string().min(1).default('expense'),
+    /** Deadline of one SQL request in milliseconds (25 s; smaller values are for tests). */
+    sqlDeadlineMs: positiveInt.default(25_000),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `production` refuses to start without smtpUrl. */
+    nodeEnv: optionalString,
+  })
+  .extend(FxConfigSchema.shape)
+  .strict();
+
+/** What createServer accepts: every field optional. */
+export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+/** The parsed configuration with defaults applied and URLs resolved (no trailing slash). */
+export type ServerConfig = Omit<z.output<typeof ServerConfigSchema>, 'publicUrl' | 'authUrl'> & {
+  publicUrl: string;
+  authUrl: string;
+  /** Which URLs were derived (not configured): they follow the bound port when port is 0. */
+  derivedUrls: { publicUrl: boolean; authUrl: boolean };
+};
+
+/** The environment variable behind each configuration field. */
+export const CONFIG_ENV = {
+  host: 'EXPENSE_HOST',
+  port: 'EXPENSE_PORT',
+  publicUrl: 'EXPENSE_PUBLIC_URL',
+  authUrl: 'EXPENSE_AUTH_URL',
+  databaseUrl: 'DATABASE_URL',
+  dataDir: 'EXPENSE_DATA_DIR',
+  smtpUrl: 'SMTP_URL',
+  mailFrom: 'EXPENSE_MAIL_FROM',
+  mailOutbox: 'EXPENSE_MAIL_OUTBOX',
+  ratePerSecond: 'EXPENSE_RATE_PER_SECOND',
+  ratePerDay: 'EXPENSE_RATE_PER_DAY',
+  redisUrl: 'REDIS_URL',
+  redisKeyPrefix: 'EXPENSE_REDIS_KEY_PREFIX',
+  sqlDeadlineMs: 'EXPENSE_SQL_DEADLINE_MS',
+  logLevel: 'EXPENSE_LOG_LEVEL',
+  nodeEnv: 'NODE_ENV',
+  ...FX_CONFIG_ENV,
+} as const satisfies Record<keyof ServerConfigInput, string>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function trimOrigin(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Parses and resolves a configuration; throws ConfigError with every problem listed. */
+export function parseConfig(input: ServerConfigInput = {}): ServerConfig {
+  const result = ServerConfigSchema.safeParse(input);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => {
+      const key = String(i.path[0] ?? '');
+      const env = CONFIG_ENV[key as keyof typeof CONFIG_ENV];
+      return `${env ?? key}: ${i.message}`;
+    });
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const c = result.data;
+  const publicUrl = trimOrigin(c.publicUrl ?? `http://${hostForUrl(c.host)}:${c.port}`);
+  return {
+    ...c,
+    publicUrl,
+    authUrl: trimOrigin(c.authUrl ?? publicUrl),
+    derivedUrls: { publicUrl: c.publicUrl === undefined, authUrl: c.authUrl === undefined },
+  };
+}
+
+/** Reads the configuration from environment variables (unset and empty variables take the defaults). */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfigInput {
+  const input: Record<string, string> = {};
+  for (const [key, name] of Object.entries(CONFIG_ENV)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  return input as ServerConfigInput;
+}
+
+/** The URLs after listening: a public URL derived from host and port follows the port actually bound. */
+export function resolveListenUrls(
+  config: ServerConfig,
+  boundPort: number,
+): { publicUrl: string; authUrl: string } {
+  if (!config.derivedUrls.publicUrl) return { publicUrl: config.publicUrl, authUrl: config.authUrl };
+  const publicUrl = `http://${hostForUrl(config.host)}:${boundPort}`;
+  return { publicUrl, authUrl: config.derivedUrls.authUrl ? publicUrl : config.authUrl };
+}

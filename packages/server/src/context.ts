@@ -1,0 +1,24 @@
+import type { KeyVerifier, Principal } from './auth/api-keys.js';
+import type { OtpService } from './auth/otp.js';
+import type { Limiter } from './auth/rate-limits.js';
+import type { ServerConfig } from './config/config.js';
+import type { ActionBuilder } from './http/actions.js';
+import type { Database } from './storage/database.js';
+
+/** What every route plugin receives: configuration, the database, and the services built on it. */
+export interface AppContext {
+  config: ServerConfig;
+  db: Database;
+  actions: ActionBuilder;
+  keys: KeyVerifier;
+  otp: OtpService;
+  /** Per-key request limits (per second, per day). */
+  keyLimits: Limiter[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the ApiKey preHandler on authenticated routes. */
+    principal?: Principal;
+  }
+}

@@ -1,0 +1,65 @@
+import {
+  SendCodeBodySchema,
+  SendCodeDataSchema,
+  VerifyCodeBodySchema,
+  VerifyCodeDataSchema,
+} from '@expense/wire';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.js';
+import { success } from '../../http/envelope.js';
+import { responses } from '../responses.js';
+
+/** The sign-in routes on `{auth_url}`: POST /api/agent/send-code and /api/agent/verify-code. */
+export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/send-code',
+      {
+        config: { fieldCodes: { email: 'invalid_email' } },
+        schema: {
+          tags: ['sign-in'],
+          summary: 'E-mail an 8-digit sign-in code (signs up and logs in alike)',
+          body: SendCodeBodySchema,
+          response: responses(200, SendCodeDataSchema),
+        },
+      },
+      async (request) => {
+        const data = await ctx.otp.sendCode(request.body.email, request.ip);
+        return success(
+          data,
+          [
+            'Tell the user a sign-in code was sent, to look in the spam or junk folder if the mail is not visible.',
+            'Ask the user for the 8-digit code, then call verify_code with it, this otpSessionToken and a label.',
+            'Do not suggest requesting another code right away: a new code voids this one.',
+          ],
+          [ctx.actions.verifyCode()],
+        );
+      },
+    );
+
+    app.post(
+      '/verify-code',
+      {
+        config: { fieldCodes: { label: 'invalid_label' } },
+        schema: {
+          tags: ['sign-in'],
+          summary: 'Exchange the code for a long-lived ApiKey',
+          body: VerifyCodeBodySchema,
+          response: responses(200, VerifyCodeDataSchema),
+        },
+      },
+      async (request) => {
+        const data = await ctx.otp.verifyCode(request.body);
+        return success(
+          data,
+          [
+            'Store the ApiKey outside chat memory now (e.g. a local env file: EXPENSE_API_KEY=...); it is shown only once.',
+            'Send it on every call as "Authorization: ApiKey <key>".',
+            'Next call GET /me, then GET /workspaces.',
+          ],
+          [ctx.actions.me(), ctx.actions.listWorkspaces()],
+        );
+      },
+    );
+  };
+}

@@ -1,0 +1,62 @@
+import { type DiscoveryData, DiscoveryDataSchema } from '@expense/wire';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/api-error.js';
+import { success } from '../../http/envelope.js';
+import { responses } from '../responses.js';
+import { DISCOVERY_INSTRUCTIONS } from './instructions.js';
+import { loadReadme } from './readme.js';
+
+export const SOURCE_URL = 'https://github.com/expense-dev/expense';
+
+export function discoveryData(ctx: AppContext): DiscoveryData {
+  const a = ctx.actions;
+  return {
+    service: { name: 'expense', version: 'v1' },
+    apiBaseUrl: a.baseUrl,
+    authBaseUrl: a.authBaseUrl,
+    auth: { scheme: 'ApiKey', header: 'Authorization', bootstrapUrl: a.sendCodeUrl },
+    docs: {
+      openapiUrl: `${a.baseUrl}/openapi.json`,
+      readmeUrl: `${a.baseUrl}/readme`,
+      sourceUrl: SOURCE_URL,
+    },
+  };
+}
+
+const schema = {
+  tags: ['discovery'],
+  summary: 'Discovery: how an agent signs in and what to call next',
+  response: responses(200, DiscoveryDataSchema),
+};
+
+/** GET /v1/ and /v1/agent (and GET / on the origin, registered by the app), plus the README. */
+export function discoveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const handler = async () =>
+      success(discoveryData(ctx), DISCOVERY_INSTRUCTIONS, [ctx.actions.sendCode(), ctx.actions.verifyCode()]);
+    app.get('/', { schema }, handler);
+    app.get('/agent', { schema }, handler);
+
+    const readme = loadReadme();
+    app.get(
+      '/readme',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: 'The project README (Markdown)',
+          produces: ['text/markdown'],
+          response: { 200: z.string(), '4xx': z.unknown() },
+        },
+      },
+      async (_request, reply) => {
+        if (readme === undefined)
+          throw new ApiError('not_found', 'The README is not installed with this server.');
+        return reply.type('text/markdown; charset=utf-8').send(readme);
+      },
+    );
+  };
+}
+
+export { schema as discoverySchema };

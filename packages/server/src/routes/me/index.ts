@@ -1,0 +1,66 @@
+import { MeDataSchema } from '@expense/wire';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/api-error.js';
+import { success } from '../../http/envelope.js';
+import { iso, isoOrNull } from '../../http/time.js';
+import { apiKeySecurity, responses } from '../responses.js';
+
+/** GET /v1/me. */
+export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/me',
+      {
+        preHandler: requireApiKey(ctx),
+        schema: {
+          tags: ['account'],
+          summary: 'The signed-in user, this key, and its selected workspace',
+          security: apiKeySecurity,
+          response: responses(200, MeDataSchema),
+        },
+      },
+      async (request) => {
+        const { connectionId } = principalOf(request);
+        const { rows } = await ctx.db.query<{
+          user_id: string;
+          email: string;
+          label: string;
+          created_at: Date;
+          last_used_at: Date | null;
+          selected_workspace_id: string | null;
+        }>(
+          `SELECT u.user_id, u.email, k.label, k.created_at, k.last_used_at, k.selected_workspace_id
+           FROM expense_internal.api_keys k JOIN expense_internal.users u USING (user_id)
+           WHERE k.connection_id = $1 AND k.revoked_at IS NULL`,
+          [connectionId],
+        );
+        const row = rows[0];
+        if (!row) throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
+        const selected = row.selected_workspace_id;
+        return success(
+          {
+            user: { userId: row.user_id, email: row.email },
+            connection: {
+              connectionId,
+              label: row.label,
+              createdAt: iso(row.created_at),
+              lastUsedAt: isoOrNull(row.last_used_at),
+            },
+            selectedWorkspaceId: selected,
+          },
+          selected
+            ? ['A workspace is selected: read GET /schema, then use the SQL endpoints.']
+            : [
+                'Call GET /workspaces to see your workspaces (create one with POST /workspaces if there is none).',
+                'Then select one with POST /workspaces/{workspaceId}/select.',
+              ],
+          selected
+            ? [ctx.actions.schema(), ...ctx.actions.sql(), ctx.actions.listWorkspaces()]
+            : [ctx.actions.listWorkspaces(), ctx.actions.selectWorkspace(), ctx.actions.createWorkspace()],
+        );
+      },
+    );
+  };
+}

@@ -1,0 +1,88 @@
+import type { CheckResult, Guard, Mode, RunResult } from '@expense/sql-guard';
+import type { SqlResultData } from '@expense/wire';
+import type { Principal } from '../../auth/api-keys.js';
+import type { ActionBuilder } from '../../http/actions.js';
+import type { Claim, IdempotencyStore } from '../../idempotency/store.js';
+import type { Database, UserContext } from '../../storage/database.js';
+
+export interface SqlRequest {
+  principal: Principal;
+  /** The workspace, or the lookup done in the transaction's first round trip (see workspaceLookup). */
+  workspace: UserContext['workspaceId'];
+  mode: Mode;
+  sql: string;
+  /** The guard's accepted check of `sql` in `mode` (run does not parse it again). */
+  checked: CheckResult;
+  dryRun: boolean;
+  /** Set when an Idempotency-Key claimed a record: a committed write records its response atomically. */
+  claim?: Claim;
+}
+
+export interface SqlRunner {
+  db: Database;
+  guard: Guard;
+  actions: ActionBuilder;
+  idempotency: IdempotencyStore;
+}
+
+function instructionsFor(request: SqlRequest, result: RunResult, maxRows: number): string[] {
+  const out: string[] = [];
+  if (request.mode !== 'query') {
+    out.push(
+      request.dryRun
+        ? 'Dry run: the statements ran and were rolled back, nothing was saved. Send the same SQL without dryRun to apply it.'
+        : 'Committed: every statement was applied.',
+    );
+  }
+  if (result.statements.some((s) => s.truncated)) {
+    out.push(
+      `Only the first ${maxRows} rows of a statement are returned (see totalRowCount): aggregate, filter, or page with ORDER BY ... LIMIT/OFFSET.`,
+    );
+  }
+  return out;
+}
+
+/** The SQL actions as JSON per builder: the same on every response until the public URL changes (at listen). */
+const sqlActions = new WeakMap<ActionBuilder, { baseUrl: string; json: string }>();
+
+/** JSON.stringify(success(data, instructions, actions.sql())), with the actions serialised once. */
+function successJson(data: SqlResultData, instructions: string[], actions: ActionBuilder): string {
+  let kept = sqlActions.get(actions);
+  if (kept?.baseUrl !== actions.baseUrl) {
+    kept = { baseUrl: actions.baseUrl, json: JSON.stringify(actions.sql()) };
+    sqlActions.set(actions, kept);
+  }
+  return `{"ok":true,"data":${JSON.stringify(data)},"instructions":${JSON.stringify(instructions)},"actions":${kept.json}}`;
+}
+
+/**
+ * Runs checked SQL in one user transaction (READ ONLY for queries; rolled back for dry runs) and returns
+ * the success envelope as JSON text, the exact bytes sent and, with an Idempotency-Key, kept. A query travels
+ * in one round trip (BEGIN, context, workspace lookup, the guard's batch and COMMIT); a write in two.
+ * Rejects with WorkspaceNotResolvedError when a workspace lookup finds nothing (no user SQL ran).
+ */
+export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<string> {
+  const { db, guard, actions, idempotency } = runner;
+  const { principal, workspace, mode, sql, dryRun, claim, checked } = request;
+  return db.userTransaction(
+    { userId: principal.userId, workspaceId: workspace, readOnly: mode === 'query' },
+    async (session, scope) => {
+      const result = await guard.run(session, sql, { mode, checked });
+      const data: SqlResultData = {
+        workspaceId: scope.workspaceId,
+        committed: !dryRun,
+        statements: result.statements,
+        limits: {
+          maxReturnedRows: guard.limits.maxReturnedRows,
+          maxAffectedRows: guard.limits.maxAffectedRows,
+          deadlineMs: guard.limits.deadlineMs,
+        },
+      };
+      const body = successJson(data, instructionsFor(request, result, guard.limits.maxReturnedRows), actions);
+      if (claim && !dryRun)
+        await idempotency.completeInTransaction(session, claim, { statusCode: 200, body });
+      return body;
+    },
+    { rollback: dryRun },
+  );
+}

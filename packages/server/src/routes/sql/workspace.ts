@@ -1,0 +1,79 @@
+import type { Principal } from '../../auth/api-keys.js';
+import type { ActionBuilder } from '../../http/actions.js';
+import { ApiError } from '../../http/api-error.js';
+import type { Queryable, UserContext } from '../../storage/database.js';
+import { findMembership, isUuid, listWorkspaces } from '../workspaces/store.js';
+
+/**
+ * The workspace of an SQL request as a lookup that the user transaction does in its first round trip: the
+ * requested X-Workspace-Id if the user is a member, else the key's saved workspace if the user still is one.
+ * Undefined for a malformed header. When there is no lookup or it finds nothing, resolveWorkspace decides
+ * the answer (404, auto-selection of the only workspace, or 400 missing_workspace).
+ */
+export function workspaceLookup(
+  principal: Principal,
+  header: string | string[] | undefined,
+): UserContext['workspaceId'] | undefined {
+  if (header === undefined) return { savedBy: principal.connectionId };
+  if (Array.isArray(header) || !isUuid(header.trim())) return undefined;
+  return { requested: header.trim() };
+}
+
+/**
+ * The workspace an SQL request runs in: X-Workspace-Id (membership checked; unknown, malformed and
+ * foreign ids alike are 404 workspace_not_found), else the key's saved workspace, else the user's only
+ * workspace (saved for the key), else 400 missing_workspace listing the choices.
+ */
+export async function resolveWorkspace(
+  db: Queryable,
+  actions: ActionBuilder,
+  principal: Principal,
+  header: string | string[] | undefined,
+): Promise<string> {
+  if (header !== undefined) {
+    const requested = Array.isArray(header) || !isUuid(header.trim()) ? '' : header.trim();
+    return (await findMembership(db, principal.userId, requested)).workspaceId;
+  }
+  // One round trip in the common case: the saved workspace, if its user is (still) a member.
+  const { rows } = await db.query<{ workspace_id: string | null }>(
+    `SELECT m.workspace_id
+     FROM expense_internal.api_keys k
+     LEFT JOIN expense_internal.workspace_members m
+       ON m.workspace_id = k.selected_workspace_id AND m.user_id = k.user_id
+     WHERE k.connection_id = $1`,
+    [principal.connectionId],
+  );
+  const saved = rows[0]?.workspace_id;
+  if (saved) return saved;
+
+  const workspaces = await listWorkspaces(db, principal.userId, principal.connectionId);
+  const only = workspaces.length === 1 ? workspaces[0] : undefined;
+  if (only) {
+    await db.query(
+      `UPDATE expense_internal.api_keys SET selected_workspace_id = $2
+       WHERE connection_id = $1 AND selected_workspace_id IS DISTINCT FROM $2`,
+      [principal.connectionId, only.workspaceId],
+    );
+    return only.workspaceId;
+  }
+  throw new ApiError(
+    'missing_workspace',
+    workspaces.length === 0
+      ? 'You have no workspace yet: create one first.'
+      : `You belong to ${workspaces.length} workspaces and none is selected for this key.`,
+    {
+      details: { workspaces },
+      instructions:
+        workspaces.length === 0
+          ? ['Create a workspace with POST /workspaces {"name"}, then send the SQL again.']
+          : [
+              'Ask the user which workspace to use, select it with POST /workspaces/{workspaceId}/select, then send the SQL again.',
+              'Or send the header X-Workspace-Id with one of these workspaceIds.',
+            ],
+      actions:
+        workspaces.length === 0
+          ? [actions.createWorkspace(), actions.selectWorkspace()]
+          : [...workspaces.map((w) => actions.selectWorkspace(w.workspaceId)), actions.listWorkspaces()],
+    },
+  );
+}

@@ -1,0 +1,99 @@
+import {
+  CreateWorkspaceBodySchema,
+  SelectWorkspaceDataSchema,
+  WORKSPACE_HEADER,
+  WorkspaceDataSchema,
+  WorkspaceParamsSchema,
+  WorkspacesDataSchema,
+} from '@expense/wire';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { success } from '../../http/envelope.js';
+import { apiKeySecurity, responses } from '../responses.js';
+import { createWorkspace, findMembership, listWorkspaces, selectWorkspace } from './store.js';
+
+/** GET/POST /v1/workspaces and POST /v1/workspaces/{workspaceId}/select. */
+export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('preHandler', requireApiKey(ctx));
+    const a = ctx.actions;
+
+    app.get(
+      '/workspaces',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: 'The workspaces you belong to',
+          security: apiKeySecurity,
+          response: responses(200, WorkspacesDataSchema),
+        },
+      },
+      async (request) => {
+        const { userId, connectionId } = principalOf(request);
+        const workspaces = await listWorkspaces(ctx.db, userId, connectionId);
+        const instructions =
+          workspaces.length === 0
+            ? ['You have no workspace yet: create one with POST /workspaces {"name"}.']
+            : [
+                'Select the workspace to work in with POST /workspaces/{workspaceId}/select, then read GET /schema.',
+              ];
+        return success({ workspaces }, instructions, [
+          a.createWorkspace(),
+          ...workspaces.map((w) => a.selectWorkspace(w.workspaceId)),
+          ...(workspaces.length === 0 ? [a.selectWorkspace()] : []),
+        ]);
+      },
+    );
+
+    app.post(
+      '/workspaces',
+      {
+        config: { fieldCodes: { name: 'invalid_workspace_name' } },
+        schema: {
+          tags: ['workspaces'],
+          summary: 'Create a workspace; you become its owner',
+          security: apiKeySecurity,
+          body: CreateWorkspaceBodySchema,
+          response: responses(201, WorkspaceDataSchema),
+        },
+      },
+      async (request, reply) => {
+        const { userId } = principalOf(request);
+        const workspace = await ctx.db.transaction((tx) => createWorkspace(tx, userId, request.body.name));
+        reply.code(201);
+        return success(
+          { workspace },
+          ['Select it with POST /workspaces/{workspaceId}/select to use it for SQL.'],
+          [a.selectWorkspace(workspace.workspaceId), a.listMembers(workspace.workspaceId)],
+        );
+      },
+    );
+
+    app.post(
+      '/workspaces/:workspaceId/select',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: "Save a workspace as this key's default for SQL",
+          security: apiKeySecurity,
+          params: WorkspaceParamsSchema,
+          response: responses(200, SelectWorkspaceDataSchema),
+        },
+      },
+      async (request) => {
+        const { userId, connectionId } = principalOf(request);
+        const workspace = await findMembership(ctx.db, userId, request.params.workspaceId);
+        await selectWorkspace(ctx.db, connectionId, workspace.workspaceId);
+        return success(
+          { workspace, sqlRequest: { header: WORKSPACE_HEADER, workspaceId: workspace.workspaceId } },
+          [
+            'This workspace is now the default for this key; X-Workspace-Id overrides it for one request.',
+            'Read GET /schema before writing SQL.',
+          ],
+          [a.schema(), ...a.sql()],
+        );
+      },
+    );
+  };
+}

@@ -1,0 +1,60 @@
+import type { SqlSession } from '@expense/sql-guard';
+
+/**
+ * Rows of an internal (owner-role) query. Without parameters the text may hold several statements (one
+ * simple-protocol round trip, as pg does); the rows are then those of the last statement.
+ */
+export interface Queryable {
+  query<R = Record<string, unknown>>(
+    text: string,
+    params?: unknown[],
+  ): Promise<{ rows: R[]; rowCount: number }>;
+}
+
+/** The identity and workspace every user-SQL transaction runs under (row-level security reads these). */
+export interface UserContext {
+  userId: string;
+  /**
+   * The workspace id, or how to find it inside the transaction's first round trip (as the owner, before the
+   * role changes): `requested` is a workspace the user must be a member of, `savedBy` the saved workspace
+   * of a key (connection id) if the user is still a member. When the lookup finds nothing, the transaction
+   * stops before any user SQL runs and rejects with WorkspaceNotResolvedError.
+   */
+  workspaceId: string | { requested: string } | { savedBy: string };
+  readOnly: boolean;
+}
+
+/** What a user transaction learnt in its first round trip. */
+export interface UserScope {
+  /** The workspace the transaction runs in; known once the session sent its first statement. */
+  readonly workspaceId: string;
+}
+
+/**
+ * One database, embedded (PGlite) or a PostgreSQL server. Internal queries run as the owner role and can
+ * reach every table; user SQL only ever runs inside `userTransaction`, as the restricted SQL role.
+ * Value types of owner queries are the same on both engines: bigint and numeric as decimal strings, date as
+ * 'YYYY-MM-DD', timestamps as Date, json as parsed values.
+ */
+export interface Database extends Queryable {
+  readonly engine: 'postgres' | 'pglite';
+  /** An owner-role transaction; commits when fn resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * A transaction under the restricted SQL role with the user and workspace context set (SET LOCAL ROLE,
+   * set_config(..., true)). Commits when fn resolves unless `rollback` is true (dry runs); rolls back when it throws.
+   * BEGIN and the context travel with the session's first statement; a read-only transaction commits in the
+   * round trip of the batch that `run` marks as its last. Throws InvalidContextError for ids that are not UUIDs
+   * (before any I/O), WorkspaceNotResolvedError when a workspace lookup finds nothing, DatabaseUnavailableError
+   * when the connection is lost before the outcome is decided, MutationOutcomeUnknownError when a writing
+   * COMMIT could not be confirmed (errors.ts).
+   */
+  userTransaction<T>(
+    ctx: UserContext,
+    fn: (session: SqlSession, scope: UserScope) => Promise<T>,
+    options?: { rollback?: boolean },
+  ): Promise<T>;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,53 @@
+import type { SessionResult, SqlSession } from '@expense/sql-guard';
+
+/** One connection inside an open transaction, used by one caller at a time. */
+export interface Connection {
+  /** Owner value types (see Database); without parameters, one or more statements (simple protocol). */
+  query<R>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+}
+
+/** A guard session that can always send batches. */
+export interface BatchSession extends SqlSession {
+  queryBatch(text: string): Promise<SessionResult[]>;
+}
+
+export interface TransactionSpec {
+  readOnly: boolean;
+  /** Roll back instead of committing when the body resolves (dry runs). */
+  rollback: boolean;
+}
+
+/** COMMIT answered ROLLBACK: the transaction had failed earlier and nothing was applied. */
+export class RolledBackError extends Error {
+  override readonly name = 'RolledBackError';
+}
+
+/** What each engine (pg pool, PGlite worker) provides; transactions.ts builds the Database on it. */
+export interface Engine {
+  readonly name: 'postgres' | 'pglite';
+  /** One query in its own implicit transaction. */
+  query<R>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /**
+   * BEGIN [READ ONLY]; body; COMMIT (ROLLBACK when body throws or spec.rollback) on one exclusive
+   * connection. Rejects with RolledBackError when COMMIT answers ROLLBACK.
+   */
+  transaction<T>(spec: TransactionSpec, body: (connection: Connection) => Promise<T>): Promise<T>;
+  /**
+   * One exclusive connection outside any transaction, as a guard session (values as PostgreSQL's text,
+   * batches, cancel). The body sends BEGIN and COMMIT itself; when it throws, an open transaction is rolled
+   * back (and a broken connection discarded).
+   */
+  exclusive<T>(body: (session: BatchSession) => Promise<T>): Promise<T>;
+  /** True when the error means the connection or the engine is gone (not an SQL error). */
+  isConnectionError(error: unknown): boolean;
+  close(): Promise<void>;
+}
+
+/** The logging surface storage needs (pino's Logger satisfies it). */
+export interface StorageLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export const DATE_OID = 1082;
+export const INT8_OID = 20;

@@ -1,0 +1,84 @@
+/** Typed storage failures with stable codes; the HTTP layer maps them to status codes. */
+
+export type StorageErrorCode =
+  | 'database_unavailable'
+  | 'mutation_outcome_unknown'
+  | 'invalid_context'
+  | 'migration_failed'
+  | 'migration_checksum_mismatch'
+  | 'database_closed'
+  | 'transaction_rolled_back'
+  | 'workspace_not_resolved'
+  | 'invalid_database_url'
+  | 'unsupported_database_version';
+
+export class StorageError extends Error {
+  override readonly name: string = 'StorageError';
+  constructor(
+    readonly code: StorageErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The database cannot be reached or the connection was lost before anything was committed (HTTP 503). */
+export class DatabaseUnavailableError extends StorageError {
+  override readonly name = 'DatabaseUnavailableError';
+  readonly retryable = true;
+  constructor(message = 'The database is unavailable.', options?: { cause?: unknown }) {
+    super('database_unavailable', message, options);
+  }
+}
+
+/** COMMIT of a writing transaction was sent but its outcome could not be confirmed (HTTP 500). */
+export class MutationOutcomeUnknownError extends StorageError {
+  override readonly name = 'MutationOutcomeUnknownError';
+  readonly retryable = false;
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'mutation_outcome_unknown',
+      'The connection was lost while committing; the change may or may not have been applied.',
+      options,
+    );
+  }
+}
+
+/** A user context that is not a pair of UUIDs; raised before anything reaches the database. */
+export class InvalidContextError extends StorageError {
+  override readonly name = 'InvalidContextError';
+  constructor(field: 'userId' | 'workspaceId' | 'connectionId') {
+    super('invalid_context', `${field} must be a UUID.`);
+  }
+}
+
+/**
+ * A user transaction's workspace lookup found nothing (not a member, no saved workspace): it stopped before any
+ * user SQL ran and nothing was changed. The caller decides what to answer (not found, or a choice to make).
+ */
+export class WorkspaceNotResolvedError extends StorageError {
+  override readonly name = 'WorkspaceNotResolvedError';
+  constructor() {
+    super('workspace_not_resolved', 'No workspace of this user matched the lookup.');
+  }
+}
+
+export class MigrationError extends StorageError {
+  override readonly name = 'MigrationError';
+  constructor(
+    code: 'migration_failed' | 'migration_checksum_mismatch',
+    message: string,
+    readonly version?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+export class DatabaseClosedError extends StorageError {
+  override readonly name = 'DatabaseClosedError';
+  constructor() {
+    super('database_closed', 'The database has been closed.');
+  }
+}

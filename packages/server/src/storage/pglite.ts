@@ -1,0 +1,144 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { types } from '@electric-sql/pglite';
+import type { SessionResult } from '@expense/sql-guard';
+import { PGliteWorkerHost } from '@expense/sql-guard/pglite';
+import {
+  type BatchSession,
+  type Connection,
+  DATE_OID,
+  type Engine,
+  INT8_OID,
+  RolledBackError,
+  type TransactionSpec,
+} from './engine.js';
+
+export const MEMORY_URL = 'memory://';
+
+export interface PgliteOptions {
+  /** A directory, or `memory://` for a database that lives as long as the process (a temporary directory,
+   *  so the worker host can reopen it after interrupting a statement). */
+  dataDir: string;
+}
+
+/**
+ * The embedded database's buffer cache (PostgreSQL's shared_buffers) lives in the server's own memory, in
+ * PGlite's WebAssembly heap: PGlite's default of 128MB fills up with use and is most of the server's RSS.
+ * Pages it does not hold are read from the data directory through the OS page cache (docs/operations.md).
+ */
+export const PGLITE_SETTINGS = { shared_buffers: '16MB' } as const;
+
+const asText = (value: string) => value;
+/** Owner value types equal to the pg engine's: bigint as a decimal string, date as 'YYYY-MM-DD'. */
+const ownerParsers = { ...types.parsers, [INT8_OID]: asText, [DATE_OID]: asText };
+
+/** The host answers in PostgreSQL's text; owner queries get parsed values, like pg gives them. */
+function ownerRows<R>(result: SessionResult | undefined): { rows: R[]; rowCount: number } {
+  if (!result) return { rows: [], rowCount: 0 };
+  const rows = result.rows.map((row) => {
+    const parsed: Record<string, unknown> = {};
+    for (const field of result.fields) {
+      const value = row[field.name];
+      parsed[field.name] =
+        typeof value === 'string' ? types.parseType(value, field.dataTypeID, ownerParsers) : value;
+    }
+    return parsed as R;
+  });
+  return { rows, rowCount: result.rowCount ?? rows.length };
+}
+
+const HOST_GONE = /PGlite worker (stopped|host is closed)/;
+
+export function isPgliteConnectionError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === undefined &&
+    HOST_GONE.test(error.message)
+  );
+}
+
+/**
+ * PGlite in a worker thread (PGliteWorkerHost from @expense/sql-guard/pglite): one connection, whose
+ * transactions the host serialises; a deadline can interrupt a statement by terminating the thread.
+ */
+export async function openPglite(options: PgliteOptions): Promise<Engine> {
+  const temporary = options.dataDir === MEMORY_URL;
+  const dataDir = temporary ? await mkdtemp(join(tmpdir(), 'expense-pglite-')) : resolve(options.dataDir);
+  if (!temporary) await mkdir(dataDir, { recursive: true });
+  let host: PGliteWorkerHost;
+  try {
+    host = await PGliteWorkerHost.open({ dataDir, settings: PGLITE_SETTINGS });
+  } catch (error) {
+    if (temporary) await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  // A call made from inside a transaction would queue behind that transaction forever: fail it instead
+  // (on PostgreSQL it would silently run on another connection, outside the transaction).
+  const inside = new AsyncLocalStorage<true>();
+  const notNested = () => {
+    if (inside.getStore())
+      throw new Error('Nested database call inside a transaction: use the transaction object.');
+  };
+
+  const query = async <R>(text: string, params?: unknown[]) => {
+    notNested();
+    // Like pg: parameters use the extended protocol (one statement), none the simple one (a script).
+    return ownerRows<R>(
+      params && params.length > 0 ? await host.query(text, params) : (await host.exec(text)).at(-1),
+    );
+  };
+
+  const transaction = async <T>(
+    spec: TransactionSpec,
+    body: (connection: Connection) => Promise<T>,
+  ): Promise<T> => {
+    notNested();
+    const rollback = Symbol('rollback');
+    let result: { value: T } | undefined;
+    try {
+      return await host.transaction((tx) =>
+        inside.run(true, async () => {
+          if (spec.readOnly) await tx.queryBatch('SET TRANSACTION READ ONLY');
+          const connection: Connection = {
+            async query<R>(text: string, params?: unknown[]) {
+              return ownerRows<R>(
+                params && params.length > 0
+                  ? await tx.query(text, params)
+                  : (await tx.queryBatch(text)).at(-1),
+              );
+            },
+          };
+          const value = await body(connection);
+          if (!spec.rollback) return value;
+          result = { value };
+          throw rollback; // the host rolls back when the callback throws
+        }),
+      );
+    } catch (error) {
+      if (error === rollback && result) return result.value;
+      if (error instanceof Error && /failed earlier and was rolled back/.test(error.message)) {
+        throw new RolledBackError(error.message);
+      }
+      throw error;
+    }
+  };
+
+  const exclusive = async <T>(body: (session: BatchSession) => Promise<T>): Promise<T> => {
+    notNested();
+    return host.exclusive((session) => inside.run(true, () => body(session)));
+  };
+
+  return {
+    name: 'pglite',
+    query,
+    transaction,
+    exclusive,
+    isConnectionError: isPgliteConnectionError,
+    async close() {
+      await host.close();
+      if (temporary) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// `pnpm test:load`: the load suite, then the isolation property, against PostgreSQL on 127.0.0.1.
+//   node --conditions=@expense/source --import tsx test-load/index.ts [--duration 60] [--connections 200]
+//        [--keys 40] [--users 5] [--runs 40] [--steps 30] [--seed n] [--only load|isolation]
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { machineInfo } from '../bench/lib/machine.js';
+import { RESULTS_DIR } from '../bench/lib/paths.js';
+import { regenerateDocs } from '../bench/lib/report-docs.js';
+import { arg, log, writeResult } from '../bench/lib/results.js';
+import { isolationOptionsFromArgs, logIsolation, runIsolation } from './isolation.js';
+import { loadOptionsFromArgs, runLoad } from './load.js';
+
+const only = arg('only', '');
+function readPrevious(): { load?: unknown; isolation?: unknown } | undefined {
+  const file = join(RESULTS_DIR, 'load.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
+const startedAt = new Date().toISOString();
+const load = only === 'isolation' ? undefined : await runLoad(loadOptionsFromArgs());
+if (load) {
+  log(
+    `load: ${load.requests} requests (${load.reqPerSec}/s), statuses ${JSON.stringify(load.statuses)}, ` +
+      `admitted per key ${load.limits.admittedPerKeyMin}..${load.limits.admittedPerKeyMax}, ` +
+      `windows ${load.limits.fullWindows}/${load.limits.windows} full, writes ${load.writes.stored}/${load.writes.acknowledged}, ` +
+      `RSS ${load.memory.startMiB}→${load.memory.maxMiB} MiB (drift ${load.memory.driftMiB}): ` +
+      `${load.failures.length ? `FAILED ${load.failures.join('; ')}` : 'ok'}`,
+  );
+}
+const isolation = only === 'load' ? undefined : await runIsolation(isolationOptionsFromArgs());
+if (isolation) logIsolation(isolation);
+const failures = [...(load?.failures ?? []), ...(isolation?.failures ?? [])];
+// A run of one part keeps the other part's last results.
+const previous = readPrevious();
+log(
+  `wrote ${writeResult('load', {
+    machine: await machineInfo(),
+    startedAt,
+    load: load ?? previous?.load,
+    isolation: isolation ?? previous?.isolation,
+    ok: failures.length === 0,
+  })}`,
+);
+regenerateDocs();
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,125 @@
+// Real servers for the SQL API tests: a fresh database per file (PGlite in a temporary directory, or a
+// random PostgreSQL database dropped after), served over a real socket on 127.0.0.1.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { createApiKey } from '../../src/auth/api-keys.js';
+import { createServer, type ServerConfigInput } from '../../src/index.js';
+import { createWorkspace } from '../../src/routes/workspaces/store.js';
+import { type Database, openDatabase } from '../../src/storage/index.js';
+import { freshPostgres } from '../http/helpers.js';
+
+export const ENGINES = [
+  { name: 'PGlite', open: async () => ({ url: 'memory://', drop: async () => {} }) },
+  { name: 'PostgreSQL', open: freshPostgres },
+] as const;
+export type EngineSpec = (typeof ENGINES)[number];
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON the tests assert on field by field
+export type Json = any;
+
+export interface Response {
+  status: number;
+  headers: Headers;
+  body: Json;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface Live {
+  app: FastifyInstance;
+  db: Database;
+  /** The origin, e.g. http://127.0.0.1:43117 (the API is under /v1). */
+  origin: string;
+  databaseUrl: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function request(
+  origin: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `ApiKey ${options.key}`;
+  let body: string | Uint8Array | undefined = options.rawBody;
+  if (body === undefined && options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await res.text();
+  let parsed: Json = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** Starts a server on a fresh database of the engine; rate limits are high unless the test sets them. */
+export async function startLive(engine: EngineSpec, config: ServerConfigInput = {}): Promise<Live> {
+  const target = await engine.open();
+  const db = await openDatabase({ databaseUrl: target.url });
+  const app = await createServer(
+    { logLevel: 'silent', ratePerSecond: 100_000, ratePerDay: 1_000_000, ...config },
+    { database: db },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    app,
+    db,
+    origin,
+    databaseUrl: target.url,
+    request: (method, path, options) => request(origin, method, path, options),
+    async close() {
+      await app.close();
+      await db.close();
+      await target.drop();
+    },
+  };
+}
+
+export interface TestUser {
+  userId: string;
+  connectionId: string;
+  apiKey: string;
+  email: string;
+}
+
+/** A user with a fresh ApiKey, made directly in the database (sign-in has its own tests). */
+export async function createUser(db: Database, label = 'test'): Promise<TestUser> {
+  const email = `u-${randomUUID()}@example.test`;
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ user_id: string }>(
+      'INSERT INTO expense_internal.users (email) VALUES ($1) RETURNING user_id',
+      [email],
+    );
+    const userId = rows[0]!.user_id;
+    const key = await createApiKey(tx, userId, label);
+    return { userId, connectionId: key.connectionId, apiKey: key.apiKey, email };
+  });
+}
+
+export async function addWorkspace(db: Database, userId: string, name = 'Home'): Promise<string> {
+  return (await db.transaction((tx) => createWorkspace(tx, userId, name))).workspaceId;
+}
+
+/** An INSERT of n ledger rows for account `account` (amounts 1..n). */
+export function insertEntries(n: number, account = 'checking', start = 1): string {
+  const values = Array.from(
+    { length: n },
+    (_, i) => `(TIMESTAMPTZ '2026-01-01 00:00:00+00', '${account}', ${start + i}, 'EUR', 'spend', 'test')`,
+  ).join(', ');
+  return `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES ${values}`;
+}
+
+export const waitFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,140 @@
+// The user transaction's first round trip: BEGIN, the context and the workspace lookup travel with the first
+// statement, and a read-only transaction commits with the batch `run` marks as its last.
+import { type BatchInfo, createGuard } from '@expense/sql-guard';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, UserContext } from '../../src/storage/database.js';
+import { InvalidContextError, WorkspaceNotResolvedError } from '../../src/storage/errors.js';
+import { ENGINES, type EngineFixture } from './engines.js';
+import { type Seed, seedTwoWorkspaces, sqlState } from './seed.js';
+
+describe.each(ENGINES)('user transactions on %s', (engine, makeFixture) => {
+  let fixture: EngineFixture;
+  let db: Database;
+  let seed: Seed;
+  let keyOfA: string;
+
+  const count = (ctx: UserContext) =>
+    db.userTransaction(ctx, async (session, scope) => {
+      const result = await session.query('SELECT count(*)::int AS n FROM ledger_entries');
+      return { n: Number(result.rows[0]?.n), workspaceId: scope.workspaceId };
+    });
+
+  beforeAll(async () => {
+    fixture = await makeFixture();
+    db = await fixture.open();
+    seed = await seedTwoWorkspaces(db);
+    const { rows } = await db.query<{ connection_id: string }>(
+      `INSERT INTO expense_internal.api_keys (user_id, label, key_hash, prefix, selected_workspace_id)
+       VALUES ($1, 'k', $2, 'exp_live_x', $3) RETURNING connection_id`,
+      [seed.memberOfA, 'a'.repeat(64), seed.workspaceA],
+    );
+    keyOfA = rows[0]!.connection_id;
+  });
+  afterAll(async () => {
+    await db?.close();
+    await fixture?.dispose();
+  });
+
+  it('finds a requested workspace of a member, and the saved workspace of a key', async () => {
+    const requested = { requested: seed.workspaceA.toUpperCase() };
+    expect(await count({ userId: seed.memberOfA, workspaceId: requested, readOnly: true })).toEqual({
+      n: 3,
+      workspaceId: seed.workspaceA,
+    });
+    expect(
+      await count({ userId: seed.memberOfA, workspaceId: { savedBy: keyOfA }, readOnly: false }),
+    ).toEqual({ n: 3, workspaceId: seed.workspaceA });
+  });
+
+  it('stops before any user SQL when the lookup finds nothing', async () => {
+    const misses: UserContext[] = [
+      { userId: seed.memberOfA, workspaceId: { requested: seed.workspaceB }, readOnly: true },
+      { userId: seed.outsider, workspaceId: { requested: seed.workspaceA }, readOnly: false },
+      // Another user's key: its saved workspace is not theirs to use.
+      { userId: seed.memberOfB, workspaceId: { savedBy: keyOfA }, readOnly: true },
+    ];
+    for (const ctx of misses) {
+      // Run, this statement would fail with division_by_zero (22012) whatever the rows.
+      const attempt = db.userTransaction(ctx, (session) => session.query('SELECT 1/0 AS x'));
+      await expect(attempt).rejects.toBeInstanceOf(WorkspaceNotResolvedError);
+    }
+    // The connection is usable afterwards, outside any transaction.
+    expect((await count(seed.a(true))).n).toBe(3);
+  });
+
+  it('keeps a looked-up transaction read only, and statement errors as they were', async () => {
+    const ctx = { userId: seed.memberOfA, workspaceId: { requested: seed.workspaceA }, readOnly: true };
+    const insert = "INSERT INTO account_metadata (account_id) VALUES ('lookup-read-only')";
+    expect(await sqlState(db.userTransaction(ctx, (session) => session.query(insert)))).toBe('25006');
+    const failed = await db
+      .userTransaction(ctx, (session) => session.query('SELECT nope FROM ledger_entries'))
+      .then(
+        () => undefined,
+        (error: { code?: string; position?: string }) => error,
+      );
+    // The position counts in the statement the session was given, not in the BEGIN and context before it.
+    expect(failed).toMatchObject({ code: '42703', position: '8' });
+  });
+
+  it('commits a read-only transaction with the last batch and runs a later lookup in its own', async () => {
+    const result = await db.userTransaction(seed.a(true), async (session) => {
+      const batch = await session.queryBatch?.(
+        'SELECT 1 AS a; SELECT count(*)::int AS n FROM ledger_entries',
+        {
+          last: true,
+        },
+      );
+      const after = await session.query('SELECT count(*)::int AS n FROM ledger_entries');
+      return { batch, after };
+    });
+    expect(result.batch?.map((r) => r.rows)).toEqual([[{ a: '1' }], [{ n: '3' }]]);
+    expect(result.after.rows).toEqual([{ n: '3' }]);
+    // Nothing was left open on the connection.
+    expect((await count(seed.a(true))).n).toBe(3);
+  });
+
+  it.runIf(engine === 'postgres')(
+    'keeps the guard output settings of its connections whatever the database defaults, checked in the context',
+    async () => {
+      const url = fixture.config.databaseUrl as string;
+      const name = new URL(url).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(
+        `ALTER DATABASE ${name} SET DateStyle = 'SQL, DMY'; ALTER DATABASE ${name} SET IntervalStyle = iso_8601; ALTER DATABASE ${name} SET extra_float_digits = 3`,
+      );
+      const other = await fixture.open();
+      try {
+        const guard = await createGuard();
+        const sent: string[] = [];
+        const result = await other.userTransaction(seed.a(true), (session) => {
+          const batch = session.queryBatch?.bind(session);
+          const recorded = Object.assign(session, {
+            queryBatch: batch
+              ? (text: string, info?: BatchInfo) => {
+                  sent.push(text);
+                  return batch(text, info);
+                }
+              : undefined,
+          });
+          return guard.run(recorded, "SELECT DATE '2026-08-09' AS d, INTERVAL '1 day' AS i LIMIT 1", {
+            mode: 'query',
+          });
+        });
+        expect(result.statements[0]?.rows).toEqual([{ d: '2026-08-09', i: '1 day' }]);
+        // The guard sets none of the output settings and leaves their check to the context SELECT.
+        expect(sent.join('\n')).not.toMatch(/DateStyle|current_setting|DECLARE/);
+      } finally {
+        await other.close();
+        await admin.query(`ALTER DATABASE ${name} RESET ALL`);
+        await admin.end();
+      }
+    },
+  );
+
+  it('rejects a lookup id that is not a UUID before touching the database', async () => {
+    const bad = { userId: seed.memberOfA, workspaceId: { savedBy: "x'; RESET ROLE; --" }, readOnly: true };
+    await expect(count(bad)).rejects.toBeInstanceOf(InvalidContextError);
+  });
+});

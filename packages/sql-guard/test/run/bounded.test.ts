@@ -1,0 +1,247 @@
+/** Reads that skip the cursor (a literal LIMIT within the cap) and sessions with pinned output settings. */
+import { randomBytes } from 'node:crypto';
+import { loadModule } from 'libpg-query';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgOutputSettingsOption, pgSession } from '../../src/adapters/pg.js';
+import { createGuard } from '../../src/guard.js';
+import { GuardRunError } from '../../src/run/errors.js';
+import { literalLimit } from '../../src/run/row-bound.js';
+import type { Guard, SqlSession } from '../../src/types.js';
+import { type Engine, openEngine, schema, testDialect } from './engines.js';
+
+const limits = { maxReturnedRows: 100, maxAffectedRows: 100, deadlineMs: 20_000 };
+
+/** Records every text the guard sends through the session. */
+function recording(session: SqlSession): { session: SqlSession; sent: string[] } {
+  const sent: string[] = [];
+  const wrapped: SqlSession = {
+    ...session,
+    query: (text) => {
+      sent.push(text);
+      return session.query(text);
+    },
+  };
+  const batch = session.queryBatch?.bind(session);
+  if (batch) {
+    wrapped.queryBatch = (text, info) => {
+      sent.push(text);
+      return batch(text, info);
+    };
+  }
+  return { session: wrapped, sent };
+}
+
+describe('literalLimit', () => {
+  beforeAll(() => loadModule());
+
+  it('proves a bound only for a top-level integer LIMIT of a plain SELECT', () => {
+    expect(literalLimit('SELECT n FROM numbers ORDER BY n LIMIT 20')).toBe(20);
+    expect(literalLimit('SELECT n FROM numbers LIMIT 0')).toBe(0);
+    expect(literalLimit('SELECT n FROM numbers LIMIT 5 OFFSET 10')).toBe(5);
+    expect(literalLimit('(SELECT n FROM numbers LIMIT 4)')).toBe(4);
+    expect(literalLimit('WITH x AS (SELECT n FROM numbers) SELECT n FROM x LIMIT 3')).toBe(3);
+    for (const sql of [
+      'SELECT n FROM numbers',
+      'SELECT n FROM numbers LIMIT ALL',
+      'SELECT n FROM numbers LIMIT NULL',
+      'SELECT n FROM numbers LIMIT 3.5',
+      "SELECT n FROM numbers LIMIT '4'",
+      'SELECT n FROM numbers LIMIT 2 + 2',
+      'SELECT n FROM numbers LIMIT 99999999999',
+      'SELECT n FROM numbers ORDER BY n FETCH FIRST 3 ROWS WITH TIES',
+      'SELECT n FROM numbers UNION ALL SELECT n FROM numbers LIMIT 3',
+      'SELECT n FROM (SELECT n FROM numbers LIMIT 3) s',
+      'SELECT n FROM numbers LIMIT 3 FOR UPDATE',
+      'SELECT n INTO t FROM numbers LIMIT 3',
+      'DELETE FROM numbers',
+    ]) {
+      expect(literalLimit(sql), sql).toBeNull();
+    }
+  });
+});
+
+describe.each(['postgres', 'pglite'] as const)('reads without a cursor on %s', (name) => {
+  let engine: Engine;
+  let guard: Guard;
+  let small: Guard;
+
+  beforeAll(async () => {
+    engine = await openEngine(name);
+    await engine.exec(schema);
+    guard = await createGuard({ dialect: testDialect, limits });
+    small = await createGuard({ dialect: testDialect, limits: { ...limits, maxReturnedRows: 3 } });
+  });
+  afterAll(() => engine?.close());
+
+  const run = (g: Guard, sql: string) =>
+    engine.transaction(
+      async (s) => {
+        const { session, sent } = recording(s);
+        const result = await g.run(session, sql, { mode: 'query' });
+        return { statement: result.statements[0], sent: sent.join('\n') };
+      },
+      { rollback: true },
+    );
+
+  it('runs a LIMIT within the cap directly, with every row and the exact total', async () => {
+    const { statement, sent } = await run(guard, 'SELECT n FROM numbers ORDER BY n LIMIT 100');
+    expect(sent).not.toContain('DECLARE');
+    expect(statement).toMatchObject({
+      command: 'SELECT',
+      columns: [{ name: 'n', type: 'int4' }],
+      rowCount: 100,
+      returnedRowCount: 100,
+      totalRowCount: 100,
+      truncated: false,
+    });
+    expect(statement?.rows.at(-1)).toEqual({ n: 100 });
+
+    const offset = await run(guard, 'SELECT n FROM numbers ORDER BY n LIMIT 5 OFFSET 248');
+    expect(offset.sent).not.toContain('DECLARE');
+    expect(offset.statement).toMatchObject({ rows: [{ n: 249 }, { n: 250 }], totalRowCount: 2 });
+  });
+
+  it('keeps the cursor for a LIMIT over the cap, and caps with the exact total', async () => {
+    const { statement, sent } = await run(guard, 'SELECT n FROM numbers ORDER BY n LIMIT 101');
+    expect(sent).toContain('DECLARE');
+    expect(statement).toMatchObject({ returnedRowCount: 100, totalRowCount: 101, truncated: true });
+
+    const capped = await run(small, 'SELECT n FROM numbers ORDER BY n LIMIT 5');
+    expect(capped.sent).toContain('DECLARE');
+    expect(capped.statement).toMatchObject({ returnedRowCount: 3, totalRowCount: 5, truncated: true });
+  });
+
+  it('keeps the cursor where the LIMIT proves nothing (set operations, WITH TIES)', async () => {
+    const union = await run(small, 'SELECT n FROM numbers UNION ALL SELECT n FROM numbers LIMIT 3');
+    expect(union.sent).toContain('DECLARE');
+    expect(union.statement).toMatchObject({ returnedRowCount: 3, totalRowCount: 3 });
+
+    // Ties may return more rows than the count: 1, 1, 2, 2, 3, 3 with the third row tied to the fourth.
+    const ties = await run(
+      small,
+      'SELECT (n + 1) / 2 AS h FROM numbers WHERE n <= 6 ORDER BY (n + 1) / 2 FETCH FIRST 3 ROWS WITH TIES',
+    );
+    expect(ties.sent).toContain('DECLARE');
+    expect(ties.statement).toMatchObject({ returnedRowCount: 3, totalRowCount: 4, truncated: true });
+  });
+
+  it('maps an error of the direct statement to the submitted text', async () => {
+    const error = await run(guard, 'SELECT n, nope FROM numbers LIMIT 5').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(GuardRunError);
+    expect((error as GuardRunError).details).toMatchObject({
+      sqlstate: '42703',
+      position: { offset: 10, line: 1, column: 11 },
+    });
+  });
+});
+
+describe('pinned output settings on PostgreSQL', () => {
+  const admin = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' };
+  const database = `sql_guard_pinned_${randomBytes(6).toString('hex')}`;
+  let guard: Guard;
+
+  beforeAll(async () => {
+    const root = new pg.Client(admin);
+    await root.connect();
+    await root.query(`CREATE DATABASE ${database}`);
+    await root.end();
+    guard = await createGuard({ dialect: testDialect, limits });
+  });
+  afterAll(async () => {
+    const root = new pg.Client(admin);
+    await root.connect();
+    await root.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await root.end();
+  });
+
+  const inTransaction = async <T>(
+    options: string | undefined,
+    fn: (client: pg.Client) => Promise<T>,
+  ): Promise<T> => {
+    const client = new pg.Client({ ...admin, database, ...(options ? { options } : {}) });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      return await fn(client);
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      await client.end();
+    }
+  };
+
+  const sql = "SELECT TIMESTAMPTZ '2026-01-02T03:04:05.5Z' AS t, DATE '2026-08-09' AS d";
+
+  it('verifies the settings instead of setting them, with the same values', async () => {
+    const expected = await inTransaction(undefined, (client) =>
+      guard.run(pgSession(client), sql, { mode: 'query' }),
+    );
+    const { result, sent, after } = await inTransaction(pgOutputSettingsOption, async (client) => {
+      const { session, sent } = recording(pgSession(client, { outputSettingsPinned: true }));
+      const result = await guard.run(session, sql, { mode: 'query' });
+      const after = await client.query("SELECT current_setting('DateStyle') AS d");
+      return { result, sent: sent.join('\n'), after: after.rows[0]?.d };
+    });
+    expect(sent).not.toMatch(/SET LOCAL (DateStyle|IntervalStyle|extra_float_digits)/);
+    expect(sent).toContain("current_setting('IntervalStyle')");
+    expect(result.statements[0]?.rows).toEqual(expected.statements[0]?.rows);
+    expect(result.statements[0]?.rows[0]).toEqual({
+      t: '2026-01-02T03:04:05.500+00:00',
+      d: '2026-08-09',
+    });
+    expect(after).toMatch(/^ISO,/); // the session's own value, untouched
+
+    // A session that evaluates the check in its own prefix of the first round trip: run does not repeat it.
+    const prefixed = await inTransaction(pgOutputSettingsOption, async (client) => {
+      const session = pgSession(client, { outputSettingsPinned: true });
+      session.settingsCheckedInFirstRoundTrip = true;
+      const recorded = recording(session);
+      const result = await guard.run(recorded.session, sql, { mode: 'query' });
+      return { result, sent: recorded.sent.join('\n') };
+    });
+    expect(prefixed.sent).not.toContain('current_setting');
+    expect(prefixed.result.statements[0]?.rows).toEqual(expected.statements[0]?.rows);
+  });
+
+  it('leaves statement_timeout set only for a session that ends the transaction behind the last batch', async () => {
+    const timeoutAfter = (endsTransactionAfterLastBatch: boolean) =>
+      inTransaction(undefined, async (client) => {
+        const { session, sent } = recording(
+          Object.assign(pgSession(client), { endsTransactionAfterLastBatch }),
+        );
+        await guard.run(session, 'SELECT 1 AS one', { mode: 'query' });
+        const after = await client.query("SELECT current_setting('statement_timeout') AS t");
+        return { sent: sent.join('\n'), timeout: after.rows[0]?.t };
+      });
+    const resetting = await timeoutAfter(false);
+    expect(resetting.sent).toContain('SET LOCAL statement_timeout TO DEFAULT');
+    expect(resetting.timeout).toBe('0');
+    const ending = await timeoutAfter(true);
+    expect(ending.sent).not.toContain('TO DEFAULT');
+    expect(ending.timeout).not.toBe('0'); // what the caller's COMMIT (or ROLLBACK) then ends
+  });
+
+  it('refuses a session that says it is pinned but is not, before the statement runs', async () => {
+    for (const setting of [
+      "SET DateStyle = 'SQL, DMY'",
+      'SET IntervalStyle = iso_8601',
+      'SET extra_float_digits = 3',
+    ]) {
+      const error = await inTransaction(pgOutputSettingsOption, async (client) => {
+        await client.query(setting);
+        return guard
+          .run(pgSession(client, { outputSettingsPinned: true }), 'SELECT 1 AS one', { mode: 'query' })
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+      });
+      expect(error, setting).toBeInstanceOf(Error);
+      expect(error, setting).not.toBeInstanceOf(GuardRunError);
+      expect((error as Error).message, setting).toMatch(/DateStyle = ISO, IntervalStyle = postgres/);
+    }
+  });
+});

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { UserSchema } from './auth.js';
+
+export const ConnectionSchema = z.object({
+  connectionId: z.string(),
+  label: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type Connection = z.infer<typeof ConnectionSchema>;
+
+export const MeDataSchema = z.object({
+  user: UserSchema,
+  connection: ConnectionSchema,
+  selectedWorkspaceId: z.string().nullable(),
+});
+export type MeData = z.infer<typeof MeDataSchema>;
+
+export const KeySchema = ConnectionSchema.extend({
+  current: z.boolean().describe('true for the key that made this request'),
+});
+export type Key = z.infer<typeof KeySchema>;
+
+export const KeysDataSchema = z.object({ keys: z.array(KeySchema) });
+export type KeysData = z.infer<typeof KeysDataSchema>;
+
+export const ConnectionParamsSchema = z.object({ connectionId: z.string() });

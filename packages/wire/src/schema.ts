@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const OperationSchema = z.enum(['SELECT', 'INSERT', 'UPDATE', 'DELETE']);
+export type Operation = z.infer<typeof OperationSchema>;
+
+export const ColumnSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  nullable: z.boolean(),
+  default: z.string().nullable(),
+});
+export type Column = z.infer<typeof ColumnSchema>;
+
+export const RelationSchema = z.object({
+  name: z.string(),
+  kind: z.enum(['table', 'view']),
+  scope: z.enum(['workspace', 'global']),
+  operations: z.array(OperationSchema),
+  columns: z.array(ColumnSchema),
+  hints: z.array(z.string()),
+});
+export type Relation = z.infer<typeof RelationSchema>;
+
+export const SqlLimitsSchema = z.object({
+  maxReturnedRows: z.number().int(),
+  maxAffectedRows: z.number().int(),
+  deadlineMs: z.number().int(),
+});
+export type SqlLimits = z.infer<typeof SqlLimitsSchema>;
+
+export const SchemaLimitsSchema = SqlLimitsSchema.extend({
+  maxSqlLength: z.number().int(),
+  maxStatements: z.number().int(),
+  requestsPerSecond: z.number().int(),
+  requestsPerDay: z.number().int(),
+  workspaceNameMaxLength: z.number().int(),
+});
+export type SchemaLimits = z.infer<typeof SchemaLimitsSchema>;
+
+export const SchemaDataSchema = z.object({
+  relations: z.array(RelationSchema),
+  functions: z.array(z.string()),
+  rules: z.array(z.string()),
+  limits: SchemaLimitsSchema,
+});
+export type SchemaData = z.infer<typeof SchemaDataSchema>;

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { SqlLimitsSchema } from './schema.js';
+
+export const SqlQueryBodySchema = z.object({ sql: z.string() });
+export type SqlQueryBody = z.infer<typeof SqlQueryBodySchema>;
+
+export const SqlExecuteBodySchema = z.object({
+  sql: z.string(),
+  dryRun: z.boolean().optional().describe('run, report, and roll back'),
+});
+export type SqlExecuteBody = z.infer<typeof SqlExecuteBodySchema>;
+
+export const StatementResultSchema = z.object({
+  index: z.number().int(),
+  command: z.enum(['SELECT', 'INSERT', 'UPDATE', 'DELETE']),
+  columns: z.array(z.object({ name: z.string(), type: z.string() })),
+  rows: z.array(z.record(z.string(), z.unknown())),
+  rowCount: z.number().int(),
+  returnedRowCount: z.number().int(),
+  totalRowCount: z.number().int(),
+  truncated: z.boolean(),
+});
+export type StatementResult = z.infer<typeof StatementResultSchema>;
+
+export const SqlResultDataSchema = z.object({
+  workspaceId: z.string(),
+  committed: z.boolean().describe('false for dryRun, which always rolls back'),
+  statements: z.array(StatementResultSchema),
+  limits: SqlLimitsSchema,
+});
+export type SqlResultData = z.infer<typeof SqlResultDataSchema>;
+
+/** Headers of the SQL endpoints. */
+export const WORKSPACE_HEADER = 'X-Workspace-Id' as const;
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key' as const;

@@ -1,0 +1,68 @@
+// `pnpm bench`: builds, runs every benchmark one after the other (never two at once: they share the cores), writes
+// bench-results/*.json and regenerates docs/benchmarks.md with its charts.
+//   pnpm bench [-- --only guard,server,import,fx] [--duration 10] [--profile] [--no-build]
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const RESULTS = join(REPO, 'bench-results');
+const argv = process.argv.slice(2);
+const value = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const only = (value('only') ?? 'guard,server,import,fx').split(',');
+const SOURCE = ['--conditions=@expense/source', '--import', 'tsx'];
+mkdirSync(RESULTS, { recursive: true });
+
+function run(label: string, command: string, args: string[], cwd: string, capture?: string): boolean {
+  process.stderr.write(`\n== ${label}: ${command} ${args.join(' ')}\n`);
+  const r = spawnSync(command, args, {
+    cwd,
+    env: process.env,
+    stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+    encoding: 'utf8',
+  });
+  if (capture) {
+    process.stdout.write(r.stdout ?? '');
+    writeFileSync(join(RESULTS, capture), r.stdout ?? '');
+  }
+  if (r.status !== 0) process.stderr.write(`== ${label} failed (${r.status ?? r.signal})\n`);
+  return r.status === 0;
+}
+
+const results: Record<string, boolean> = {};
+if (!argv.includes('--no-build')) results.build = run('build', 'pnpm', ['build'], REPO);
+// Measure what users run: the built server (the CLI is always the built one).
+if (results.build !== false) process.env.EXPENSE_PROOF_BUILD = 'dist';
+const server = join(REPO, 'packages', 'server');
+const guard = join(REPO, 'packages', 'sql-guard');
+if (only.includes('guard')) {
+  results.guard = existsSync(join(guard, 'bench', 'check.bench.ts'))
+    ? run('guard', process.execPath, [...SOURCE, 'bench/check.bench.ts'], guard, 'guard.txt')
+    : false;
+  // The guard's benchmark writes bench-results/check.json in its own package.
+  const written = join(guard, 'bench-results', 'check.json');
+  if (existsSync(written)) copyFileSync(written, join(RESULTS, 'guard.json'));
+}
+if (only.includes('server')) {
+  const extra = [
+    ...(value('duration') ? ['--duration', value('duration')!] : []),
+    ...(argv.includes('--profile') ? ['--profile'] : []),
+  ];
+  results.server = run('server', process.execPath, [...SOURCE, 'bench/sql-throughput.ts', ...extra], server);
+}
+if (only.includes('import'))
+  results.import = run('import', process.execPath, [...SOURCE, 'bench/import.ts'], server);
+if (only.includes('fx') && existsSync(join(server, 'bench', 'fx-rebuild.ts'))) {
+  results.fx = run('fx', process.execPath, [...SOURCE, 'bench/fx-rebuild.ts'], server, 'fx-rebuild.txt');
+}
+run('report', process.execPath, ['--import', 'tsx', join(REPO, 'scripts', 'bench', 'report.ts')], REPO);
+process.stderr.write(
+  `\n${Object.entries(results)
+    .map(([k, ok]) => `${k}: ${ok ? 'ok' : 'FAILED'}`)
+    .join(', ')}\n`,
+);
+process.exit(Object.values(results).every(Boolean) ? 0 : 1);
