@@ -16,6 +16,9 @@ describe('the guard on its own, in front of your PostgreSQL tables', () => {
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
     pool = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:5432/${name}` });
+    // pool.end() resolves before its sockets close; DROP DATABASE … WITH (FORCE) may then terminate a backend
+    // whose client is still ending, and a Pool without an 'error' listener turns that into an uncaught error.
+    pool.on('error', () => {});
     await pool.query('CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL, day date)');
     await pool.query("INSERT INTO notes (body) SELECT 'note ' || n FROM generate_series(1, 50) AS n");
     await pool.query('CREATE TABLE secrets (token text)');

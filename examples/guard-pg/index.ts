@@ -59,6 +59,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const pool = new pg.Pool({
     connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1/postgres',
   });
+  // An idle connection lost to a restart or a terminated backend is reported here; without a listener, Node exits.
+  pool.on('error', (error) => console.error('idle connection lost:', error.message));
   await pool.query('CREATE TABLE IF NOT EXISTS notes (id serial PRIMARY KEY, body text NOT NULL, day date)');
   const ask = await createAgentSql(pool);
   console.log(JSON.stringify(await ask("INSERT INTO notes (body) VALUES ('hello')", 'execute')));

@@ -54,6 +54,9 @@ async function openPostgres(): Promise<Engine> {
   await root.query(`CREATE DATABASE ${database}`);
   await root.end();
   const pool = new pg.Pool({ ...admin, database, max: 4 });
+  // pool.end() resolves before its sockets close, so the DROP … WITH (FORCE) in close() can terminate a backend
+  // whose client is still ending: without this listener the Pool would throw that as an uncaught error.
+  pool.on('error', () => {});
   return {
     name: 'postgres',
     exec: async (sql) => void (await pool.query(sql)),
