@@ -9,6 +9,11 @@ export interface Connection {
 /** A guard session that can always send batches. */
 export interface BatchSession extends SqlSession {
   queryBatch(text: string): Promise<SessionResult[]>;
+  /**
+   * The names of the statements PREPAREd on this session's connection, for an engine whose connections keep
+   * them (a new connection starts with a new set). Without it, statements are sent as text every time.
+   */
+  prepared?: Set<string>;
 }
 
 export interface TransactionSpec {

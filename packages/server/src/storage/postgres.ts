@@ -70,16 +70,21 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     // first batch instead of setting them per transaction. Owner queries parse the same defaults.
     options: `-c standard_conforming_strings=on ${pgOutputSettingsOption}`,
   });
-  // One guard session per pooled connection, so the session's caches (type names) live as long as it.
-  const sessions = new WeakMap<pg.PoolClient, ReturnType<typeof pgSession>>();
+  // One guard session per pooled connection, so the session's caches (type names) and the names of the
+  // statements prepared on the connection live as long as it.
+  type ClientSession = PgSession & BatchSession & { prepared: Set<string> };
+  const sessions = new WeakMap<pg.PoolClient, ClientSession>();
   const sessionOf = (client: pg.PoolClient) => {
     let session = sessions.get(client);
     if (!session) {
       // The deadline's cancel goes over a connection of its own: the pool may be busy exactly then.
-      session = pgSession(client, { cancelWith: options.connectionString, outputSettingsPinned: true });
+      session = Object.assign(
+        pgSession(client, { cancelWith: options.connectionString, outputSettingsPinned: true }),
+        { prepared: new Set<string>() },
+      ) as ClientSession;
       sessions.set(client, session);
     }
-    return session as ReturnType<typeof pgSession> & BatchSession;
+    return session;
   };
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', (error) =>
@@ -168,6 +173,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       engine: 'postgres',
       query: (text) => tracked(raw.query(text)),
       queryBatch: (text) => tracked(raw.queryBatch(text)),
+      prepared: raw.prepared,
       cancel: raw.cancel,
       outputSettingsPinned: true,
     };
