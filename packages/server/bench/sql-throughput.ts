@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
+import { type CpuPerRequest, cpuMeter } from './lib/cpu.js';
 import { summarizeProfiles } from './lib/cpuprofile.js';
 import { call } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
@@ -42,9 +43,11 @@ export interface CannonSummary {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** CPU µs per request by process (see lib/cpu.ts). */
+  cpuUs: CpuPerRequest;
 }
 
-function summarize(label: string, r: Result): CannonSummary {
+function summarize(label: string, r: Result, cpuUs: CpuPerRequest): CannonSummary {
   return {
     label,
     connections: CONNECTIONS,
@@ -59,10 +62,18 @@ function summarize(label: string, r: Result): CannonSummary {
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,
+    cpuUs,
   };
 }
 
-async function cannon(label: string, url: string, headers: Record<string, string>, duration: number) {
+async function cannon(
+  label: string,
+  target: { url: string; pid: number },
+  headers: Record<string, string>,
+  duration: number,
+) {
+  const { url } = target;
+  const cpu = cpuMeter(target.pid);
   const result = await autocannon({
     url,
     method: 'POST',
@@ -72,9 +83,10 @@ async function cannon(label: string, url: string, headers: Record<string, string
     body: JSON.stringify({ sql: QUERY_SQL }),
     timeout: 30,
   });
-  const s = summarize(label, result);
+  const s = summarize(label, result, cpu.per(result.requests.total));
   log(
-    `  ${label}: ${s.reqPerSec} req/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, non2xx ${s.non2xx}, errors ${s.errors}`,
+    `  ${label}: ${s.reqPerSec} req/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, non2xx ${s.non2xx}, errors ${s.errors}; ` +
+      `CPU µs/request: server ${s.cpuUs.server}, PostgreSQL ${s.cpuUs.postgres}, load generator ${s.cpuUs.loadGenerator}`,
   );
   return s;
 }
@@ -134,8 +146,8 @@ async function postgresRun() {
     const server = await startServerProcess({ env: { DATABASE_URL: db.url, ...HIGH_LIMITS }, nodeArgs });
     try {
       await assertServes(server.origin, key.apiKey);
-      const sqlUrl = `${server.origin}/v1/sql/query`;
-      const floorUrl = `${floor.origin}/floor/query`;
+      const sqlUrl = { url: `${server.origin}/v1/sql/query`, pid: server.pid };
+      const floorUrl = { url: `${floor.origin}/floor/query`, pid: floor.pid };
       const auth = { authorization: `ApiKey ${key.apiKey}` };
       log('PostgreSQL: warm-up');
       await cannon('floor warm-up', floorUrl, {}, 3);
@@ -166,7 +178,7 @@ async function pgliteRun(): Promise<{ server: CannonSummary; memory: RssSummary 
     try {
       const key = keys[0]!;
       await assertServes(server.origin, key.apiKey);
-      const url = `${server.origin}/v1/sql/query`;
+      const url = { url: `${server.origin}/v1/sql/query`, pid: server.pid };
       const auth = { authorization: `ApiKey ${key.apiKey}` };
       log('PGlite: warm-up');
       await cannon('pglite warm-up', url, auth, 3);
