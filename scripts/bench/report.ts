@@ -161,6 +161,23 @@ if (server) {
       `| ${r.label} | ${n(r.reqPerSec)} | ${r.p50Ms} | ${r.p90Ms} | ${r.p99Ms} | ${r.maxMs} | ${n(r.requests)} | ${r.non2xx} | ${r.errors} |`,
     );
   md.push('');
+  const withCpu = rows.filter((r: Json) => r.cpuUs);
+  if (withCpu.length > 0) {
+    md.push(
+      "Where the machine's CPU went, per request, in the same runs (user + system time from /proc: the process answering,",
+      'every PostgreSQL process, and the load generator). On 2 shared cores throughput is bounded by the sum:',
+      '',
+      '| target | server µs | PostgreSQL µs | load generator µs | sum µs |',
+      '|---|---|---|---|---|',
+    );
+    for (const r of withCpu) {
+      const c = r.cpuUs;
+      md.push(
+        `| ${r.label} | ${n(c.server)} | ${n(c.postgres)} | ${n(c.loadGenerator)} | ${n(c.server + c.postgres + c.loadGenerator)} |`,
+      );
+    }
+    md.push('');
+  }
   const bars = rows.map((r: Json) => ({ label: r.label.replace(/ \(.*\)$/, ''), value: r.reqPerSec }));
   const gl = pgRun ? [{ value: 0.8 * pgRun.floor.reqPerSec, label: '0.8x floor' }] : [];
   md.push(
