@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { types } from '@electric-sql/pglite';
-import type { SessionResult } from '@expense/sql-guard';
+import { pinnedOutputSettings, type SessionHints, type SessionResult } from '@expense/sql-guard';
 import { PGliteWorkerHost } from '@expense/sql-guard/pglite';
 import {
   type BatchSession,
@@ -27,8 +27,14 @@ export interface PgliteOptions {
  * The embedded database's buffer cache (PostgreSQL's shared_buffers) lives in the server's own memory, in
  * PGlite's WebAssembly heap: PGlite's default of 128MB fills up with use and is most of the server's RSS.
  * Pages it does not hold are read from the data directory through the OS page cache (docs/operations.md).
+ * The guard's output formats are pinned from the start, as on the PostgreSQL engine's connections, so each
+ * SQL request verifies them in its context instead of setting them (three statements fewer).
  */
-export const PGLITE_SETTINGS = { shared_buffers: '16MB' } as const;
+export const PGLITE_SETTINGS = {
+  shared_buffers: '16MB',
+  standard_conforming_strings: 'on',
+  ...pinnedOutputSettings,
+} as const;
 
 const asText = (value: string) => value;
 /** Owner value types equal to the pg engine's: bigint as a decimal string, date as 'YYYY-MM-DD'. */
@@ -125,9 +131,24 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     }
   };
 
+  // Statements prepared on the worker's database session; a worker replaced after an interrupt has none.
+  const prepared = new Set<string>();
   const exclusive = async <T>(body: (session: BatchSession) => Promise<T>): Promise<T> => {
     notNested();
-    return host.exclusive((session) => inside.run(true, () => body(session)));
+    return host.exclusive((session) => {
+      const pinned: BatchSession & SessionHints = {
+        engine: 'pglite',
+        query: (text) => session.query(text),
+        queryBatch: (text) => session.queryBatch(text),
+        cancel: () => {
+          prepared.clear();
+          return session.cancel();
+        },
+        outputSettingsPinned: true,
+        prepared,
+      };
+      return inside.run(true, () => body(pinned));
+    });
   };
 
   return {

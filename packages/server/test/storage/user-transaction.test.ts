@@ -137,40 +137,37 @@ describe.each(ENGINES)('user transactions on %s', (engine, makeFixture) => {
     },
   );
 
-  it.runIf(engine === 'postgres')(
-    'prepares the context statement once per connection, and prepares it again when the connection lost it',
-    async () => {
-      const single = await fixture.open({ maxConnections: 1 });
-      const saved: UserContext = { userId: seed.memberOfA, workspaceId: { savedBy: keyOfA }, readOnly: true };
-      const requested: UserContext = { ...saved, workspaceId: { requested: seed.workspaceA } };
-      const look = (ctx: UserContext, extra?: string) =>
-        single.userTransaction(ctx, async (session) => {
-          const { rows } = await session.query(
-            'SELECT pg_catalog.pg_backend_pid() AS pid, (SELECT pg_catalog.array_agg(name ORDER BY name) FROM pg_catalog.pg_prepared_statements) AS names',
-          );
-          if (extra) await session.query(extra);
-          return { pid: String(rows[0]?.pid), names: String(rows[0]?.names) };
-        });
-      try {
-        const first = await look(saved);
-        expect(await look(saved)).toEqual(first);
-        expect(first.names).toBe('{expense_user_context_saved_checked}');
-        const both = await look(requested);
-        expect(both).toEqual({
-          pid: first.pid,
-          names: '{expense_user_context_member_checked,expense_user_context_saved_checked}',
-        });
+  it('prepares the context statement once per connection, and prepares it again when the connection lost it', async () => {
+    // One connection, so that every request below meets the same session (PGlite has only one).
+    const single = engine === 'postgres' ? await fixture.open({ maxConnections: 1 }) : db;
+    const saved: UserContext = { userId: seed.memberOfA, workspaceId: { savedBy: keyOfA }, readOnly: true };
+    const requested: UserContext = { ...saved, workspaceId: { requested: seed.workspaceA } };
+    const look = (ctx: UserContext, extra?: string) =>
+      single.userTransaction(ctx, async (session) => {
+        const { rows } = await session.query(
+          'SELECT pg_catalog.pg_backend_pid() AS pid, (SELECT pg_catalog.array_agg(name ORDER BY name) FROM pg_catalog.pg_prepared_statements) AS names',
+        );
+        if (extra) await session.query(extra);
+        return { pid: String(rows[0]?.pid), names: String(rows[0]?.names) };
+      });
+    try {
+      const first = await look(saved);
+      expect(await look(saved)).toEqual(first);
+      expect(first.names).toContain('expense_user_context_saved_checked');
+      const both = await look(requested);
+      expect(both.pid).toBe(first.pid);
+      expect(both.names).toContain('expense_user_context_member_checked');
+      expect(both.names).toContain('expense_user_context_saved_checked');
 
-        // A session that dropped them (nothing in the dialect can; this is the layer behind the guard).
-        await look(saved, 'DEALLOCATE ALL');
-        // The next request runs no user SQL and answers database_unavailable (retryable); the one after runs.
-        await expect(look(saved)).rejects.toBeInstanceOf(DatabaseUnavailableError);
-        expect(await look(saved)).toEqual({ pid: first.pid, names: '{expense_user_context_saved_checked}' });
-      } finally {
-        await single.close();
-      }
-    },
-  );
+      // A session that dropped them (nothing in the dialect can; this is the layer behind the guard).
+      await look(saved, 'DEALLOCATE ALL');
+      // The next request runs no user SQL and answers database_unavailable (retryable); the one after runs.
+      await expect(look(saved)).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      expect(await look(saved)).toEqual({ pid: first.pid, names: '{expense_user_context_saved_checked}' });
+    } finally {
+      if (single !== db) await single.close();
+    }
+  });
 
   it('rejects a lookup id that is not a UUID before touching the database', async () => {
     const bad = { userId: seed.memberOfA, workspaceId: { savedBy: "x'; RESET ROLE; --" }, readOnly: true };
