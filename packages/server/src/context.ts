@@ -18,7 +18,7 @@ export interface AppContext {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the ApiKey preHandler on authenticated routes. */
+    /** Set by the ApiKey hook (onRequest) on authenticated routes. */
     principal?: Principal;
   }
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
@@ -6,8 +6,12 @@ import type { Principal } from './api-keys.js';
 
 const AUTH_HEADER = /^ApiKey[ \t]+(\S+)[ \t]*$/i;
 
-/** The preHandler of every keyed route: verifies `Authorization: ApiKey <key>` and applies the per-key limits. */
-export function requireApiKey(ctx: AppContext): preHandlerAsyncHookHandler {
+/**
+ * The first hook of every keyed route (onRequest): verifies `Authorization: ApiKey <key>` and applies the per-key
+ * limits before the body is read or validated, so a request without a valid key gets 401 whatever its body, and
+ * an unauthenticated client costs no body parsing.
+ */
+export function requireApiKey(ctx: AppContext): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') {

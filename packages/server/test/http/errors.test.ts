@@ -144,6 +144,33 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
       auth: 'Bearer x',
     },
     {
+      // The key is checked before the body is parsed or validated: without one, a bad body is still a 401.
+      name: 'no key and malformed JSON',
+      method: 'POST',
+      path: '/v1/sql/query',
+      status: 401,
+      code: 'missing_api_key',
+      raw: '{"sql": ',
+      auth: null,
+    },
+    {
+      name: 'an unknown key and a body of the wrong shape',
+      method: 'POST',
+      path: '/v1/workspaces',
+      status: 401,
+      code: 'invalid_api_key',
+      body: { name: 5 },
+      auth: `ApiKey exp_live_${'B'.repeat(43)}`,
+    },
+    {
+      name: 'a valid key and malformed JSON',
+      method: 'POST',
+      path: '/v1/sql/query',
+      status: 400,
+      code: 'invalid_request',
+      raw: '{"sql": ',
+    },
+    {
       name: 'foreign workspace',
       method: 'GET',
       path: '/v1/workspaces/00000000-0000-4000-8000-000000000000/members',

@@ -12,7 +12,7 @@ import { isUuid } from '../workspaces/store.js';
 /** GET /v1/keys and DELETE /v1/keys/{connectionId}: the caller's own keys. */
 export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('preHandler', requireApiKey(ctx));
+    app.addHook('onRequest', requireApiKey(ctx));
 
     app.get(
       '/keys',

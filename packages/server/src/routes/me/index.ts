@@ -13,7 +13,7 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/me',
       {
-        preHandler: requireApiKey(ctx),
+        onRequest: requireApiKey(ctx),
         schema: {
           tags: ['account'],
           summary: 'The signed-in user, this key, and its selected workspace',

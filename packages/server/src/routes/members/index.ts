@@ -26,7 +26,7 @@ async function requireOwner(db: Queryable, userId: string, workspaceId: string, 
 /** Members of a workspace: list (members), add and remove (owners). */
 export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('preHandler', requireApiKey(ctx));
+    app.addHook('onRequest', requireApiKey(ctx));
     const a = ctx.actions;
 
     app.get(

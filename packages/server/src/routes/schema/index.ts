@@ -15,7 +15,7 @@ export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/schema',
       {
-        preHandler: requireApiKey(ctx),
+        onRequest: requireApiKey(ctx),
         schema: {
           tags: ['schema'],
           summary: 'The relations SQL can reach, their columns, and hints on how to write them',

@@ -179,7 +179,7 @@ export function sqlRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       app.post(
         endpoint.path,
         {
-          preHandler: requireApiKey(ctx),
+          onRequest: requireApiKey(ctx),
           schema: {
             tags: ['sql'],
             summary: endpoint.summary,

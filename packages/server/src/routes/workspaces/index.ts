@@ -16,7 +16,7 @@ import { createWorkspace, findMembership, listWorkspaces, selectWorkspace } from
 /** GET/POST /v1/workspaces and POST /v1/workspaces/{workspaceId}/select. */
 export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('preHandler', requireApiKey(ctx));
+    app.addHook('onRequest', requireApiKey(ctx));
     const a = ctx.actions;
 
     app.get(
