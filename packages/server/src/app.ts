@@ -46,6 +46,7 @@ import { sqlRoutes } from './routes/sql/index.js';
 import { workspaceRoutes } from './routes/workspaces/index.js';
 import type { Database } from './storage/database.js';
 import { openDatabase } from './storage/index.js';
+import { KEY_REVOKED_CHANNEL } from './storage/names.js';
 
 export interface ExpensePluginOptions {
   /** The configuration object (parsed or not); no environment variable is read. */
@@ -103,6 +104,11 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     otp: new OtpService(db, mailer, limits),
     keyLimits: createKeyLimits(limits, config),
   };
+  // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.
+  const stopListening = await db.listen?.(KEY_REVOKED_CHANNEL, {
+    notify: (connectionId) => ctx.keys.invalidate({ connectionId }),
+    reset: () => ctx.keys.invalidateAll(),
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -156,6 +162,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     if (address && typeof address === 'object') Object.assign(urls, resolveListenUrls(config, address.port));
   });
   app.addHook('onClose', async () => {
+    await stopListening?.();
     await fx.stop();
     mailer.close();
     await limits.close();

@@ -40,7 +40,8 @@ export async function createApiKey(
 
 /**
  * Verifies keys by their SHA-256, with a short in-memory cache. Revocations in this process invalidate the
- * cache at once; a revocation in another process is seen here within `ttlMs`.
+ * cache at once; on PostgreSQL, so do revocations in other processes (announced by the database, see
+ * app.ts); a revocation this process was not told about is seen here within `ttlMs`.
  */
 export class KeyVerifier {
   private readonly cache = new Map<string, { principal: Principal; until: number }>();
@@ -91,6 +92,12 @@ export class KeyVerifier {
         connectionId,
       ])
       .catch(this.onBackgroundError);
+  }
+
+  /** Forget every cached key (the announcements of revocations elsewhere may have been missed). */
+  invalidateAll(): void {
+    this.generation++;
+    this.cache.clear();
   }
 
   /** Forget cached keys after a revocation (by connection or by user). */

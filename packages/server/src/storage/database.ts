@@ -1,4 +1,5 @@
 import type { SqlSession } from '@expense/sql-guard';
+import type { ListenHandlers } from './engine.js';
 
 /**
  * Rows of an internal (owner-role) query. Without parameters the text may hold several statements (one
@@ -54,6 +55,11 @@ export interface Database extends Queryable {
     fn: (session: SqlSession, scope: UserScope) => Promise<T>,
     options?: { rollback?: boolean },
   ): Promise<T>;
+  /**
+   * On PostgreSQL, LISTENs on `channel` over a connection of its own, kept open (reconnected after a loss,
+   * then `reset` is called) until the returned stop function; undefined on PGlite, which has one process.
+   */
+  listen?(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -43,9 +43,18 @@ export interface Engine {
    * back (and a broken connection discarded).
    */
   exclusive<T>(body: (session: BatchSession) => Promise<T>): Promise<T>;
+  /** Where the engine can hear other processes (PostgreSQL): see Database.listen. */
+  listen?(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   /** True when the error means the connection or the engine is gone (not an SQL error). */
   isConnectionError(error: unknown): boolean;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  /** A NOTIFY on the channel, with its payload. */
+  notify(payload: string): void;
+  /** Listening (again) after a time without: announcements made meanwhile were missed. */
+  reset(): void;
 }
 
 /** The logging surface storage needs (pino's Logger satisfies it). */

@@ -10,6 +10,8 @@ export const INTERNAL_SCHEMA = 'expense_internal';
 export const USER_ID_SETTING = 'expense.user_id';
 /** Transaction-local setting holding the request's workspace id (read by RLS and column defaults). */
 export const WORKSPACE_ID_SETTING = 'expense.workspace_id';
+/** Channel on which migration 0007 announces a revoked or deleted key (payload: its connection id). */
+export const KEY_REVOKED_CHANNEL = 'expense_key_revoked';
 /** Advisory-lock key serialising migrations across processes ("expense" in ASCII, as a bigint). */
 export const MIGRATION_LOCK_KEY = '111542863785829';
 

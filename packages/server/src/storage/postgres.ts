@@ -10,6 +10,7 @@ import {
   type TransactionSpec,
 } from './engine.js';
 import { DatabaseUnavailableError, StorageError } from './errors.js';
+import { listenOnPostgres } from './listen.js';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -220,6 +221,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     query,
     transaction,
     exclusive,
+    listen: (channel, handlers) =>
+      listenOnPostgres(options.connectionString, channel, handlers, options.logger),
     isConnectionError: isPgConnectionError,
     close: () => pool.end(),
   };

@@ -6,6 +6,7 @@ import {
   type BatchSession,
   type Connection,
   type Engine,
+  type ListenHandlers,
   RolledBackError,
   type TransactionSpec,
 } from './engine.js';
@@ -239,6 +240,7 @@ function asQueryable(connection: Connection): Queryable {
 /** Builds the Database on an engine: one place for context, error mapping and closing. */
 export function databaseOn(engine: Engine): Database {
   let closed = false;
+  const listen = engine.listen?.bind(engine);
 
   const unavailableOr = (error: unknown): unknown =>
     !(error instanceof StorageError) && engine.isConnectionError(error)
@@ -315,6 +317,12 @@ export function databaseOn(engine: Engine): Database {
         throw unavailableOr(error);
       }
     },
+    ...(listen && {
+      async listen(channel: string, handlers: ListenHandlers) {
+        if (closed) throw new DatabaseClosedError();
+        return listen(channel, handlers);
+      },
+    }),
     async ping() {
       await this.query('SELECT 1');
     },
