@@ -146,16 +146,16 @@ async function postgresRun() {
     const server = await startServerProcess({ env: { DATABASE_URL: db.url, ...HIGH_LIMITS }, nodeArgs });
     try {
       await assertServes(server.origin, key.apiKey);
-      const sqlUrl = { url: `${server.origin}/v1/sql/query`, pid: server.pid };
-      const floorUrl = { url: `${floor.origin}/floor/query`, pid: floor.pid };
+      const sqlTarget = { url: `${server.origin}/v1/sql/query`, pid: server.pid };
+      const floorTarget = { url: `${floor.origin}/floor/query`, pid: floor.pid };
       const auth = { authorization: `ApiKey ${key.apiKey}` };
       log('PostgreSQL: warm-up');
-      await cannon('floor warm-up', floorUrl, {}, 3);
-      await cannon('server warm-up', sqlUrl, auth, 3);
+      await cannon('floor warm-up', floorTarget, {}, 3);
+      await cannon('server warm-up', sqlTarget, auth, 3);
       log('PostgreSQL: measured');
-      const floorResult = await cannon('floor (Fastify + pg, one round trip)', floorUrl, {}, DURATION);
+      const floorResult = await cannon('floor (Fastify + pg, one round trip)', floorTarget, {}, DURATION);
       const rss = new RssSampler(server.pid, 250);
-      const serverResult = await cannon('/v1/sql/query on PostgreSQL', sqlUrl, auth, DURATION);
+      const serverResult = await cannon('/v1/sql/query on PostgreSQL', sqlTarget, auth, DURATION);
       const memory = rss.stop();
       return { floor: floorResult, server: serverResult, memory };
     } finally {
@@ -178,13 +178,13 @@ async function pgliteRun(): Promise<{ server: CannonSummary; memory: RssSummary 
     try {
       const key = keys[0]!;
       await assertServes(server.origin, key.apiKey);
-      const url = { url: `${server.origin}/v1/sql/query`, pid: server.pid };
+      const target = { url: `${server.origin}/v1/sql/query`, pid: server.pid };
       const auth = { authorization: `ApiKey ${key.apiKey}` };
       log('PGlite: warm-up');
-      await cannon('pglite warm-up', url, auth, 3);
+      await cannon('pglite warm-up', target, auth, 3);
       log('PGlite: measured');
       const rss = new RssSampler(server.pid, 250);
-      const result = await cannon('/v1/sql/query on PGlite (embedded)', url, auth, DURATION);
+      const result = await cannon('/v1/sql/query on PGlite (embedded)', target, auth, DURATION);
       return { server: result, memory: rss.stop() };
     } finally {
       await server.stop();

@@ -94,7 +94,8 @@ function preparedUserContext(ctx: UserContext, checks: string) {
   const name = `expense_user_context_${kind}${checks ? '_checked' : ''}`;
   return {
     name,
-    prepare: `PREPARE ${name}(uuid, uuid) AS ${contextSelect(kind, '$1', '$2', checks)}`,
+    // Built only for a connection that does not have it yet: the text is long and requests are many.
+    prepare: () => `PREPARE ${name}(uuid, uuid) AS ${contextSelect(kind, '$1', '$2', checks)}`,
     execute: `EXECUTE ${name}('${userId}', '${id}')`,
   };
 }
@@ -130,7 +131,7 @@ async function runUserTransaction<T>(
   if (session.prepared) {
     const context = preparedUserContext(ctx, checks);
     if (!session.prepared.has(context.name)) {
-      await session.query(context.prepare);
+      await session.query(context.prepare());
       session.prepared.add(context.name);
     }
     setup = context.execute;

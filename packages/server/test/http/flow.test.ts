@@ -9,6 +9,7 @@ import {
   injectClient,
   lastMailTo,
   removeDir,
+  signIn,
   socketClient,
   tempDir,
 } from './helpers.js';
@@ -49,21 +50,6 @@ describe.each(engines)('the whole flow on $name', (engine) => {
     await drop?.();
     await removeDir(outbox);
   });
-
-  async function signIn(c: Client, email: string, label = 'laptop') {
-    const sent = await c.request('POST', '/api/agent/send-code', { body: { email } });
-    expect(sent.status).toBe(200);
-    const code = codeOf(await lastMailTo(outbox, email.toLowerCase()));
-    const verified = await c.request('POST', '/api/agent/verify-code', {
-      body: { code, otpSessionToken: sent.body.data.otpSessionToken, label },
-    });
-    expect(verified.status).toBe(200);
-    return verified.body.data as {
-      apiKey: string;
-      user: { userId: string; email: string };
-      connection: { connectionId: string };
-    };
-  }
 
   for (const transport of ['inject', 'socket'] as const) {
     it(`discovery -> sign-in -> me -> workspaces -> select -> schema (${transport})`, async () => {
@@ -174,7 +160,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
 
   it('signs up and logs in with the same answer, and a second sign-in is the same user', async () => {
     const c = clients.inject;
-    const first = await signIn(c, 'same@example.com');
+    const first = await signIn(c, outbox, 'same@example.com');
     const again = await c.request('POST', '/api/agent/send-code', { body: { email: 'same@example.com' } });
     const fresh = await c.request('POST', '/api/agent/send-code', {
       body: { email: 'new-person@example.com' },
@@ -266,8 +252,8 @@ describe.each(engines)('the whole flow on $name', (engine) => {
 
   it('lists and revokes keys; a revoked key is refused at once', async () => {
     const c = clients.socket;
-    const a = await signIn(c, 'keys@example.com', 'first');
-    const b = await signIn(c, 'keys@example.com', 'second');
+    const a = await signIn(c, outbox, 'keys@example.com', 'first');
+    const b = await signIn(c, outbox, 'keys@example.com', 'second');
     const list = await c.request('GET', '/v1/keys', { key: a.apiKey });
     expect(list.body.data.keys.map((k: { label: string; current: boolean }) => [k.label, k.current])).toEqual(
       [
@@ -283,7 +269,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
     expect(refused.body.error.code).toBe('invalid_api_key');
     const again = await c.request('DELETE', `/v1/keys/${b.connection.connectionId}`, { key: a.apiKey });
     expect(again.body.error.code).toBe('not_found');
-    const other = await signIn(c, 'other-keys@example.com');
+    const other = await signIn(c, outbox, 'other-keys@example.com');
     const foreign = await c.request('DELETE', `/v1/keys/${other.connection.connectionId}`, { key: a.apiKey });
     expect(foreign.status).toBe(404);
     expect((await c.request('GET', '/v1/me', { key: other.apiKey })).status).toBe(200);
@@ -291,7 +277,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
 
   it('manages members: add, forbid non-owners, remove and kill their keys, keep the last owner', async () => {
     const c = clients.inject;
-    const owner = await signIn(c, 'boss@example.com');
+    const owner = await signIn(c, outbox, 'boss@example.com');
     const ws = (await c.request('POST', '/v1/workspaces', { key: owner.apiKey, body: { name: 'Shared' } }))
       .body.data.workspace;
     const added = await c.request('POST', `/v1/workspaces/${ws.workspaceId}/members`, {
@@ -300,9 +286,9 @@ describe.each(engines)('the whole flow on $name', (engine) => {
     });
     expect(added.status).toBe(201);
     expect(added.body.data.member).toMatchObject({ email: 'helper@example.com', role: 'member' });
-    const helper = await signIn(c, 'helper@example.com');
+    const helper = await signIn(c, outbox, 'helper@example.com');
     expect(helper.user.userId).toBe(added.body.data.member.userId);
-    const helperPhone = await signIn(c, 'helper@example.com', 'phone');
+    const helperPhone = await signIn(c, outbox, 'helper@example.com', 'phone');
     const seen = await c.request('GET', '/v1/workspaces', { key: helper.apiKey });
     expect(seen.body.data.workspaces).toEqual([{ ...ws, role: 'member', selected: false }]);
     const members = await c.request('GET', `/v1/workspaces/${ws.workspaceId}/members`, {
@@ -348,7 +334,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
     expect(remaining.body.data.members).toHaveLength(1);
 
     // Foreign, unknown and malformed workspace ids look the same.
-    const stranger = await signIn(c, 'stranger@example.com');
+    const stranger = await signIn(c, outbox, 'stranger@example.com');
     for (const id of [ws.workspaceId, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       const res = await c.request('POST', `/v1/workspaces/${id}/select`, { key: stranger.apiKey });
       expect(res.status).toBe(404);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { createServer, type ServerConfigInput } from '../../src/index.js';
 
 export const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -72,6 +73,24 @@ export function codeOf(mail: OutboxMail): string {
   const match = /\b(\d{8})\b/.exec(mail.subject);
   if (!match) throw new Error('no code in the subject');
   return match[1]!;
+}
+
+export interface SignedIn {
+  apiKey: string;
+  user: { userId: string; email: string };
+  connection: { connectionId: string };
+}
+
+/** The sign-in flow (send-code, the code from the outbox, verify-code) for a new key labelled `label`. */
+export async function signIn(c: Client, outbox: string, email: string, label = 'laptop'): Promise<SignedIn> {
+  const sent = await c.request('POST', '/api/agent/send-code', { body: { email } });
+  expect(sent.status).toBe(200);
+  const code = codeOf(await lastMailTo(outbox, email.toLowerCase()));
+  const verified = await c.request('POST', '/api/agent/verify-code', {
+    body: { code, otpSessionToken: sent.body.data.otpSessionToken, label },
+  });
+  expect(verified.status).toBe(200);
+  return verified.body.data as SignedIn;
 }
 
 /** A uniform way to call the app, by inject or over a real socket. */

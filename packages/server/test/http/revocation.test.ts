@@ -2,34 +2,19 @@
 // announces revocations on a channel every process listens to), also after that listening connection was lost.
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import {
-  type Client,
-  codeOf,
-  freshPostgres,
-  injectClient,
-  lastMailTo,
-  removeDir,
-  tempDir,
-} from './helpers.js';
+import { type Client, freshPostgres, injectClient, removeDir, signIn, tempDir } from './helpers.js';
+
+/** Waiting for an event (a NOTIFY, a reconnect), not timing it: the 10 s bound is far below the 10-minute cache. */
+const WAIT = { timeout: 10_000, interval: 50 };
 
 const config = (outbox: string) => ({
   publicUrl: 'https://api.example.test',
   mailOutbox: outbox,
   logLevel: 'silent' as const,
 });
-
-/** Polls `probe` until it returns true, for at most `ms` (waiting for an event, not timing it). */
-async function eventually(probe: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await probe()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return probe();
-}
 
 describe('revoking a key in one process (PostgreSQL)', () => {
   let url: string;
@@ -59,35 +44,26 @@ describe('revoking a key in one process (PostgreSQL)', () => {
     await removeDir(outbox);
   });
 
-  async function signIn(email: string, label: string) {
-    const sent = await one.request('POST', '/api/agent/send-code', { body: { email } });
-    const code = codeOf(await lastMailTo(outbox, email));
-    const verified = await one.request('POST', '/api/agent/verify-code', {
-      body: { code, otpSessionToken: sent.body.data.otpSessionToken, label },
-    });
-    expect(verified.status).toBe(200);
-    return verified.body.data as { apiKey: string; connection: { connectionId: string } };
-  }
   // /v1/workspaces trusts the verified key (/v1/me reads the key's row again, so it would prove nothing here).
   const statusOf = async (c: Client, key: string) =>
     (await c.request('GET', '/v1/workspaces', { key })).status;
 
   it('is refused by the other process at once, not when its cache entry expires', async () => {
-    const keeper = await signIn('revoker@example.com', 'keeper');
-    const doomed = await signIn('revoker@example.com', 'doomed');
+    const keeper = await signIn(one, outbox, 'revoker@example.com', 'keeper');
+    const doomed = await signIn(one, outbox, 'revoker@example.com', 'doomed');
     expect(await statusOf(other, doomed.apiKey)).toBe(200); // now in the other process's cache
 
     const revoked = await one.request('DELETE', `/v1/keys/${doomed.connection.connectionId}`, {
       key: keeper.apiKey,
     });
     expect(revoked.status).toBe(204);
-    expect(await eventually(async () => (await statusOf(other, doomed.apiKey)) === 401)).toBe(true);
+    await vi.waitFor(async () => expect(await statusOf(other, doomed.apiKey)).toBe(401), WAIT);
     expect(await statusOf(other, keeper.apiKey)).toBe(200);
   });
 
   it('listens again after losing its connection, and forgets what it may have missed meanwhile', async () => {
-    const keeper = await signIn('relisten@example.com', 'keeper');
-    const doomed = await signIn('relisten@example.com', 'doomed');
+    const keeper = await signIn(one, outbox, 'relisten@example.com', 'keeper');
+    const doomed = await signIn(one, outbox, 'relisten@example.com', 'doomed');
     expect(await statusOf(other, doomed.apiKey)).toBe(200);
 
     const admin = new pg.Client({ connectionString: url });
@@ -108,17 +84,16 @@ describe('revoking a key in one process (PostgreSQL)', () => {
       await admin.query('UPDATE expense_internal.api_keys SET revoked_at = now() WHERE connection_id = $1', [
         doomed.connection.connectionId,
       ]);
-      expect(
-        await eventually(async () => {
-          const now = await listeners();
-          return now.length === 2 && now.every((pid) => !before.includes(pid));
-        }),
-      ).toBe(true);
+      await vi.waitFor(async () => {
+        const now = await listeners();
+        expect(now).toHaveLength(2);
+        expect(now.filter((pid) => before.includes(pid))).toEqual([]);
+      }, WAIT);
     } finally {
       await admin.end();
     }
     // Listening again, the other process dropped its cache: the revocation it never heard of holds.
-    expect(await eventually(async () => (await statusOf(other, doomed.apiKey)) === 401)).toBe(true);
+    await vi.waitFor(async () => expect(await statusOf(other, doomed.apiKey)).toBe(401), WAIT);
     expect(await statusOf(other, keeper.apiKey)).toBe(200);
   });
 });
