@@ -19,7 +19,7 @@ REVOKE EXECUTE ON FUNCTION expense_internal.workspace_time_zone() FROM PUBLIC;
 -- A second row with an external_id the workspace already holds, refused with the value named (the unique
 -- index refuses it too, but without the value). Only for rows of the transaction's own workspace, so that
 -- it never tells whether another workspace holds a value (a row naming another workspace is refused by
--- row-level security after this trigger). Duplicates within one statement still meet the index.
+-- row-level security after this trigger). An earlier row of the same statement is found too.
 CREATE FUNCTION expense_internal.check_external_id_free() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

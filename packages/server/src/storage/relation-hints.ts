@@ -98,7 +98,7 @@ const CONSTRAINT_HINTS: Record<string, (facts: RefusalFacts) => string> = {
   ledger_entries_external_id_key: ({ externalId }) =>
     externalId === undefined
       ? 'An external_id of this statement already exists in this workspace (or repeats within the statement): those rows were written before. Find them with SELECT external_id FROM ledger_entries WHERE external_id IN (...), and send only the rows not found; nothing of this request was saved.'
-      : `The row with external_id ${quote(externalId)} already exists in this workspace: it was written before. Find every row of this batch that exists with SELECT external_id FROM ledger_entries WHERE external_id IN (...), and send only the others; nothing of this request was saved.`,
+      : `The row with external_id ${quote(externalId)} already exists in this workspace (written before, or by an earlier row of this statement). Find every row of this batch that exists with SELECT external_id FROM ledger_entries WHERE external_id IN (...), and send only the others; nothing of this request was saved.`,
   ledger_entries_currency_check: () => `currency ${ISO_4217}.`,
   budget_lines_currency_check: () => `currency ${ISO_4217}.`,
   workspace_settings_currency_check: () => `reporting_currency ${ISO_4217}.`,
