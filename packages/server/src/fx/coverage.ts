@@ -49,7 +49,7 @@ export function staleRatesInstruction(range: FxCoverageRange, today: string): st
  */
 export class FxCoverage {
   #value: FxCoverageRange | undefined;
-  #readAt = 0;
+  #readAt = Number.NEGATIVE_INFINITY;
   #loading: Promise<FxCoverageRange> | undefined;
 
   constructor(
@@ -73,7 +73,7 @@ export class FxCoverage {
 
   /** Forget the kept range (the worker changed the rates). */
   invalidate(): void {
-    this.#readAt = 0;
+    this.#readAt = Number.NEGATIVE_INFINITY;
   }
 
   #load(): Promise<FxCoverageRange> {
