@@ -1,6 +1,7 @@
 import { GuardCheckError, GuardRunError } from '@expense/sql-guard';
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { StorageError } from '../../storage/errors.js';
+import { USER_RELATIONS } from '../../storage/names.js';
 import {
   constraintHint,
   notNullHint,
@@ -107,6 +108,9 @@ function deferredRefusal(error: unknown): ApiError | undefined {
   if (code === undefined || !/^23[0-9A-Z]{3}$/.test(code)) return undefined;
   const text = (key: string) =>
     typeof e[key] === 'string' && e[key] !== '' ? (e[key] as string) : undefined;
+  // Only the user relations' own rules: an internal table's constraint is not the statement's fault.
+  const table = text('table');
+  if (table === undefined || !(USER_RELATIONS as readonly string[]).includes(table)) return undefined;
   const d: RunErrorDetails = { sqlstate: code };
   for (const key of ['constraint', 'column', 'table', 'detail'] as const) {
     const value = text(key);
