@@ -35,8 +35,10 @@ export function coverageHints(range: FxCoverageRange, today: string): string[] {
   return out;
 }
 
-/** The instruction for an SQL result that read fx_rates_daily while the newest rate is stale. */
+/** The instruction for an SQL result that read fx_rates_daily while the newest rate is stale (or none is held). */
 export function staleRatesInstruction(range: FxCoverageRange, today: string): string | undefined {
+  if (range.newest === null)
+    return `fx_rates_daily is empty: no ECB rates are held, so nothing converts. ${FX_FRESH_RATES}`;
   const age = staleDays(range, today);
   if (age === undefined || range.newest === null) return undefined;
   return `fx_rates_daily holds no ECB rate after ${range.newest} (${age} days before today, ${today}): rates for later dates are that day's rates carried forward (see source_rate_date), so tell the user that such conversions use old rates. ${FX_FRESH_RATES}`;

@@ -178,6 +178,9 @@ describe('FX coverage rules', () => {
     expect(coverageHints({ first: null, newest: null }, '2026-03-10')[0]).toMatch(
       /^No ECB rates are held yet/,
     );
+    expect(staleRatesInstruction({ first: null, newest: null }, '2026-03-10')).toMatch(
+      /^fx_rates_daily is empty/,
+    );
   });
 
   it('reads the range once per TTL, again after invalidate, and peeks without waiting', async () => {
