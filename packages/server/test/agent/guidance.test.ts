@@ -153,6 +153,15 @@ describe.each(ENGINES)('guidance on $name', (engine) => {
 
     // The calendar needs read-only WITH RECURSIVE, which the guard accepts from its next version on.
     const calendar = /(WITH RECURSIVE .+)$/.exec(RECIPES.monthCalendar)?.[1] ?? '';
+    // As SQL the calendar is right on both engines (run here as the owner, past the guard)...
+    const owner = await live.db.query<{ month_start: string; total: string }>(calendar);
+    expect(owner.rows.length).toBe(12);
+    expect(owner.rows.slice(0, 3).map((r) => [r.month_start, String(r.total)])).toEqual([
+      ['2026-01-01', '-14.75'],
+      ['2026-02-01', '-20'],
+      ['2026-03-01', '0'],
+    ]);
+    // ...and through the API once the guard accepts it.
     const guard = await createGuard();
     if (guard.check(calendar, { mode: 'query' }).ok) {
       const months = await query(calendar);
