@@ -1,6 +1,7 @@
 import { defaultLimits, expenseDialect } from '@expense/sql-guard';
-import { SchemaDataSchema, WORKSPACE_NAME_MAX_LENGTH } from '@expense/wire';
+import { SchemaDataSchema, WORKSPACE_HEADER, WORKSPACE_NAME_MAX_LENGTH } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { principalOf, requireApiKey } from '../../auth/authenticate.js';
 import { workspaceClock } from '../../clock/workspace-time-zone.js';
 import type { AppContext } from '../../context.js';
@@ -23,6 +24,12 @@ export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['schema'],
           summary: 'The relations SQL can reach, their columns, and hints on how to write them',
           security: apiKeySecurity,
+          headers: z.object({
+            [WORKSPACE_HEADER.toLowerCase()]: z
+              .string()
+              .optional()
+              .describe("Whose clock to show: this workspace instead of the key's saved one."),
+          }),
           response: responses(200, SchemaDataSchema),
         },
       },
