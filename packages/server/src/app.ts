@@ -21,6 +21,7 @@ import {
   type ServerConfigInput,
 } from './config/config.js';
 import type { AppContext } from './context.js';
+import { FxCoverage } from './fx/coverage.js';
 import { seedFxIfEmpty, startFxScheduler } from './fx/index.js';
 import { ActionBuilder, type Urls } from './http/actions.js';
 import { success } from './http/envelope.js';
@@ -81,7 +82,8 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: app.log }));
   // A new embedded installation can convert currencies at once: it starts with a bundled ECB excerpt.
   if (!options.database && db.engine === 'pglite') await seedFxIfEmpty(db, { windowDays: config.fxDays });
-  const fx = startFxScheduler({ db, logger: app.log, config });
+  const fxCoverage = new FxCoverage(db);
+  const fx = startFxScheduler({ db, logger: app.log, config, onRun: () => fxCoverage.invalidate() });
   const urls: Urls = options.urls ?? { publicUrl: config.publicUrl, authUrl: config.authUrl };
   const actions = new ActionBuilder(urls);
   const limits = new RateLimits(config.redisUrl, config.redisKeyPrefix);
@@ -103,6 +105,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     ),
     otp: new OtpService(db, mailer, limits),
     keyLimits: createKeyLimits(limits, config),
+    fxCoverage,
   };
   // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.
   const stopListening = await db.listen?.(KEY_REVOKED_CHANNEL, {

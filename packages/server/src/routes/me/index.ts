@@ -1,7 +1,9 @@
 import { MeDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { clockAt } from '../../clock/clock.js';
 import type { AppContext } from '../../context.js';
+import { fxInstructions } from '../../fx/coverage.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import { iso, isoOrNull } from '../../http/time.js';
@@ -30,8 +32,10 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           created_at: Date;
           last_used_at: Date | null;
           selected_workspace_id: string | null;
+          timezone: string | null;
         }>(
-          `SELECT u.user_id, u.email, k.label, k.created_at, k.last_used_at, k.selected_workspace_id
+          `SELECT u.user_id, u.email, k.label, k.created_at, k.last_used_at, k.selected_workspace_id,
+             (SELECT s.timezone FROM public.workspace_settings s WHERE s.workspace_id = k.selected_workspace_id) AS timezone
            FROM expense_internal.api_keys k JOIN expense_internal.users u USING (user_id)
            WHERE k.connection_id = $1 AND k.revoked_at IS NULL`,
           [connectionId],
@@ -39,6 +43,7 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const row = rows[0];
         if (!row) throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
         const selected = row.selected_workspace_id;
+        const clock = clockAt(new Date(), row.timezone ?? 'UTC');
         return success(
           {
             user: { userId: row.user_id, email: row.email },
@@ -49,9 +54,13 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               lastUsedAt: isoOrNull(row.last_used_at),
             },
             selectedWorkspaceId: selected,
+            clock,
           },
           selected
-            ? ['A workspace is selected: read GET /schema, then use the SQL endpoints.']
+            ? [
+                'A workspace is selected: read GET /schema, then use the SQL endpoints.',
+                ...(await fxInstructions(ctx.fxCoverage, clock.today)),
+              ]
             : [
                 'Call GET /workspaces to see your workspaces (create one with POST /workspaces if there is none).',
                 'Then select one with POST /workspaces/{workspaceId}/select.',
