@@ -6,10 +6,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
-import { REPORT_DESCRIPTIONS, REPORT_KINDS, ReportInputError, reportSql } from '../reports.js';
+import { REPORT_KINDS, ReportInputError, reportSql } from '../reports.js';
 import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
 import { type Confirmations, commitIdempotencyKey } from './confirm.js';
 import { MCP_ERROR_CODES, type McpErrorCode } from './errors.js';
+import { lean } from './lean-schema.js';
 import { fencedText, fitSqlResult } from './render.js';
 
 export interface ToolOptions {
@@ -46,12 +47,9 @@ const ExecuteOutput = SqlOutput.extend({
   replayed: z.boolean().optional(),
 });
 
-const READ = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
+const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+const inp = <T extends z.ZodType>(schema: T) => lean(schema, 'input');
+const out = <T extends z.ZodType>(schema: T) => lean(schema, 'output');
 
 interface Failure {
   error: ApiErrorObject;
@@ -137,16 +135,18 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
   server.registerTool(
     'list_workspaces',
     {
-      description: 'Your workspaces (role, which is selected) and pending invitations.',
-      inputSchema: z.object({}),
-      outputSchema: z.object({
-        workspaces: z.array(
-          z.object({ workspaceId: z.string(), name: z.string(), role: z.string(), selected: z.boolean() }),
-        ),
-        invitations: z.array(z.record(z.string(), z.unknown())),
-        readOnly: z.boolean(),
-        pinnedWorkspaceId: z.string().nullable(),
-      }),
+      description: 'Your workspaces and pending invitations.',
+      inputSchema: inp(z.object({})),
+      outputSchema: out(
+        z.object({
+          workspaces: z.array(
+            z.object({ workspaceId: z.string(), name: z.string(), role: z.string(), selected: z.boolean() }),
+          ),
+          invitations: z.array(z.record(z.string(), z.unknown())),
+          readOnly: z.boolean(),
+          pinnedWorkspaceId: z.string().nullable(),
+        }),
+      ),
       annotations: READ,
     },
     () =>
@@ -171,14 +171,16 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
   server.registerTool(
     'get_schema',
     {
-      description: 'Relations, columns, types, hints, functions, rules and limits of the SQL dialect.',
-      inputSchema: z.object({ workspaceId: WorkspaceArg, relations: z.array(z.string()).optional() }),
-      outputSchema: z.object({
-        relations: z.array(z.record(z.string(), z.unknown())),
-        functions: z.array(z.string()),
-        rules: z.array(z.string()),
-        limits: z.record(z.string(), z.number()),
-      }),
+      description: 'Relations, columns, hints, functions, rules and limits.',
+      inputSchema: inp(z.object({ workspaceId: WorkspaceArg, relations: z.array(z.string()).optional() })),
+      outputSchema: out(
+        z.object({
+          relations: z.array(z.record(z.string(), z.unknown())),
+          functions: z.array(z.string()),
+          rules: z.array(z.string()),
+          limits: z.record(z.string(), z.number()),
+        }),
+      ),
       annotations: READ,
     },
     ({ workspaceId, relations }) =>
@@ -203,8 +205,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'query',
     {
       description: 'Run one read-only SELECT. Read get_guide sql-dialect first.',
-      inputSchema: z.object({ sql: z.string(), workspaceId: WorkspaceArg }),
-      outputSchema: SqlOutput,
+      inputSchema: inp(z.object({ sql: z.string(), workspaceId: WorkspaceArg })),
+      outputSchema: out(SqlOutput),
       annotations: READ,
     },
     ({ sql, workspaceId }) =>
@@ -221,18 +223,19 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
       'execute',
       {
         description:
-          'Change data (INSERT/UPDATE/DELETE, or a script run atomically). Without confirmToken: a dry run that returns the effect and a confirmToken. Show the user; once approved, call again with the same sql and the token to commit.',
-        inputSchema: z.object({
-          sql: z.string(),
-          workspaceId: WorkspaceArg,
-          confirmToken: z.string().optional(),
-          idempotencyKey: z.string().max(200).optional(),
-        }),
-        outputSchema: ExecuteOutput,
+          'INSERT/UPDATE/DELETE or an atomic script. Without confirmToken: dry run returning the effect and a confirmToken; after the user approves, repeat with the same sql and the token to commit.',
+        inputSchema: inp(
+          z.object({
+            sql: z.string(),
+            workspaceId: WorkspaceArg,
+            confirmToken: z.string().optional(),
+            idempotencyKey: z.string().max(200).optional(),
+          }),
+        ),
+        outputSchema: out(ExecuteOutput),
         annotations: {
           readOnlyHint: false,
           destructiveHint: true,
-          idempotentHint: false,
           openWorldHint: false,
         },
       },
@@ -317,8 +320,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'get_guide',
     {
       description: 'Short guides to read before writing SQL.',
-      inputSchema: z.object({ topic: z.enum(GUIDE_TOPICS) }),
-      outputSchema: z.object({ topic: z.string(), markdown: z.string() }),
+      inputSchema: inp(z.object({ topic: z.enum(GUIDE_TOPICS) })),
+      outputSchema: out(z.object({ topic: z.string(), markdown: z.string() })),
       annotations: READ,
     },
     ({ topic }) => {
@@ -330,18 +333,20 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
   server.registerTool(
     'report',
     {
-      description: `Fixed, reviewed report SQL: ${REPORT_KINDS.map((k) => `${k} (${REPORT_DESCRIPTIONS[k]})`).join('; ')}.`,
-      inputSchema: z.object({
-        kind: z.enum(REPORT_KINDS),
-        from: z.iso.date(),
-        to: z.iso.date(),
-        currency: z
-          .string()
-          .regex(/^[A-Z]{3}$/)
-          .optional(),
-        workspaceId: WorkspaceArg,
-      }),
-      outputSchema: SqlOutput.extend({ kind: z.string(), sql: z.string() }),
+      description: 'Reviewed report SQL for a date range (to inclusive); currency converts by daily FX.',
+      inputSchema: inp(
+        z.object({
+          kind: z.enum(REPORT_KINDS),
+          from: z.iso.date(),
+          to: z.iso.date(),
+          currency: z
+            .string()
+            .regex(/^[A-Z]{3}$/)
+            .optional(),
+          workspaceId: WorkspaceArg,
+        }),
+      ),
+      outputSchema: out(SqlOutput.extend({ kind: z.string(), sql: z.string() })),
       annotations: READ,
     },
     ({ workspaceId, ...input }) =>
