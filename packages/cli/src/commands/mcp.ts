@@ -38,8 +38,10 @@ server to one workspace. See docs/mcp.md for client configuration.`,
           ctx.io.stdin.once('close', resolve);
         });
         const handle = serveStdio(
-          () =>
+          (mcpCtx) =>
             createExpenseMcpServer({
+              era: mcpCtx.era,
+              pushElicitation: true,
               api: mcpApi,
               confirmations,
               readOnly: Boolean(options.readOnly),

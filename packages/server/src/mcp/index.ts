@@ -49,6 +49,9 @@ export function mcpRoutes(
             remoteAddress: auth?.extra?.ip ?? '127.0.0.1',
           }),
           confirmations,
+          era: mcpCtx.era,
+          // Stateless HTTP: a 2025-era elicitation answer would reach another instance; the 2026 one is fine.
+          pushElicitation: false,
           version: SERVER_VERSION,
         });
       },

@@ -11,11 +11,30 @@ export type Json = any;
 
 export type Era = 'legacy' | 'modern';
 
+/** Answers elicitation requests (the user's yes or no); given, the client declares the capability. */
+export type Elicit = (message: string) => { action: 'accept' | 'decline'; content?: { commit: boolean } };
+let elicitFor: Elicit | undefined;
+/** The next client created answers elicitation with `answer`. */
+export const withElicitation = (answer: Elicit | undefined) => {
+  elicitFor = answer;
+};
+
 function newClient(era: Era): Client {
-  return new Client(
+  const answer = elicitFor;
+  elicitFor = undefined;
+  const client = new Client(
     { name: 'expense-tests', version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+    {
+      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      ...(answer ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
   );
+  if (answer) {
+    client.setRequestHandler('elicitation/create', async (request) =>
+      answer(String((request.params as { message?: string }).message)),
+    );
+  }
+  return client;
 }
 
 /** A fetch that answers from the app in-process (`app.inject`), no socket. */

@@ -15,6 +15,10 @@ export interface ExpenseMcpOptions {
   confirmations: Confirmations;
   readOnly?: boolean;
   pinnedWorkspaceId?: string;
+  /** The era of this instance (from the SDK's factory context). */
+  era?: 'legacy' | 'modern';
+  /** 2025-era server→client elicitation works on this transport (stdio yes, stateless HTTP no). */
+  pushElicitation?: boolean;
   version: string;
 }
 

@@ -20,6 +20,13 @@ export interface ToolOptions {
   readOnly?: boolean;
   /** Only this workspace may be used (its id). */
   pinnedWorkspaceId?: string;
+  /** The protocol era of this instance: 2025-era ('legacy') or 2026-07-28 ('modern'). */
+  era?: 'legacy' | 'modern';
+  /**
+   * Whether a 2025-era server→client elicitation request can reach the client: yes on stdio; no on stateless
+   * HTTP, where the client's answer would arrive at another instance.
+   */
+  pushElicitation?: boolean;
 }
 
 const WorkspaceArg = z.string().optional().describe('default: the selected one');
@@ -266,7 +273,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
           const { claims } = verdict;
           let spent = false;
           try {
-            const asked = await askUser(server, ctx, args.sql, claims.w);
+            const asked = await askUser(server, ctx, args.sql, claims.w, o);
             if (asked === 'input') {
               confirmations.release(claims);
               spent = true;
@@ -371,15 +378,16 @@ type ToolContext = Parameters<Parameters<McpServer['registerTool']>[2]>[1];
 const ConfirmSchema = z.object({ commit: z.boolean().describe('Commit this change?') });
 
 /**
- * Asks the user directly where the client supports elicitation: 'yes' to go on (also when the client cannot
- * be asked — the confirmToken is the server-side confirmation), 'declined', or 'input' when the 2026 revision's
- * multi-round-trip answer must be requested first.
+ * Asks the user directly where the client supports elicitation: 'yes' to go on (also where the client cannot be
+ * asked — the confirmToken is the server-side confirmation), 'declined', or 'input' when the 2026-07-28
+ * multi-round-trip answer must be requested first (an input-required result; the client retries with it).
  */
 async function askUser(
   server: McpServer,
   ctx: ToolContext,
   sql: string,
   workspaceId: string,
+  o: ToolOptions,
 ): Promise<'yes' | 'declined' | 'input'> {
   const c = ctx as {
     mcpReq?: {
@@ -388,13 +396,15 @@ async function askUser(
     };
   };
   const responses = c.mcpReq?.inputResponses;
-  if (responses !== undefined) {
+  if (responses !== undefined && responses !== null) {
     const answer = acceptedContent(responses as Record<string, unknown>, 'confirm');
     return answer?.commit === true ? 'yes' : 'declined';
   }
   if (!server.server.getClientCapabilities()?.elicitation) return 'yes';
+  if (o.era === 'modern') return 'input';
+  if (!o.pushElicitation || !c.mcpReq?.elicitInput) return 'yes';
   try {
-    const result = await c.mcpReq?.elicitInput?.({
+    const result = await c.mcpReq.elicitInput({
       mode: 'form',
       message: confirmMessage(sql, workspaceId),
       requestedSchema: {
@@ -403,11 +413,10 @@ async function askUser(
         required: ['commit'],
       },
     });
-    if (!result) return 'yes';
     return result.action === 'accept' && result.content?.commit === true ? 'yes' : 'declined';
   } catch {
-    // The 2026-07-28 revision has no push-style elicitation: ask through an input-required result instead.
-    return 'input';
+    // The client said it can ask the user but did not answer: do not commit without that answer.
+    return 'declined';
   }
 }
 
