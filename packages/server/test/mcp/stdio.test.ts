@@ -110,6 +110,25 @@ describe.skipIf(!existsSync(CLI_BIN)).each(ENGINES)('MCP over stdio (expense mcp
     }
   });
 
+  it('a commit whose answer never arrives says the outcome is unknown and how to check before retrying', async () => {
+    const doomed = await startLive(engine);
+    const u = await createUser(doomed.db);
+    await addWorkspace(doomed.db, u.userId);
+    const { client } = await stdioClient(`${doomed.origin}/v1`, u.apiKey);
+    try {
+      const sql = insertEntries(1, 'unknown-outcome');
+      const dry = await call(client, 'execute', { sql });
+      await doomed.close();
+      const res = await call(client, 'execute', { sql, confirmToken: dry.structuredContent.confirmToken });
+      expect(res.isError).toBe(true);
+      expect(res.structuredContent.error.code).toBe('mutation_outcome_unknown');
+      expect(res.structuredContent.nextAction).toMatch(/query the affected rows/);
+      expect(res.structuredContent.nextAction).toMatch(/same sql and confirmToken/);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('without a key, `expense mcp` exits 4 and writes nothing to stdout', async () => {
     const { spawnSync } = await import('node:child_process');
     const res = spawnSync(process.execPath, [CLI_BIN, 'mcp'], {

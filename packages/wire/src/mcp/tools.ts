@@ -295,28 +295,25 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
             spent = true;
             return sqlResult(result, [`COMMITTED in workspace ${result.workspaceId}.`]);
           } catch (error) {
-            if (!spent) {
-              const unknown =
-                !(error instanceof McpApiError) ||
-                error.error.code === 'mutation_outcome_unknown' ||
-                error.error.retryable === true ||
-                error.status === 429;
-              if (unknown) confirmations.release(claims);
-              else confirmations.spend(claims);
-            }
-            if (!(error instanceof McpApiError)) {
-              return failure({
-                error: {
-                  code: 'mutation_outcome_unknown',
-                  message: `The commit could not be confirmed: ${(error as Error).message}`,
-                  hint: 'The change may or may not be applied.',
-                  retryable: true,
-                },
-                nextAction: nextActionFor(
-                  new McpApiError(500, { code: 'mutation_outcome_unknown', message: '' }),
-                ),
-              });
-            }
+            if (spent) throw error;
+            // A 4xx answer is definite: nothing ran (429: not even tried, so the token stays usable).
+            const definite = error instanceof McpApiError && error.status < 500;
+            if (definite && error.status !== 429) confirmations.spend(claims);
+            else confirmations.release(claims);
+            if (definite) throw error;
+            const cause =
+              error instanceof McpApiError ? `${error.error.code}: ${error.error.message}` : String(error);
+            return failure({
+              error: {
+                code: 'mutation_outcome_unknown',
+                message: `The commit's outcome is unknown (${cause}).`,
+                hint: 'The change may or may not be applied.',
+                retryable: true,
+              },
+              nextAction: nextActionFor(
+                new McpApiError(500, { code: 'mutation_outcome_unknown', message: '' }),
+              ),
+            });
             throw error;
           }
         }),
