@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import type { Principal } from '../auth/api-keys.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import { injectApi } from './inject-api.js';
 
 /** `Authorization: ApiKey <key>` or `Bearer <key>` (OAuth access tokens are ApiKeys too, later). */
@@ -96,8 +95,9 @@ export function mcpRoutes(
       method: ['GET', 'POST', 'DELETE'],
       url: '/mcp',
       handler: async (request, reply) => {
+        // The key's limits are spent by the API calls the tools make (one per query, execute, report ...), not
+        // by the MCP envelope as well: a tool call costs what the same call over HTTP costs.
         const caller = await authenticate(request);
-        await applyKeyLimits(ctx.keyLimits, caller.principal.connectionId, reply);
         const url = `${ctx.actions.publicUrl}/mcp`;
         const headers = new Headers();
         for (const [name, value] of Object.entries(request.headers)) {

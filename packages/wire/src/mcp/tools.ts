@@ -258,7 +258,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
               dry,
               [
                 `DRY RUN in workspace ${dry.workspaceId}: rolled back, nothing changed.`,
-                'To commit: show the user this SQL and effect; after approval call execute with the same sql and confirmToken (valid 10 minutes, once).',
+                'To commit: show the user this SQL and effect; after approval call execute with the same sql and this confirmToken (valid 10 minutes, once):',
+                `confirmToken: ${token}`,
               ],
               { confirmToken: token, expiresAt },
             );
