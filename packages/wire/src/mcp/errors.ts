@@ -8,7 +8,6 @@ export const MCP_ERROR_CODES = {
   confirmation_invalid: 'The confirmToken is malformed, forged, or from another key or server.',
   confirmation_used: 'The confirmToken was already used.',
   confirmation_declined: 'The user declined the change when asked.',
-  read_only: 'The server runs read-only: writing tools are off.',
   workspace_pinned: 'The server is pinned to one workspace.',
   invalid_report: 'The report input is out of range.',
 } as const;

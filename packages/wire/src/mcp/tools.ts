@@ -315,7 +315,6 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
                 new McpApiError(500, { code: 'mutation_outcome_unknown', message: '' }),
               ),
             });
-            throw error;
           }
         }),
     );
