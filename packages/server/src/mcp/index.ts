@@ -58,7 +58,8 @@ export function mcpRoutes(
     );
     app.addHook('onClose', async () => handler.close());
 
-    app.get(PROTECTED_RESOURCE_PATH, async (_request, reply) => {
+    // Neither is a JSON API route of /v1: kept out of the OpenAPI document (docs/mcp.md describes them).
+    app.get(PROTECTED_RESOURCE_PATH, { schema: { hide: true } }, async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=3600');
       return {
         resource: `${ctx.actions.publicUrl}/mcp`,
@@ -94,6 +95,7 @@ export function mcpRoutes(
     app.route({
       method: ['GET', 'POST', 'DELETE'],
       url: '/mcp',
+      schema: { hide: true },
       handler: async (request, reply) => {
         // The key's limits are spent by the API calls the tools make (one per query, execute, report ...), not
         // by the MCP envelope as well: a tool call costs what the same call over HTTP costs.
