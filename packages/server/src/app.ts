@@ -33,6 +33,7 @@ import {
 } from './http/errors-plugin.js';
 import { loggerOptions } from './http/logger.js';
 import { createMailer } from './mail/mailer.js';
+import { mcpRoutes } from './mcp/index.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
 import { discoveryData, discoveryRoutes, discoverySchema } from './routes/discovery/index.js';
@@ -159,6 +160,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     { prefix: '/v1' },
   );
   await app.register(authRoutes(ctx), { prefix: '/api/agent' });
+  await app.register(mcpRoutes(ctx, () => app, `${app.prefix}/v1`));
 
   app.addHook('onListen', async () => {
     const address = app.server.address() as AddressInfo | null;
