@@ -38,6 +38,7 @@ import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
 import { discoveryData, discoveryRoutes, discoverySchema } from './routes/discovery/index.js';
 import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
+import { guideRoutes } from './routes/guide/index.js';
 import { healthRoutes } from './routes/health/index.js';
 import { keyRoutes } from './routes/keys/index.js';
 import { meRoutes } from './routes/me/index.js';
@@ -148,6 +149,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   await app.register(
     async (v1) => {
       await v1.register(discoveryRoutes(ctx));
+      await v1.register(guideRoutes());
       await v1.register(openApiRoutes(ctx, () => app.swagger() as never, app.prefix));
       await v1.register(healthRoutes(ctx));
       await v1.register(meRoutes(ctx));
