@@ -144,7 +144,8 @@ describe.each(ENGINES)('user transactions on %s', (engine, makeFixture) => {
         const { rows } = await session.query(
           'SELECT pg_catalog.pg_backend_pid() AS pid, (SELECT pg_catalog.count(*) FROM pg_catalog.pg_prepared_statements) AS prepared, current_user AS role',
         );
-        return { ...rows[0], workspaceId: scope.workspaceId };
+        const row = rows[0] as { pid: unknown; prepared: unknown; role: unknown };
+        return { ...row, workspaceId: scope.workspaceId };
       });
     try {
       const first = await look(saved);
