@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import { pooledEngines } from '../pooler/pgbouncer.js';
+import { pooledEngines } from '../pooler/engines.js';
 import {
   type Client,
   codeOf,

@@ -1,12 +1,12 @@
-// A private PgBouncer in transaction mode for one test file: its own port, config and auth file in a
-// temporary directory, in front of the local PostgreSQL (127.0.0.1:5432, trust). Stopped after.
+// A private PgBouncer in transaction mode for one test file (or the benchmark): its own port, config and auth
+// file in a temporary directory, in front of the local PostgreSQL (127.0.0.1:5432, trust). Stopped after.
+// Node built-ins only, so that bench/ can use it outside vitest.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshPostgres } from '../http/helpers.js';
 
 const CANDIDATES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer'];
 export const INSTALL_HINT =
@@ -165,38 +165,4 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pg
   }
   await rm(dir, { recursive: true, force: true });
   throw new Error(`PgBouncer did not start:\n${output}`);
-}
-
-/**
- * A fresh PostgreSQL database served through a private PgBouncer in transaction mode: `url` is the pooled
- * URL (DATABASE_URL), `directUrl` the server's (DATABASE_DIRECT_URL); drop() stops PgBouncer and drops it.
- */
-export async function pooledPostgres(): Promise<{
-  url: string;
-  directUrl: string;
-  drop: () => Promise<void>;
-}> {
-  const target = await freshPostgres();
-  let bouncer: PgBouncer;
-  try {
-    bouncer = await startPgBouncer();
-  } catch (error) {
-    await target.drop();
-    throw error;
-  }
-  return {
-    url: bouncer.urlOf(new URL(target.url).pathname.slice(1)),
-    directUrl: target.url,
-    async drop() {
-      await bouncer.stop();
-      await target.drop();
-    },
-  };
-}
-
-/** The engine lists' entry for PostgreSQL behind PgBouncer (empty when skipped: see poolerAvailable). */
-export function pooledEngines(suite: string) {
-  return poolerAvailable(suite)
-    ? [{ name: 'PostgreSQL through PgBouncer', open: pooledPostgres } as const]
-    : [];
 }

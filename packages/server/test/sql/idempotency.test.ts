@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pooledEngines } from '../pooler/pgbouncer.js';
+import { pooledEngines } from '../pooler/engines.js';
 import {
   addWorkspace,
   createUser,

@@ -2,7 +2,7 @@
 // changes the other's rows, and the database always equals a simple model of what each was allowed to do.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pooledEngines } from '../pooler/pgbouncer.js';
+import { pooledEngines } from '../pooler/engines.js';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from './setup.js';
 
 type Who = 0 | 1;
