@@ -41,9 +41,12 @@ export function cancelRequest(client: pg.ClientBase, logger?: StorageLogger): Pr
       logger?.warn({ err: { message: error.message } }, 'could not send a cancel request');
       done();
     });
-    // The server closes the connection once it has read the request.
+    // The server (or pooler) closes the connection once it has handled the request. Not half-closing it
+    // first matters: PgBouncer 1.18 exits (FATAL "bad client state") when the cancelling client ends its side
+    // while the request is being forwarded, taking every pooled connection with it.
     socket.once('close', done);
-    socket.once('connect', () => socket.end(message));
+    socket.once('end', done);
+    socket.once('connect', () => socket.write(message));
     const target = host ?? 'localhost';
     if (target.startsWith('/')) socket.connect(`${target}/.s.PGSQL.${port ?? 5432}`);
     else socket.connect(port ?? 5432, target);
