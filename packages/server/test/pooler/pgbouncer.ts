@@ -98,6 +98,7 @@ default_pool_size = ${options.poolSize}
 min_pool_size = 0
 reserve_pool_size = 0
 server_reset_query =
+query_wait_timeout = 10
 ignore_startup_parameters = extra_float_digits
 server_lifetime = 3600
 server_idle_timeout = 60
