@@ -146,11 +146,15 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pg
       if (await accepts(port)) {
         child = started;
         const running = started;
+        // A test process that ends without stop() (a crash, a timeout) takes its PgBouncer with it.
+        const orphaned = () => running.kill('SIGKILL');
+        process.once('exit', orphaned);
         return {
           port,
           urlOf: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
           log: () => output,
           async stop() {
+            process.off('exit', orphaned);
             if (running.exitCode === null) {
               const gone = new Promise((resolve) => running.once('exit', resolve));
               running.kill('SIGINT');
