@@ -14,6 +14,12 @@ export interface BatchSession extends SqlSession {
    * pooler does not keep a session's prepared statements). Kept until every engine stops setting it.
    */
   prepared?: Set<string>;
+  /**
+   * The connection cannot keep session settings (a transaction-mode pooler hands each transaction another
+   * server session): the user transaction sets the guard's output formats with SET LOCAL in its first round
+   * trip, checks them in its context SELECT, and tells the guard they are pinned.
+   */
+  setsOutputSettingsPerTransaction?: boolean;
 }
 
 export interface TransactionSpec {

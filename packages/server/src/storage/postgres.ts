@@ -91,7 +91,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       // batch is lexed before any SET in it runs; the output formats are the guard's, so it verifies them in
       // each first batch instead of setting them per transaction. Owner queries parse the same defaults.
       // Through a transaction-mode pooler a startup option would reach only some server sessions (PgBouncer
-      // refuses it): the guard sets the output formats per transaction and checks the rest.
+      // refuses it): each user transaction sets the output formats with SET LOCAL (transactions.ts).
       ...(pooled ? {} : { options: `-c standard_conforming_strings=on ${pgOutputSettingsOption}` }),
     });
   // User SQL and the server's own work never share a connection: ten slow statements cannot hold up a key
@@ -201,7 +201,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       query: (text) => tracked(raw.query(text)),
       queryBatch: (text) => tracked(raw.queryBatch(text)),
       ...(raw.cancel && { cancel: raw.cancel }),
-      ...(!pooled && { outputSettingsPinned: true }),
+      ...(pooled ? { setsOutputSettingsPerTransaction: true } : { outputSettingsPinned: true }),
     };
     try {
       return await body(session);

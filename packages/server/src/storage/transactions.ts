@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionResult, SqlSession } from '@expense/sql-guard';
+import { pinnedOutputSettings, type SessionResult, type SqlSession } from '@expense/sql-guard';
 import { type SessionHints as GuardSessionHints, pinnedSettingsCheck } from '@expense/sql-guard/pg';
 import type { Database, Queryable, UserContext, UserScope } from './database.js';
 import {
@@ -32,8 +32,13 @@ function checkedUuid(value: unknown, field: 'userId' | 'workspaceId' | 'connecti
  * user statement's own error from looking like it (the text is never shown to anyone).
  */
 const NOT_RESOLVED = `expense_workspace_not_resolved_${randomBytes(8).toString('hex')}`;
-/** Where the context SELECT (whose workspace_id column is the resolved id) is: right after BEGIN. */
-const CONTEXT_RESULT = 1;
+/**
+ * The guard's output formats for one transaction, for a connection that cannot keep them as session settings
+ * (behind a transaction-mode pooler): sent in front of the context, whose settings check then verifies them.
+ */
+const OUTPUT_SETTINGS_LOCAL = Object.entries(pinnedOutputSettings).map(
+  ([name, value]) => `SET LOCAL ${name} = ${value}`,
+);
 
 /** A workspace given outright, one the user asked for (membership checked), or the key's saved one. */
 type WorkspaceKind = 'given' | 'member' | 'saved';
@@ -85,14 +90,22 @@ async function runUserTransaction<T>(
   fn: (session: SqlSession, scope: UserScope) => Promise<T>,
   rollbackAtEnd: boolean,
 ): Promise<T> {
-  // With the output settings pinned per connection (postgres.ts), the guard's check of the session settings
-  // travels in the context SELECT, in front of the first batch, and the guard skips its own.
-  const pinned = (session as GuardSessionHints).outputSettingsPinned === true;
+  // With the output settings pinned per connection (postgres.ts), or set for the transaction right here (a
+  // pooled connection), the guard's check of the settings travels in the context SELECT, in front of the first
+  // batch and evaluated as the owner, and the guard skips its own.
+  const perTransaction = session.setsOutputSettingsPerTransaction === true;
+  const pinned = perTransaction || (session as GuardSessionHints).outputSettingsPinned === true;
   const checks = pinned ? `${pinnedSettingsCheck} AS guard_settings, ` : '';
   const setup = userContextSetup(ctx, checks);
   let state = 'idle' as 'idle' | 'open' | 'committed';
   let workspaceId = typeof ctx.workspaceId === 'string' ? ctx.workspaceId.toLowerCase() : undefined;
-  const begin = [ctx.readOnly ? 'BEGIN READ ONLY' : 'BEGIN', setup];
+  const begin = [
+    ctx.readOnly ? 'BEGIN READ ONLY' : 'BEGIN',
+    ...(perTransaction ? OUTPUT_SETTINGS_LOCAL : []),
+    setup,
+  ];
+  /** Where the context SELECT (whose workspace_id column is the resolved id) is: the last of `begin`. */
+  const contextResult = begin.length - 1;
   const commitsEarly = ctx.readOnly && !rollbackAtEnd;
 
   const send = async (text: string, last: boolean): Promise<SessionResult[]> => {
@@ -119,7 +132,7 @@ async function runUserTransaction<T>(
       throw withoutPrefix(error, prefixChars);
     }
     if (prefix.length > 0) {
-      workspaceId = String(results[CONTEXT_RESULT]?.rows[0]?.workspace_id);
+      workspaceId = String(results[contextResult]?.rows[0]?.workspace_id);
     }
     if (commit) {
       const tag = results.at(-1)?.command;

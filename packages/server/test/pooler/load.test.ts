@@ -101,4 +101,22 @@ describe.runIf(poolerAvailable('the pooler load test'))('behind PgBouncer in tra
     for (const write of acknowledged) expect(stored.get(write.account)).toBe(write.workspaceId);
     expect(rows).toHaveLength(acknowledged.length);
   }, 180_000);
+
+  it('checks the session settings as the owner: the SQL role needs no EXECUTE on current_setting', async () => {
+    // What a database whose SQL role may call only the dialect's functions looks like (issue 11): reads keep
+    // working through the pooler, because the settings check travels in the context, before the role changes.
+    await direct.query('REVOKE EXECUTE ON FUNCTION pg_catalog.current_setting(text) FROM PUBLIC');
+    try {
+      for (const user of users) {
+        const res = await request(origin, 'POST', '/v1/sql/query', {
+          key: user.apiKey,
+          body: { sql: "SELECT count(*) AS n FROM ledger_entries WHERE category = 'load'" },
+        });
+        expect(res.status, res.text).toBe(200);
+        expect(Number(res.body.data.statements[0].rows[0].n)).toBeGreaterThan(0);
+      }
+    } finally {
+      await direct.query('GRANT EXECUTE ON FUNCTION pg_catalog.current_setting(text) TO PUBLIC');
+    }
+  });
 });
