@@ -15,6 +15,7 @@ import { OtpService } from './auth/otp.js';
 import { RateLimits } from './auth/rate-limits.js';
 import {
   ConfigError,
+  databaseOptions,
   parseConfig,
   resolveListenUrls,
   type ServerConfig,
@@ -79,9 +80,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       'SMTP_URL is required with NODE_ENV=production (the console mail transport logs sign-in codes).',
     );
   }
-  const db =
-    options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: app.log }));
+  const db = options.database ?? (await openDatabase({ ...databaseOptions(config), logger: app.log }));
   // A new embedded installation can convert currencies at once: it starts with a bundled ECB excerpt.
   if (!options.database && db.engine === 'pglite') await seedFxIfEmpty(db, { windowDays: config.fxDays });
   const fxCoverage = new FxCoverage(db);
