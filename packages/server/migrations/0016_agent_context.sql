@@ -2,10 +2,11 @@
 -- named (PostgreSQL withholds the key's value under row-level security).
 
 -- The time zone of the transaction's workspace (UTC when its settings row is gone), read in the context SELECT
--- right after begin_user_context set the workspace and the role: the call is permitted when the statement
--- starts (as the server's own role), its body runs as the SQL role, through current_workspace_id().
+-- right after begin_user_context set the workspace and switched to the SQL role. The call is permitted when the
+-- statement starts (as the server's own role); SECURITY DEFINER so the body, which runs after the switch, still
+-- runs as the owner (the SQL role has no USAGE on expense_internal). Only the server can execute it.
 CREATE FUNCTION expense_internal.workspace_time_zone() RETURNS text
-LANGUAGE plpgsql STABLE
+LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
