@@ -22,6 +22,11 @@ export interface Limits {
   maxAffectedRows: number;
   /** Default 25_000 ms per request. */
   deadlineMs: number;
+  /**
+   * Default 4 MiB (4_194_304 bytes) per request: the returned rows as JSON text (UTF-8), all statements
+   * together. Passing it fails the request with `result_too_large`.
+   */
+  maxResultBytes: number;
 }
 
 /** Every code `check` can return (guard.md); stable. */
@@ -49,7 +54,15 @@ export const GUARD_ERROR_CODES = [
 
 export type GuardErrorCode = (typeof GUARD_ERROR_CODES)[number];
 
-export type RunErrorCode = 'mutation_row_limit_exceeded' | 'deadline_exceeded' | 'sql_execution_failed';
+/** Every code a GuardRunError can carry (guard.md); stable. */
+export const RUN_ERROR_CODES = [
+  'mutation_row_limit_exceeded',
+  'deadline_exceeded',
+  'result_too_large',
+  'sql_execution_failed',
+] as const;
+
+export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
 
 export interface Position {
   /** 0-based offset in the submitted text (UTF-16 code units, as JavaScript indexes strings). */

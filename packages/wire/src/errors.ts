@@ -20,6 +20,7 @@ export const GUARD_ERROR_CODES = [
   'nonstandard_string_literal_not_allowed',
   'locking_clause_not_allowed',
   'select_into_not_allowed',
+  'column_not_allowed',
   'construct_not_allowed',
 ] as const;
 
@@ -34,6 +35,7 @@ export const HTTP_ERROR_STATUS = {
   invalid_workspace_name: 400,
   missing_workspace: 400,
   mutation_row_limit_exceeded: 400,
+  result_too_large: 400,
   sql_execution_failed: 400,
   missing_api_key: 401,
   invalid_api_key: 401,

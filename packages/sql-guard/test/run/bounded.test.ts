@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgOutputSettingsOption, pgSession } from '../../src/adapters/pg.js';
 import { createGuard } from '../../src/guard.js';
 import { GuardRunError } from '../../src/run/errors.js';
-import { literalLimit } from '../../src/run/row-bound.js';
+import { literalLimit } from '../../src/run/statement-shape.js';
 import type { Guard, SqlSession } from '../../src/types.js';
 import { type Engine, openEngine, schema, testDialect } from './engines.js';
 
@@ -202,7 +202,7 @@ describe('pinned output settings on PostgreSQL', () => {
       const result = await guard.run(recorded.session, sql, { mode: 'query' });
       return { result, sent: recorded.sent.join('\n') };
     });
-    expect(prefixed.sent).not.toContain('current_setting');
+    expect(prefixed.sent).not.toContain("current_setting('IntervalStyle')");
     expect(prefixed.result.statements[0]?.rows).toEqual(expected.statements[0]?.rows);
   });
 

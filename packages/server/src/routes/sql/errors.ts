@@ -58,6 +58,11 @@ export function toSqlApiError(error: unknown): unknown {
             scope: d.scope,
           },
         });
+      case 'result_too_large':
+        return new ApiError('result_too_large', `${error.message} Nothing was changed.`, {
+          ...(error.hint ? { hint: error.hint } : {}),
+          details: { statementIndex: d.statementIndex, maxResultBytes: d.maxResultBytes },
+        });
       case 'deadline_exceeded':
         return new ApiError('deadline_exceeded', `${error.message} Nothing was changed.`, {
           ...(error.hint ? { hint: error.hint } : {}),

@@ -76,6 +76,7 @@ export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<st
           maxReturnedRows: guard.limits.maxReturnedRows,
           maxAffectedRows: guard.limits.maxAffectedRows,
           deadlineMs: guard.limits.deadlineMs,
+          maxResultBytes: guard.limits.maxResultBytes,
         },
       };
       const body = successJson(data, instructionsFor(request, result, guard.limits.maxReturnedRows), actions);
