@@ -334,6 +334,16 @@ if (fxText) {
   );
 }
 
+const wideText = readText('wide-result.txt');
+md.push(
+  '## Wide results: memory under the attack of issue 10',
+  '',
+  'From `packages/server/bench/wide-result.ts` (the built server on each engine): `SELECT note c0, …, note c1599 FROM ledger_entries` over 10 rows with 2,000-character notes (32 MB of rows), three times from one key, three times from two keys at once, and three scripts of six such statements. Every one must answer 400 `result_too_large` (`maxResultBytes`, 4 MiB), and the next request 200. RSS of the server process: idle after seeding, and the peak sampled every 20 ms during the attack.',
+  '',
+  wideText ?? 'Not run yet.',
+  '',
+);
+
 md.push(
   '## Reliability suites',
   '',
