@@ -160,6 +160,12 @@ export interface RunOptions {
   mode: Mode;
   signal?: AbortSignal;
   /**
+   * When the request arrived, in epoch milliseconds (`Date.now()` then); default: when `run` is called. The
+   * deadline (`limits.deadlineMs`) counts from here, so time a request spent queued counts against it; a run
+   * that starts past its deadline fails with `deadline_exceeded` without sending anything.
+   */
+  startedAt?: number;
+  /**
    * The result of this guard's own `check(sql, { mode })` for the same text and mode, so that `run` does
    * not parse the text again. Anything else (a result of another guard, of other text or mode, or an
    * object that `check` did not return) is ignored and the text is checked again.

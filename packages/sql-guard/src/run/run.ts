@@ -67,9 +67,16 @@ export async function runStatements(
 ): Promise<RunResult> {
   let inFlight = false;
   let cancelling: Promise<void> = Promise.resolve();
-  const deadline = new Deadline(limits.deadlineMs, options.signal, () => {
-    if (inFlight && session.cancel) cancelling = session.cancel().catch(() => undefined);
-  });
+  const startedAt = options.startedAt ?? Date.now();
+  if (!Number.isFinite(startedAt)) throw new TypeError('startedAt must be a time in epoch milliseconds');
+  const deadline = new Deadline(
+    limits.deadlineMs,
+    options.signal,
+    () => {
+      if (inFlight && session.cancel) cancelling = session.cancel().catch(() => undefined);
+    },
+    startedAt,
+  );
   const stopped = async (statementIndex: number): Promise<GuardRunError> => {
     await cancelling;
     return deadlineError(deadline.reason ?? 'deadline', limits.deadlineMs, statementIndex);
