@@ -6,6 +6,7 @@ export default defineConfig({
     'src/adapters/pg.ts',
     'src/adapters/pglite.ts',
     'src/adapters/pglite-worker-thread.ts',
+    'src/pool/check-worker.ts',
   ],
   format: ['esm', 'cjs'],
   dts: true,

@@ -344,6 +344,16 @@ md.push(
   '',
 );
 
+const loopText = readText('event-loop.txt');
+md.push(
+  '## Long texts and the event loop',
+  '',
+  "From `packages/server/bench/event-loop.ts`: the server in the bench process (so `perf_hooks.monitorEventLoopDelay` sees its loop), on PostgreSQL; the guard's `check` inline (as before issue 10) and in its worker pool (`checkAsync`, texts of 4,000 characters and more), in the same run. Goal: no request blocks the loop for more than 50 ms. 429 answers are the pool's bounded queue refusing (`rate_limited`, Retry-After 1) instead of queueing without limit.",
+  '',
+  loopText ?? 'Not run yet.',
+  '',
+);
+
 md.push(
   '## Reliability suites',
   '',

@@ -191,6 +191,15 @@ export interface RunResult {
 export interface GuardOptions {
   dialect?: Dialect;
   limits?: Partial<Limits>;
+  /** How `checkAsync` checks long texts off the main thread. */
+  checkPool?: {
+    /** Texts of at least this many characters go to the pool; default 4,000. Shorter ones are checked inline. */
+    minLength?: number;
+    /** Worker threads, each with its own parser; default 1. Started on the first long text. */
+    threads?: number;
+    /** Long texts that may wait for a thread; default 64. Beyond, `checkAsync` rejects with GuardBusyError. */
+    maxQueue?: number;
+  };
 }
 
 export interface Guard {
@@ -198,6 +207,14 @@ export interface Guard {
   readonly limits: Limits;
   /** Synchronous, pure, never throws. */
   check(sql: string, options: CheckOptions): CheckResult;
+  /**
+   * The same result as `check`, without blocking the event loop on long texts: a text of at least
+   * `checkPool.minLength` characters is checked in a worker thread. Its result is this guard's own, so `run`
+   * takes it as `checked`. Rejects only with GuardBusyError, when the pool's queue is full (nothing was checked).
+   */
+  checkAsync(sql: string, options: CheckOptions): Promise<CheckResult>;
+  /** Stops the check pool's threads, if `checkAsync` started any. `check` and `run` keep working. */
+  close(): Promise<void>;
   /** Checks, then runs inside the caller's open transaction within the limits. Throws GuardRunError or GuardCheckError. */
   run(session: SqlSession, sql: string, options: RunOptions): Promise<RunResult>;
 }

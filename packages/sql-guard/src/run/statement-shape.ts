@@ -44,7 +44,12 @@ export function statementShape(statement: CheckedStatement): StatementShape {
   return shape;
 }
 
-/** Exported for tests. */
+/** Records a statement's shape computed elsewhere (the check pool's thread parsed it already). */
+export function primeShape(statement: CheckedStatement, shape: StatementShape): void {
+  shapes.set(statement, shape);
+}
+
+/** The shape of one statement's text (a parse). */
 export function shapeOf(sql: string): StatementShape {
   let node: StatementNode | undefined;
   let kind: string | undefined;

@@ -1,4 +1,4 @@
-import { GuardCheckError, GuardRunError } from '@expense/sql-guard';
+import { GuardBusyError, GuardCheckError, GuardRunError } from '@expense/sql-guard';
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { StorageError } from '../../storage/errors.js';
 
@@ -21,6 +21,18 @@ function unavailable(): ApiError {
  */
 export function toSqlApiError(error: unknown): unknown {
   if (isApiError(error)) return error;
+  if (error instanceof GuardBusyError) {
+    return new ApiError(
+      'rate_limited',
+      'The server is checking too many long SQL texts right now; nothing was run.',
+      {
+        hint: 'Wait a second and send it again, or send shorter statements.',
+        retryable: true,
+        details: { retryAfterSeconds: 1 },
+        headers: { 'retry-after': '1' },
+      },
+    );
+  }
   if (error instanceof GuardCheckError) {
     const v = error.violation;
     const details: Record<string, unknown> = {};
