@@ -142,12 +142,33 @@ export interface SqlSession {
   queryBatch?(text: string, info?: BatchInfo): Promise<SessionResult[]>;
   /** Which engine answers; decides how the deadline is enforced. */
   readonly engine?: 'postgres' | 'pglite';
+  /** What the session tells `run` about itself, so `run` can leave work out (see SessionCapabilities). */
+  capabilities?: SessionCapabilities;
   /**
    * Interrupt the statement in flight (called when the deadline passes). For PostgreSQL this cancels
    * the backend's query; for PGlite in a worker thread it terminates the worker. After a cancel the
    * caller must treat the transaction as failed and roll it back (or discard it).
    */
   cancel?(): Promise<void>;
+}
+
+/** What a session may tell `run` about itself; the caller that owns the connection vouches for it. */
+export interface SessionCapabilities {
+  /**
+   * It runs with `pinnedOutputSettings` (DateStyle ISO, IntervalStyle postgres, extra_float_digits 1) as session
+   * settings: `run` verifies them in its first round trip instead of setting them.
+   */
+  outputSettingsPinned?: boolean;
+  /**
+   * With `outputSettingsPinned`: the session puts `pinnedSettingsCheck` into its own first round trip, in front of
+   * the first batch (as the expense server does in its context SELECT), so `run` does not repeat it.
+   */
+  settingsCheckedInFirstRoundTrip?: boolean;
+  /**
+   * It ends the transaction right behind the batch marked `last` (COMMIT or ROLLBACK in the same round trip), so
+   * `statement_timeout` need not be set back: SET LOCAL ends with the transaction.
+   */
+  endsTransactionAfterLastBatch?: boolean;
 }
 
 /** What `run` tells a session about a batch it sends. */

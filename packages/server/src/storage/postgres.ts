@@ -176,7 +176,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       queryBatch: (text) => tracked(raw.queryBatch(text)),
       prepared: raw.prepared,
       cancel: raw.cancel,
-      outputSettingsPinned: true,
+      capabilities: { outputSettingsPinned: true },
     };
     try {
       return await body(session);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionResult, SqlSession } from '@expense/sql-guard';
-import { type SessionHints as GuardSessionHints, pinnedSettingsCheck } from '@expense/sql-guard/pg';
+import { pinnedSettingsCheck } from '@expense/sql-guard/pg';
 import type { Database, Queryable, UserContext, UserScope } from './database.js';
 import {
   type BatchSession,
@@ -125,7 +125,7 @@ async function runUserTransaction<T>(
 ): Promise<T> {
   // With the output settings pinned per connection (postgres.ts), the guard's check of the session settings
   // travels in the context SELECT, in front of the first batch, and the guard skips its own.
-  const pinned = (session as GuardSessionHints).outputSettingsPinned === true;
+  const pinned = session.capabilities?.outputSettingsPinned === true;
   const checks = pinned ? `${pinnedSettingsCheck} AS guard_settings, ` : '';
   let setup: string;
   if (session.prepared) {
@@ -198,12 +198,10 @@ async function runUserTransaction<T>(
   if (session.cancel) userSession.cancel = () => session.cancel?.() ?? Promise.resolve();
   // What `run` may skip: the output settings when the engine pins them per connection (postgres.ts), and the
   // reset of statement_timeout when COMMIT travels behind the last batch.
-  const hints = userSession as GuardSessionHints;
-  if (pinned) {
-    hints.outputSettingsPinned = true;
-    hints.settingsCheckedInFirstRoundTrip = true;
-  }
-  if (commitsEarly) hints.endsTransactionAfterLastBatch = true;
+  userSession.capabilities = {
+    ...(pinned ? { outputSettingsPinned: true, settingsCheckedInFirstRoundTrip: true } : {}),
+    ...(commitsEarly ? { endsTransactionAfterLastBatch: true } : {}),
+  };
   const scope: UserScope = {
     get workspaceId() {
       if (workspaceId === undefined) throw new Error('The workspace is known after the first statement.');

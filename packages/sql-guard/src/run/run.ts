@@ -1,7 +1,5 @@
 import type {
   CheckedStatement,
-  CheckOptions,
-  CheckResult,
   Limits,
   RunOptions,
   RunResult,
@@ -10,7 +8,7 @@ import type {
   StatementResult,
 } from '../types.js';
 import { Deadline } from './deadline.js';
-import { GuardCheckError, GuardRunError, type RunErrorDetails } from './errors.js';
+import { GuardRunError, type RunErrorDetails } from './errors.js';
 import { offsetOfCharacter, positionAt } from './position.js';
 import { type JsonValue, toJsonValue } from './serialize.js';
 import { statementShape } from './statement-shape.js';
@@ -21,12 +19,9 @@ import {
   cursorName,
   pinnedMarker,
   planStatement,
-  type SessionHints,
   type StatementPlan,
   tooLargeMarker,
 } from './wrapper-sql.js';
-
-type Check = (sql: string, options: CheckOptions) => CheckResult;
 
 /** A statement's rows as the driver gave them, before conversion to JSON. */
 interface RawStatement {
@@ -36,22 +31,6 @@ interface RawStatement {
   rows: SessionResult['rows'];
   rowCount: number;
   totalRowCount: number;
-}
-
-/**
- * Checks `sql`, then runs its statements in the caller's open transaction within `limits`.
- * Never issues BEGIN, COMMIT or ROLLBACK; on any error the caller must roll back.
- */
-export async function runChecked(
-  check: Check,
-  limits: Limits,
-  session: SqlSession,
-  sql: string,
-  options: RunOptions,
-): Promise<RunResult> {
-  const checked = check(sql, { mode: options.mode });
-  if (!checked.ok) throw new GuardCheckError(checked.error);
-  return runStatements(checked.statements, limits, session, sql, options);
 }
 
 /**
@@ -82,7 +61,7 @@ export async function runStatements(
     return deadlineError(deadline.reason ?? 'deadline', limits.deadlineMs, statementIndex);
   };
 
-  const hints = session as SessionHints;
+  const capabilities = session.capabilities ?? {};
   try {
     const out: StatementResult[] = [];
     let writtenSoFar: number | undefined;
@@ -99,12 +78,13 @@ export async function runStatements(
         countBefore: !statement.readOnly && writtenSoFar === undefined,
         statementShape: statementShape(statement),
         maxRowBytes: databaseByteCap(remainingBytes),
-        pinnedSettings: !hints.outputSettingsPinned
+        pinnedSettings: !capabilities.outputSettingsPinned
           ? false
-          : hints.settingsCheckedInFirstRoundTrip && session.queryBatch
+          : capabilities.settingsCheckedInFirstRoundTrip && session.queryBatch
             ? 'checked'
             : 'verify',
-        endsAfterLast: session.queryBatch !== undefined && hints.endsTransactionAfterLastBatch === true,
+        endsAfterLast:
+          session.queryBatch !== undefined && capabilities.endsTransactionAfterLastBatch === true,
       });
       let results: SessionResult[];
       inFlight = true;

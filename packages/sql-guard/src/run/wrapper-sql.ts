@@ -27,7 +27,8 @@ const settingsCheck = `pg_catalog.current_setting(CASE WHEN ${requiredSettings} 
 /**
  * The output formats the serializer relies on, for connections opened with them as session settings (for
  * PostgreSQL, the startup option `-c DateStyle=ISO -c IntervalStyle=postgres -c extra_float_digits=1`).
- * Such a session skips the three SET LOCALs below; `run` verifies the values instead, in the same check.
+ * Such a session (`capabilities.outputSettingsPinned`) skips the three SET LOCALs below; `run` verifies the values
+ * instead, in the same check.
  */
 export const pinnedOutputSettings = {
   DateStyle: 'ISO',
@@ -35,26 +36,10 @@ export const pinnedOutputSettings = {
   extra_float_digits: '1',
 } as const;
 
-/** What a session may tell `run` about itself, beyond SqlSession. */
-export interface SessionHints {
-  /** It runs with {@link pinnedOutputSettings} (verified in the first round trip, not set). */
-  outputSettingsPinned?: boolean;
-  /**
-   * It ends the transaction right behind the batch marked `last` (COMMIT or ROLLBACK in the same round trip),
-   * so `statement_timeout` need not be set back: SET LOCAL ends with the transaction.
-   */
-  endsTransactionAfterLastBatch?: boolean;
-  /**
-   * With `outputSettingsPinned`: the session puts {@link pinnedSettingsCheck} into its own first round trip,
-   * in front of the first batch (as the expense server does in its context SELECT), so `run` does not repeat it.
-   */
-  settingsCheckedInFirstRoundTrip?: boolean;
-}
-
 /**
  * A select-list expression that fails (with a clear error from `run`) unless the session has the settings
  * the guard needs and {@link pinnedOutputSettings}. A session that pins its settings and says
- * `settingsCheckedInFirstRoundTrip` must evaluate it in the round trip of the first batch, before it.
+ * `capabilities.settingsCheckedInFirstRoundTrip` must evaluate it in the round trip of the first batch, before it.
  */
 export const pinnedSettingsCheck = `pg_catalog.current_setting(CASE WHEN NOT (${requiredSettings}) THEN '${configMarker}' WHEN pg_catalog.split_part(pg_catalog.current_setting('DateStyle'), ',', 1) = '${pinnedOutputSettings.DateStyle}' AND pg_catalog.current_setting('IntervalStyle') = '${pinnedOutputSettings.IntervalStyle}' AND pg_catalog.current_setting('extra_float_digits') = '${pinnedOutputSettings.extra_float_digits}' THEN 'standard_conforming_strings' ELSE '${pinnedMarker}' END)`;
 

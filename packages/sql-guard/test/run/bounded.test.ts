@@ -197,7 +197,7 @@ describe('pinned output settings on PostgreSQL', () => {
     // A session that evaluates the check in its own prefix of the first round trip: run does not repeat it.
     const prefixed = await inTransaction(pgOutputSettingsOption, async (client) => {
       const session = pgSession(client, { outputSettingsPinned: true });
-      session.settingsCheckedInFirstRoundTrip = true;
+      session.capabilities = { ...session.capabilities, settingsCheckedInFirstRoundTrip: true };
       const recorded = recording(session);
       const result = await guard.run(recorded.session, sql, { mode: 'query' });
       return { result, sent: recorded.sent.join('\n') };
@@ -210,7 +210,7 @@ describe('pinned output settings on PostgreSQL', () => {
     const timeoutAfter = (endsTransactionAfterLastBatch: boolean) =>
       inTransaction(undefined, async (client) => {
         const { session, sent } = recording(
-          Object.assign(pgSession(client), { endsTransactionAfterLastBatch }),
+          Object.assign(pgSession(client), { capabilities: { endsTransactionAfterLastBatch } }),
         );
         await guard.run(session, 'SELECT 1 AS one', { mode: 'query' });
         const after = await client.query("SELECT current_setting('statement_timeout') AS t");
