@@ -112,7 +112,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       }
       const key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
       // Refuse what the guard refuses before any database work (run takes this result, without parsing again).
-      const checked = await checks.check(sql, mode).catch((error: unknown) => {
+      const checked = await checks.check(sql, mode, principal.connectionId).catch((error: unknown) => {
         throw toSqlApiError(error);
       });
       if (!checked.ok) throw toSqlApiError(new GuardCheckError(checked.error));
