@@ -378,6 +378,26 @@ if (fxText) {
   );
 }
 
+const wideText = readText('wide-result.txt');
+md.push(
+  '## Wide results: memory under the attack of issue 10',
+  '',
+  'From `packages/server/bench/wide-result.ts` (the built server on each engine): `SELECT note c0, …, note c1599 FROM ledger_entries` over 10 rows with 2,000-character notes (32 MB of rows), three times from one key, three times from two keys at once, and three scripts of six such statements. Every one must answer 400 `result_too_large` (`maxResultBytes`, 4 MiB), and the next request 200. RSS of the server process: idle after seeding, and the peak sampled every 20 ms during the attack.',
+  '',
+  wideText ?? 'Not run yet.',
+  '',
+);
+
+const loopText = readText('event-loop.txt');
+md.push(
+  '## Long texts and the event loop',
+  '',
+  "From `packages/server/bench/event-loop.ts`: the server in the bench process (so `perf_hooks.monitorEventLoopDelay` sees its loop), on PostgreSQL; the guard's `check` inline (as before issue 10) and in its worker pool (`checkAsync`, texts of 4,000 characters and more), in the same run. Goal: no request blocks the loop for more than 50 ms. 429 answers are the pool's bounded queue refusing (`rate_limited`, Retry-After 1) instead of queueing without limit.",
+  '',
+  loopText ?? 'Not run yet.',
+  '',
+);
+
 md.push(
   '## Reliability suites',
   '',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { GuardOptions } from '@expense/sql-guard';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
@@ -59,6 +60,8 @@ export interface ExpensePluginOptions {
   database?: Database;
   /** Tuning of the verified-key cache (tests and benchmarks). */
   keyCache?: Partial<KeyCacheOptions>;
+  /** How the SQL guard checks long texts off the main thread (tests and benchmarks; the guard's defaults otherwise). */
+  sqlCheckPool?: GuardOptions['checkPool'];
   /** The origins actions are built from; createServer shares them with its framework-level error handlers. */
   urls?: Urls;
 }
@@ -156,7 +159,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(memberRoutes(ctx));
       await v1.register(keyRoutes(ctx));
       await v1.register(schemaRoutes(ctx));
-      await v1.register(sqlRoutes(ctx));
+      await v1.register(sqlRoutes(ctx, options.sqlCheckPool));
     },
     { prefix: '/v1' },
   );

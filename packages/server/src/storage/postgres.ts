@@ -201,7 +201,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       query: (text) => tracked(raw.query(text)),
       queryBatch: (text) => tracked(raw.queryBatch(text)),
       ...(raw.cancel && { cancel: raw.cancel }),
-      ...(pooled ? { setsOutputSettingsPerTransaction: true } : { outputSettingsPinned: true }),
+      // The settings check travels in the context SELECT either way (pinned per connection, or set per
+      // transaction behind a pooler), so the guard skips its own.
+      capabilities: { outputSettingsPinned: true },
+      ...(pooled && { setsOutputSettingsPerTransaction: true }),
     };
     try {
       return await body(session);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pinnedOutputSettings, type SessionResult, type SqlSession } from '@expense/sql-guard';
-import { type SessionHints as GuardSessionHints, pinnedSettingsCheck } from '@expense/sql-guard/pg';
+import { pinnedSettingsCheck } from '@expense/sql-guard/pg';
 import type { Database, Queryable, UserContext, UserScope } from './database.js';
 import {
   type BatchSession,
@@ -94,7 +94,7 @@ async function runUserTransaction<T>(
   // pooled connection), the guard's check of the settings travels in the context SELECT, in front of the first
   // batch and evaluated as the owner, and the guard skips its own.
   const perTransaction = session.setsOutputSettingsPerTransaction === true;
-  const pinned = perTransaction || (session as GuardSessionHints).outputSettingsPinned === true;
+  const pinned = perTransaction || session.capabilities?.outputSettingsPinned === true;
   const checks = pinned ? `${pinnedSettingsCheck} AS guard_settings, ` : '';
   const setup = userContextSetup(ctx, checks);
   let state = 'idle' as 'idle' | 'open' | 'committed';
@@ -159,12 +159,10 @@ async function runUserTransaction<T>(
   if (session.cancel) userSession.cancel = () => session.cancel?.() ?? Promise.resolve();
   // What `run` may skip: the output settings when the engine pins them per connection (postgres.ts), and the
   // reset of statement_timeout when COMMIT travels behind the last batch.
-  const hints = userSession as GuardSessionHints;
-  if (pinned) {
-    hints.outputSettingsPinned = true;
-    hints.settingsCheckedInFirstRoundTrip = true;
-  }
-  if (commitsEarly) hints.endsTransactionAfterLastBatch = true;
+  userSession.capabilities = {
+    ...(pinned ? { outputSettingsPinned: true, settingsCheckedInFirstRoundTrip: true } : {}),
+    ...(commitsEarly ? { endsTransactionAfterLastBatch: true } : {}),
+  };
   const scope: UserScope = {
     get workspaceId() {
       if (workspaceId === undefined) throw new Error('The workspace is known after the first statement.');

@@ -73,7 +73,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
             truncated: false,
           },
         ],
-        limits: { maxReturnedRows: 100, maxAffectedRows: 100, deadlineMs: 25_000 },
+        limits: { maxReturnedRows: 100, maxAffectedRows: 100, deadlineMs: 25_000, maxResultBytes: 4_194_304 },
       },
     });
     const read = await post('/v1/sql/query', {
