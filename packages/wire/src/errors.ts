@@ -20,6 +20,7 @@ export const GUARD_ERROR_CODES = [
   'nonstandard_string_literal_not_allowed',
   'locking_clause_not_allowed',
   'select_into_not_allowed',
+  'column_not_allowed',
   'construct_not_allowed',
 ] as const;
 

@@ -24,7 +24,7 @@ import {
 import { statementName } from './names.js';
 import { isSqlSpace, Source } from './source.js';
 import { Violation } from './violation.js';
-import { Walker } from './walk.js';
+import { Walker } from './walker.js';
 
 /** One statement as libpg-query returns it (byte offsets; `stmt_len` absent means "to the end"). */
 interface RawStatement {
