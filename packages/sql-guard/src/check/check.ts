@@ -1,4 +1,5 @@
 import { parseSync } from 'libpg-query';
+import { codePointIndex, utf8Length } from '../text/offsets.js';
 import type {
   CheckedStatement,
   CheckOptions,
@@ -314,31 +315,6 @@ function loneSurrogate(sql: string): number {
     if (c >= 0xdc00 && c <= 0xdfff) return i;
   }
   return -1;
-}
-
-/** The UTF-16 index of the `n`-th code point. */
-function codePointIndex(sql: string, n: number): number {
-  let i = 0;
-  for (let k = 0; k < n && i < sql.length; k++) {
-    const c = sql.charCodeAt(i);
-    i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
-  }
-  return i;
-}
-
-/** UTF-8 length of the first `index` UTF-16 units (the inverse of Source.index, for early violations). */
-function utf8Length(sql: string, index: number): number {
-  let bytes = 0;
-  for (let i = 0; i < index; i++) {
-    const c = sql.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < index) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { columnRef } from './columns.js';
 import {
   BINARY_OPERATORS,
   COMPARISON_OPERATORS,
@@ -5,6 +6,7 @@ import {
   operatorHint,
   UNARY_OPERATORS,
 } from './names.js';
+import { deleteStmt, insertStmt, selectStmt, sortClause, updateStmt } from './statements.js';
 import { type Fields, isFields, single } from './tree.js';
 import type { Walker } from './walker.js';
 
@@ -45,25 +47,25 @@ export const RULES: Readonly<Record<string, Rule>> = {
       'rarg',
     ),
     visit(w, f) {
-      w.selectStmt(f);
+      selectStmt(w, f);
     },
   },
   InsertStmt: {
     fields: set('relation', 'cols', 'selectStmt', 'returningClause', 'withClause', 'override'),
     visit(w, f) {
-      w.insertStmt(f);
+      insertStmt(w, f);
     },
   },
   UpdateStmt: {
     fields: set('relation', 'targetList', 'whereClause', 'fromClause', 'returningClause', 'withClause'),
     visit(w, f) {
-      w.updateStmt(f);
+      updateStmt(w, f);
     },
   },
   DeleteStmt: {
     fields: set('relation', 'usingClause', 'whereClause', 'returningClause', 'withClause'),
     visit(w, f) {
-      w.deleteStmt(f);
+      deleteStmt(w, f);
     },
   },
   MultiAssignRef: {
@@ -75,7 +77,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   ColumnRef: {
     fields: set('fields'),
     visit(w, f) {
-      w.columnRef(f);
+      columnRef(w, f);
     },
   },
   A_Const: {
@@ -230,7 +232,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
       w.function(name);
       w.oneOf(f.funcformat, ['COERCE_EXPLICIT_CALL', 'COERCE_SQL_SYNTAX'], 'Call form');
       w.nodes(f.args);
-      w.sortClause(f.agg_order);
+      sortClause(w, f.agg_order);
       if (f.agg_filter !== undefined) w.node(f.agg_filter);
     },
   },
