@@ -4,15 +4,19 @@ import { isFields, single, stringValue } from './tree.js';
  * The name PostgreSQL gives an unnamed select-list expression (parse_target.c, FigureColname), computed on
  * the raw parse tree. A subquery's or CTE's columns are these names, so they must be PostgreSQL's exactly:
  * a name PostgreSQL would not give would let `x.name` through where PostgreSQL calls `name(x)`.
- * `subqueryName` answers for an EXPR sublink: the name of its subquery's first column.
+ * `subqueryNames` answers for an EXPR sublink: the name of its subquery's first column.
  */
-export function figureColname(node: unknown, subqueryName: (sublink: object) => string | undefined): string {
-  return figure(node, subqueryName)?.[0] ?? '?column?';
+export interface SubqueryNames {
+  get(sublink: object): string | undefined;
+}
+
+export function figureColname(node: unknown, subqueryNames: SubqueryNames): string {
+  return figure(node, subqueryNames)?.[0] ?? '?column?';
 }
 
 type Named = [name: string, strength: number];
 
-function figure(node: unknown, subqueryName: (sublink: object) => string | undefined): Named | undefined {
+function figure(node: unknown, subqueryNames: SubqueryNames): Named | undefined {
   const entry = single(node);
   if (!entry || !isFields(entry[1])) return undefined;
   const [type, f] = entry;
@@ -30,7 +34,7 @@ function figure(node: unknown, subqueryName: (sublink: object) => string | undef
     case 'A_Expr':
       return f.kind === 'AEXPR_NULLIF' ? ['nullif', 2] : undefined;
     case 'TypeCast': {
-      const inner = figure(f.arg, subqueryName);
+      const inner = figure(f.arg, subqueryNames);
       if (inner && inner[1] > 1) return inner;
       const names = isFields(f.typeName) && Array.isArray(f.typeName.names) ? f.typeName.names : [];
       const last = stringValue(names[names.length - 1]);
@@ -43,14 +47,14 @@ function figure(node: unknown, subqueryName: (sublink: object) => string | undef
         case 'ARRAY_SUBLINK':
           return ['array', 2];
         case 'EXPR_SUBLINK': {
-          const name = subqueryName(f);
+          const name = subqueryNames.get(f);
           return name === undefined ? undefined : [name, 2];
         }
         default:
           return undefined;
       }
     case 'CaseExpr': {
-      const inner = figure(f.defresult, subqueryName);
+      const inner = figure(f.defresult, subqueryNames);
       return inner && inner[1] > 1 ? inner : ['case', 1];
     }
     case 'RowExpr':

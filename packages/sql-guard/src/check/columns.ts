@@ -7,36 +7,35 @@ export function columnRef(w: Walker, f: Fields): void {
   const parts = w.array(f.fields);
   const names: string[] = [];
   let star = false;
-  parts.forEach((part, i) => {
-    const entry = single(part);
-    if (entry && entry[0] === 'A_Star' && i === parts.length - 1) {
-      star = true;
-      return;
-    }
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
     const sval = stringValue(part);
-    if (sval === undefined) w.fail('construct_not_allowed', 'The column reference holds an unexpected part.');
-    names.push(sval);
-  });
+    if (sval !== undefined) {
+      names.push(sval);
+      continue;
+    }
+    if (i === parts.length - 1 && single(part)?.[0] === 'A_Star') star = true;
+    else w.fail('construct_not_allowed', 'The column reference holds an unexpected part.');
+  }
   if (parts.length > 2) {
     w.fail(
       'construct_not_allowed',
-      `Column references of more than two parts are not allowed (${names.join('.')}${star ? '.*' : ''}).`,
+      `Column references of more than two parts are not allowed (${refText(names, star)}).`,
       'write alias.column',
     );
   }
-  const text = `${names.join('.')}${star ? `${names.length ? '.' : ''}*` : ''}`;
   if (star) {
     if (f !== w.starTarget) {
       w.fail(
         'column_not_allowed',
-        `${text} is a whole-row value here; only the select list and RETURNING may expand * into columns.`,
+        `${refText(names, star)} is a whole-row value here; only the select list and RETURNING may expand * into columns.`,
         `name the columns: ${formatColumns(columnsInScope(w.level))}`,
       );
     }
     if (names.length === 1 && !findRefname(w.level, names[0]!)) {
       w.fail(
         'column_not_allowed',
-        `${text} names no relation in scope.`,
+        `${refText(names, star)} names no relation in scope.`,
         `columns in scope: ${formatColumns(columnsInScope(w.level))}`,
       );
     }
@@ -59,15 +58,19 @@ export function columnRef(w: Walker, f: Fields): void {
   if (!owner) {
     w.fail(
       'column_not_allowed',
-      `${text}: no relation named ${qualifier} is in scope.`,
+      `${refText(names, star)}: no relation named ${qualifier} is in scope.`,
       `columns in scope: ${formatColumns(columnsInScope(w.level))}`,
     );
   }
   if (!owner.columns.includes(column)) {
     w.fail(
       'column_not_allowed',
-      `${text} does not resolve: ${qualifier} has no column ${column} (PostgreSQL would read it as the function call ${column}(${qualifier})).`,
+      `${refText(names, star)} does not resolve: ${qualifier} has no column ${column} (PostgreSQL would read it as the function call ${column}(${qualifier})).`,
       `columns of ${qualifier}: ${formatColumns(owner.columns)}`,
     );
   }
+}
+
+function refText(names: string[], star: boolean): string {
+  return `${names.join('.')}${star ? `${names.length ? '.' : ''}*` : ''}`;
 }

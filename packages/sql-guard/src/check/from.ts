@@ -26,6 +26,8 @@ interface FromItem {
 }
 
 const set = (...fields: string[]): ReadonlySet<string> => new Set(fields);
+const PERMANENT = ['p'];
+const JOIN_TYPES = ['JOIN_INNER', 'JOIN_LEFT', 'JOIN_FULL', 'JOIN_RIGHT'];
 
 const ALIAS: Rule = {
   fields: set('aliasname', 'colnames'),
@@ -62,38 +64,29 @@ function fromItem(w: Walker, value: unknown, level: Level): FromItem {
   const entry = single(value);
   if (!entry) w.fail('construct_not_allowed', 'The parse tree holds an unexpected value.');
   const [type, f] = entry;
-  let result: FromItem | undefined;
-  const rule: Rule | undefined =
+  const fields =
     type === 'RangeVar'
-      ? {
-          fields: RANGE_VAR_FIELDS,
-          visit: (_w, fields) => {
-            result = rangeVar(w, fields);
-          },
-        }
+      ? RANGE_VAR_FIELDS
       : type === 'RangeSubselect'
-        ? {
-            fields: RANGE_SUBSELECT_FIELDS,
-            visit: (_w, fields) => {
-              result = rangeSubselect(w, fields, level);
-            },
-          }
+        ? RANGE_SUBSELECT_FIELDS
         : type === 'JoinExpr'
-          ? {
-              fields: JOIN_EXPR_FIELDS,
-              visit: (_w, fields) => {
-                result = joinExpr(w, fields, level);
-              },
-            }
+          ? JOIN_EXPR_FIELDS
           : undefined;
-  // Anything else (functions in FROM, TABLESAMPLE, XMLTABLE ...) is rejected by visit.
-  w.visit(type, f, rule);
-  if (!result) w.fail('construct_not_allowed', `${type} is not allowed in FROM.`);
+  // Anything else (functions in FROM, TABLESAMPLE, XMLTABLE ...) is rejected by enter.
+  const saved = w.enter(type, f, fields);
+  const fi = f as Fields;
+  const result =
+    type === 'RangeVar'
+      ? rangeVar(w, fi)
+      : type === 'RangeSubselect'
+        ? rangeSubselect(w, fi, level)
+        : joinExpr(w, fi, level);
+  w.leave(saved);
   return result;
 }
 
 function rangeVar(w: Walker, f: Fields): FromItem {
-  w.oneOf(f.relpersistence, ['p'], 'Relation persistence');
+  w.oneOf(f.relpersistence, PERMANENT, 'Relation persistence');
   const alias = aliasOf(w, f.alias);
   const name = f.relname as string;
   let columns: readonly string[];
@@ -121,12 +114,8 @@ function rangeSubselect(w: Walker, f: Fields, level: Level): FromItem {
   const lateral = f.lateral === true;
   const saved = level.lateralActive;
   level.lateralActive = lateral;
-  let outputs: string[];
-  try {
-    outputs = w.select(f.subquery);
-  } finally {
-    level.lateralActive = saved;
-  }
+  const outputs = w.select(f.subquery);
+  level.lateralActive = saved;
   const alias = aliasOf(w, f.alias);
   const columns = renamed(outputs, alias?.columns);
   if (!columns) tooManyAliases(w, alias?.name ?? 'subquery', outputs);
@@ -134,18 +123,14 @@ function rangeSubselect(w: Walker, f: Fields, level: Level): FromItem {
 }
 
 function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
-  w.oneOf(f.jointype, ['JOIN_INNER', 'JOIN_LEFT', 'JOIN_FULL', 'JOIN_RIGHT'], 'Join type');
+  w.oneOf(f.jointype, JOIN_TYPES, 'Join type');
   const left = fromItem(w, f.larg, level);
   // The left side is visible to a LATERAL item on the right side (PostgreSQL: lateral-only).
   const mark = level.items.length;
   for (const i of left.namespace) i.lateralOnly = true;
   level.items.push(...left.namespace);
-  let right: FromItem;
-  try {
-    right = fromItem(w, f.rarg, level);
-  } finally {
-    level.items.length = mark;
-  }
+  const right = fromItem(w, f.rarg, level);
+  level.items.length = mark;
   const mine = [...left.namespace, ...right.namespace];
   for (const i of mine) i.lateralOnly = false;
 
@@ -168,11 +153,8 @@ function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
     // ON sees the two sides of this join and the outer levels, nothing else of this level.
     const saved = level.items;
     level.items = mine;
-    try {
-      w.node(f.quals);
-    } finally {
-      level.items = saved;
-    }
+    w.node(f.quals);
+    level.items = saved;
   }
   const joined = joinColumns(left.columns, right.columns, using);
   const usingAlias = aliasOf(w, f.join_using_alias);
@@ -180,7 +162,8 @@ function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
   const columns = renamed(joined, alias?.columns);
   if (!columns) tooManyAliases(w, alias?.name ?? 'join', joined);
   // An aliased join hides the items inside it; otherwise they stay visible as qualifiers only.
-  const namespace: NsItem[] = alias ? [] : mine.map((i) => ({ ...i, colsVisible: false }));
+  const namespace: NsItem[] = [];
+  if (!alias) for (const i of mine) namespace.push({ ...i, colsVisible: false });
   namespace.push(item(alias?.name, columns));
   if (usingAlias) {
     namespace.push({
@@ -253,19 +236,14 @@ function baseRelation(w: Walker, f: Fields, op: Operation): readonly string[] {
 
 /** A DML target: always a base relation (PostgreSQL never resolves it to a CTE). */
 export function dmlTarget(w: Walker, value: unknown, op: Operation): NsItem {
-  let found: NsItem | undefined;
-  w.visit('RangeVar', value, {
-    fields: RANGE_VAR_FIELDS,
-    visit: (_w, f) => {
-      w.oneOf(f.relpersistence, ['p'], 'Relation persistence');
-      const alias = aliasOf(w, f.alias);
-      const columns = baseRelation(w, f, op);
-      if (alias?.columns)
-        w.fail('construct_not_allowed', 'A column alias list on the target is not allowed.');
-      found = item(alias?.name ?? (f.relname as string), columns);
-    },
-  });
-  return found!;
+  const saved = w.enter('RangeVar', value, RANGE_VAR_FIELDS);
+  const f = value as Fields;
+  w.oneOf(f.relpersistence, PERMANENT, 'Relation persistence');
+  const alias = aliasOf(w, f.alias);
+  const columns = baseRelation(w, f, op);
+  if (alias?.columns) w.fail('construct_not_allowed', 'A column alias list on the target is not allowed.');
+  w.leave(saved);
+  return item(alias?.name ?? (f.relname as string), columns);
 }
 
 /** A target column of INSERT (...) or UPDATE ... SET, which must be a column of the target. */

@@ -81,8 +81,8 @@ export function columnsInScope(level: Level | undefined): string[] {
 export function renamed(
   columns: readonly string[],
   aliases: readonly string[] | undefined,
-): string[] | undefined {
-  if (!aliases) return [...columns];
+): readonly string[] | undefined {
+  if (!aliases) return columns;
   if (aliases.length > columns.length) return undefined;
   return [...aliases, ...columns.slice(aliases.length)];
 }

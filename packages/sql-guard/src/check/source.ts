@@ -8,12 +8,16 @@ import type { Position } from '../types.js';
  * Lone surrogates are rejected before parsing, so the encoding is plain UTF-8.
  */
 export class Source {
-  readonly ascii: boolean;
+  private asciiText: boolean | undefined;
   private byteCursor = 0;
   private indexCursor = 0;
 
-  constructor(readonly text: string) {
-    this.ascii = isAscii(text);
+  constructor(readonly text: string) {}
+
+  /** Whether the text is ASCII (then byte offsets are indexes); computed when first needed. */
+  get ascii(): boolean {
+    if (this.asciiText === undefined) this.asciiText = isAscii(this.text);
+    return this.asciiText;
   }
 
   /** The UTF-16 index of a UTF-8 byte offset (clamped to the text). */

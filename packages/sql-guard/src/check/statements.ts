@@ -1,15 +1,7 @@
 import { figureColname } from './colname.js';
 import { dmlTarget, fromClause, targetColumn } from './from.js';
 import type { Rule } from './rules.js';
-import {
-  findRefname,
-  formatColumns,
-  item,
-  type Level,
-  renamed,
-  resolvesLocally,
-  starColumns,
-} from './scope.js';
+import { findRefname, formatColumns, item, Level, renamed, resolvesLocally, starColumns } from './scope.js';
 import { type Fields, isFields, single, stringValue } from './tree.js';
 import type { Walker } from './walker.js';
 
@@ -21,7 +13,7 @@ import type { Walker } from './walker.js';
 
 /** A CTE in scope; `columns` is undefined while a WITH RECURSIVE item's columns are not known yet. */
 interface Cte {
-  columns: string[] | undefined;
+  columns: readonly string[] | undefined;
 }
 
 export interface CteScope {
@@ -52,7 +44,10 @@ const COMMON_TABLE_EXPR: Rule = {
     );
   },
 };
+const OVERRIDING = ['OVERRIDING_NOT_SET'];
 const SORT_BY_FIELDS = set('node', 'sortby_dir', 'sortby_nulls');
+const SORT_DIRECTIONS = ['SORTBY_DEFAULT', 'SORTBY_ASC', 'SORTBY_DESC'];
+const SORT_NULLS = ['SORTBY_NULLS_DEFAULT', 'SORTBY_NULLS_FIRST', 'SORTBY_NULLS_LAST'];
 const GROUPING_SET_FIELDS = set('kind', 'content');
 const RETURNING_CLAUSE: Rule = { fields: set('exprs'), visit: noVisit };
 /** A select-list item; its value is walked by targetList. */
@@ -70,48 +65,50 @@ const SET_ITEM_FIELDS = set('name', 'val');
 export function selectStmt(w: Walker, f: Fields): void {
   const hook = w.leftArmHook;
   w.leftArmHook = undefined;
-  const top = w.takeTop();
-  w.inLevel((level) =>
-    withClause(w, f.withClause, top, () => {
-      w.oneOf(f.op, SETOPS, 'Set operation');
-      if (f.op !== undefined && f.op !== 'SETOP_NONE') {
-        setOperation(w, f, level, hook);
-        return;
+  const outer = w.level;
+  const level = new Level(outer);
+  w.level = level;
+  // A violation anywhere ends the walk, so scopes are restored on the normal path only.
+  const ctes = withClause(w, f.withClause, w.takeTop());
+  w.oneOf(f.op, SETOPS, 'Set operation');
+  if (f.op !== undefined && f.op !== 'SETOP_NONE') {
+    setOperation(w, f, level, hook);
+  } else {
+    if (f.larg !== undefined || f.rarg !== undefined)
+      w.fail('construct_not_allowed', 'Unexpected set-operation arms.');
+    let outputs: readonly string[];
+    if (f.valuesLists !== undefined) {
+      if (f.targetList !== undefined || f.fromClause !== undefined)
+        w.fail('construct_not_allowed', 'Unexpected VALUES form.');
+      outputs = valuesLists(w, f.valuesLists);
+      // ORDER BY and LIMIT of a VALUES list see its columns (column1, column2 ...).
+      level.items.push(item('*VALUES*', outputs));
+    } else {
+      fromClause(w, f.fromClause, level);
+      outputs = targetList(w, f.targetList);
+      if (f.distinctClause !== undefined) {
+        const items = w.array(f.distinctClause);
+        // Plain DISTINCT is a list holding one empty node; DISTINCT ON lists expressions.
+        if (!(items.length === 1 && isFields(items[0]) && Object.keys(items[0]).length === 0))
+          for (const d of items) orderingExpression(w, d, outputs);
       }
-      if (f.larg !== undefined || f.rarg !== undefined)
-        w.fail('construct_not_allowed', 'Unexpected set-operation arms.');
-      let outputs: string[];
-      if (f.valuesLists !== undefined) {
-        if (f.targetList !== undefined || f.fromClause !== undefined)
-          w.fail('construct_not_allowed', 'Unexpected VALUES form.');
-        outputs = valuesLists(w, f.valuesLists);
-        // ORDER BY and LIMIT of a VALUES list see its columns (column1, column2 ...).
-        level.items.push(item('*VALUES*', outputs));
-      } else {
-        fromClause(w, f.fromClause, level);
-        outputs = targetList(w, f.targetList);
-        if (f.distinctClause !== undefined) {
-          const items = w.array(f.distinctClause);
-          // Plain DISTINCT is a list holding one empty node; DISTINCT ON lists expressions.
-          if (!(items.length === 1 && isFields(items[0]) && Object.keys(items[0]).length === 0))
-            for (const d of items) orderingExpression(w, d, outputs);
-        }
-        if (f.whereClause !== undefined) w.node(f.whereClause);
-        if (f.groupClause !== undefined) for (const g of w.array(f.groupClause)) groupItem(w, g, outputs);
-        if (f.havingClause !== undefined) w.node(f.havingClause);
-      }
-      sortClause(w, f.sortClause, outputs);
-      limits(w, f);
-      w.outputs = outputs;
-    }),
-  );
+      if (f.whereClause !== undefined) w.node(f.whereClause);
+      if (f.groupClause !== undefined) for (const g of w.array(f.groupClause)) groupItem(w, g, outputs);
+      if (f.havingClause !== undefined) w.node(f.havingClause);
+    }
+    sortClause(w, f.sortClause, outputs);
+    limits(w, f);
+    w.outputs = outputs;
+  }
+  w.ctes = ctes;
+  w.level = outer;
 }
 
 function setOperation(
   w: Walker,
   f: Fields,
   level: Level,
-  hook: ((names: string[]) => void) | undefined,
+  hook: ((names: readonly string[]) => void) | undefined,
 ): void {
   if (f.valuesLists !== undefined || f.targetList !== undefined || f.fromClause !== undefined)
     w.fail('construct_not_allowed', 'Unexpected set-operation form.');
@@ -136,75 +133,76 @@ function limits(w: Walker, f: Fields): void {
 }
 
 export function insertStmt(w: Walker, f: Fields): void {
-  const top = w.takeTop();
-  w.inLevel((level) =>
-    withClause(w, f.withClause, top, () => {
-      w.oneOf(f.override, ['OVERRIDING_NOT_SET'], 'OVERRIDING');
-      const target = dmlTarget(w, f.relation, 'insert');
-      for (const col of f.cols === undefined ? [] : w.array(f.cols)) {
-        const entry = single(col);
-        if (entry?.[0] !== 'ResTarget')
-          w.fail('construct_not_allowed', 'The column list holds an unexpected item.');
-        w.visit('ResTarget', entry[1], {
-          fields: INSERT_COLUMN_FIELDS,
-          visit: (_w, c) => targetColumn(w, target, c.name),
-        });
-      }
-      // The inserted rows do not see the target (PostgreSQL adds it to the namespace for RETURNING only).
-      if (f.selectStmt !== undefined) w.select(f.selectStmt);
-      level.items.push(target);
-      w.outputs = returning(w, f.returningClause);
-    }),
-  );
+  const outer = w.level;
+  const level = new Level(outer);
+  w.level = level;
+  const ctes = withClause(w, f.withClause, w.takeTop());
+  w.oneOf(f.override, OVERRIDING, 'OVERRIDING');
+  const target = dmlTarget(w, f.relation, 'insert');
+  if (f.cols !== undefined) {
+    for (const col of w.array(f.cols)) {
+      const entry = single(col);
+      if (entry?.[0] !== 'ResTarget')
+        w.fail('construct_not_allowed', 'The column list holds an unexpected item.');
+      const saved = w.enter('ResTarget', entry[1], INSERT_COLUMN_FIELDS);
+      targetColumn(w, target, (entry[1] as Fields).name);
+      w.leave(saved);
+    }
+  }
+  // The inserted rows do not see the target (PostgreSQL adds it to the namespace for RETURNING only).
+  if (f.selectStmt !== undefined) w.select(f.selectStmt);
+  level.items.push(target);
+  w.outputs = returning(w, f.returningClause);
+  w.ctes = ctes;
+  w.level = outer;
 }
 
 export function updateStmt(w: Walker, f: Fields): void {
-  const top = w.takeTop();
-  w.inLevel((level) =>
-    withClause(w, f.withClause, top, () => {
-      const target = dmlTarget(w, f.relation, 'update');
-      level.items.push(target);
-      fromClause(w, f.fromClause, level);
-      for (const t of w.array(f.targetList)) {
-        const entry = single(t);
-        if (entry?.[0] !== 'ResTarget') w.fail('construct_not_allowed', 'SET holds an unexpected item.');
-        w.visit('ResTarget', entry[1], {
-          fields: SET_ITEM_FIELDS,
-          visit: (w, item) => {
-            targetColumn(w, target, item.name);
-            w.node(item.val);
-          },
-        });
-      }
-      if (f.whereClause !== undefined) w.node(f.whereClause);
-      w.outputs = returning(w, f.returningClause);
-    }),
-  );
+  const outer = w.level;
+  const level = new Level(outer);
+  w.level = level;
+  const ctes = withClause(w, f.withClause, w.takeTop());
+  const target = dmlTarget(w, f.relation, 'update');
+  level.items.push(target);
+  fromClause(w, f.fromClause, level);
+  for (const t of w.array(f.targetList)) {
+    const entry = single(t);
+    if (entry?.[0] !== 'ResTarget') w.fail('construct_not_allowed', 'SET holds an unexpected item.');
+    const saved = w.enter('ResTarget', entry[1], SET_ITEM_FIELDS);
+    const setItem = entry[1] as Fields;
+    targetColumn(w, target, setItem.name);
+    w.node(setItem.val);
+    w.leave(saved);
+  }
+  if (f.whereClause !== undefined) w.node(f.whereClause);
+  w.outputs = returning(w, f.returningClause);
+  w.ctes = ctes;
+  w.level = outer;
 }
 
 export function deleteStmt(w: Walker, f: Fields): void {
-  const top = w.takeTop();
-  w.inLevel((level) =>
-    withClause(w, f.withClause, top, () => {
-      level.items.push(dmlTarget(w, f.relation, 'delete'));
-      fromClause(w, f.usingClause, level);
-      if (f.whereClause !== undefined) w.node(f.whereClause);
-      w.outputs = returning(w, f.returningClause);
-    }),
-  );
+  const outer = w.level;
+  const level = new Level(outer);
+  w.level = level;
+  const ctes = withClause(w, f.withClause, w.takeTop());
+  level.items.push(dmlTarget(w, f.relation, 'delete'));
+  fromClause(w, f.usingClause, level);
+  if (f.whereClause !== undefined) w.node(f.whereClause);
+  w.outputs = returning(w, f.returningClause);
+  w.ctes = ctes;
+  w.level = outer;
 }
 
 /**
- * Walks `body` with the CTEs of a WITH clause in scope. Non-recursive WITH: each CTE sees only the
- * CTEs listed before it. WITH RECURSIVE: every item sees every item, and a self-reference (in the
- * recursive arm of a UNION) sees the columns of the non-recursive arm; its items must all be reads.
- * The statement's body sees them all. A CTE name never names a DML target.
+ * Puts the CTEs of a WITH clause in scope for the rest of the statement and returns the scope to restore
+ * after it. Non-recursive WITH: each CTE sees only the CTEs listed before it. WITH RECURSIVE: every item
+ * sees every item, and a self-reference (in the recursive arm of a UNION) sees the columns of the
+ * non-recursive arm; its items must all be reads. The statement's body sees them all. A CTE name never
+ * names a DML target.
  */
-function withClause(w: Walker, value: unknown, allowWrites: boolean, body: () => void): void {
-  if (value === undefined) {
-    body();
-    return;
-  }
+function withClause(w: Walker, value: unknown, allowWrites: boolean): CteScope | undefined {
+  const outer = w.ctes;
+  if (value === undefined) return outer;
   w.visit('WithClause', value, WITH_CLAUSE);
   const wc = value as Fields;
   const recursive = wc.recursive === true;
@@ -218,60 +216,56 @@ function withClause(w: Walker, value: unknown, allowWrites: boolean, body: () =>
     items.push(entry[1] as Fields);
   }
   w.ctes = scope;
-  try {
-    if (recursive) {
-      for (const cte of items) {
-        const aliases = cte.aliascolnames === undefined ? undefined : w.names(cte.aliascolnames);
-        scope.ctes.set(cte.ctename as string, { columns: aliases });
-      }
-    }
+  if (recursive) {
     for (const cte of items) {
-      const saved = w.at;
-      if (typeof cte.location === 'number') w.at = cte.location;
-      const query = single(cte.ctequery);
-      if (!query || !['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt'].includes(query[0])) {
-        w.fail('construct_not_allowed', 'A WITH item must be SELECT, INSERT, UPDATE or DELETE.');
-      }
-      if (query[0] !== 'SelectStmt' && recursive) {
-        w.fail(
-          'construct_not_allowed',
-          `The data-modifying WITH item ${String(cte.ctename)} is not allowed in WITH RECURSIVE.`,
-          'WITH RECURSIVE may only read; write in a statement of its own',
-        );
-      }
-      if (query[0] !== 'SelectStmt' && !allowWrites) {
-        w.fail(
-          'construct_not_allowed',
-          `The data-modifying WITH item ${String(cte.ctename)} is allowed only in the WITH clause of the statement itself.`,
-        );
-      }
-      w.at = saved;
-      const name = cte.ctename as string;
       const aliases = cte.aliascolnames === undefined ? undefined : w.names(cte.aliascolnames);
-      const entry = scope.ctes.get(name);
-      if (recursive && entry && entry.columns === undefined) {
-        // Known from the non-recursive arm on, for the self-reference in the recursive arm.
-        w.leftArmHook = (names) => {
-          entry.columns = names;
-        };
-      }
-      const outputs = w.statement(cte.ctequery);
-      w.leftArmHook = undefined;
-      const columns = renamed(outputs, aliases);
-      if (!columns) {
-        w.at = typeof cte.location === 'number' ? cte.location : w.at;
-        w.fail(
-          'column_not_allowed',
-          `WITH item ${name} names ${aliases!.length} columns but its query has ${outputs.length}.`,
-          `columns of its query: ${formatColumns(outputs)}`,
-        );
-      }
-      scope.ctes.set(name, { columns });
+      scope.ctes.set(cte.ctename as string, { columns: aliases });
     }
-    body();
-  } finally {
-    w.ctes = scope.parent;
   }
+  for (const cte of items) {
+    const saved = w.at;
+    if (typeof cte.location === 'number') w.at = cte.location;
+    const query = single(cte.ctequery);
+    if (!query || !['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt'].includes(query[0])) {
+      w.fail('construct_not_allowed', 'A WITH item must be SELECT, INSERT, UPDATE or DELETE.');
+    }
+    if (query[0] !== 'SelectStmt' && recursive) {
+      w.fail(
+        'construct_not_allowed',
+        `The data-modifying WITH item ${String(cte.ctename)} is not allowed in WITH RECURSIVE.`,
+        'WITH RECURSIVE may only read; write in a statement of its own',
+      );
+    }
+    if (query[0] !== 'SelectStmt' && !allowWrites) {
+      w.fail(
+        'construct_not_allowed',
+        `The data-modifying WITH item ${String(cte.ctename)} is allowed only in the WITH clause of the statement itself.`,
+      );
+    }
+    w.at = saved;
+    const name = cte.ctename as string;
+    const aliases = cte.aliascolnames === undefined ? undefined : w.names(cte.aliascolnames);
+    const entry = scope.ctes.get(name);
+    if (recursive && entry && entry.columns === undefined) {
+      // Known from the non-recursive arm on, for the self-reference in the recursive arm.
+      w.leftArmHook = (names) => {
+        entry.columns = names;
+      };
+    }
+    const outputs = w.statement(cte.ctequery);
+    w.leftArmHook = undefined;
+    const columns = renamed(outputs, aliases);
+    if (!columns) {
+      w.at = typeof cte.location === 'number' ? cte.location : w.at;
+      w.fail(
+        'column_not_allowed',
+        `WITH item ${name} names ${aliases!.length} columns but its query has ${outputs.length}.`,
+        `columns of its query: ${formatColumns(outputs)}`,
+      );
+    }
+    scope.ctes.set(name, { columns });
+  }
+  return outer;
 }
 
 export function cteNamed(w: Walker, name: string): Cte | undefined {
@@ -299,7 +293,7 @@ function targetList(w: Walker, value: unknown): string[] {
       continue;
     }
     if (r.val !== undefined) w.node(r.val);
-    outputs.push(typeof r.name === 'string' ? r.name : figureColname(r.val, w.subqueryName));
+    outputs.push(typeof r.name === 'string' ? r.name : figureColname(r.val, w.sublinkNames));
   }
   return outputs;
 }
@@ -344,19 +338,13 @@ export function sortClause(w: Walker, value: unknown, outputs?: readonly string[
   for (const entryValue of w.array(value)) {
     const entry = single(entryValue);
     if (entry?.[0] !== 'SortBy') w.fail('construct_not_allowed', 'ORDER BY holds an unexpected item.');
-    w.visit('SortBy', entry[1], {
-      fields: SORT_BY_FIELDS,
-      visit: (w, f) => {
-        w.oneOf(f.sortby_dir, ['SORTBY_DEFAULT', 'SORTBY_ASC', 'SORTBY_DESC'], 'Sort direction');
-        w.oneOf(
-          f.sortby_nulls,
-          ['SORTBY_NULLS_DEFAULT', 'SORTBY_NULLS_FIRST', 'SORTBY_NULLS_LAST'],
-          'NULLS option',
-        );
-        if (outputs) orderingExpression(w, f.node, outputs);
-        else w.node(f.node);
-      },
-    });
+    const saved = w.enter('SortBy', entry[1], SORT_BY_FIELDS);
+    const f = entry[1] as Fields;
+    w.oneOf(f.sortby_dir, SORT_DIRECTIONS, 'Sort direction');
+    w.oneOf(f.sortby_nulls, SORT_NULLS, 'NULLS option');
+    if (outputs) orderingExpression(w, f.node, outputs);
+    else w.node(f.node);
+    w.leave(saved);
   }
 }
 

@@ -17,10 +17,22 @@ export function isFields(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The type of a wrapped node (its one key), or undefined for anything else; allocates nothing. */
+export function nodeType(value: unknown): string | undefined {
+  if (!isFields(value)) return undefined;
+  let found: string | undefined;
+  for (const key in value) {
+    if (found !== undefined) return undefined;
+    found = key;
+  }
+  return found;
+}
+
 /** The `sval` of a `String` node, or undefined. */
 export function stringValue(value: unknown): string | undefined {
-  const entry = single(value);
-  if (entry?.[0] !== 'String' || !isFields(entry[1])) return undefined;
-  const sval = entry[1].sval;
+  if (nodeType(value) !== 'String') return undefined;
+  const inner = (value as Fields).String;
+  if (!isFields(inner)) return undefined;
+  const sval = inner.sval;
   return typeof sval === 'string' ? sval : undefined;
 }

@@ -4,9 +4,9 @@ import { DENIED_FIELDS, DENIED_NODES } from './denials.js';
 import type { CompiledDialect } from './dialect.js';
 import { canonicalType, functionHint, functionLikeName, operatorHint } from './names.js';
 import { RULES, type Rule } from './rules.js';
-import { Level } from './scope.js';
+import type { Level } from './scope.js';
 import type { CteScope } from './statements.js';
-import { type Fields, isFields, single, stringValue } from './tree.js';
+import { type Fields, isFields, nodeType, single, stringValue } from './tree.js';
 import { violation } from './violation.js';
 
 /**
@@ -28,14 +28,13 @@ export class Walker {
   top = true;
   readonly accesses = new Map<string, RelationAccess>();
   /** Output names of the statement node visited last (set by select/insert/update/delete). */
-  outputs: string[] = [];
+  outputs: readonly string[] = [];
   /** The select-list ColumnRef currently allowed to end in `*` (a star expansion, not a whole-row value). */
   starTarget: unknown;
   /** EXPR sublinks walked so far, to the name of their subquery's first column (for figureColname). */
   readonly sublinkNames = new WeakMap<object, string>();
   /** Called between the arms of the next set operation: a WITH RECURSIVE item learns its columns there. */
-  leftArmHook: ((names: string[]) => void) | undefined;
-  readonly subqueryName = (sublink: object) => this.sublinkNames.get(sublink);
+  leftArmHook: ((names: readonly string[]) => void) | undefined;
 
   constructor(
     readonly dialect: CompiledDialect,
@@ -59,9 +58,9 @@ export class Walker {
 
   /** A wrapped node: `{ TypeName: { ...fields } }`. */
   node(value: unknown): void {
-    const entry = single(value);
-    if (!entry) this.fail('construct_not_allowed', 'The parse tree holds an unexpected value.');
-    this.visit(entry[0], entry[1]);
+    const type = nodeType(value);
+    if (type === undefined) this.fail('construct_not_allowed', 'The parse tree holds an unexpected value.');
+    this.visit(type, (value as Fields)[type]);
   }
 
   nodes(value: unknown): void {
@@ -71,6 +70,21 @@ export class Walker {
 
   /** An unwrapped node whose type the parent field fixes (e.g. InsertStmt.relation is a RangeVar). */
   visit(type: string, value: unknown, rule: Rule | undefined = RULES[type]): void {
+    if (!rule) {
+      this.enter(type, value, undefined);
+      return;
+    }
+    const saved = this.enter(type, value, rule.fields);
+    rule.visit(this, value as Fields);
+    this.leave(saved);
+  }
+
+  /**
+   * Checks a node's fields against `fields` (undefined: the node type is not allowed) and makes it the
+   * current node (its location, one level deeper). Returns what `leave` restores. For nodes whose
+   * children the caller walks itself (FROM items, ORDER BY items ...).
+   */
+  enter(type: string, value: unknown, fields: ReadonlySet<string> | undefined): number {
     if (!isFields(value)) this.fail('construct_not_allowed', `The parse tree holds a malformed ${type}.`);
     const saved = this.at;
     const loc = value[LOCATION];
@@ -82,9 +96,9 @@ export class Walker {
         'simplify it or split it into several statements',
       );
     }
-    if (!rule) this.reject(type, value);
+    if (!fields) this.reject(type, value);
     for (const key in value) {
-      if (key === LOCATION || rule.fields.has(key)) continue;
+      if (key === LOCATION || fields.has(key)) continue;
       const denial = DENIED_FIELDS[key];
       if (denial) this.deny(denial);
       this.fail(
@@ -92,7 +106,10 @@ export class Walker {
         `${type}.${key} is not allowed (the guard does not know this construct).`,
       );
     }
-    rule.visit(this, value);
+    return saved;
+  }
+
+  leave(saved: number): void {
     this.depth--;
     this.at = saved;
   }
@@ -118,11 +135,14 @@ export class Walker {
 
   /** `String` nodes of a name list, as plain strings. */
   names(value: unknown): string[] {
-    return this.array(value).map((item) => {
-      const sval = stringValue(item);
+    const items = this.array(value);
+    const out: string[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const sval = stringValue(items[i]);
       if (sval === undefined) this.fail('construct_not_allowed', 'The parse tree holds an unexpected name.');
-      return sval;
-    });
+      out.push(sval);
+    }
+    return out;
   }
 
   oneOf(value: unknown, allowed: readonly string[], what: string): void {
@@ -138,20 +158,8 @@ export class Walker {
     return top;
   }
 
-  /** Runs `body` in a new query level whose outer level is the current one. */
-  inLevel<T>(body: (level: Level) => T): T {
-    const saved = this.level;
-    const level = new Level(saved);
-    this.level = level;
-    try {
-      return body(level);
-    } finally {
-      this.level = saved;
-    }
-  }
-
   /** A SelectStmt that may come wrapped or unwrapped (set-operation arms); returns its output names. */
-  select(value: unknown): string[] {
+  select(value: unknown): readonly string[] {
     const entry = single(value);
     if (entry && entry[0] === 'SelectStmt') this.visit('SelectStmt', entry[1]);
     else this.visit('SelectStmt', value);
@@ -159,7 +167,7 @@ export class Walker {
   }
 
   /** A statement node of any allowed kind (a WITH item); returns its output names. */
-  statement(value: unknown): string[] {
+  statement(value: unknown): readonly string[] {
     this.outputs = [];
     this.node(value);
     return this.outputs;
