@@ -26,11 +26,19 @@ export const corpus: { sql: string; mode: Mode }[] = [
   { mode: 'query', sql: 'SELECT reporting_currency FROM workspace_settings WHERE first_day_of_week = 1' },
   {
     mode: 'query',
+    sql: "SELECT entry_id, note FROM ledger_entries WHERE note ILIKE '%$%' OR counterparty = 'AT&T' ORDER BY ts DESC",
+  },
+  {
+    mode: 'query',
     sql: 'SELECT a.display_name, sum(l.amount) AS balance FROM accounts a JOIN ledger_entries l ON l.account_id = a.account_id GROUP BY a.display_name',
   },
   {
     mode: 'execute',
     sql: "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES ('2026-08-01', 'chase-checking', -30, 'EUR', 'spend', 'transport', 'train'), ('2026-08-02', 'chase-checking', -4.2, 'EUR', 'spend', 'food', 'coffee'), ('2026-08-03', 'chase-checking', 2500, 'EUR', 'income', 'salary', NULL) RETURNING entry_id, amount",
+  },
+  {
+    mode: 'execute',
+    sql: "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES ('2026-08-05', 'cash', -5, 'USD', 'spend', 'food', 'lunch at \"Joe''s\" -- paid $5 in cash') RETURNING entry_id",
   },
   {
     mode: 'execute',

@@ -15,6 +15,7 @@ import { type CompiledDialect, compileDialect } from './dialect.js';
 import {
   complexityViolation,
   lexicalViolation,
+  literalsExplainTriggers,
   longSignRun,
   MAX_SIGN_RUN,
   mayHoldLexicalViolation,
@@ -22,6 +23,7 @@ import {
   scan,
   type Token,
 } from './lexical.js';
+import { stringConstStarts } from './literals.js';
 import { statementName } from './names.js';
 import { isSqlSpace, Source } from './source.js';
 import { Violation } from './violation.js';
@@ -115,7 +117,13 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
   }
   const ranges = statements.map((s) => statementRange(source, s));
 
-  if (tokens === undefined && mayHoldLexicalViolation(sql)) {
+  // Scan only when a character that may begin a refused token occurs outside the string literals the
+  // parser found (comments, quoted identifiers, dollar quotes and prefixed literals cannot hide there).
+  if (
+    tokens === undefined &&
+    mayHoldLexicalViolation(sql) &&
+    !literalsExplainTriggers(sql, stringConstStarts(statements, source))
+  ) {
     tokens = scan(sql);
     if (!tokens) return failure('syntax_error', 'PostgreSQL cannot scan the SQL.');
   }
