@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/index.js';
 import type { Dialect } from '../../src/types.js';
 
@@ -216,4 +218,67 @@ describe('name resolution against an independent resolver', () => {
     expect(accepted).toBeGreaterThan(200);
     expect(refused).toBeGreaterThan(200);
   });
+});
+
+/**
+ * The same statements on PostgreSQL 15, every column an integer: if PostgreSQL read any reference the
+ * guard accepted as a function call or a whole row (`x.json_agg` as `json_agg(x)`), that result column
+ * would not be an integer. So every accepted statement must run and return integer columns only.
+ */
+describe('accepted generated statements on PostgreSQL', () => {
+  const admin = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' };
+  const database = `sql_guard_names_${randomBytes(6).toString('hex')}`;
+  let client: pg.Client;
+  beforeAll(async () => {
+    const root = new pg.Client(admin);
+    await root.connect();
+    await root.query(`CREATE DATABASE ${database}`);
+    await root.end();
+    client = new pg.Client({ ...admin, database });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+    const root = new pg.Client(admin);
+    await root.connect();
+    await root.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await root.end();
+  });
+
+  it('runs them, and PostgreSQL reads every reference as an integer column', async () => {
+    const guards = new Map<string, Awaited<ReturnType<typeof createGuard>>>();
+    let ran = 0;
+    await fc.assert(
+      fc.asyncProperty(generated, async ({ dialect, sql }) => {
+        const key = JSON.stringify(dialect);
+        let guard = guards.get(key);
+        if (!guard) {
+          guard = await createGuard({ dialect });
+          guards.set(key, guard);
+        }
+        if (!guard.check(sql, { mode: 'query' }).ok) return;
+        await client.query('BEGIN');
+        try {
+          for (const [name, r] of Object.entries(dialect.relations)) {
+            await client.query(`CREATE TABLE ${name} (${r.columns.map((c) => `${c} integer`).join(', ')})`);
+            await client.query(`INSERT INTO ${name} VALUES (${r.columns.map(() => '1').join(', ')})`);
+          }
+          const result = await client.query(sql);
+          expect(
+            result.fields.filter((f) => f.dataTypeID !== 23).map((f) => f.name),
+            sql,
+          ).toEqual([]);
+          ran++;
+        } catch (error) {
+          // Ambiguous names are PostgreSQL's own error (never a function call): the guard need not refuse them.
+          if (!/is ambiguous/.test((error as Error).message))
+            throw new Error(`${sql}: ${(error as Error).message}`);
+        } finally {
+          await client.query('ROLLBACK');
+        }
+      }),
+      { numRuns: 600, seed: 20261124 },
+    );
+    expect(ran).toBeGreaterThan(50);
+  }, 300_000);
 });
