@@ -4,7 +4,11 @@ export type Operation = 'select' | 'insert' | 'update' | 'delete';
 export type Mode = 'query' | 'execute' | 'script';
 
 export interface Dialect {
-  relations: Record<string, { operations: Operation[] }>;
+  /**
+   * The relations a statement may name, with the operations each allows and every column a statement may
+   * name: a column reference that resolves to no column in scope is refused (`column_not_allowed`).
+   */
+  relations: Record<string, { operations: Operation[]; columns: string[] }>;
   /** Allowed function-like constructs, lower case, unqualified. */
   functions: string[];
   /** Allowed target types of casts and typed literals. */
@@ -49,6 +53,7 @@ export const GUARD_ERROR_CODES = [
   'nonstandard_string_literal_not_allowed',
   'locking_clause_not_allowed',
   'select_into_not_allowed',
+  'column_not_allowed',
   'construct_not_allowed',
 ] as const;
 

@@ -1,3 +1,4 @@
+import { offsetOfCharacter, positionAt } from '../text/offsets.js';
 import type {
   CheckedStatement,
   Limits,
@@ -9,7 +10,6 @@ import type {
 } from '../types.js';
 import { Deadline } from './deadline.js';
 import { GuardRunError, type RunErrorDetails } from './errors.js';
-import { offsetOfCharacter, positionAt } from './position.js';
 import { type JsonValue, toJsonValue } from './serialize.js';
 import { statementShape } from './statement-shape.js';
 import { resolveTypes, typeInfo } from './types-catalog.js';
