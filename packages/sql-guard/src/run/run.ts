@@ -268,7 +268,7 @@ function toRunError(
   if (!e || !sqlstate) return error; // not PostgreSQL speaking (connection lost, driver bug): rethrow as is
   const message = String(e.message ?? 'The statement failed.');
   if (sqlstate === '57014') return deadlineError('deadline', context.limits.deadlineMs, context.index);
-  if (sqlstate === '42704' && message === `unrecognized configuration parameter "${tooLargeMarker}"`) {
+  if (sqlstate === '22P02' && message === `invalid input syntax for type integer: "${tooLargeMarker}"`) {
     return tooLargeError(context.index, context.limits);
   }
   if (message.includes(configMarker)) {

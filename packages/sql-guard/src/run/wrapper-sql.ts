@@ -65,26 +65,27 @@ const writtenRows =
 export const rowCheckColumn = 'sql-guard row check';
 
 /**
- * Reading this (undefined) setting fails: the measuring wrapper does so for the first row that takes the
- * statement's rows past their byte cap, before that row is sent.
+ * The text the measuring wrapper casts to an integer, which fails, for the first row that takes the statement's
+ * rows past their byte cap, before that row is sent. A cast of a CASE (not of a constant, which the planner
+ * would fold) needs no function the session's role may lack: a SQL role that may execute only its dialect's
+ * functions still gets this error rather than "permission denied".
  */
 export const tooLargeMarker = 'sql_guard.result_too_large';
-
-/** A custom setting that is 'on' while a cursor FETCHes, so that the MOVE over the remainder measures nothing. */
-const measureSetting = 'sql_guard.measure_rows';
 
 /**
  * `SELECT alias.*, <check> FROM source`: the database measures each row as the octet length of its text form
  * (`alias::text`, at least the bytes of its values on the wire) and keeps a running total; the first row that
- * takes the total past `maxRowBytes` fails with {@link tooLargeMarker} before it is sent. With `gated`, only
- * rows produced while {@link measureSetting} is 'on' are measured (the FETCH, not the MOVE).
+ * takes the total past `maxRowBytes` fails with {@link tooLargeMarker} before it is sent. With `measuredRows`,
+ * only the first so many rows can fail (the ones a cursor FETCHes, not the ones its MOVE passes over).
  */
-function measured(source: string, alias: string, maxRowBytes: number, gated: boolean): string {
-  const size = `pg_catalog.octet_length(${alias}::pg_catalog.text)`;
-  const counted = gated
-    ? `CASE WHEN pg_catalog.current_setting('${measureSetting}', true) = 'on' THEN ${size} END`
-    : size;
-  return `SELECT ${alias}.*, CASE WHEN pg_catalog.sum(${counted}) OVER (ROWS UNBOUNDED PRECEDING) > ${integer(maxRowBytes)} THEN pg_catalog.current_setting('${tooLargeMarker}') END AS "${rowCheckColumn}" FROM ${source}`;
+function measured(source: string, alias: string, maxRowBytes: number, measuredRows?: number): string {
+  const frame = 'OVER (ROWS UNBOUNDED PRECEDING)';
+  const over = `pg_catalog.sum(pg_catalog.octet_length(${alias}::pg_catalog.text)) ${frame} > ${integer(maxRowBytes)}`;
+  const when =
+    measuredRows === undefined
+      ? over
+      : `pg_catalog.count(*) ${frame} <= ${integer(measuredRows)} AND ${over}`;
+  return `SELECT ${alias}.*, (CASE WHEN ${when} THEN '${tooLargeMarker}' END)::pg_catalog.int4 AS "${rowCheckColumn}" FROM ${source}`;
 }
 
 /** What a plan's results say about its statement. */
@@ -156,7 +157,6 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
     options.statementShape.limit <= options.maxReturnedRows;
   const shape = !statement.readOnly ? 'direct' : bounded ? 'bounded' : 'cursor';
   const cursor = shape === 'cursor';
-  if (cursor) settings.push(`SET LOCAL ${measureSetting} = on`);
   if (!cursor && options.countBefore) checks.push(`${writtenRows} AS n`);
   // The first part yields one result of its own: the checks' row, or (nothing to check) the last SET's.
   const parts = [
@@ -174,18 +174,17 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
   let statementStart = 0;
   let read: StatementPlan['read'];
   if (cursor) {
-    const declare = `DECLARE ${cursorName} NO SCROLL CURSOR FOR ${measured('(\n', 'q', cap, true)}`;
+    const declare = `DECLARE ${cursorName} NO SCROLL CURSOR FOR ${measured('(\n', 'q', cap, options.maxReturnedRows)}`;
     statementStart = declare.length;
     parts.push(
       `${declare}${body}) q`,
       `FETCH FORWARD ${integer(options.maxReturnedRows)} FROM ${cursorName}`,
-      `SET LOCAL ${measureSetting} = off`,
       `MOVE FORWARD ALL IN ${cursorName}`,
       `CLOSE ${cursorName}`,
     );
     read = (results) => {
       const fetched = resultAt(results, 2);
-      const moved = results[4]?.rowCount ?? 0;
+      const moved = results[3]?.rowCount ?? 0;
       return {
         fields: withoutCheck(fetched.fields),
         rows: fetched.rows,
@@ -193,7 +192,7 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
       };
     };
   } else if (shape === 'bounded') {
-    const select = measured('(\n', 'q', cap, false);
+    const select = measured('(\n', 'q', cap);
     statementStart = select.length;
     parts.push(`${select}${body}) q`);
     read = (results) => {
@@ -205,7 +204,7 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
     if (measuredWrite) {
       const prefix = 'WITH sql_guard_rows AS (\n';
       statementStart = prefix.length;
-      parts.push(`${prefix}${body}) ${measured('sql_guard_rows r', 'r', cap, false)}`);
+      parts.push(`${prefix}${body}) ${measured('sql_guard_rows r', 'r', cap)}`);
     } else {
       parts.push(body);
     }
