@@ -10,7 +10,8 @@ export type StorageErrorCode =
   | 'transaction_rolled_back'
   | 'workspace_not_resolved'
   | 'invalid_database_url'
-  | 'unsupported_database_version';
+  | 'unsupported_database_version'
+  | 'start_deadline_passed';
 
 export class StorageError extends Error {
   override readonly name: string = 'StorageError';
@@ -80,5 +81,13 @@ export class DatabaseClosedError extends StorageError {
   override readonly name = 'DatabaseClosedError';
   constructor() {
     super('database_closed', 'The database has been closed.');
+  }
+}
+
+/** A user transaction waited for the embedded database past the time it had to start by; nothing ran. */
+export class StartDeadlineError extends StorageError {
+  override readonly name = 'StartDeadlineError';
+  constructor() {
+    super('start_deadline_passed', 'The transaction could not start before its deadline; nothing ran.');
   }
 }

@@ -1,9 +1,11 @@
-import type { CheckResult, Guard, Mode, RunResult } from '@expense/sql-guard';
+import { type CheckResult, type Guard, GuardRunError, type Mode, type RunResult } from '@expense/sql-guard';
 import type { SqlResultData } from '@expense/wire';
 import type { Principal } from '../../auth/api-keys.js';
 import type { ActionBuilder } from '../../http/actions.js';
 import type { Claim, IdempotencyStore } from '../../idempotency/store.js';
 import type { Database, UserContext } from '../../storage/database.js';
+import { StartDeadlineError } from '../../storage/errors.js';
+import type { ArrivalDeadline } from './deadline.js';
 
 export interface SqlRequest {
   principal: Principal;
@@ -16,6 +18,8 @@ export interface SqlRequest {
   dryRun: boolean;
   /** Set when an Idempotency-Key claimed a record: a committed write records its response atomically. */
   claim?: Claim;
+  /** The request's deadline, counted from its arrival. */
+  deadline: ArrivalDeadline;
 }
 
 export interface SqlRunner {
@@ -63,26 +67,54 @@ function successJson(data: SqlResultData, instructions: string[], actions: Actio
  */
 export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<string> {
   const { db, guard, actions, idempotency } = runner;
-  const { principal, workspace, mode, sql, dryRun, claim, checked } = request;
-  return db.userTransaction(
-    { userId: principal.userId, workspaceId: workspace, readOnly: mode === 'query' },
-    async (session, scope) => {
-      const result = await guard.run(session, sql, { mode, checked });
-      const data: SqlResultData = {
-        workspaceId: scope.workspaceId,
-        committed: !dryRun,
-        statements: result.statements,
-        limits: {
-          maxReturnedRows: guard.limits.maxReturnedRows,
-          maxAffectedRows: guard.limits.maxAffectedRows,
-          deadlineMs: guard.limits.deadlineMs,
-        },
-      };
-      const body = successJson(data, instructionsFor(request, result, guard.limits.maxReturnedRows), actions);
-      if (claim && !dryRun)
-        await idempotency.completeInTransaction(session, claim, { statusCode: 200, body });
-      return body;
-    },
-    { rollback: dryRun },
-  );
+  const { principal, workspace, mode, sql, dryRun, claim, checked, deadline } = request;
+  const writes = checked.ok
+    ? [
+        ...new Set(
+          checked.statements.flatMap((s) =>
+            s.relations.filter((r) => r.access !== 'read').map((r) => r.name),
+          ),
+        ),
+      ]
+    : [];
+  try {
+    return await db.userTransaction(
+      { userId: principal.userId, workspaceId: workspace, readOnly: mode === 'query' },
+      async (session, scope) => {
+        // Waiting for the database counts: a request whose deadline passed meanwhile runs nothing.
+        if (deadline.passed) throw deadline.notStarted();
+        let result: RunResult;
+        try {
+          result = await guard.run(session, sql, { mode, checked, signal: deadline.signal });
+        } catch (error) {
+          if (error instanceof GuardRunError && error.details.aborted && deadline.passed) {
+            throw deadline.exceeded(error.details.statementIndex);
+          }
+          throw error;
+        }
+        const data: SqlResultData = {
+          workspaceId: scope.workspaceId,
+          committed: !dryRun,
+          statements: result.statements,
+          limits: {
+            maxReturnedRows: guard.limits.maxReturnedRows,
+            maxAffectedRows: guard.limits.maxAffectedRows,
+            deadlineMs: guard.limits.deadlineMs,
+          },
+        };
+        const body = successJson(
+          data,
+          instructionsFor(request, result, guard.limits.maxReturnedRows),
+          actions,
+        );
+        if (claim && !dryRun)
+          await idempotency.completeInTransaction(session, claim, { statusCode: 200, body });
+        return body;
+      },
+      { rollback: dryRun, startBy: deadline.at, writes },
+    );
+  } catch (error) {
+    if (error instanceof StartDeadlineError) throw deadline.notStarted();
+    throw error;
+  }
 }

@@ -1,0 +1,54 @@
+import { GuardRunError } from '@expense/sql-guard';
+
+const NARROW = 'Narrow the statement (filters, fewer joins) or split the work into smaller requests.';
+
+/**
+ * A SQL request's deadline, counted from its arrival: the time it waited (for a place on the embedded
+ * database, for a pooled connection) is part of it. The signal aborts the guard's run when it passes.
+ */
+export class ArrivalDeadline {
+  /** When the request must be answered, in epoch milliseconds. */
+  readonly at: number;
+  readonly #controller = new AbortController();
+  readonly #timer: ReturnType<typeof setTimeout>;
+
+  constructor(
+    arrivedAt: number,
+    readonly deadlineMs: number,
+  ) {
+    this.at = arrivedAt + deadlineMs;
+    this.#timer = setTimeout(() => this.#controller.abort(), Math.max(0, this.at - Date.now()));
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get passed(): boolean {
+    return this.#controller.signal.aborted || Date.now() >= this.at;
+  }
+
+  /** The request could not start before its deadline: nothing ran. */
+  notStarted(): GuardRunError {
+    return new GuardRunError(
+      'deadline_exceeded',
+      `The request could not start within its deadline of ${this.deadlineMs} ms (counted from its arrival, waiting included) and ran no SQL.`,
+      { deadlineMs: this.deadlineMs },
+      'The database is busy: retry in a moment, and make slow requests cheaper (narrower filters, fewer joins).',
+    );
+  }
+
+  /** The guard stopped at this deadline (its abort), told as the deadline it is. */
+  exceeded(statementIndex: number | undefined): GuardRunError {
+    return new GuardRunError(
+      'deadline_exceeded',
+      `The request did not finish within ${this.deadlineMs} ms.`,
+      { deadlineMs: this.deadlineMs, ...(statementIndex === undefined ? {} : { statementIndex }) },
+      NARROW,
+    );
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+  }
+}
