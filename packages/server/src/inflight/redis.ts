@@ -23,6 +23,9 @@ end
 return 0
 `;
 
+/** How long a request waits for a connecting Redis before it is counted in this process alone. */
+const CONNECT_WAIT_MS = 1_000;
+
 type AcquireCommand = (keySet: string, userSet: string, ...args: (string | number)[]) => Promise<number>;
 
 /** In-flight counts shared by every process on the same Redis (and key prefix). */
@@ -47,6 +50,7 @@ export class RedisInflightCounter implements InflightCounter {
   }
 
   async acquire(subject: InflightSubject, ttlMs: number): Promise<Lease | InflightRefusal> {
+    await this.#connected();
     const sets = this.keysOf(subject);
     const id = randomUUID();
     const acquire = (this.redis as unknown as { expenseInflightAcquire: AcquireCommand })
@@ -85,4 +89,18 @@ export class RedisInflightCounter implements InflightCounter {
   }
 
   async close(): Promise<void> {}
+
+  /** Right after start (or a reconnect) the client is still connecting: wait a moment rather than fall back. */
+  async #connected(): Promise<void> {
+    if (this.redis.status === 'ready' || this.redis.status === 'end') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, CONNECT_WAIT_MS);
+      this.redis.once('ready', done);
+    });
+  }
 }
