@@ -80,6 +80,8 @@ export class PgliteVacuum {
         const tables = [...this.#pending];
         this.#pending.clear();
         await this.#vacuum(`VACUUM ${tables.join(', ')}`);
+        // The write-ahead log of the rolled-back rows stays until a checkpoint lets its segments be reused.
+        await this.#vacuum('CHECKPOINT');
       }
     })().finally(() => {
       this.#running = undefined;
@@ -99,17 +101,18 @@ export class PgliteVacuum {
     await this.#drain();
   }
 
+  /** One maintenance statement, bounded by maxMs; failures are logged, never thrown. */
   async #vacuum(sql: string): Promise<void> {
     const started = Date.now();
     try {
       const finished = await this.run(sql, this.options.maxMs);
       if (!finished) {
-        this.logger?.warn({ maxMs: this.options.maxMs }, 'vacuum interrupted at its time limit');
+        this.logger?.warn({ maxMs: this.options.maxMs, sql }, 'maintenance interrupted at its time limit');
       } else {
-        this.logger?.info({ ms: Date.now() - started }, 'vacuum done');
+        this.logger?.info({ ms: Date.now() - started, sql }, 'maintenance done');
       }
     } catch (error) {
-      this.logger?.warn({ err: { message: (error as Error).message } }, 'vacuum failed');
+      this.logger?.warn({ err: { message: (error as Error).message }, sql }, 'maintenance failed');
     }
   }
 }
