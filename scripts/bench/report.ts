@@ -38,6 +38,17 @@ const guard = read('guard.json');
 const guardText = readText('guard.txt');
 const fxText = readText('fx-rebuild.txt');
 const load = read('load.json');
+interface FairnessSide {
+  statuses: Record<string, number>;
+  p50Ms: number;
+  maxMs: number;
+}
+interface FairnessEngine {
+  engine: string;
+  attacker: FairnessSide;
+  bystanderSelect: FairnessSide;
+  bystanderMe: FairnessSide;
+}
 const faults = read('faults.json');
 const fuzzCheck = read('fuzz-check.json');
 const fuzzHttp = read('fuzz-http.json');
@@ -332,6 +343,34 @@ if (fxText) {
     '```',
     '',
   );
+}
+
+if (load?.fairness) {
+  const f = load.fairness;
+  md.push(
+    "## Fairness: a bystander beside one tenant's slow statements",
+    '',
+    `From \`pnpm test:load\` (\`test-load/fairness.ts\`, last run ${day(load.startedAt)} UTC): a real server process per engine, SQL deadline ${n(f.options.deadlineMs)} ms, for ${f.options.durationS} s. One user with 3 keys keeps 12 statements going that never finish within the deadline (retrying after each 429 as \`Retry-After\` says); another user sends \`SELECT 1\` and \`GET /v1/me\` one after another. Before issue 11, 12 such requests at an 8 s deadline on the embedded engine took 108 s and a bystander waited 72 s.`,
+    '',
+    "| engine | attacker answers | attacker's longest answer | bystander SELECT: statuses, p50, worst | bystander /v1/me: p50, worst |",
+    '|---|---|---|---|---|',
+    ...f.engines.map(
+      (e: FairnessEngine) =>
+        `| ${e.engine === 'pglite' ? 'embedded (PGlite)' : 'PostgreSQL'} | ${Object.entries(
+          e.attacker.statuses,
+        )
+          .map(([s, c]) => `${n(c as number)} × ${s}`)
+          .join(', ')} | ${n(e.attacker.maxMs)} ms | ${Object.entries(e.bystanderSelect.statuses)
+          .map(([s, c]) => `${n(c as number)} × ${s}`)
+          .join(
+            ', ',
+          )}; ${n(e.bystanderSelect.p50Ms)} ms, ${n(e.bystanderSelect.maxMs)} ms | ${n(e.bystanderMe.p50Ms)} ms, ${n(e.bystanderMe.maxMs)} ms |`,
+    ),
+    '',
+    'On PostgreSQL the in-flight limit (4 per user) keeps 6 of the 10 pooled connections free for others. The embedded engine runs one statement at a time and cannot pre-empt it: a bystander waits for the one statement running when it arrived (up to the deadline, then the engine restarts) and is answered within its own deadline plus that restart, with a 504 when no time was left (see [operations.md](operations.md#fair-use-of-the-database)).',
+    '',
+  );
+  if (f.failures.length) md.push(`Failures: ${f.failures.join('; ')}`, '');
 }
 
 md.push(
