@@ -35,6 +35,8 @@ export interface UserTransactionOptions {
   startBy?: number;
   /** The relations the user SQL may write (the embedded engine reclaims their space after a rollback). */
   writes?: readonly string[];
+  /** See ExclusiveOptions.fairShareMs: the embedded engine may stop a read-only transaction (PreemptedError). */
+  fairShareMs?: number;
 }
 
 /** What a user transaction learnt in its first round trip. */

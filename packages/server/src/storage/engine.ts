@@ -31,6 +31,13 @@ export interface ExclusiveOptions {
   /** Relations the transaction may write, and whether it rolls back even when its body succeeds. */
   writes?: readonly string[];
   rollsBack?: boolean;
+  /** A read-only transaction: with rollsBack, one that an engine may stop without changing anything. */
+  readOnly?: boolean;
+  /**
+   * An engine with one connection may stop a transaction that could not change anything (read-only or rolled
+   * back) once it ran this long while another tenant waited this long (PreemptedError).
+   */
+  fairShareMs?: number;
 }
 
 /** COMMIT answered ROLLBACK: the transaction had failed earlier and nothing was applied. */

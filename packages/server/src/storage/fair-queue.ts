@@ -2,6 +2,7 @@ import { StartDeadlineError } from './errors.js';
 
 interface Waiter {
   tenant: string;
+  enqueuedAt: number;
   grant: (release: () => void) => void;
   reject: (error: Error) => void;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -30,6 +31,17 @@ export class FairQueue {
     return n;
   }
 
+  /** Since when (epoch ms) the longest-waiting request of a tenant other than those given waits, if any. */
+  waitingSince(...otherThan: string[]): number | undefined {
+    let oldest: number | undefined;
+    for (const [tenant, list] of this.#waiting) {
+      if (otherThan.includes(tenant)) continue;
+      const first = list[0]?.enqueuedAt;
+      if (first !== undefined && (oldest === undefined || first < oldest)) oldest = first;
+    }
+    return oldest;
+  }
+
   /** Resolves with a release function once the tenant has a place. */
   acquire(tenant: string, startBy?: number): Promise<() => void> {
     if (startBy !== undefined && Date.now() >= startBy) return Promise.reject(new StartDeadlineError());
@@ -37,7 +49,7 @@ export class FairQueue {
       return Promise.resolve(this.#grant(tenant));
     }
     return new Promise((grant, reject) => {
-      const waiter: Waiter = { tenant, grant, reject, timer: undefined };
+      const waiter: Waiter = { tenant, enqueuedAt: Date.now(), grant, reject, timer: undefined };
       if (startBy !== undefined) {
         waiter.timer = setTimeout(() => this.#expire(waiter), Math.max(0, startBy - Date.now()));
       }

@@ -16,6 +16,7 @@ import {
   type StorageLogger,
   type TransactionSpec,
 } from './engine.js';
+import { PreemptedError } from './errors.js';
 import { FairQueue } from './fair-queue.js';
 import { DEFAULT_VACUUM, PgliteVacuum, type VacuumOptions } from './pglite-vacuum.js';
 
@@ -66,6 +67,8 @@ function ownerRows<R>(result: SessionResult | undefined): { rows: R[]; rowCount:
 }
 
 const HOST_GONE = /PGlite worker (stopped|host is closed)/;
+/** How often a running transaction looks whether another user waits (see ExclusiveOptions.fairShareMs). */
+const PREEMPT_CHECK_MS = 100;
 /** The fair queue's tenant for maintenance (VACUUM): it takes its turn like one more user. */
 const MAINTENANCE = '\u0000maintenance';
 
@@ -207,10 +210,36 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     if (!exclusiveOptions) return onHost(body);
     const release = await turns.acquire(exclusiveOptions.tenant, exclusiveOptions.startBy);
     let rolledBack = true;
+    const { fairShareMs } = exclusiveOptions;
+    const preemptible =
+      fairShareMs !== undefined &&
+      (exclusiveOptions.readOnly === true || exclusiveOptions.rollsBack === true);
+    let preempted = false;
     try {
-      const value = await onHost(body);
+      const value = await onHost(async (session) => {
+        if (!preemptible) return body(session);
+        // A statement cannot be paused: one that changes nothing is stopped once it had its fair share
+        // while another user waited as long, so that a bystander waits a share, not a whole deadline.
+        const started = Date.now();
+        const watch = setInterval(() => {
+          const since = turns.waitingSince(exclusiveOptions.tenant, MAINTENANCE);
+          const now = Date.now();
+          if (since === undefined || now - since < fairShareMs || now - started < fairShareMs) return;
+          preempted = true;
+          clearInterval(watch);
+          void session.cancel?.();
+        }, PREEMPT_CHECK_MS);
+        try {
+          return await body(session);
+        } finally {
+          clearInterval(watch);
+        }
+      });
       rolledBack = exclusiveOptions.rollsBack === true;
       return value;
+    } catch (error) {
+      if (preempted) throw new PreemptedError(fairShareMs as number);
+      throw error;
     } finally {
       release();
       // Rolled-back rows stay on disk until a VACUUM (there is no autovacuum): reclaim them after the answer.

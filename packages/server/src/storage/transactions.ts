@@ -299,6 +299,8 @@ export function databaseOn(engine: Engine): Database {
           {
             tenant: ctx.userId,
             rollsBack: options?.rollback === true,
+            readOnly: ctx.readOnly,
+            ...(options?.fairShareMs === undefined ? {} : { fairShareMs: options.fairShareMs }),
             ...(options?.startBy === undefined ? {} : { startBy: options.startBy }),
             ...(options?.writes ? { writes: options.writes } : {}),
           },

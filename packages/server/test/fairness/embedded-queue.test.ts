@@ -71,3 +71,39 @@ describe.each(ENGINES)('deadline counted from arrival on $name', (engine) => {
     expect((await query(live, attacker.keys[0] as string, 'SELECT 1 AS one')).status).toBe(200);
   });
 });
+
+describe.each(ENGINES)('a fair share while others wait on $name', (engine) => {
+  let live: Live;
+  let attacker: Tenant;
+  let bystander: Tenant;
+
+  beforeAll(async () => {
+    live = await startFair(engine, { sqlDeadlineMs: 8_000 });
+    attacker = await tenant(live, 1);
+    bystander = await tenant(live, 1);
+  });
+  afterAll(async () => live?.close());
+
+  it("stops a read that ran a quarter of the deadline while another user waited, and answers the other user's SELECT", async () => {
+    const slow = query(live, attacker.keys[0] as string, ENDLESS);
+    await pause(300);
+    const other = await query(live, bystander.keys[0] as string, 'SELECT 1 AS one');
+    const stopped = await slow;
+    expect(other.status).toBe(200);
+    expect(stopped.status).toBe(504);
+    expect(stopped.body.error.code).toBe('deadline_exceeded');
+    if (engine.name === 'PGlite') {
+      expect(stopped.body.error.message).toMatch(/stopped after 2000 ms because other users were waiting/);
+    } else {
+      // PostgreSQL runs both at once: the slow one meets its own deadline, the other never waited.
+      expect(stopped.body.error.message).toMatch(/did not finish within 8000 ms/);
+    }
+  });
+
+  it('lets a read run to its deadline when nobody else waits', async () => {
+    await live.db.ping();
+    const alone = await query(live, attacker.keys[0] as string, ENDLESS);
+    expect(alone.status).toBe(504);
+    expect(alone.body.error.message).toMatch(/did not finish within 8000 ms/);
+  });
+});

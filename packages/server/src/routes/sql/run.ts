@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/api-keys.js';
 import type { ActionBuilder } from '../../http/actions.js';
 import type { Claim, IdempotencyStore } from '../../idempotency/store.js';
 import type { Database, UserContext } from '../../storage/database.js';
-import { StartDeadlineError } from '../../storage/errors.js';
+import { PreemptedError, StartDeadlineError } from '../../storage/errors.js';
 import type { ArrivalDeadline } from './deadline.js';
 
 export interface SqlRequest {
@@ -65,6 +65,12 @@ function successJson(data: SqlResultData, instructions: string[], actions: Actio
  * in one round trip (BEGIN, context, workspace lookup, the guard's batch and COMMIT); a write in two.
  * Rejects with WorkspaceNotResolvedError when a workspace lookup finds nothing (no user SQL ran).
  */
+/**
+ * How long a statement that changes nothing may keep the embedded engine's one connection while another user
+ * waits as long: a quarter of the deadline, so the other user still has most of its own deadline left.
+ */
+const fairShare = (deadlineMs: number) => Math.max(250, Math.round(deadlineMs / 4));
+
 export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<string> {
   const { db, guard, actions, idempotency } = runner;
   const { principal, workspace, mode, sql, dryRun, claim, checked, deadline } = request;
@@ -111,10 +117,11 @@ export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<st
           await idempotency.completeInTransaction(session, claim, { statusCode: 200, body });
         return body;
       },
-      { rollback: dryRun, startBy: deadline.at, writes },
+      { rollback: dryRun, startBy: deadline.at, writes, fairShareMs: fairShare(deadline.deadlineMs) },
     );
   } catch (error) {
     if (error instanceof StartDeadlineError) throw deadline.notStarted();
+    if (error instanceof PreemptedError) throw deadline.preempted(error.afterMs);
     throw error;
   }
 }
