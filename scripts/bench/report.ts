@@ -405,7 +405,7 @@ if (load?.load) {
     )
       .map(([s, c]) => `${n(c)} × ${s}`)
       .join(', ')}; ${l.networkErrors} network errors |`,
-    `| every answer is the envelope; every 429 is \`rate_limited\` with Retry-After | ${l.envelopeProblems.length} problems |`,
+    `| every answer is the envelope; every 429 is \`rate_limited\` with Retry-After, or \`too_many_concurrent_requests\` with \`Retry-After: 1\` and the RateLimit field (counted in the windows below as admitted by the rate limits) | ${l.envelopeProblems.length} problems |`,
     `| the per-key limit is exact: no limiter window admits more than 10, and under pressure every window is filled | ${n(l.limits.windows)} windows, ${n(l.limits.fullWindows)} with all 10 places used (the last window of a key may be cut by the end of the run); admitted per key ${l.limits.admittedPerKeyMin}–${l.limits.admittedPerKeyMax} in ${l.options.durationS} s; most 2xx of one key in one clock second: ${l.limits.maxPerClientSecond} (windows are not aligned to clock seconds, so ≤ 20) |`,
     `| every acknowledged write is stored | ${n(l.writes.stored)} of ${n(l.writes.acknowledged)} |`,
     `| memory flat | RSS ${l.memory.startMiB} → max ${l.memory.maxMiB} MiB, growth after warm-up ${l.memory.driftMiB} MiB |`,

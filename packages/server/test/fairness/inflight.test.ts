@@ -43,6 +43,8 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
     for (const r of admitted) expect(r.body.error.code).toBe('deadline_exceeded');
     for (const r of refused) {
       expect(r.headers.get('retry-after')).toBe('1');
+      // It passed the rate limits (and spent a point): their fields are on it like on a success.
+      expect(r.headers.get('ratelimit')).toMatch(/^"(burst|daily)";r=\d+;t=\d+$/);
       expect(r.body.error).toMatchObject({
         code: 'too_many_concurrent_requests',
         retryable: true,

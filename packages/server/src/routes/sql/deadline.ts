@@ -13,7 +13,8 @@ export class ArrivalDeadline {
   readonly #timer: ReturnType<typeof setTimeout>;
 
   constructor(
-    arrivedAt: number,
+    /** When the request arrived, in epoch milliseconds (the guard's `startedAt`, once it takes one). */
+    readonly arrivedAt: number,
     readonly deadlineMs: number,
   ) {
     this.at = arrivedAt + deadlineMs;
