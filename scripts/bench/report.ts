@@ -367,7 +367,7 @@ if (load?.fairness) {
           )}; ${n(e.bystanderSelect.p50Ms)} ms, ${n(e.bystanderSelect.maxMs)} ms | ${n(e.bystanderMe.p50Ms)} ms, ${n(e.bystanderMe.maxMs)} ms |`,
     ),
     '',
-    'On PostgreSQL the in-flight limit (4 per user) keeps 6 of the 10 pooled connections free for others. The embedded engine runs one statement at a time: a read that has held it for a quarter of the deadline while another user waited as long is stopped, so a bystander waits about a quarter of the deadline plus the engine's restart after the interrupt (seconds on these 2 shared cores); when the restart leaves no time, it is answered 504 at its own deadline without running (see [operations.md](operations.md#fair-use-of-the-database)).',
+    'On PostgreSQL the in-flight limit (4 per user) keeps 6 of the 10 pooled connections free for others. The embedded engine runs one statement at a time: a read that has held it for a quarter of the deadline while another user waited as long is stopped, so a bystander waits about a quarter of the deadline plus the restart of the engine after the interrupt (seconds on these 2 shared cores); when the restart leaves no time, it is answered 504 at its own deadline without running (see [operations.md](operations.md#fair-use-of-the-database)).',
     '',
   );
   if (f.failures.length) md.push(`Failures: ${f.failures.join('; ')}`, '');
