@@ -43,6 +43,11 @@ export const PGLITE_SETTINGS = {
   // Bounds the temporary files of one statement (sorts, hashes spilling to disk); the same value as the
   // PostgreSQL migration sets for the database (0013_temp_file_limit.sql).
   temp_file_limit: '256MB',
+  // The write-ahead log stays within a few segments between checkpoints (there is no checkpointer process:
+  // checkpoints come from the WAL volume, and after each VACUUM of pglite-vacuum.ts); PostgreSQL's defaults
+  // (80MB / 1GB) would let a burst of rolled-back writes leave up to a gigabyte of log behind.
+  min_wal_size: '32MB',
+  max_wal_size: '64MB',
   standard_conforming_strings: 'on',
   ...pinnedOutputSettings,
 } as const;
