@@ -38,6 +38,17 @@ const guard = read('guard.json');
 const guardText = readText('guard.txt');
 const fxText = readText('fx-rebuild.txt');
 const load = read('load.json');
+interface FairnessSide {
+  statuses: Record<string, number>;
+  p50Ms: number;
+  maxMs: number;
+}
+interface FairnessEngine {
+  engine: string;
+  attacker: FairnessSide;
+  bystanderSelect: FairnessSide;
+  bystanderMe: FairnessSide;
+}
 const faults = read('faults.json');
 const fuzzCheck = read('fuzz-check.json');
 const fuzzHttp = read('fuzz-http.json');
@@ -397,6 +408,33 @@ md.push(
   loopText ?? 'Not run yet.',
   '',
 );
+if (load?.fairness) {
+  const f = load.fairness;
+  md.push(
+    "## Fairness: a bystander beside one tenant's slow statements",
+    '',
+    `From \`pnpm test:load\` (\`test-load/fairness.ts\`, last run ${day(load.startedAt)} UTC): a real server process per engine, SQL deadline ${n(f.options.deadlineMs)} ms, for ${f.options.durationS} s. One user with 3 keys keeps 12 statements going that never finish within the deadline (retrying after each 429 as \`Retry-After\` says); another user sends \`SELECT 1\` and \`GET /v1/me\` one after another. Before issue 11, 12 such requests at an 8 s deadline on the embedded engine took 108 s and a bystander waited 72 s.`,
+    '',
+    "| engine | attacker answers | attacker's longest answer | bystander SELECT: statuses, p50, worst | bystander /v1/me: p50, worst |",
+    '|---|---|---|---|---|',
+    ...f.engines.map(
+      (e: FairnessEngine) =>
+        `| ${e.engine === 'pglite' ? 'embedded (PGlite)' : 'PostgreSQL'} | ${Object.entries(
+          e.attacker.statuses,
+        )
+          .map(([s, c]) => `${n(c as number)} × ${s}`)
+          .join(', ')} | ${n(e.attacker.maxMs)} ms | ${Object.entries(e.bystanderSelect.statuses)
+          .map(([s, c]) => `${n(c as number)} × ${s}`)
+          .join(
+            ', ',
+          )}; ${n(e.bystanderSelect.p50Ms)} ms, ${n(e.bystanderSelect.maxMs)} ms | ${n(e.bystanderMe.p50Ms)} ms, ${n(e.bystanderMe.maxMs)} ms |`,
+    ),
+    '',
+    'On PostgreSQL the in-flight limit (4 per user) keeps 6 of the 10 pooled connections free for others. The embedded engine runs one statement at a time: a read that has held it for a quarter of the deadline while another user waited as long is stopped, so a bystander waits about a quarter of the deadline plus the restart of the engine after the interrupt (seconds on these 2 shared cores); when the restart leaves no time, it is answered 504 at its own deadline without running (see [operations.md](operations.md#fair-use-of-the-database)).',
+    '',
+  );
+  if (f.failures.length) md.push(`Failures: ${f.failures.join('; ')}`, '');
+}
 
 md.push(
   '## Reliability suites',
@@ -430,7 +468,7 @@ if (load?.load) {
     )
       .map(([s, c]) => `${n(c)} × ${s}`)
       .join(', ')}; ${l.networkErrors} network errors |`,
-    `| every answer is the envelope; every 429 is \`rate_limited\` with Retry-After | ${l.envelopeProblems.length} problems |`,
+    `| every answer is the envelope; every 429 is \`rate_limited\` with Retry-After, or \`too_many_concurrent_requests\` with \`Retry-After: 1\` and the RateLimit field (counted in the windows below as admitted by the rate limits) | ${l.envelopeProblems.length} problems |`,
     `| the per-key limit is exact: no limiter window admits more than 10, and under pressure every window is filled | ${n(l.limits.windows)} windows, ${n(l.limits.fullWindows)} with all 10 places used (the last window of a key may be cut by the end of the run); admitted per key ${l.limits.admittedPerKeyMin}–${l.limits.admittedPerKeyMax} in ${l.options.durationS} s; most 2xx of one key in one clock second: ${l.limits.maxPerClientSecond} (windows are not aligned to clock seconds, so ≤ 20) |`,
     `| every acknowledged write is stored | ${n(l.writes.stored)} of ${n(l.writes.acknowledged)} |`,
     `| memory flat | RSS ${l.memory.startMiB} → max ${l.memory.maxMiB} MiB, growth after warm-up ${l.memory.driftMiB} MiB |`,

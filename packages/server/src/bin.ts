@@ -44,6 +44,16 @@ const FLAGS: { key: keyof typeof CONFIG_ENV; flag: string; description: string }
   },
   { key: 'ratePerSecond', flag: '--rate-per-second <n>', description: 'requests per second per key' },
   { key: 'ratePerDay', flag: '--rate-per-day <n>', description: 'requests per day per key' },
+  {
+    key: 'maxInflightPerKey',
+    flag: '--max-inflight-per-key <n>',
+    description: 'SQL requests in flight per key',
+  },
+  {
+    key: 'maxInflightPerUser',
+    flag: '--max-inflight-per-user <n>',
+    description: 'SQL requests in flight per user',
+  },
   { key: 'redisUrl', flag: '--redis-url <url>', description: 'keep rate-limit counters in Redis' },
   { key: 'logLevel', flag: '--log-level <level>', description: 'pino level' },
   { key: 'fxSourceUrl', flag: '--fx-source-url <url>', description: 'where FX rates are downloaded from' },

@@ -1,22 +1,24 @@
 // `pnpm test:load`: the load suite, then the isolation property, against PostgreSQL on 127.0.0.1.
 //   node --conditions=@expense/source --import tsx test-load/index.ts [--duration 60] [--connections 200]
-//        [--keys 40] [--users 5] [--runs 40] [--steps 30] [--seed n] [--only load|isolation]
+//        [--keys 40] [--users 5] [--runs 40] [--steps 30] [--seed n] [--only load|isolation|fairness]
+//        [--fairness-duration 30] [--fairness-deadline 8000]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machineInfo } from '../bench/lib/machine.js';
 import { RESULTS_DIR } from '../bench/lib/paths.js';
 import { regenerateDocs } from '../bench/lib/report-docs.js';
 import { arg, log, writeResult } from '../bench/lib/results.js';
+import { fairnessOptionsFromArgs, logFairness, runFairness } from './fairness.js';
 import { isolationOptionsFromArgs, logIsolation, runIsolation } from './isolation.js';
 import { loadOptionsFromArgs, runLoad } from './load.js';
 
 const only = arg('only', '');
-function readPrevious(): { load?: unknown; isolation?: unknown } | undefined {
+function readPrevious(): { load?: unknown; isolation?: unknown; fairness?: unknown } | undefined {
   const file = join(RESULTS_DIR, 'load.json');
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 const startedAt = new Date().toISOString();
-const load = only === 'isolation' ? undefined : await runLoad(loadOptionsFromArgs());
+const load = only === '' || only === 'load' ? await runLoad(loadOptionsFromArgs()) : undefined;
 if (load) {
   log(
     `load: ${load.requests} requests (${load.reqPerSec}/s), statuses ${JSON.stringify(load.statuses)}, ` +
@@ -26,9 +28,13 @@ if (load) {
       `${load.failures.length ? `FAILED ${load.failures.join('; ')}` : 'ok'}`,
   );
 }
-const isolation = only === 'load' ? undefined : await runIsolation(isolationOptionsFromArgs());
+const isolation =
+  only === '' || only === 'isolation' ? await runIsolation(isolationOptionsFromArgs()) : undefined;
 if (isolation) logIsolation(isolation);
-const failures = [...(load?.failures ?? []), ...(isolation?.failures ?? [])];
+const fairness =
+  only === '' || only === 'fairness' ? await runFairness(fairnessOptionsFromArgs()) : undefined;
+if (fairness) logFairness(fairness);
+const failures = [...(load?.failures ?? []), ...(isolation?.failures ?? []), ...(fairness?.failures ?? [])];
 // A run of one part keeps the other part's last results.
 const previous = readPrevious();
 log(
@@ -37,6 +43,7 @@ log(
     startedAt,
     load: load ?? previous?.load,
     isolation: isolation ?? previous?.isolation,
+    fairness: fairness ?? previous?.fairness,
     ok: failures.length === 0,
   })}`,
 );

@@ -66,7 +66,14 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
     const seeded = await seed(seeding, { users: options.users, rowsPerWorkspace: 0, tag: `iso${seedValue}` });
     // High limits: this suite is about isolation, the load suite measures the limits.
     const server = await startServerProcess({
-      env: { DATABASE_URL: db.url, EXPENSE_RATE_PER_SECOND: '100000', EXPENSE_RATE_PER_DAY: '100000000' },
+      // Up to three actions of one key run at once: the request limits (their own suites) stay out of the way.
+      env: {
+        DATABASE_URL: db.url,
+        EXPENSE_RATE_PER_SECOND: '100000',
+        EXPENSE_RATE_PER_DAY: '100000000',
+        EXPENSE_MAX_INFLIGHT_PER_KEY: '100',
+        EXPENSE_MAX_INFLIGHT_PER_USER: '100',
+      },
     });
     const owner = new pg.Client({ connectionString: db.url });
     await owner.connect();

@@ -28,6 +28,8 @@ interface Admitted {
 interface KeyStats {
   ok: Admitted[];
   limited: number;
+  /** 429 too_many_concurrent_requests (admitted by the rate limits). */
+  concurrent: number;
   /** 200s per client-clock second */
   perSecond: Map<number, number>;
 }
@@ -80,7 +82,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     await seeding.close();
     const server = await startServerProcess({ env: { DATABASE_URL: db.url } });
     const stats = new Map<string, KeyStats>(
-      keys.map((k) => [k.apiKey, { ok: [], limited: 0, perSecond: new Map() }]),
+      keys.map((k) => [k.apiKey, { ok: [], limited: 0, concurrent: 0, perSecond: new Map() }]),
     );
     const statuses: Record<string, number> = {};
     const envelopeProblems: string[] = [];
@@ -120,7 +122,20 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       const problem = envelopeProblem(res);
       if (problem && envelopeProblems.length < 20) envelopeProblems.push(`${res.status}: ${problem}`);
       const s = stats.get(key.apiKey)!;
-      if (res.status === 429) {
+      if (res.status === 429 && res.body?.error?.code === 'too_many_concurrent_requests') {
+        // Admitted by the rate limits (it spent a point and carries the RateLimit field), then refused because
+        // the key already had 2 SQL requests in flight: it counts in the rate window like a success.
+        s.concurrent++;
+        if (res.headers['retry-after'] !== '1')
+          envelopeProblems.push('too_many_concurrent_requests without Retry-After: 1');
+        const r = remaining(res);
+        if (r === undefined)
+          envelopeProblems.push('429 too_many_concurrent_requests without a RateLimit field');
+        const at = performance.now() - started;
+        s.ok.push({ r: r ?? -1, at });
+        const second = Math.floor(at / 1000);
+        s.perSecond.set(second, (s.perSecond.get(second) ?? 0) + 1);
+      } else if (res.status === 429) {
         s.limited++;
         if (res.body?.error?.code !== 'rate_limited' || !res.headers['retry-after'])
           envelopeProblems.push('429 without rate_limited / Retry-After');

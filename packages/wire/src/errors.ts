@@ -28,6 +28,7 @@ export const HTTP_ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  too_many_concurrent_requests: 429,
   internal_error: 500,
   mutation_outcome_unknown: 500,
   database_unavailable: 503,

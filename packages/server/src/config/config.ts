@@ -42,6 +42,9 @@ export const ServerConfigSchema = z
     redisKeyPrefix: z.string().min(1).default('expense'),
     /** Deadline of one SQL request in milliseconds (25 s; smaller values are for tests). */
     sqlDeadlineMs: positiveInt.default(25_000),
+    /** SQL requests in flight at once per key and per user (too_many_concurrent_requests beyond). */
+    maxInflightPerKey: positiveInt.default(2),
+    maxInflightPerUser: positiveInt.default(4),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** `production` refuses to start without smtpUrl. */
     nodeEnv: optionalString,
@@ -79,6 +82,8 @@ export const CONFIG_ENV = {
   redisUrl: 'REDIS_URL',
   redisKeyPrefix: 'EXPENSE_REDIS_KEY_PREFIX',
   sqlDeadlineMs: 'EXPENSE_SQL_DEADLINE_MS',
+  maxInflightPerKey: 'EXPENSE_MAX_INFLIGHT_PER_KEY',
+  maxInflightPerUser: 'EXPENSE_MAX_INFLIGHT_PER_USER',
   logLevel: 'EXPENSE_LOG_LEVEL',
   nodeEnv: 'NODE_ENV',
   ...FX_CONFIG_ENV,

@@ -61,6 +61,10 @@ const catalog: Partial<Record<ErrorCode, CatalogEntry>> = {
   payload_too_large: { hint: 'Send a body of at most 1 MiB, e.g. in smaller batches.' },
   unsupported_media_type: { hint: 'Send the body as JSON with `Content-Type: application/json`.' },
   rate_limited: { hint: 'Wait for the seconds in Retry-After, then retry.', retryable: true },
+  too_many_concurrent_requests: {
+    hint: 'Wait until one of your SQL requests in flight has answered (Retry-After: 1), then send this one again; send SQL requests one after another rather than all at once.',
+    retryable: true,
+  },
   internal_error: { hint: 'Retry later; if it persists, report the X-Request-Id.', retryable: true },
   database_unavailable: { hint: 'The database is not answering: retry in a few seconds.', retryable: true },
   sql_execution_failed: {

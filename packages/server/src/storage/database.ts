@@ -25,6 +25,20 @@ export interface UserContext {
   readOnly: boolean;
 }
 
+export interface UserTransactionOptions {
+  /** Roll back instead of committing when fn resolves (dry runs). */
+  rollback?: boolean;
+  /**
+   * Epoch milliseconds by which the transaction must have started: an engine that queues user transactions
+   * (PGlite) rejects with StartDeadlineError, running nothing, when it cannot start it by then.
+   */
+  startBy?: number;
+  /** The relations the user SQL may write (the embedded engine reclaims their space after a rollback). */
+  writes?: readonly string[];
+  /** See ExclusiveOptions.fairShareMs: the embedded engine may stop a read-only transaction (PreemptedError). */
+  fairShareMs?: number;
+}
+
 /** What a user transaction learnt in its first round trip. */
 export interface UserScope {
   /** The workspace the transaction runs in; known once the session sent its first statement. */
@@ -55,7 +69,7 @@ export interface Database extends Queryable {
   userTransaction<T>(
     ctx: UserContext,
     fn: (session: SqlSession, scope: UserScope) => Promise<T>,
-    options?: { rollback?: boolean },
+    options?: UserTransactionOptions,
   ): Promise<T>;
   /**
    * On PostgreSQL, LISTENs on `channel` over a connection of its own, kept open (reconnected after a loss,

@@ -28,6 +28,24 @@ export interface TransactionSpec {
   rollback: boolean;
 }
 
+/** How a user transaction asks for its exclusive connection (see Database.userTransaction). */
+export interface ExclusiveOptions {
+  /** Whose transaction it is (the user id): an engine with one connection takes turns between tenants. */
+  tenant: string;
+  /** Epoch milliseconds by which it must start, else StartDeadlineError (nothing ran). */
+  startBy?: number;
+  /** Relations the transaction may write, and whether it rolls back even when its body succeeds. */
+  writes?: readonly string[];
+  rollsBack?: boolean;
+  /** A read-only transaction: with rollsBack, one that an engine may stop without changing anything. */
+  readOnly?: boolean;
+  /**
+   * An engine with one connection may stop a transaction that could not change anything (read-only or rolled
+   * back) once it ran this long while another tenant waited this long (PreemptedError).
+   */
+  fairShareMs?: number;
+}
+
 /** COMMIT answered ROLLBACK: the transaction had failed earlier and nothing was applied. */
 export class RolledBackError extends Error {
   override readonly name = 'RolledBackError';
@@ -48,7 +66,7 @@ export interface Engine {
    * batches, cancel). The body sends BEGIN and COMMIT itself; when it throws, an open transaction is rolled
    * back (and a broken connection discarded).
    */
-  exclusive<T>(body: (session: BatchSession) => Promise<T>): Promise<T>;
+  exclusive<T>(body: (session: BatchSession) => Promise<T>, options?: ExclusiveOptions): Promise<T>;
   /** Where the engine can hear other processes (PostgreSQL): see Database.listen. */
   listen?(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   /** True when the error means the connection or the engine is gone (not an SQL error). */

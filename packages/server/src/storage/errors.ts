@@ -10,7 +10,9 @@ export type StorageErrorCode =
   | 'transaction_rolled_back'
   | 'workspace_not_resolved'
   | 'invalid_database_url'
-  | 'unsupported_database_version';
+  | 'unsupported_database_version'
+  | 'start_deadline_passed'
+  | 'preempted';
 
 export class StorageError extends Error {
   override readonly name: string = 'StorageError';
@@ -80,5 +82,24 @@ export class DatabaseClosedError extends StorageError {
   override readonly name = 'DatabaseClosedError';
   constructor() {
     super('database_closed', 'The database has been closed.');
+  }
+}
+
+/** A user transaction waited for the embedded database past the time it had to start by; nothing ran. */
+export class StartDeadlineError extends StorageError {
+  override readonly name = 'StartDeadlineError';
+  constructor() {
+    super('start_deadline_passed', 'The transaction could not start before its deadline; nothing ran.');
+  }
+}
+
+/**
+ * The embedded engine stopped a read-only (or rolled-back) transaction that had run for its fair share while
+ * another user waited; nothing was changed.
+ */
+export class PreemptedError extends StorageError {
+  override readonly name = 'PreemptedError';
+  constructor(readonly afterMs: number) {
+    super('preempted', `The transaction was stopped after ${afterMs} ms to let other users' requests run.`);
   }
 }

@@ -1,4 +1,10 @@
-export type { Database, Queryable, UserContext, UserScope } from './database.js';
+export type {
+  Database,
+  Queryable,
+  UserContext,
+  UserScope,
+  UserTransactionOptions,
+} from './database.js';
 export type { StorageLogger } from './engine.js';
 export {
   DatabaseClosedError,
@@ -6,6 +12,7 @@ export {
   InvalidContextError,
   MigrationError,
   MutationOutcomeUnknownError,
+  StartDeadlineError,
   StorageError,
   type StorageErrorCode,
   WorkspaceNotResolvedError,

@@ -71,7 +71,10 @@ async function openEngine(config: OpenDatabaseConfig): Promise<Engine> {
       'DATABASE_URL must start with postgres:// or postgresql://, or be memory://; leave it unset for the embedded database.',
     );
   }
-  return openPglite({ dataDir: url ?? config.dataDir ?? DEFAULT_DATA_DIR });
+  return openPglite({
+    dataDir: url ?? config.dataDir ?? DEFAULT_DATA_DIR,
+    ...(config.logger ? { logger: config.logger } : {}),
+  });
 }
 
 /** Opens the configured database and (unless `migrate: false`) brings its schema up to date. */

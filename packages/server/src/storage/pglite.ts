@@ -4,16 +4,21 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { types } from '@electric-sql/pglite';
 import { pinnedOutputSettings, type SessionResult } from '@expense/sql-guard';
-import { PGliteWorkerHost } from '@expense/sql-guard/pglite';
+import { PGliteTransactionInterruptedError, PGliteWorkerHost } from '@expense/sql-guard/pglite';
 import {
   type BatchSession,
   type Connection,
   DATE_OID,
   type Engine,
+  type ExclusiveOptions,
   INT8_OID,
   RolledBackError,
+  type StorageLogger,
   type TransactionSpec,
 } from './engine.js';
+import { PreemptedError } from './errors.js';
+import { FairQueue } from './fair-queue.js';
+import { DEFAULT_VACUUM, PgliteVacuum, type VacuumOptions } from './pglite-vacuum.js';
 
 export const MEMORY_URL = 'memory://';
 
@@ -21,6 +26,9 @@ export interface PgliteOptions {
   /** A directory, or `memory://` for a database that lives as long as the process (a temporary directory,
    *  so the worker host can reopen it after interrupting a statement). */
   dataDir: string;
+  /** Space reclamation (no autovacuum in PGlite): see pglite-vacuum.ts. */
+  vacuum?: Partial<VacuumOptions>;
+  logger?: StorageLogger;
 }
 
 /**
@@ -32,6 +40,14 @@ export interface PgliteOptions {
  */
 export const PGLITE_SETTINGS = {
   shared_buffers: '16MB',
+  // Bounds the temporary files of one statement (sorts, hashes spilling to disk); the same value as the
+  // PostgreSQL migration sets for the database (0013_temp_file_limit.sql).
+  temp_file_limit: '256MB',
+  // The write-ahead log stays within a few segments between checkpoints (there is no checkpointer process:
+  // checkpoints come from the WAL volume, and after each VACUUM of pglite-vacuum.ts); PostgreSQL's defaults
+  // (80MB / 1GB) would let a burst of rolled-back writes leave up to a gigabyte of log behind.
+  min_wal_size: '32MB',
+  max_wal_size: '64MB',
   standard_conforming_strings: 'on',
   ...pinnedOutputSettings,
 } as const;
@@ -56,6 +72,10 @@ function ownerRows<R>(result: SessionResult | undefined): { rows: R[]; rowCount:
 }
 
 const HOST_GONE = /PGlite worker (stopped|host is closed)/;
+/** How often a running transaction looks whether another user waits (see ExclusiveOptions.fairShareMs). */
+const PREEMPT_CHECK_MS = 100;
+/** The fair queue's tenant for maintenance (VACUUM): it takes its turn like one more user. */
+const MAINTENANCE = '\u0000maintenance';
 
 export function isPgliteConnectionError(error: unknown): boolean {
   return (
@@ -133,9 +153,8 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
 
   // Statements prepared on the worker's database session; a worker replaced after an interrupt has none.
   const prepared = new Set<string>();
-  const exclusive = async <T>(body: (session: BatchSession) => Promise<T>): Promise<T> => {
-    notNested();
-    return host.exclusive((session) => {
+  const onHost = <T>(body: (session: BatchSession) => Promise<T>): Promise<T> =>
+    host.exclusive((session) => {
       const pinned: BatchSession = {
         engine: 'pglite',
         query: (text) => session.query(text),
@@ -149,6 +168,88 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
       };
       return inside.run(true, () => body(pinned));
     });
+
+  // User transactions take turns between users on the one connection (a slow user queues behind themself,
+  // not in front of everyone), and one that cannot start by its deadline leaves the queue without running.
+  // Owner queries (key checks, sign-in) do not queue here: they wait at most for the transaction running.
+  const turns = new FairQueue(1);
+  const vacuum = new PgliteVacuum(
+    (sql, maxMs) =>
+      turns.acquire(MAINTENANCE).then(async (release) => {
+        try {
+          return await onHost(async (session) => {
+            const timer = setTimeout(() => void session.cancel?.(), maxMs);
+            try {
+              await session.queryBatch(sql);
+              return true;
+            } catch (error) {
+              if (error instanceof PGliteTransactionInterruptedError) return false;
+              throw error;
+            } finally {
+              clearTimeout(timer);
+            }
+          });
+        } catch (error) {
+          if (error instanceof PGliteTransactionInterruptedError) return false;
+          throw error;
+        } finally {
+          release();
+        }
+      }),
+    async () =>
+      (
+        await query<{ name: string }>(
+          `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_catalog.pg_tables
+           WHERE schemaname IN ('public', 'expense_internal') ORDER BY 1`,
+        )
+      ).rows.map((r) => r.name),
+    { ...DEFAULT_VACUUM, ...options.vacuum },
+    options.logger,
+  );
+
+  const exclusive = async <T>(
+    body: (session: BatchSession) => Promise<T>,
+    exclusiveOptions?: ExclusiveOptions,
+  ): Promise<T> => {
+    notNested();
+    if (!exclusiveOptions) return onHost(body);
+    const release = await turns.acquire(exclusiveOptions.tenant, exclusiveOptions.startBy);
+    let rolledBack = true;
+    const { fairShareMs } = exclusiveOptions;
+    const preemptible =
+      fairShareMs !== undefined &&
+      (exclusiveOptions.readOnly === true || exclusiveOptions.rollsBack === true);
+    let preempted = false;
+    try {
+      const value = await onHost(async (session) => {
+        if (!preemptible) return body(session);
+        // A statement cannot be paused: one that changes nothing is stopped once it had its fair share
+        // while another user waited as long, so that a bystander waits a share, not a whole deadline.
+        const started = Date.now();
+        const watch = setInterval(() => {
+          const since = turns.waitingSince(exclusiveOptions.tenant, MAINTENANCE);
+          const now = Date.now();
+          if (since === undefined || now - since < fairShareMs || now - started < fairShareMs) return;
+          preempted = true;
+          clearInterval(watch);
+          void session.cancel?.();
+        }, PREEMPT_CHECK_MS);
+        try {
+          return await body(session);
+        } finally {
+          clearInterval(watch);
+        }
+      });
+      rolledBack = exclusiveOptions.rollsBack === true;
+      return value;
+    } catch (error) {
+      if (preempted) throw new PreemptedError(fairShareMs as number);
+      throw error;
+    } finally {
+      release();
+      // Rolled-back rows stay on disk until a VACUUM (there is no autovacuum): reclaim them after the answer.
+      if (rolledBack && exclusiveOptions.writes?.length) vacuum.touched(exclusiveOptions.writes);
+    }
   };
 
   return {
@@ -158,6 +259,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     exclusive,
     isConnectionError: isPgliteConnectionError,
     async close() {
+      vacuum.stop();
       await host.close();
       if (temporary) await rm(dataDir, { recursive: true, force: true });
     },

@@ -258,8 +258,16 @@ export function databaseOn(engine: Engine): Database {
       userContextSetup(ctx); // rejects with InvalidContextError before any I/O
       if (closed) throw new DatabaseClosedError();
       try {
-        return await engine.exclusive((session) =>
-          runUserTransaction(session, ctx, fn, options?.rollback === true),
+        return await engine.exclusive(
+          (session) => runUserTransaction(session, ctx, fn, options?.rollback === true),
+          {
+            tenant: ctx.userId,
+            rollsBack: options?.rollback === true,
+            readOnly: ctx.readOnly,
+            ...(options?.fairShareMs === undefined ? {} : { fairShareMs: options.fairShareMs }),
+            ...(options?.startBy === undefined ? {} : { startBy: options.startBy }),
+            ...(options?.writes ? { writes: options.writes } : {}),
+          },
         );
       } catch (error) {
         if (error instanceof RolledBackError) {

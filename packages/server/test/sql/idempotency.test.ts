@@ -18,7 +18,9 @@ describe.each([...ENGINES, ...pooledEngines('the idempotency tests through PgBou
     let user: TestUser;
 
     beforeAll(async () => {
-      live = await startLive(engine);
+      // Several requests with one key at once (the replay race): the in-flight limits (test/fairness) are
+      // raised here so that only idempotency decides.
+      live = await startLive(engine, { maxInflightPerKey: 100, maxInflightPerUser: 100 });
       user = await createUser(live.db);
       await addWorkspace(live.db, user.userId);
     });

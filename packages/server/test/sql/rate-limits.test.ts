@@ -14,7 +14,14 @@ const QUERY = { sql: 'SELECT 1 AS one' };
 describe('per-key rate limits in memory', () => {
   let live: Live;
   beforeAll(async () => {
-    live = await startLive(ENGINES[0], { ratePerSecond: 10, ratePerDay: 10_000 });
+    // A burst of 30 at once from one key: the in-flight limits (their own tests: test/fairness) are raised
+    // here so that only the rate limits decide.
+    live = await startLive(ENGINES[0], {
+      ratePerSecond: 10,
+      ratePerDay: 10_000,
+      maxInflightPerKey: 100,
+      maxInflightPerUser: 100,
+    });
   });
   afterAll(async () => live?.close());
 
@@ -113,6 +120,8 @@ describe('two server processes sharing Redis', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       EXPENSE_REDIS_KEY_PREFIX: prefix,
       EXPENSE_RATE_PER_SECOND: '10',
+      EXPENSE_MAX_INFLIGHT_PER_KEY: '100',
+      EXPENSE_MAX_INFLIGHT_PER_USER: '100',
       EXPENSE_LOG_LEVEL: 'warn',
     };
     const first = await startProcess(env); // applies the migrations

@@ -1,4 +1,10 @@
-import { createGuard, GuardCheckError, type GuardOptions, type Mode } from '@expense/sql-guard';
+import {
+  type CheckResult,
+  createGuard,
+  GuardCheckError,
+  type GuardOptions,
+  type Mode,
+} from '@expense/sql-guard';
 import {
   IDEMPOTENCY_HEADER,
   SqlExecuteBodySchema,
@@ -16,9 +22,11 @@ import { ApiError, isApiError } from '../../http/api-error.js';
 import { failure } from '../../http/envelope.js';
 import { idempotencyKeyOf, requestHash } from '../../idempotency/key.js';
 import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js';
+import { InflightLimiter } from '../../inflight/index.js';
 import { WorkspaceNotResolvedError } from '../../storage/errors.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { CheckCache } from './check-cache.js';
+import { ArrivalDeadline } from './deadline.js';
 import { toSqlApiError } from './errors.js';
 import { explainedRefusal } from './guard-hints.js';
 import { runSql, type SqlRunner } from './run.js';
@@ -96,8 +104,19 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
-    app.addHook('onClose', async () => clearInterval(purge));
-    app.addHook('onClose', async () => guard.close());
+    // At most maxInflightPerKey / maxInflightPerUser SQL requests in flight (shared through Redis when set).
+    const inflight = new InflightLimiter({
+      perKey: ctx.config.maxInflightPerKey,
+      perUser: ctx.config.maxInflightPerUser,
+      redisUrl: ctx.config.redisUrl,
+      redisKeyPrefix: ctx.config.redisKeyPrefix,
+      onRedisError: (error) => app.log.warn({ err: error }, 'in-flight limits: Redis did not answer'),
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(purge);
+      await inflight.close();
+      await guard.close();
+    });
 
     async function handle(
       request: FastifyRequest,
@@ -128,6 +147,34 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
         throw toSqlApiError(new GuardCheckError(await explainedRefusal(checked.error, clockOf)));
       }
 
+      // The deadline counts from the request's arrival; the lease is held until the request is over.
+      const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, guard.limits.deadlineMs);
+      const lease = await inflight.admit(
+        { connectionId: principal.connectionId, userId: principal.userId },
+        guard.limits.deadlineMs,
+      );
+      try {
+        await run(request, reply, { sql, mode, dryRun, key, checked, deadline }, endpoint);
+      } finally {
+        await lease.release();
+      }
+    }
+
+    async function run(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      input: {
+        sql: string;
+        mode: Mode;
+        dryRun: boolean;
+        key: string | undefined;
+        checked: CheckResult;
+        deadline: ArrivalDeadline;
+      },
+      endpoint: { path: string },
+    ): Promise<void> {
+      const principal = principalOf(request);
+      const { sql, mode, dryRun, key, checked, deadline } = input;
       const header = request.headers['x-workspace-id'];
       const resolve = () => resolveWorkspace(ctx.db, ctx.actions, principal, header);
       if (key === undefined) {
@@ -138,11 +185,19 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
         try {
           try {
             if (lookup === undefined) throw new WorkspaceNotResolvedError();
-            body = await runSql(runner, { principal, workspace: lookup, mode, sql, dryRun, checked });
+            body = await runSql(runner, {
+              principal,
+              workspace: lookup,
+              mode,
+              sql,
+              dryRun,
+              checked,
+              deadline,
+            });
           } catch (error) {
             if (!(error instanceof WorkspaceNotResolvedError)) throw error;
             const workspace = await resolve();
-            body = await runSql(runner, { principal, workspace, mode, sql, dryRun, checked });
+            body = await runSql(runner, { principal, workspace, mode, sql, dryRun, checked, deadline });
           }
         } catch (error) {
           throw toSqlApiError(error);
@@ -171,6 +226,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
           dryRun,
           checked,
           claim,
+          deadline,
         });
         kept = { statusCode: 200, body };
         if (dryRun) await idempotency.complete(claim, kept);

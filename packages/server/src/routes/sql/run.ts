@@ -6,6 +6,8 @@ import { type FxCoverage, staleRatesInstruction } from '../../fx/coverage.js';
 import type { ActionBuilder } from '../../http/actions.js';
 import type { Claim, IdempotencyStore } from '../../idempotency/store.js';
 import type { Database, UserContext } from '../../storage/database.js';
+import { PreemptedError, StartDeadlineError } from '../../storage/errors.js';
+import type { ArrivalDeadline } from './deadline.js';
 
 export interface SqlRequest {
   principal: Principal;
@@ -18,6 +20,8 @@ export interface SqlRequest {
   dryRun: boolean;
   /** Set when an Idempotency-Key claimed a record: a committed write records its response atomically. */
   claim?: Claim;
+  /** The request's deadline, counted from its arrival. */
+  deadline: ArrivalDeadline;
 }
 
 export interface SqlRunner {
@@ -80,36 +84,59 @@ function successJson(data: SqlResultData, instructions: string[], actions: Actio
  * in one round trip (BEGIN, context, workspace lookup, the guard's batch and COMMIT); a write in two.
  * Rejects with WorkspaceNotResolvedError when a workspace lookup finds nothing (no user SQL ran).
  */
+/**
+ * How long a statement that changes nothing may keep the embedded engine's one connection while another user
+ * waits as long: a quarter of the deadline, so the other user still has most of its own deadline left.
+ */
+const fairShare = (deadlineMs: number) => Math.max(250, Math.round(deadlineMs / 4));
+
 export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<string> {
   const { db, guard, actions, idempotency, fxCoverage } = runner;
-  const { principal, workspace, mode, sql, dryRun, claim, checked } = request;
+  const { principal, workspace, mode, sql, dryRun, claim, checked, deadline } = request;
   // Whether old rates were carried forward: a cached range (no round trip), read while the statement runs.
   const coverage = readsDailyRates(checked) ? fxCoverage.peek().catch(() => undefined) : undefined;
-  return db.userTransaction(
-    { userId: principal.userId, workspaceId: workspace, readOnly: mode === 'query' },
-    async (session, scope) => {
-      const result = await guard.run(session, sql, { mode, checked });
-      const clock = clockAt(new Date(), scope.timeZone);
-      const range = coverage && (await coverage);
-      const staleRates = range && staleRatesInstruction(range, clock.today);
-      const data: SqlResultData = {
-        workspaceId: scope.workspaceId,
-        committed: !dryRun,
-        statements: result.statements,
-        limits: {
-          maxReturnedRows: guard.limits.maxReturnedRows,
-          maxAffectedRows: guard.limits.maxAffectedRows,
-          deadlineMs: guard.limits.deadlineMs,
-          maxResultBytes: guard.limits.maxResultBytes,
-        },
-        clock,
-      };
-      const instructions = instructionsFor(request, result, guard.limits.maxReturnedRows, staleRates);
-      const body = successJson(data, instructions, actions);
-      if (claim && !dryRun)
-        await idempotency.completeInTransaction(session, claim, { statusCode: 200, body });
-      return body;
-    },
-    { rollback: dryRun },
-  );
+  const writes = checked.ok
+    ? [
+        ...new Set(
+          checked.statements.flatMap((s) =>
+            s.relations.filter((r) => r.access !== 'read').map((r) => r.name),
+          ),
+        ),
+      ]
+    : [];
+  try {
+    return await db.userTransaction(
+      { userId: principal.userId, workspaceId: workspace, readOnly: mode === 'query' },
+      async (session, scope) => {
+        // Waiting for the database counts: a request whose deadline passed meanwhile runs nothing.
+        if (deadline.passed) throw deadline.notStarted();
+        const result = await guard.run(session, sql, { mode, checked, startedAt: deadline.arrivedAt });
+        const clock = clockAt(new Date(), scope.timeZone);
+        const range = coverage && (await coverage);
+        const staleRates = range && staleRatesInstruction(range, clock.today);
+        const data: SqlResultData = {
+          workspaceId: scope.workspaceId,
+          committed: !dryRun,
+          statements: result.statements,
+          limits: {
+            maxReturnedRows: guard.limits.maxReturnedRows,
+            maxAffectedRows: guard.limits.maxAffectedRows,
+            deadlineMs: guard.limits.deadlineMs,
+            maxResultBytes: guard.limits.maxResultBytes,
+          },
+          clock,
+        };
+        const instructions = instructionsFor(request, result, guard.limits.maxReturnedRows, staleRates);
+        const body = successJson(data, instructions, actions);
+        if (claim && !dryRun)
+          await idempotency.completeInTransaction(session, claim, { statusCode: 200, body });
+        return body;
+      },
+      { rollback: dryRun, startBy: deadline.at, writes, fairShareMs: fairShare(deadline.deadlineMs) },
+    );
+  } catch (error) {
+    if (error instanceof StartDeadlineError) throw deadline.notStarted();
+    if (error instanceof PreemptedError) throw deadline.preempted(error.afterMs);
+    throw error;
+  }
 }

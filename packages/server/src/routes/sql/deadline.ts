@@ -1,0 +1,42 @@
+import { GuardRunError } from '@expense/sql-guard';
+
+/**
+ * A SQL request's deadline, counted from its arrival: the time it waited (for a place on the embedded
+ * database, for a pooled connection) is part of it. The guard's run takes `arrivedAt` as its `startedAt`.
+ */
+export class ArrivalDeadline {
+  /** When the request must be answered, in epoch milliseconds. */
+  readonly at: number;
+
+  constructor(
+    /** When the request arrived, in epoch milliseconds (the guard's `startedAt`). */
+    readonly arrivedAt: number,
+    readonly deadlineMs: number,
+  ) {
+    this.at = arrivedAt + deadlineMs;
+  }
+
+  get passed(): boolean {
+    return Date.now() >= this.at;
+  }
+
+  /** The request could not start before its deadline: nothing ran. */
+  notStarted(): GuardRunError {
+    return new GuardRunError(
+      'deadline_exceeded',
+      `The request could not start within its deadline of ${this.deadlineMs} ms (counted from its arrival, waiting included) and ran no SQL.`,
+      { deadlineMs: this.deadlineMs },
+      'The database is busy: retry in a moment, and make slow requests cheaper (narrower filters, fewer joins).',
+    );
+  }
+
+  /** The embedded engine stopped this read-only request after its fair share, for another user's turn. */
+  preempted(afterMs: number): GuardRunError {
+    return new GuardRunError(
+      'deadline_exceeded',
+      `The request was stopped after ${afterMs} ms because other users were waiting: the embedded database runs one statement at a time, and a statement may hold it for a quarter of the ${this.deadlineMs} ms deadline while others wait.`,
+      { deadlineMs: this.deadlineMs },
+      'Make the statement cheaper (narrower filters, fewer joins), or retry when the database is less busy.',
+    );
+  }
+}

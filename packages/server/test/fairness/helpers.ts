@@ -1,0 +1,101 @@
+// Shared pieces of the fairness tests: users with several keys, slow statements, and answers in the order
+// they arrived at the client.
+import { createApiKey } from '../../src/auth/api-keys.js';
+import { createServer, type ServerConfigInput } from '../../src/index.js';
+import { type Database, openDatabase } from '../../src/storage/index.js';
+import {
+  addWorkspace,
+  createUser,
+  type EngineSpec,
+  insertEntries,
+  type Live,
+  type Response,
+  request,
+  type TestUser,
+} from '../sql/setup.js';
+
+/**
+ * A server on a fresh database of the engine (like startLive), whose verified keys stay cached for the whole
+ * test: a key check then never waits for the database, so what is measured is the SQL requests alone.
+ */
+export async function startFair(engine: EngineSpec, config: ServerConfigInput = {}): Promise<Live> {
+  const target = await engine.open();
+  const db = await openDatabase({ databaseUrl: target.url });
+  const app = await createServer(
+    { logLevel: 'silent', ratePerSecond: 100_000, ratePerDay: 1_000_000, ...config },
+    { database: db, keyCache: { ttlMs: 600_000 } },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    app,
+    db,
+    origin,
+    databaseUrl: target.url,
+    request: (method, path, options) => request(origin, method, path, options),
+    async close() {
+      app.server.closeAllConnections(); // sockets of requests whose clients went away
+      await app.close();
+      await db.close();
+      await target.drop();
+    },
+  };
+}
+
+/** Never finishes within a test deadline: 100 rows, four ways (10^8 combinations). */
+export const ENDLESS =
+  'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d';
+/** Finishes, slowly (about a second on the embedded engine): 100 rows, three ways, with a condition. */
+export const SLOW =
+  'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c WHERE a.amount + b.amount < c.amount * 3';
+
+/** Writes 200 rows: over the affected-row cap, so it is refused and rolled back. */
+export const OVER_CAP =
+  'INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) SELECT a.ts, a.account_id, a.amount, a.currency, a.kind, a.category FROM ledger_entries a, ledger_entries b WHERE b.amount <= 2';
+
+export interface Tenant {
+  user: TestUser;
+  keys: string[];
+}
+
+/** A user with `keys` ApiKeys and a workspace of 100 ledger rows. */
+export async function tenant(live: Live, keys = 1): Promise<Tenant> {
+  const user = await createUser(live.db);
+  await addWorkspace(live.db, user.userId);
+  const more = await extraKeys(live.db, user.userId, keys - 1);
+  const seeded = await live.request('POST', '/v1/sql/execute', {
+    key: user.apiKey,
+    body: { sql: insertEntries(100) },
+  });
+  if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.text}`);
+  const all = [user.apiKey, ...more];
+  // Verified keys are cached: a key check during the test then waits for no database.
+  for (const key of all) await live.request('GET', '/v1/me', { key });
+  return { user, keys: all };
+}
+
+async function extraKeys(db: Database, userId: string, n: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < n; i++) {
+    keys.push(await db.transaction(async (tx) => (await createApiKey(tx, userId, `key ${i + 2}`)).apiKey));
+  }
+  return keys;
+}
+
+/** A response and its place among the answers of one test (0 = answered first). */
+export interface Answered extends Response {
+  order: number;
+}
+
+/** Numbers answers in the order they reach the client. */
+export function answerCounter(): (pending: Promise<Response>) => Promise<Answered> {
+  let next = 0;
+  return async (pending) => {
+    const response = await pending;
+    return { ...response, order: next++ };
+  };
+}
+
+export const query = (live: Live, key: string, sql: string, headers?: Record<string, string>) =>
+  live.request('POST', '/v1/sql/query', { key, body: { sql }, ...(headers ? { headers } : {}) });
