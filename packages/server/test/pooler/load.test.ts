@@ -32,6 +32,9 @@ describe.runIf(poolerAvailable('the pooler load test'))('behind PgBouncer in tra
       logLevel: 'silent',
       ratePerSecond: 100_000,
       ratePerDay: 1_000_000,
+      // Six requests per user at once: the in-flight limits (test/fairness) are raised so the pooler decides.
+      maxInflightPerKey: 100,
+      maxInflightPerUser: 100,
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
