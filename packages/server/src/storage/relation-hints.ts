@@ -1,6 +1,5 @@
 import type { Clock } from '@expense/wire';
 import { addDays } from '../clock/clock.js';
-import { FX_SCHEMA_HINTS } from '../fx/hints.js';
 import type { UserRelationName } from './names.js';
 
 // One home for what an agent is told about the relations: GET /schema shows the relation hints, and the SQL
@@ -39,7 +38,10 @@ export function dateLiteralHint(clock: Clock): string {
 }
 
 /** Agent-facing notes on risky constraints and write semantics, shown by GET /schema next to the live columns. */
-export const RELATION_HINTS: Record<UserRelationName, string[]> = {
+type FxRelationName = 'fx_rates_raw' | 'fx_rates_daily';
+
+/** The hints of the workspace relations; the FX relations' depend on the window (see relationHints). */
+const WORKSPACE_RELATION_HINTS: Record<Exclude<UserRelationName, FxRelationName>, string[]> = {
   ledger_entries: [
     'One row per movement of money in one account. amount is signed: negative leaves the account, positive enters it (a purchase of 12.50 is -12.50).',
     "kind is 'income', 'spend' or 'transfer'. A transfer is two rows, one per account (-X on the source, +X on the destination), sharing one event_id (required on transfers), with kind 'transfer' and no category (category must be NULL).",
@@ -76,8 +78,29 @@ export const RELATION_HINTS: Record<UserRelationName, string[]> = {
     'Read-only, derived from ledger_entries and account_metadata: one row per (account_id, currency) with balance = sum of amounts, entry_count, first_ts and last_ts, plus the metadata columns.',
     'An account that has metadata but no entries appears once with currency NULL and balance 0. Change the underlying tables, not this view.',
   ],
-  ...FX_SCHEMA_HINTS,
 };
+
+/** Hints for the two FX relations; `fxDays` is the window of the daily table (EXPENSE_FX_DAYS). */
+function fxRelationHints(fxDays: number): Record<FxRelationName, string[]> {
+  return {
+    fx_rates_raw: [
+      'Read-only ECB reference rates as published: base_currency is always EUR, rate = units of quote_currency per 1 EUR, market days only (no weekends or TARGET holidays).',
+      'To convert amounts use fx_rates_daily instead: it has every day and every currency pair.',
+    ],
+    fx_rates_daily: [
+      'Read-only. rate = units of quote_currency per 1 base_currency on calendar_date; amount_in_quote = amount * rate.',
+      'Convert with one join: JOIN fx_rates_daily r ON r.base_currency = e.currency AND r.quote_currency = s.reporting_currency AND r.calendar_date = e.ts::date (s = workspace_settings, joined ON true).',
+      'Every ordered pair of known currencies is present, including X->X (rate 1); inverse pairs are 1/rate and cross pairs go through EUR.',
+      'Weekends and holidays carry the last published rate forward; source_rate_date is the market day the rate comes from.',
+      `The window is bounded: from ${fxDays} days before the latest published rate to today. Dates outside it (or before a currency's first rate) have no row, so use LEFT JOIN and count(r.rate) to find unconverted entries.`,
+    ],
+  };
+}
+
+/** What /schema says about each relation, for a server whose FX window is `fxDays`. */
+export function relationHints(fxDays: number): Record<UserRelationName, string[]> {
+  return { ...WORKSPACE_RELATION_HINTS, ...fxRelationHints(fxDays) };
+}
 
 /** What a refusal carries beyond its constraint: values the database named. */
 export interface RefusalFacts {

@@ -6,7 +6,6 @@ import {
   type UserRelationName,
   WORKSPACE_ID_SETTING,
 } from './names.js';
-import { RELATION_HINTS } from './relation-hints.js';
 
 export type RelationOperation = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
 
@@ -66,7 +65,11 @@ function describeDefault(expression: string | null): string | null {
 }
 
 /** The seven user relations as the live catalog has them (columns, types, defaults, the SQL role's grants). */
-export async function describeRelations(db: Queryable): Promise<RelationDescription[]> {
+/** The relations the SQL role may use, from the live catalog, each with its hints (see relationHints). */
+export async function describeRelations(
+  db: Queryable,
+  hints: Record<UserRelationName, string[]>,
+): Promise<RelationDescription[]> {
   const { rows } = await db.query<CatalogRow>(CATALOG_SQL, [USER_RELATIONS, SQL_ROLE]);
   const byName = new Map<string, RelationDescription>();
   for (const row of rows) {
@@ -84,7 +87,7 @@ export async function describeRelations(db: Queryable): Promise<RelationDescript
         scope: GLOBAL_RELATIONS.has(row.relation) ? 'global' : 'workspace',
         operations: granted.filter(([, allowed]) => allowed).map(([operation]) => operation),
         columns: [],
-        hints: RELATION_HINTS[row.relation],
+        hints: hints[row.relation],
       };
       byName.set(row.relation, relation);
     }

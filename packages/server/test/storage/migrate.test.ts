@@ -3,6 +3,7 @@ import type { Database } from '../../src/storage/database.js';
 import { MigrationError } from '../../src/storage/errors.js';
 import { loadMigrations, migrate } from '../../src/storage/migrate.js';
 import { USER_RELATIONS } from '../../src/storage/names.js';
+import { relationHints } from '../../src/storage/relation-hints.js';
 import { describeRelations } from '../../src/storage/schema-catalog.js';
 import { ENGINES, type EngineFixture } from './engines.js';
 
@@ -78,7 +79,7 @@ describe.each(ENGINES)('migrations and catalog on %s', (engine, makeFixture) => 
   });
 
   it('describes the seven relations from the live catalog', async () => {
-    const relations = await describeRelations(db);
+    const relations = await describeRelations(db, relationHints(730));
     expect(relations.map((r) => r.name)).toEqual([...USER_RELATIONS]);
     const byName = Object.fromEntries(relations.map((r) => [r.name, r]));
     expect(byName.ledger_entries).toMatchObject({

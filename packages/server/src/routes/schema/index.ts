@@ -6,16 +6,16 @@ import { principalOf, requireApiKey } from '../../auth/authenticate.js';
 import { workspaceClock } from '../../clock/workspace-time-zone.js';
 import type { AppContext } from '../../context.js';
 import { coverageHints } from '../../fx/coverage.js';
-import { fxSchemaHints } from '../../fx/hints.js';
 import { success } from '../../http/envelope.js';
 import { describeRelations } from '../../storage/index.js';
-import { RECIPES } from '../../storage/relation-hints.js';
+import { RECIPES, relationHints } from '../../storage/relation-hints.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { SQL_RULES } from './hints.js';
 
 /** GET /v1/schema: the relations from the live catalog, with hints, functions, rules and limits. */
 export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    const hints = relationHints(ctx.config.fxDays);
     app.get(
       '/schema',
       {
@@ -35,15 +35,14 @@ export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const [described, clock, coverage] = await Promise.all([
-          describeRelations(ctx.db),
+          describeRelations(ctx.db, hints),
           workspaceClock(ctx.db, principalOf(request), request.headers['x-workspace-id']),
           ctx.fxCoverage.get(),
         ]);
-        const fxHints = fxSchemaHints(ctx.config.fxDays);
         const held = coverageHints(coverage, clock.today);
         const relations = described.map((r) =>
           r.name === 'fx_rates_raw' || r.name === 'fx_rates_daily'
-            ? { ...r, hints: [...held, ...fxHints[r.name]] }
+            ? { ...r, hints: [...held, ...r.hints] }
             : r,
         );
         return success(
