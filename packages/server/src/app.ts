@@ -32,11 +32,13 @@ import {
 } from './http/errors-plugin.js';
 import { loggerOptions } from './http/logger.js';
 import { createMailer } from './mail/mailer.js';
+import { createInvalidKeyLimit } from './ratelimit/invalid-keys.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
 import { discoveryData, discoveryRoutes, discoverySchema } from './routes/discovery/index.js';
 import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
 import { healthRoutes } from './routes/health/index.js';
+import { invitationRoutes } from './routes/invitations/index.js';
 import { keyRoutes } from './routes/keys/index.js';
 import { meRoutes } from './routes/me/index.js';
 import { memberRoutes } from './routes/members/index.js';
@@ -103,6 +105,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     ),
     otp: new OtpService(db, mailer, limits),
     keyLimits: createKeyLimits(limits, config),
+    invalidKeyLimit: createInvalidKeyLimit(limits),
   };
   // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.
   const stopListening = await db.listen?.(KEY_REVOKED_CHANNEL, {
@@ -149,6 +152,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(meRoutes(ctx));
       await v1.register(workspaceRoutes(ctx));
       await v1.register(memberRoutes(ctx));
+      await v1.register(invitationRoutes(ctx));
       await v1.register(keyRoutes(ctx));
       await v1.register(schemaRoutes(ctx));
       await v1.register(sqlRoutes(ctx));

@@ -14,6 +14,8 @@ export interface AppContext {
   otp: OtpService;
   /** Per-key request limits (per second, per day). */
   keyLimits: Limiter[];
+  /** Unknown or revoked well-formed ApiKeys per client address (ratelimit/invalid-keys.ts). */
+  invalidKeyLimit: Limiter;
 }
 
 declare module 'fastify' {

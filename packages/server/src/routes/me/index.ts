@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import { iso, isoOrNull } from '../../http/time.js';
+import { invitationPrompt } from '../invitations/prompt.js';
 import { apiKeySecurity, responses } from '../responses.js';
 
 /** GET /v1/me. */
@@ -30,8 +31,14 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           created_at: Date;
           last_used_at: Date | null;
           selected_workspace_id: string | null;
+          pending_invitations: number;
         }>(
-          `SELECT u.user_id, u.email, k.label, k.created_at, k.last_used_at, k.selected_workspace_id
+          `SELECT u.user_id, u.email, k.label, k.created_at, k.last_used_at, k.selected_workspace_id,
+                  (SELECT count(*)::int FROM expense_internal.workspace_invitations i
+                   WHERE i.user_id = u.user_id
+                     AND NOT EXISTS (SELECT 1 FROM expense_internal.workspace_members m
+                                     WHERE m.workspace_id = i.workspace_id AND m.user_id = i.user_id))
+                    AS pending_invitations
            FROM expense_internal.api_keys k JOIN expense_internal.users u USING (user_id)
            WHERE k.connection_id = $1 AND k.revoked_at IS NULL`,
           [connectionId],
@@ -39,6 +46,7 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const row = rows[0];
         if (!row) throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
         const selected = row.selected_workspace_id;
+        const invitations = invitationPrompt(row.pending_invitations, ctx.actions);
         return success(
           {
             user: { userId: row.user_id, email: row.email },
@@ -50,15 +58,21 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             },
             selectedWorkspaceId: selected,
           },
-          selected
-            ? ['A workspace is selected: read GET /schema, then use the SQL endpoints.']
-            : [
-                'Call GET /workspaces to see your workspaces (create one with POST /workspaces if there is none).',
-                'Then select one with POST /workspaces/{workspaceId}/select.',
-              ],
-          selected
-            ? [ctx.actions.schema(), ...ctx.actions.sql(), ctx.actions.listWorkspaces()]
-            : [ctx.actions.listWorkspaces(), ctx.actions.selectWorkspace(), ctx.actions.createWorkspace()],
+          [
+            ...(selected
+              ? ['A workspace is selected: read GET /schema, then use the SQL endpoints.']
+              : [
+                  'Call GET /workspaces to see your workspaces (create one with POST /workspaces if there is none).',
+                  'Then select one with POST /workspaces/{workspaceId}/select.',
+                ]),
+            ...invitations.instructions,
+          ],
+          [
+            ...(selected
+              ? [ctx.actions.schema(), ...ctx.actions.sql(), ctx.actions.listWorkspaces()]
+              : [ctx.actions.listWorkspaces(), ctx.actions.selectWorkspace(), ctx.actions.createWorkspace()]),
+            ...invitations.actions,
+          ],
         );
       },
     );
