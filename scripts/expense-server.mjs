@@ -34,7 +34,8 @@ if (stale) {
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const child = spawn(process.execPath, [bin, ...process.argv.slice(2)], { stdio: 'inherit' });
+const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
+const child = spawn(process.execPath, [bin, ...args], { stdio: 'inherit' });
 // The server stops gracefully on SIGINT/SIGTERM; pass them on and leave with its exit code.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -55,10 +55,22 @@ export async function createAgentSql(pool: pg.Pool) {
   };
 }
 
+/** The example's own database (created when missing), so it never writes into `postgres` or yours. */
+async function exampleDatabaseUrl(): Promise<string> {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  try {
+    const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'expense_example_guard'");
+    if (found.rowCount === 0) await admin.query('CREATE DATABASE expense_example_guard');
+  } finally {
+    await admin.end();
+  }
+  return 'postgres://postgres@127.0.0.1:5432/expense_example_guard';
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const pool = new pg.Pool({
-    connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1/postgres',
-  });
+  const pool = new pg.Pool({ connectionString: await exampleDatabaseUrl() });
   // An idle connection lost to a restart or a terminated backend is reported here; without a listener, Node exits.
   pool.on('error', (error) => console.error('idle connection lost:', error.message));
   await pool.query('CREATE TABLE IF NOT EXISTS notes (id serial PRIMARY KEY, body text NOT NULL, day date)');

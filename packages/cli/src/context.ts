@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { ExpenseApi } from './api/index.js';
 import {
   ConfigStore,
   DEFAULT_API_URL,
@@ -143,6 +144,17 @@ export class Context {
         this.note(`Rate limited by the server; waiting ${seconds}s as it asks (Retry-After).`),
     });
     return this.clientCache;
+  }
+
+  /** The typed API for this profile: its URL, its key, and the workspace for SQL (--workspace or the profile's). */
+  async api(): Promise<ExpenseApi> {
+    const { apiKey } = await this.key();
+    const workspaceId = await this.workspaceId();
+    return new ExpenseApi(this.client, {
+      apiUrl: await this.apiUrl(),
+      apiKey,
+      ...(workspaceId ? { workspaceId } : {}),
+    });
   }
 
   async close(): Promise<void> {

@@ -2,8 +2,12 @@ import { Command, CommanderError, Option } from 'commander';
 import { createAction, type RunState } from './commands/action.js';
 import { registerExec } from './commands/exec.js';
 import { registerImport } from './commands/import.js';
+import { registerInvitations } from './commands/invitations.js';
+import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogout } from './commands/logout.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerMembers } from './commands/members.js';
 import { registerQuery } from './commands/query.js';
 import { registerSchema } from './commands/schema.js';
 import { registerWhoami } from './commands/whoami.js';
@@ -57,6 +61,10 @@ export function createProgram(io: IO, state: RunState): Command {
   registerQuery(program, action);
   registerExec(program, action);
   registerImport(program, action);
+  registerKeys(program, action);
+  registerMembers(program, action);
+  registerInvitations(program, action);
+  registerMcp(program, action);
   for (const command of program.commands) {
     command.exitOverride();
     for (const sub of command.commands) sub.exitOverride();

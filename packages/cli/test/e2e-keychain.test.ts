@@ -7,14 +7,26 @@ import { CLI_BIN, codeFromOutbox, openSandbox, type RunningServer, spawnCommand 
 
 const KEYRING = createRequire(import.meta.url).resolve('@napi-rs/keyring');
 
-function requireTool(tool: string): void {
+const INSTALL = 'bash .ci/keyring-deps.sh';
+
+function hasTool(tool: string): boolean {
   try {
     execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return true;
   } catch {
-    throw new Error(
-      `${tool} is missing: install the keychain test dependencies with \`bash .ci/keyring-deps.sh\``,
-    );
+    return false;
   }
+}
+
+// Outside CI a machine without the Secret Service packages skips this suite with the reason; CI installs them
+// (.ci/run) and fails here if they are still missing.
+const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter((tool) => !hasTool(tool));
+const skip = missing.length > 0 && process.env.CI !== 'true';
+if (skip) console.warn(`keychain suite skipped: ${missing.join(', ')} missing (install: \`${INSTALL}\`)`);
+
+function requireTool(tool: string): void {
+  if (!hasTool(tool))
+    throw new Error(`${tool} is missing: install the keychain test dependencies with \`${INSTALL}\``);
 }
 
 /** Splits `sh` output at the "@@ <name> <rc>" line printed after each step: a step's output precedes it. */
@@ -34,7 +46,7 @@ function sections(out: string): Record<string, { rc: number; text: string }> {
 }
 
 // The keychain path against a real Secret Service: gnome-keyring-daemon on a private D-Bus session bus.
-describe('expense CLI with a real Secret Service (gnome-keyring under dbus-run-session)', () => {
+describe.skipIf(skip)('expense CLI with a real Secret Service (gnome-keyring under dbus-run-session)', () => {
   let dir: { path: string; remove(): Promise<void> };
   let server: RunningServer;
   let env: NodeJS.ProcessEnv;

@@ -21,6 +21,7 @@ import {
   type ServerConfigInput,
 } from './config/config.js';
 import type { AppContext } from './context.js';
+import { FxCoverage } from './fx/coverage.js';
 import { seedFxIfEmpty, startFxScheduler } from './fx/index.js';
 import { ActionBuilder, type Urls } from './http/actions.js';
 import { success } from './http/envelope.js';
@@ -32,11 +33,13 @@ import {
 } from './http/errors-plugin.js';
 import { loggerOptions } from './http/logger.js';
 import { createMailer } from './mail/mailer.js';
+import { mcpRoutes } from './mcp/index.js';
 import { createInvalidKeyLimit } from './ratelimit/invalid-keys.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
 import { discoveryData, discoveryRoutes, discoverySchema } from './routes/discovery/index.js';
 import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
+import { guideRoutes } from './routes/guide/index.js';
 import { healthRoutes } from './routes/health/index.js';
 import { invitationRoutes } from './routes/invitations/index.js';
 import { keyRoutes } from './routes/keys/index.js';
@@ -83,7 +86,8 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: app.log }));
   // A new embedded installation can convert currencies at once: it starts with a bundled ECB excerpt.
   if (!options.database && db.engine === 'pglite') await seedFxIfEmpty(db, { windowDays: config.fxDays });
-  const fx = startFxScheduler({ db, logger: app.log, config });
+  const fxCoverage = new FxCoverage(db);
+  const fx = startFxScheduler({ db, logger: app.log, config, onRun: () => fxCoverage.invalidate() });
   const urls: Urls = options.urls ?? { publicUrl: config.publicUrl, authUrl: config.authUrl };
   const actions = new ActionBuilder(urls);
   const limits = new RateLimits(config.redisUrl, config.redisKeyPrefix);
@@ -106,6 +110,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     otp: new OtpService(db, mailer, limits),
     keyLimits: createKeyLimits(limits, config),
     invalidKeyLimit: createInvalidKeyLimit(limits),
+    fxCoverage,
   };
   // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.
   const stopListening = await db.listen?.(KEY_REVOKED_CHANNEL, {
@@ -147,6 +152,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   await app.register(
     async (v1) => {
       await v1.register(discoveryRoutes(ctx));
+      await v1.register(guideRoutes());
       await v1.register(openApiRoutes(ctx, () => app.swagger() as never, app.prefix));
       await v1.register(healthRoutes(ctx));
       await v1.register(meRoutes(ctx));
@@ -160,6 +166,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     { prefix: '/v1' },
   );
   await app.register(authRoutes(ctx), { prefix: '/api/agent' });
+  await app.register(mcpRoutes(ctx, () => app, `${app.prefix}/v1`));
 
   app.addHook('onListen', async () => {
     const address = app.server.address() as AddressInfo | null;

@@ -2,6 +2,7 @@ import type { KeyVerifier, Principal } from './auth/api-keys.js';
 import type { OtpService } from './auth/otp.js';
 import type { Limiter } from './auth/rate-limits.js';
 import type { ServerConfig } from './config/config.js';
+import type { FxCoverage } from './fx/coverage.js';
 import type { ActionBuilder } from './http/actions.js';
 import type { Database } from './storage/database.js';
 
@@ -16,6 +17,8 @@ export interface AppContext {
   keyLimits: Limiter[];
   /** Unknown or revoked well-formed ApiKeys per client address (ratelimit/invalid-keys.ts). */
   invalidKeyLimit: Limiter;
+  /** The first and newest ECB dates held (cached; refreshed after each FX worker run). */
+  fxCoverage: FxCoverage;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UserSchema } from './auth.js';
+import { ClockSchema } from './schema.js';
 
 export const ConnectionSchema = z.object({
   connectionId: z.string(),
@@ -13,6 +14,7 @@ export const MeDataSchema = z.object({
   user: UserSchema,
   connection: ConnectionSchema,
   selectedWorkspaceId: z.string().nullable(),
+  clock: ClockSchema.describe("the selected workspace's clock (UTC without one)"),
 });
 export type MeData = z.infer<typeof MeDataSchema>;
 

@@ -9,7 +9,12 @@ export const DiscoveryDataSchema = z.object({
     header: z.literal('Authorization'),
     bootstrapUrl: z.string(),
   }),
-  docs: z.object({ openapiUrl: z.string(), readmeUrl: z.string(), sourceUrl: z.string() }),
+  docs: z.object({
+    openapiUrl: z.string(),
+    readmeUrl: z.string(),
+    guideUrl: z.string().describe("the agent's guide (Markdown): dialect, writing data, recipes"),
+    sourceUrl: z.string(),
+  }),
 });
 export type DiscoveryData = z.infer<typeof DiscoveryDataSchema>;
 

@@ -1,5 +1,16 @@
 import { z } from 'zod';
 
+export const ClockSchema = z
+  .object({
+    now: z.string().describe("the server's time, ISO 8601 in UTC"),
+    today: z.string().describe("today's date (YYYY-MM-DD) in the workspace's time zone"),
+    timeZone: z
+      .string()
+      .describe('the IANA name of that time zone (workspace_settings.timezone; UTC without one)'),
+  })
+  .describe('What time it is, so that dates can be written as explicit literals and ranges');
+export type Clock = z.infer<typeof ClockSchema>;
+
 export const OperationSchema = z.enum(['SELECT', 'INSERT', 'UPDATE', 'DELETE']);
 export type Operation = z.infer<typeof OperationSchema>;
 
@@ -42,5 +53,6 @@ export const SchemaDataSchema = z.object({
   functions: z.array(z.string()),
   rules: z.array(z.string()),
   limits: SchemaLimitsSchema,
+  clock: ClockSchema,
 });
 export type SchemaData = z.infer<typeof SchemaDataSchema>;

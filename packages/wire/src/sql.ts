@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SqlLimitsSchema } from './schema.js';
+import { ClockSchema, SqlLimitsSchema } from './schema.js';
 
 export const SqlQueryBodySchema = z.object({ sql: z.string() });
 export type SqlQueryBody = z.infer<typeof SqlQueryBodySchema>;
@@ -27,6 +27,7 @@ export const SqlResultDataSchema = z.object({
   committed: z.boolean().describe('false for dryRun, which always rolls back'),
   statements: z.array(StatementResultSchema),
   limits: SqlLimitsSchema,
+  clock: ClockSchema,
 });
 export type SqlResultData = z.infer<typeof SqlResultDataSchema>;
 

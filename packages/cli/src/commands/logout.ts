@@ -1,4 +1,3 @@
-import { type MeData, MeDataSchema } from '@expense/wire';
 import type { Command } from 'commander';
 import { openStore } from '../credentials/select.js';
 import { ApiError } from '../http/api-error.js';
@@ -10,21 +9,13 @@ export function registerLogout(program: Command, action: Action): void {
     .description('Revoke the key on the server and remove it from this machine')
     .action(
       action(async (ctx) => {
-        const { apiKey, source } = await ctx.key();
+        const { source } = await ctx.key();
+        const api = await ctx.api();
         let revoked: { connectionId: string; label: string } | undefined;
         try {
-          const me = await ctx.client.call<MeData>({
-            method: 'GET',
-            url: await ctx.url('/me'),
-            data: MeDataSchema,
-            apiKey,
-          });
+          const me = await api.me();
           const { connectionId, label } = me.data.connection;
-          await ctx.client.call({
-            method: 'DELETE',
-            url: await ctx.url(`/keys/${encodeURIComponent(connectionId)}`),
-            apiKey,
-          });
+          await api.revokeKey(connectionId);
           revoked = { connectionId, label };
         } catch (error) {
           // A key the server no longer accepts is already as good as revoked: still remove it here.

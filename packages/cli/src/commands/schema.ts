@@ -1,4 +1,3 @@
-import { type SchemaData, SchemaDataSchema } from '@expense/wire';
 import type { Command } from 'commander';
 import { CliError, ExitCode } from '../errors.js';
 import { renderTable } from '../output/table.js';
@@ -11,13 +10,7 @@ export function registerSchema(program: Command, action: Action): void {
     .description('Show the relations you can query, their columns, types and hints')
     .action(
       action(async (ctx, _options, [name]) => {
-        const { apiKey } = await ctx.key();
-        const result = await ctx.client.call<SchemaData>({
-          method: 'GET',
-          url: await ctx.url('/schema'),
-          data: SchemaDataSchema,
-          apiKey,
-        });
+        const result = await (await ctx.api()).schema();
         const { relations, rules, functions } = result.data;
         const table = { maxWidth: ctx.tableWidth, colours: ctx.out };
         if (name === undefined) {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type SqlResultData, SqlResultDataSchema } from '@expense/wire';
+import type { SqlEndpoint } from '../api/index.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
@@ -19,7 +19,7 @@ export class SqlRejected extends CliError {
   }
 }
 
-export type SqlEndpoint = '/sql/query' | '/sql/execute' | '/sql';
+export type { SqlEndpoint } from '../api/index.js';
 
 export interface SqlCallOptions {
   dryRun?: boolean;
@@ -33,18 +33,9 @@ export async function callSql(
   sql: string,
   options: SqlCallOptions = {},
 ) {
-  const { apiKey } = await ctx.key();
-  const workspaceId = await ctx.workspaceId();
+  const api = await ctx.api();
   try {
-    return await ctx.client.call<SqlResultData>({
-      method: 'POST',
-      url: await ctx.url(endpoint),
-      data: SqlResultDataSchema,
-      apiKey,
-      ...(workspaceId ? { workspaceId } : {}),
-      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-      body: endpoint === '/sql/query' ? { sql } : { sql, ...(options.dryRun ? { dryRun: true } : {}) },
-    });
+    return await api.sql(endpoint, sql, options);
   } catch (error) {
     if (error instanceof ApiError && isSqlRejection(error.code)) throw new SqlRejected(error, sql);
     throw error;

@@ -1,4 +1,3 @@
-import { type MeData, MeDataSchema, WorkspacesDataSchema } from '@expense/wire';
 import type { Command } from 'commander';
 import type { Context, KeySource } from '../context.js';
 import { keychainDescription } from '../credentials/keychain-store.js';
@@ -17,22 +16,13 @@ export function registerWhoami(program: Command, action: Action): void {
     .description('Show the signed-in user, key, API URL, workspace and where the key is stored')
     .action(
       action(async (ctx) => {
-        const { apiKey, source } = await ctx.key();
-        const me = await ctx.client.call<MeData>({
-          method: 'GET',
-          url: await ctx.url('/me'),
-          data: MeDataSchema,
-          apiKey,
-        });
+        const { source } = await ctx.key();
+        const api = await ctx.api();
+        const me = await api.me();
         const workspaceId = (await ctx.workspaceId()) ?? me.data.selectedWorkspaceId ?? undefined;
         let workspaceName: string | undefined;
         if (workspaceId) {
-          const list = await ctx.client.call({
-            method: 'GET',
-            url: await ctx.url('/workspaces'),
-            data: WorkspacesDataSchema,
-            apiKey,
-          });
+          const list = await api.workspaces();
           workspaceName = list.data.workspaces.find((w) => w.workspaceId === workspaceId)?.name;
         }
         const storage = await storageLine(ctx, source);

@@ -1,12 +1,4 @@
-import {
-  type SelectWorkspaceData,
-  SelectWorkspaceDataSchema,
-  type WorkspaceData,
-  WorkspaceDataSchema,
-  type WorkspaceListItem,
-  type WorkspacesData,
-  WorkspacesDataSchema,
-} from '@expense/wire';
+import type { WorkspaceListItem } from '@expense/wire';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -14,14 +6,43 @@ import { renderTable } from '../output/table.js';
 import type { Action } from './action.js';
 
 async function listWorkspaces(ctx: Context) {
-  const { apiKey } = await ctx.key();
-  const result = await ctx.client.call<WorkspacesData>({
-    method: 'GET',
-    url: await ctx.url('/workspaces'),
-    data: WorkspacesDataSchema,
-    apiKey,
-  });
-  return { apiKey, result };
+  const api = await ctx.api();
+  return { api, result: await api.workspaces() };
+}
+
+/** A workspace by id or exact name among the caller's (one lookup, clear errors for none and for several). */
+export async function resolveWorkspace(ctx: Context, ref: string): Promise<WorkspaceListItem> {
+  const { result } = await listWorkspaces(ctx);
+  return findWorkspace(result.data.workspaces, ref);
+}
+
+export function findWorkspace(all: WorkspaceListItem[], ref: string): WorkspaceListItem {
+  const byId = all.find((w) => w.workspaceId === ref);
+  const byName = all.filter((w) => w.name === ref);
+  if (!byId && byName.length > 1) {
+    throw new CliError(
+      'ambiguous_workspace',
+      `${byName.length} workspaces are named "${ref}".`,
+      ExitCode.failure,
+      {
+        hint: `Use the id: ${byName.map((w) => w.workspaceId).join(', ')}.`,
+      },
+    );
+  }
+  const target = byId ?? byName[0];
+  if (!target) {
+    throw new CliError(
+      'workspace_not_found',
+      `No workspace with the id or name "${ref}".`,
+      ExitCode.failure,
+      {
+        hint: all.length
+          ? `Yours: ${all.map((w) => `${w.name} (${w.workspaceId})`).join(', ')}.`
+          : 'Create one with `expense workspaces create <name>`.',
+      },
+    );
+  }
+  return target;
 }
 
 /** The workspace a command would use: --workspace / profile, else the server's saved one. */
@@ -59,14 +80,7 @@ export function registerWorkspaces(program: Command, action: Action): void {
     .description('Create a workspace; you become its owner')
     .action(
       action(async (ctx, _options, [name]) => {
-        const { apiKey } = await ctx.key();
-        const created = await ctx.client.call<WorkspaceData>({
-          method: 'POST',
-          url: await ctx.url('/workspaces'),
-          data: WorkspaceDataSchema,
-          body: { name },
-          apiKey,
-        });
+        const created = await (await ctx.api()).createWorkspace(name!);
         if (ctx.json) return ctx.printJson(created.raw);
         const w = created.data.workspace;
         ctx.note(`${ctx.err.green('✓')} Created workspace ${ctx.err.bold(w.name)} (${w.workspaceId}).`);
@@ -80,39 +94,9 @@ export function registerWorkspaces(program: Command, action: Action): void {
     .description('Select the workspace SQL commands run in, and remember it in the profile')
     .action(
       action(async (ctx, _options, [ref]) => {
-        const { apiKey, result } = await listWorkspaces(ctx);
-        const all = result.data.workspaces;
-        const byId = all.find((w) => w.workspaceId === ref);
-        const byName = all.filter((w) => w.name === ref);
-        if (!byId && byName.length > 1) {
-          throw new CliError(
-            'ambiguous_workspace',
-            `${byName.length} workspaces are named "${ref}".`,
-            ExitCode.failure,
-            {
-              hint: `Use the id: ${byName.map((w) => w.workspaceId).join(', ')}.`,
-            },
-          );
-        }
-        const target = byId ?? byName[0];
-        if (!target) {
-          throw new CliError(
-            'workspace_not_found',
-            `No workspace with the id or name "${ref}".`,
-            ExitCode.failure,
-            {
-              hint: all.length
-                ? `Yours: ${all.map((w) => `${w.name} (${w.workspaceId})`).join(', ')}.`
-                : 'Create one with `expense workspaces create <name>`.',
-            },
-          );
-        }
-        const selected = await ctx.client.call<SelectWorkspaceData>({
-          method: 'POST',
-          url: await ctx.url(`/workspaces/${encodeURIComponent(target.workspaceId)}/select`),
-          data: SelectWorkspaceDataSchema,
-          apiKey,
-        });
+        const { api, result } = await listWorkspaces(ctx);
+        const target = findWorkspace(result.data.workspaces, ref!);
+        const selected = await api.selectWorkspace(target.workspaceId);
         await ctx.updateProfile({ workspaceId: selected.data.workspace.workspaceId });
         if (ctx.json) return ctx.printJson(selected.raw);
         const w = selected.data.workspace;

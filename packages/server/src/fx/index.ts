@@ -8,6 +8,7 @@ export {
   FxConfigSchema,
   fxConfigFromEnv,
 } from './config.js';
+export { FX_FRESH_RATES, FxCoverage, type FxCoverageRange } from './coverage.js';
 export { type RebuildOptions, type RebuildResult, rebuildFxDaily } from './daily.js';
 export { FX_SCHEMA_HINTS, fxSchemaHints } from './hints.js';
 export {

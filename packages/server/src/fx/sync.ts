@@ -121,6 +121,8 @@ export interface FxSchedulerOptions {
   logger: FxLogger;
   /** With `fxSync: false` nothing is downloaded: the daily table is only extended to each new day. */
   config: Pick<FxConfig, 'fxSourceUrl' | 'fxDays'> & { fxSync?: boolean };
+  /** Called after each run, failed or not (the rates may have changed). */
+  onRun?: () => void;
 }
 
 export interface FxScheduler {
@@ -133,7 +135,7 @@ export interface FxScheduler {
  * extension of the daily table to today), then the sync daily at 15:30 UTC and the extension at 00:05 UTC, so
  * entries dated today convert from midnight on. A failing run is logged and the schedule goes on.
  */
-export function startFxScheduler({ db, logger, config }: FxSchedulerOptions): FxScheduler {
+export function startFxScheduler({ db, logger, config, onRun }: FxSchedulerOptions): FxScheduler {
   const download = config.fxSync !== false;
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -149,7 +151,10 @@ export function startFxScheduler({ db, logger, config }: FxSchedulerOptions): Fx
       .catch((error: unknown) => {
         if (!abort.signal.aborted) logger.warn({ fx: kind, err: error }, `fx ${kind} failed`);
       })
-      .finally(schedule);
+      .finally(() => {
+        onRun?.();
+        schedule();
+      });
   };
   const schedule = () => {
     if (abort.signal.aborted) return;

@@ -29,6 +29,8 @@ export interface UserContext {
 export interface UserScope {
   /** The workspace the transaction runs in; known once the session sent its first statement. */
   readonly workspaceId: string;
+  /** The workspace's time zone (workspace_settings.timezone, UTC without a settings row); known with it. */
+  readonly timeZone: string;
 }
 
 /**

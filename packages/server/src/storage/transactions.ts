@@ -68,7 +68,7 @@ function workspaceOf(ctx: UserContext): { kind: WorkspaceKind; id: string } {
  * role cannot execute it; set_config('role', ..., true) is SET LOCAL ROLE, evaluated last in the select list.
  */
 function contextSelect(kind: WorkspaceKind, userId: string, workspaceId: string, checks: string): string {
-  return `SELECT ${checks}pg_catalog.set_config('${USER_ID_SETTING}', ${userId}::text, true) AS user_id, pg_catalog.set_config('${WORKSPACE_ID_SETTING}', ${workspaceExpression(kind, workspaceId, userId)}, true) AS workspace_id, pg_catalog.set_config('search_path', 'public, pg_temp', true) AS search_path, pg_catalog.set_config('role', '${SQL_ROLE}', true) AS role`;
+  return `SELECT ${checks}pg_catalog.set_config('${USER_ID_SETTING}', ${userId}::text, true) AS user_id, pg_catalog.set_config('${WORKSPACE_ID_SETTING}', ${workspaceExpression(kind, workspaceId, userId)}, true) AS workspace_id, pg_catalog.set_config('search_path', 'public, pg_temp', true) AS search_path, ${INTERNAL_SCHEMA}.workspace_time_zone() AS time_zone, pg_catalog.set_config('role', '${SQL_ROLE}', true) AS role`;
 }
 
 /**
@@ -140,6 +140,7 @@ async function runUserTransaction<T>(
   }
   let state = 'idle' as 'idle' | 'open' | 'committed';
   let workspaceId = typeof ctx.workspaceId === 'string' ? ctx.workspaceId.toLowerCase() : undefined;
+  let timeZone: string | undefined;
   const begin = [ctx.readOnly ? 'BEGIN READ ONLY' : 'BEGIN', setup];
   const commitsEarly = ctx.readOnly && !rollbackAtEnd;
 
@@ -174,6 +175,7 @@ async function runUserTransaction<T>(
     }
     if (prefix.length > 0) {
       workspaceId = String(results[CONTEXT_RESULT]?.rows[0]?.workspace_id);
+      timeZone = String(results[CONTEXT_RESULT]?.rows[0]?.time_zone ?? 'UTC');
     }
     if (commit) {
       const tag = results.at(-1)?.command;
@@ -209,12 +211,17 @@ async function runUserTransaction<T>(
       if (workspaceId === undefined) throw new Error('The workspace is known after the first statement.');
       return workspaceId;
     },
+    get timeZone() {
+      if (timeZone === undefined) throw new Error('The time zone is known after the first statement.');
+      return timeZone;
+    },
   };
 
   const value = await fn(userSession, scope);
   if (state !== 'open') return value;
   if (rollbackAtEnd) {
-    await session.query('ROLLBACK');
+    // A dry run of a write runs the deferred checks (balanced transfers) first: it refuses what COMMIT would.
+    await session.queryBatch(ctx.readOnly ? 'ROLLBACK' : `SET CONSTRAINTS ALL IMMEDIATE${SEPARATOR}ROLLBACK`);
     return value;
   }
   let tag: string;

@@ -77,6 +77,8 @@ describe.each(engines)('the whole flow on $name', (engine) => {
           /another code/,
           /outside chat memory/,
           /\/me.*\/workspaces.*select.*\/schema.*SQL/,
+          /docs\.guideUrl.*data\.clock/,
+          /expense-server fx sync.*--fx-sync/,
         ];
         expect(instructions).toHaveLength(order.length);
         for (const [i, pattern] of order.entries()) expect(instructions[i]).toMatch(pattern);

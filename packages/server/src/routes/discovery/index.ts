@@ -20,6 +20,7 @@ export function discoveryData(ctx: AppContext): DiscoveryData {
     docs: {
       openapiUrl: `${a.baseUrl}/openapi.json`,
       readmeUrl: `${a.baseUrl}/readme`,
+      guideUrl: `${a.baseUrl}/guide`,
       sourceUrl: SOURCE_URL,
     },
   };

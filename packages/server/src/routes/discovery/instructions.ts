@@ -1,3 +1,5 @@
+import { FX_FRESH_RATES } from '../../fx/coverage.js';
+
 /** The onboarding steps for an agent, in the order http-api.md fixes. */
 export const DISCOVERY_INSTRUCTIONS = [
   'Ask the user for their e-mail address first; do nothing else before you have it.',
@@ -8,4 +10,6 @@ export const DISCOVERY_INSTRUCTIONS = [
   'Do not suggest requesting another code right away: mail can take a minute, and sending is rate-limited (an older code stays valid until it expires).',
   'Store the returned ApiKey outside chat memory (e.g. a local env file such as .env, EXPENSE_API_KEY=...); send it as "Authorization: ApiKey <key>".',
   'Then call GET /me, GET /workspaces (create one with POST /workspaces if there is none), select a workspace with POST /workspaces/{workspaceId}/select, read GET /schema, and use the SQL endpoints.',
+  "Read the agent's guide (docs.guideUrl) for the SQL dialect, writing data and recipes; every SQL result carries data.clock with today's date in the workspace's time zone.",
+  FX_FRESH_RATES,
 ];

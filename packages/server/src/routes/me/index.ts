@@ -1,7 +1,9 @@
 import { MeDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { clockAt } from '../../clock/clock.js';
 import type { AppContext } from '../../context.js';
+import { fxInstructions } from '../../fx/coverage.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import { iso, isoOrNull } from '../../http/time.js';
@@ -31,14 +33,16 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           created_at: Date;
           last_used_at: Date | null;
           selected_workspace_id: string | null;
+          timezone: string | null;
           pending_invitations: number;
         }>(
           `SELECT u.user_id, u.email, k.label, k.created_at, k.last_used_at, k.selected_workspace_id,
-                  (SELECT count(*)::int FROM expense_internal.workspace_invitations i
-                   WHERE i.user_id = u.user_id
-                     AND NOT EXISTS (SELECT 1 FROM expense_internal.workspace_members m
-                                     WHERE m.workspace_id = i.workspace_id AND m.user_id = i.user_id))
-                    AS pending_invitations
+             (SELECT s.timezone FROM public.workspace_settings s WHERE s.workspace_id = k.selected_workspace_id) AS timezone,
+             (SELECT count(*)::int FROM expense_internal.workspace_invitations i
+              WHERE i.user_id = u.user_id
+                AND NOT EXISTS (SELECT 1 FROM expense_internal.workspace_members m
+                                WHERE m.workspace_id = i.workspace_id AND m.user_id = i.user_id))
+               AS pending_invitations
            FROM expense_internal.api_keys k JOIN expense_internal.users u USING (user_id)
            WHERE k.connection_id = $1 AND k.revoked_at IS NULL`,
           [connectionId],
@@ -46,6 +50,7 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const row = rows[0];
         if (!row) throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
         const selected = row.selected_workspace_id;
+        const clock = clockAt(new Date(), row.timezone ?? 'UTC');
         const invitations = invitationPrompt(row.pending_invitations, ctx.actions);
         return success(
           {
@@ -57,10 +62,14 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               lastUsedAt: isoOrNull(row.last_used_at),
             },
             selectedWorkspaceId: selected,
+            clock,
           },
           [
             ...(selected
-              ? ['A workspace is selected: read GET /schema, then use the SQL endpoints.']
+              ? [
+                  'A workspace is selected: read GET /schema, then use the SQL endpoints.',
+                  ...(await fxInstructions(ctx.fxCoverage, clock.today)),
+                ]
               : [
                   'Call GET /workspaces to see your workspaces (create one with POST /workspaces if there is none).',
                   'Then select one with POST /workspaces/{workspaceId}/select.',

@@ -1,3 +1,5 @@
+import { RECIPES } from '../../storage/relation-hints.js';
+
 /** The dialect's rules in short sentences for an agent (the guard enforces them). */
 export const SQL_RULES = [
   'Allowed statements: SELECT, WITH ... SELECT, INSERT, UPDATE, DELETE; only the relations listed here.',
@@ -5,6 +7,8 @@ export const SQL_RULES = [
   'Allowed functions: SUM, COUNT, MIN, MAX, AVG, COALESCE; every other function call is blocked (also NOW, LOWER, DATE_TRUNC).',
   'Not supported: ON CONFLICT, SQL comments, quoted identifiers, dollar-quoted strings, DDL, transaction control.',
   'Use ILIKE for case-insensitive text search and explicit date ranges for dates.',
+  RECIPES.clock,
+  RECIPES.numericStrings,
   'Before a long write, probe with 1 to 3 rows; then send at most 100 rows per call, in sequence.',
   "Get the user's approval before any write; the approval covers the probe and all later batches of that change.",
 ];

@@ -1,11 +1,15 @@
 import { defaultLimits, expenseDialect } from '@expense/sql-guard';
-import { SchemaDataSchema, WORKSPACE_NAME_MAX_LENGTH } from '@expense/wire';
+import { SchemaDataSchema, WORKSPACE_HEADER, WORKSPACE_NAME_MAX_LENGTH } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireApiKey } from '../../auth/authenticate.js';
+import { z } from 'zod';
+import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { workspaceClock } from '../../clock/workspace-time-zone.js';
 import type { AppContext } from '../../context.js';
+import { coverageHints } from '../../fx/coverage.js';
 import { fxSchemaHints } from '../../fx/hints.js';
 import { success } from '../../http/envelope.js';
 import { describeRelations } from '../../storage/index.js';
+import { RECIPES } from '../../storage/relation-hints.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { SQL_RULES } from './hints.js';
 
@@ -20,13 +24,27 @@ export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['schema'],
           summary: 'The relations SQL can reach, their columns, and hints on how to write them',
           security: apiKeySecurity,
+          headers: z.object({
+            [WORKSPACE_HEADER.toLowerCase()]: z
+              .string()
+              .optional()
+              .describe("Whose clock to show: this workspace instead of the key's saved one."),
+          }),
           response: responses(200, SchemaDataSchema),
         },
       },
-      async () => {
+      async (request) => {
+        const [described, clock, coverage] = await Promise.all([
+          describeRelations(ctx.db),
+          workspaceClock(ctx.db, principalOf(request), request.headers['x-workspace-id']),
+          ctx.fxCoverage.get(),
+        ]);
         const fxHints = fxSchemaHints(ctx.config.fxDays);
-        const relations = (await describeRelations(ctx.db)).map((r) =>
-          r.name === 'fx_rates_raw' || r.name === 'fx_rates_daily' ? { ...r, hints: fxHints[r.name] } : r,
+        const held = coverageHints(coverage, clock.today);
+        const relations = described.map((r) =>
+          r.name === 'fx_rates_raw' || r.name === 'fx_rates_daily'
+            ? { ...r, hints: [...held, ...fxHints[r.name]] }
+            : r,
         );
         return success(
           {
@@ -40,8 +58,13 @@ export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               requestsPerDay: ctx.config.ratePerDay,
               workspaceNameMaxLength: WORKSPACE_NAME_MAX_LENGTH,
             },
+            clock,
           },
-          ['Write SQL against these relations only; read-only queries go to POST /sql/query.'],
+          [
+            'Write SQL against these relations only; read-only queries go to POST /sql/query.',
+            `Today is ${clock.today} in the workspace's time zone (${clock.timeZone}); write dates as literals.`,
+            `${RECIPES.reuseCategories} Budget categories must match them exactly.`,
+          ],
           ctx.actions.sql(),
         );
       },

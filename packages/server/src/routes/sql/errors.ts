@@ -1,6 +1,16 @@
 import { GuardCheckError, GuardRunError } from '@expense/sql-guard';
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { StorageError } from '../../storage/errors.js';
+import { USER_RELATIONS } from '../../storage/names.js';
+import {
+  constraintHint,
+  notNullHint,
+  OTHER_WORKSPACE_HINT,
+  type RefusalFacts,
+  VALUE_SYNTAX_HINT,
+} from '../../storage/relation-hints.js';
+
+type RunErrorDetails = GuardRunError['details'];
 
 /** SQLSTATEs that mean the connection or the server went away, not that the statement was wrong. */
 const isConnectionSqlstate = (s: string | undefined) =>
@@ -13,6 +23,100 @@ function unavailable(): ApiError {
   return new ApiError('database_unavailable', 'The database connection was lost; nothing was committed.', {
     retryable: true,
   });
+}
+
+/** A refusal by PostgreSQL as sql_execution_failed, with the next step from the relations' catalogue. */
+function executionFailed(message: string, d: RunErrorDetails, pgHint: string | undefined): ApiError {
+  const details: Record<string, unknown> = { sqlstate: d.sqlstate };
+  if (d.statementIndex !== undefined) details.statementIndex = d.statementIndex;
+  if (d.position) details.position = d.position;
+  if (d.constraint) details.constraint = d.constraint;
+  if (d.column) details.column = d.column;
+  return new ApiError('sql_execution_failed', message, {
+    hint: refusalHint(d, message) ?? pgHint ?? fallbackHint(d.position !== undefined),
+    details,
+  });
+}
+
+/** The hint for what the database refused, when the catalogue knows it. */
+function refusalHint(d: RunErrorDetails, message: string): string | undefined {
+  if (d.constraint) {
+    const hint = constraintHint(d.constraint, factsOf(d));
+    if (hint) return hint;
+  }
+  switch (d.sqlstate) {
+    case '23502':
+      return d.column ? notNullHint(d.column) : undefined;
+    case '42501':
+      return message.includes('row-level security') ? OTHER_WORKSPACE_HINT : undefined;
+    case '22P02':
+    case '22007':
+    case '22008':
+      return VALUE_SYNTAX_HINT;
+    default:
+      return undefined;
+  }
+}
+
+function fallbackHint(hasPosition: boolean): string {
+  return hasPosition
+    ? 'Fix the statement at details.position (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.'
+    : 'Fix the statement (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.';
+}
+
+/**
+ * The values the database named in its detail: the migrations' triggers write JSON; a unique index writes
+ * `Key (workspace_id, external_id)=(<uuid>, <value>) already exists.` (never under row-level security). The
+ * workspace id is dropped.
+ */
+function factsOf(d: RunErrorDetails): RefusalFacts {
+  const detail = d.detail;
+  if (detail === undefined) return {};
+  const key = /^Key \(workspace_id, external_id\)=\([0-9a-f-]{36}, ([\s\S]*)\) already exists\.$/.exec(
+    detail,
+  );
+  if (key) return { externalId: key[1] as string };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(detail);
+  } catch {
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null) return {};
+  const p = parsed as Record<string, unknown>;
+  if (d.constraint === 'ledger_entries_external_id_key' && typeof p.external_id === 'string')
+    return { externalId: p.external_id };
+  if (
+    d.constraint === 'ledger_entries_transfer_balanced' &&
+    typeof p.event_id === 'string' &&
+    typeof p.currency === 'string' &&
+    typeof p.sum === 'string'
+  )
+    return { transfer: { eventId: p.event_id, currency: p.currency, sum: p.sum } };
+  return {};
+}
+
+/**
+ * A constraint checked when the transaction ends (a deferred trigger: balanced transfers) fails at COMMIT, or
+ * at the end of a dry run, outside the guard: PostgreSQL's error arrives as it is. Only integrity violations
+ * (class 23) are the statement's fault; anything else stays an internal error.
+ */
+function deferredRefusal(error: unknown): ApiError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const e = error as Error & Record<string, unknown>;
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  if (code === undefined || !/^23[0-9A-Z]{3}$/.test(code)) return undefined;
+  const text = (key: string) =>
+    typeof e[key] === 'string' && e[key] !== '' ? (e[key] as string) : undefined;
+  // Only the user relations' own rules: an internal table's constraint is not the statement's fault.
+  const table = text('table');
+  if (table === undefined || !(USER_RELATIONS as readonly string[]).includes(table)) return undefined;
+  const d: RunErrorDetails = { sqlstate: code };
+  for (const key of ['constraint', 'column', 'table', 'detail'] as const) {
+    const value = text(key);
+    if (value !== undefined) d[key] = value;
+  }
+  return executionFailed(error.message, d, text('hint'));
 }
 
 /**
@@ -34,20 +138,9 @@ export function toSqlApiError(error: unknown): unknown {
   if (error instanceof GuardRunError) {
     const d = error.details;
     switch (error.code) {
-      case 'sql_execution_failed': {
+      case 'sql_execution_failed':
         if (isConnectionSqlstate(d.sqlstate)) return unavailable();
-        const details: Record<string, unknown> = { sqlstate: d.sqlstate };
-        if (d.statementIndex !== undefined) details.statementIndex = d.statementIndex;
-        if (d.position) details.position = d.position;
-        if (d.constraint) details.constraint = d.constraint;
-        if (d.column) details.column = d.column;
-        return new ApiError('sql_execution_failed', error.message, {
-          hint:
-            error.hint ??
-            'Fix the statement (see details.position and GET /schema) and send it again; nothing was changed.',
-          details,
-        });
-      }
+        return executionFailed(error.message, d, error.hint);
       case 'mutation_row_limit_exceeded':
         return new ApiError('mutation_row_limit_exceeded', `${error.message} Nothing was changed.`, {
           ...(error.hint ? { hint: error.hint } : {}),
@@ -65,6 +158,8 @@ export function toSqlApiError(error: unknown): unknown {
         });
     }
   }
+  const atCommit = deferredRefusal(error);
+  if (atCommit) return atCommit;
   if (error instanceof StorageError) {
     if (error.code === 'mutation_outcome_unknown') {
       return new ApiError(

@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { workspaceClock } from '../../clock/workspace-time-zone.js';
 import type { AppContext } from '../../context.js';
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { failure } from '../../http/envelope.js';
@@ -19,6 +20,7 @@ import { WorkspaceNotResolvedError } from '../../storage/errors.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { CheckCache } from './check-cache.js';
 import { toSqlApiError } from './errors.js';
+import { explainedRefusal } from './guard-hints.js';
 import { runSql, type SqlRunner } from './run.js';
 import { resolveWorkspace, workspaceLookup } from './workspace.js';
 
@@ -79,7 +81,13 @@ export function sqlRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       waitMs: guard.limits.deadlineMs + 5_000,
       pollMs: 50,
     });
-    const runner: SqlRunner = { db: ctx.db, guard, actions: ctx.actions, idempotency };
+    const runner: SqlRunner = {
+      db: ctx.db,
+      guard,
+      actions: ctx.actions,
+      idempotency,
+      fxCoverage: ctx.fxCoverage,
+    };
     const checks = new CheckCache(guard);
     const purge = setInterval(() => {
       idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge'));
@@ -109,7 +117,10 @@ export function sqlRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
       // Refuse what the guard refuses before any database work (run takes this result, without parsing again).
       const checked = checks.check(sql, mode);
-      if (!checked.ok) throw toSqlApiError(new GuardCheckError(checked.error));
+      if (!checked.ok) {
+        const clockOf = () => workspaceClock(ctx.db, principal, request.headers['x-workspace-id']);
+        throw toSqlApiError(new GuardCheckError(await explainedRefusal(checked.error, clockOf)));
+      }
 
       const header = request.headers['x-workspace-id'];
       const resolve = () => resolveWorkspace(ctx.db, ctx.actions, principal, header);

@@ -1,6 +1,8 @@
 import type { CheckResult, Guard, Mode, RunResult } from '@expense/sql-guard';
 import type { SqlResultData } from '@expense/wire';
 import type { Principal } from '../../auth/api-keys.js';
+import { clockAt } from '../../clock/clock.js';
+import { type FxCoverage, staleRatesInstruction } from '../../fx/coverage.js';
 import type { ActionBuilder } from '../../http/actions.js';
 import type { Claim, IdempotencyStore } from '../../idempotency/store.js';
 import type { Database, UserContext } from '../../storage/database.js';
@@ -23,10 +25,27 @@ export interface SqlRunner {
   guard: Guard;
   actions: ActionBuilder;
   idempotency: IdempotencyStore;
+  fxCoverage: FxCoverage;
 }
 
-function instructionsFor(request: SqlRequest, result: RunResult, maxRows: number): string[] {
+/** True when a statement of the checked SQL reads fx_rates_daily. */
+function readsDailyRates(checked: CheckResult): boolean {
+  return (
+    checked.ok &&
+    checked.statements.some((s) =>
+      s.relations.some((r) => r.name === 'fx_rates_daily' || r.name.endsWith('.fx_rates_daily')),
+    )
+  );
+}
+
+function instructionsFor(
+  request: SqlRequest,
+  result: RunResult,
+  maxRows: number,
+  staleRates: string | undefined,
+): string[] {
   const out: string[] = [];
+  if (staleRates) out.push(staleRates);
   if (request.mode !== 'query') {
     out.push(
       request.dryRun
@@ -62,12 +81,17 @@ function successJson(data: SqlResultData, instructions: string[], actions: Actio
  * Rejects with WorkspaceNotResolvedError when a workspace lookup finds nothing (no user SQL ran).
  */
 export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<string> {
-  const { db, guard, actions, idempotency } = runner;
+  const { db, guard, actions, idempotency, fxCoverage } = runner;
   const { principal, workspace, mode, sql, dryRun, claim, checked } = request;
+  // Whether old rates were carried forward: a cached range (no round trip), read while the statement runs.
+  const coverage = readsDailyRates(checked) ? fxCoverage.peek().catch(() => undefined) : undefined;
   return db.userTransaction(
     { userId: principal.userId, workspaceId: workspace, readOnly: mode === 'query' },
     async (session, scope) => {
       const result = await guard.run(session, sql, { mode, checked });
+      const clock = clockAt(new Date(), scope.timeZone);
+      const range = coverage && (await coverage);
+      const staleRates = range && staleRatesInstruction(range, clock.today);
       const data: SqlResultData = {
         workspaceId: scope.workspaceId,
         committed: !dryRun,
@@ -77,8 +101,10 @@ export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<st
           maxAffectedRows: guard.limits.maxAffectedRows,
           deadlineMs: guard.limits.deadlineMs,
         },
+        clock,
       };
-      const body = successJson(data, instructionsFor(request, result, guard.limits.maxReturnedRows), actions);
+      const instructions = instructionsFor(request, result, guard.limits.maxReturnedRows, staleRates);
+      const body = successJson(data, instructions, actions);
       if (claim && !dryRun)
         await idempotency.completeInTransaction(session, claim, { statusCode: 200, body });
       return body;

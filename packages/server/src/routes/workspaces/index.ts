@@ -15,6 +15,10 @@ import { pendingInvitationCount } from '../invitations/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { createWorkspace, findMembership, listWorkspaces, selectWorkspace } from './store.js';
 
+/** A new workspace reports in USD and dates in UTC until someone says otherwise. */
+const CONFIRM_SETTINGS =
+  "Ask the user which reporting currency and time zone this workspace uses (defaults: USD and UTC, which decides what 'today' is), then set them: POST /sql/execute {\"sql\": \"UPDATE workspace_settings SET reporting_currency = 'EUR', timezone = 'Europe/Berlin'\"}.";
+
 /** GET/POST /v1/workspaces and POST /v1/workspaces/{workspaceId}/select. */
 export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -75,7 +79,7 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         reply.code(201);
         return success(
           { workspace },
-          ['Select it with POST /workspaces/{workspaceId}/select to use it for SQL.'],
+          ['Select it with POST /workspaces/{workspaceId}/select to use it for SQL.', CONFIRM_SETTINGS],
           [a.selectWorkspace(workspace.workspaceId), a.listMembers(workspace.workspaceId)],
         );
       },

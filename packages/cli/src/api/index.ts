@@ -1,0 +1,199 @@
+import {
+  type KeysData,
+  KeysDataSchema,
+  type MeData,
+  MeDataSchema,
+  type SchemaData,
+  SchemaDataSchema,
+  type SelectWorkspaceData,
+  SelectWorkspaceDataSchema,
+  type SqlResultData,
+  SqlResultDataSchema,
+  type WorkspaceData,
+  WorkspaceDataSchema,
+  type WorkspacesData,
+  WorkspacesDataSchema,
+} from '@expense/wire';
+import type { ApiClient, CallResult } from '../http/client.js';
+import {
+  type InvitationsData,
+  InvitationsDataSchema,
+  type MemberCreated,
+  MemberCreatedSchema,
+  type MembersView,
+  MembersViewSchema,
+} from './schemas.js';
+
+export * from './schemas.js';
+
+export type SqlEndpoint = '/sql/query' | '/sql/execute' | '/sql';
+
+export interface SqlOptions {
+  dryRun?: boolean;
+  idempotencyKey?: string;
+  /** Overrides the default workspace for this call (X-Workspace-Id). */
+  workspaceId?: string;
+}
+
+export interface ApiTarget {
+  /** `{base_url}`, e.g. http://127.0.0.1:8787/v1 */
+  apiUrl: string;
+  apiKey: string;
+  /** Sent as X-Workspace-Id on SQL calls unless a call names another. */
+  workspaceId?: string;
+}
+
+const seg = encodeURIComponent;
+
+/**
+ * The expense API as typed calls, one method per route the CLI uses (gh's per-family api layer is the
+ * model): commands and the MCP server call these and keep only presentation. Every method returns the
+ * client's CallResult (validated data, raw data for --json, instructions, actions) or throws ApiError.
+ */
+export class ExpenseApi {
+  constructor(
+    readonly client: ApiClient,
+    readonly target: ApiTarget,
+  ) {}
+
+  private url(path: string): string {
+    return `${this.target.apiUrl}${path}`;
+  }
+
+  private get auth() {
+    return { apiKey: this.target.apiKey };
+  }
+
+  me(): Promise<CallResult<MeData>> {
+    return this.client.call({ method: 'GET', url: this.url('/me'), data: MeDataSchema, ...this.auth });
+  }
+
+  // Workspaces
+  workspaces(): Promise<CallResult<WorkspacesData>> {
+    return this.client.call({
+      method: 'GET',
+      url: this.url('/workspaces'),
+      data: WorkspacesDataSchema,
+      ...this.auth,
+    });
+  }
+
+  createWorkspace(name: string): Promise<CallResult<WorkspaceData>> {
+    return this.client.call({
+      method: 'POST',
+      url: this.url('/workspaces'),
+      data: WorkspaceDataSchema,
+      body: { name },
+      ...this.auth,
+    });
+  }
+
+  selectWorkspace(workspaceId: string): Promise<CallResult<SelectWorkspaceData>> {
+    return this.client.call({
+      method: 'POST',
+      url: this.url(`/workspaces/${seg(workspaceId)}/select`),
+      data: SelectWorkspaceDataSchema,
+      ...this.auth,
+    });
+  }
+
+  // Schema and SQL
+  schema(workspaceId = this.target.workspaceId): Promise<CallResult<SchemaData>> {
+    return this.client.call({
+      method: 'GET',
+      url: this.url('/schema'),
+      data: SchemaDataSchema,
+      ...this.auth,
+      ...(workspaceId ? { workspaceId } : {}),
+    });
+  }
+
+  sql(endpoint: SqlEndpoint, sql: string, options: SqlOptions = {}): Promise<CallResult<SqlResultData>> {
+    const workspaceId = options.workspaceId ?? this.target.workspaceId;
+    return this.client.call({
+      method: 'POST',
+      url: this.url(endpoint),
+      data: SqlResultDataSchema,
+      ...this.auth,
+      ...(workspaceId ? { workspaceId } : {}),
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      body: endpoint === '/sql/query' ? { sql } : { sql, ...(options.dryRun ? { dryRun: true } : {}) },
+    });
+  }
+
+  query(sql: string, options: Omit<SqlOptions, 'dryRun' | 'idempotencyKey'> = {}) {
+    return this.sql('/sql/query', sql, options);
+  }
+
+  execute(sql: string, options: SqlOptions = {}) {
+    return this.sql('/sql/execute', sql, options);
+  }
+
+  script(sql: string, options: SqlOptions = {}) {
+    return this.sql('/sql', sql, options);
+  }
+
+  // Keys
+  keys(): Promise<CallResult<KeysData>> {
+    return this.client.call({ method: 'GET', url: this.url('/keys'), data: KeysDataSchema, ...this.auth });
+  }
+
+  revokeKey(connectionId: string): Promise<CallResult<undefined>> {
+    return this.client.call({ method: 'DELETE', url: this.url(`/keys/${seg(connectionId)}`), ...this.auth });
+  }
+
+  // Members (owners manage them)
+  members(workspaceId: string): Promise<CallResult<MembersView>> {
+    return this.client.call({
+      method: 'GET',
+      url: this.url(`/workspaces/${seg(workspaceId)}/members`),
+      data: MembersViewSchema,
+      ...this.auth,
+    });
+  }
+
+  inviteMember(workspaceId: string, email: string): Promise<CallResult<MemberCreated>> {
+    return this.client.call({
+      method: 'POST',
+      url: this.url(`/workspaces/${seg(workspaceId)}/members`),
+      data: MemberCreatedSchema,
+      body: { email },
+      ...this.auth,
+    });
+  }
+
+  removeMember(workspaceId: string, userId: string): Promise<CallResult<undefined>> {
+    return this.client.call({
+      method: 'DELETE',
+      url: this.url(`/workspaces/${seg(workspaceId)}/members/${seg(userId)}`),
+      ...this.auth,
+    });
+  }
+
+  // Invitations (the invitee's side)
+  invitations(): Promise<CallResult<InvitationsData>> {
+    return this.client.call({
+      method: 'GET',
+      url: this.url('/invitations'),
+      data: InvitationsDataSchema,
+      ...this.auth,
+    });
+  }
+
+  acceptInvitation(workspaceId: string): Promise<CallResult<WorkspaceData>> {
+    return this.client.call({
+      method: 'POST',
+      url: this.url(`/invitations/${seg(workspaceId)}/accept`),
+      data: WorkspaceDataSchema,
+      ...this.auth,
+    });
+  }
+
+  declineInvitation(workspaceId: string): Promise<CallResult<undefined>> {
+    return this.client.call({
+      method: 'DELETE',
+      url: this.url(`/invitations/${seg(workspaceId)}`),
+      ...this.auth,
+    });
+  }
+}

@@ -1,0 +1,132 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Confirmations, createExpenseMcpServer } from '@expense/wire/mcp';
+import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/api-keys.js';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { injectApi } from './inject-api.js';
+
+/** `Authorization: ApiKey <key>` or `Bearer <key>` (OAuth access tokens are ApiKeys too, later). */
+const CREDENTIALS = /^(?:ApiKey|Bearer)[ \t]+(\S+)[ \t]*$/i;
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
+const SERVER_VERSION = '1';
+
+interface Caller {
+  principal: Principal;
+  apiKey: string;
+}
+
+/**
+ * Streamable HTTP MCP at `/mcp` on the public origin (stateless: the 2026-07-28 revision and, through the SDK's
+ * stateless fallback, the 2025 ones), and its RFC 9728 protected-resource metadata. The tools call this
+ * server's own routes in-process with the caller's key (see inject-api.ts).
+ */
+export function mcpRoutes(
+  ctx: AppContext,
+  root: () => FastifyInstance,
+  apiBasePath = '/v1',
+): FastifyPluginAsync {
+  return async (app) => {
+    // One secret per server: a confirmToken is valid only here, for its key, workspace and SQL.
+    const confirmations = new Confirmations();
+    const resourceMetadataUrl = () => `${ctx.actions.publicUrl}${PROTECTED_RESOURCE_PATH}`;
+    const challenge = () => `Bearer resource_metadata="${resourceMetadataUrl()}"`;
+
+    const handler = createMcpHandler(
+      (mcpCtx) => {
+        const auth = mcpCtx.authInfo as (AuthInfo & { extra?: { caller?: Caller; ip?: string } }) | undefined;
+        const caller = auth?.extra?.caller;
+        if (!caller) throw new Error('unauthenticated MCP request reached the handler');
+        return createExpenseMcpServer({
+          api: injectApi({
+            app: root(),
+            basePath: apiBasePath,
+            authorization: `ApiKey ${caller.apiKey}`,
+            connectionId: caller.principal.connectionId,
+            remoteAddress: auth?.extra?.ip ?? '127.0.0.1',
+          }),
+          confirmations,
+          era: mcpCtx.era,
+          // Stateless HTTP: a 2025-era elicitation answer would reach another instance; the 2026 one is fine.
+          pushElicitation: false,
+          version: SERVER_VERSION,
+        });
+      },
+      { onerror: (error) => app.log.warn({ err: error }, 'mcp: handler error') },
+    );
+    app.addHook('onClose', async () => handler.close());
+
+    // Neither is a JSON API route of /v1: kept out of the OpenAPI document (docs/mcp.md describes them).
+    app.get(PROTECTED_RESOURCE_PATH, { schema: { hide: true } }, async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=3600');
+      return {
+        resource: `${ctx.actions.publicUrl}/mcp`,
+        resource_name: 'expense MCP',
+        authorization_servers: [],
+        bearer_methods_supported: ['header'],
+        scopes_supported: [],
+        resource_documentation: `${ctx.actions.publicUrl}/v1/`,
+      };
+    });
+
+    async function authenticate(request: FastifyRequest): Promise<Caller> {
+      const header = request.headers.authorization;
+      if (header === undefined || header.trim() === '') {
+        throw new ApiError(
+          'missing_api_key',
+          'This endpoint needs `Authorization: ApiKey <key>` or `Bearer <key>`.',
+          {
+            headers: { 'www-authenticate': challenge() },
+          },
+        );
+      }
+      const match = CREDENTIALS.exec(header);
+      const principal = match ? await ctx.keys.verify(match[1]!) : undefined;
+      if (!principal) {
+        throw new ApiError('invalid_api_key', 'The key is not valid.', {
+          headers: { 'www-authenticate': `${challenge()}, error="invalid_token"` },
+        });
+      }
+      return { principal, apiKey: match![1]! };
+    }
+
+    app.route({
+      method: ['GET', 'POST', 'DELETE'],
+      url: '/mcp',
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        // The key's limits are spent by the API calls the tools make (one per query, execute, report ...), not
+        // by the MCP envelope as well: a tool call costs what the same call over HTTP costs.
+        const caller = await authenticate(request);
+        const url = `${ctx.actions.publicUrl}/mcp`;
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (name === 'authorization' || value === undefined) continue;
+          headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        const body =
+          request.method === 'POST' && request.body !== undefined ? JSON.stringify(request.body) : undefined;
+        headers.delete('content-length');
+        const webRequest = new Request(url, { method: request.method, headers, ...(body ? { body } : {}) });
+        const authInfo: AuthInfo & { extra: { caller: Caller; ip: string } } = {
+          token: 'redacted',
+          clientId: caller.principal.connectionId,
+          scopes: [],
+          extra: { caller, ip: request.ip },
+        };
+        const response = await handler.fetch(webRequest, {
+          authInfo,
+          ...(request.body !== undefined ? { parsedBody: request.body } : {}),
+        });
+        reply.code(response.status);
+        response.headers.forEach((value, name) => {
+          reply.header(name, value);
+        });
+        if (!response.body) return reply.send();
+        return reply.send(Readable.fromWeb(response.body as unknown as WebReadableStream));
+      },
+    });
+  };
+}

@@ -1,0 +1,91 @@
+import type { Action, SchemaData, WorkspacesData } from '@expense/wire';
+import { type McpApi, McpApiError, type PendingInvitation, type SqlResult } from '@expense/wire/mcp';
+import type { FastifyInstance } from 'fastify';
+
+interface Envelope {
+  ok: boolean;
+  data?: unknown;
+  error?: {
+    code: string;
+    message: string;
+    hint?: string;
+    retryable?: boolean;
+    details?: Record<string, unknown>;
+  };
+  actions?: Action[];
+}
+
+export interface InjectTarget {
+  app: FastifyInstance;
+  /** Where the API routes are mounted, e.g. `/v1` (with the app's prefix). */
+  basePath: string;
+  /** The caller's credentials, as the API routes take them. */
+  authorization: string;
+  connectionId: string;
+  /** The MCP request's client address, so per-address limits and logs see the real client. */
+  remoteAddress: string;
+}
+
+/**
+ * The MCP tools' API, served in-process by this server's own routes (`app.inject`) with the caller's key:
+ * every tool call is an API call of that key — the same authentication, rate and in-flight limits, guard,
+ * row-level security and request log as over HTTP.
+ */
+export function injectApi(t: InjectTarget): McpApi {
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    options: { body?: unknown; workspaceId?: string; idempotencyKey?: string } = {},
+  ): Promise<T> {
+    const headers: Record<string, string> = { authorization: t.authorization, accept: 'application/json' };
+    if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    if (options.body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+    const response = await t.app.inject({
+      method,
+      url: `${t.basePath}${path}`,
+      headers,
+      remoteAddress: t.remoteAddress,
+      ...(options.body !== undefined ? { payload: JSON.stringify(options.body) } : {}),
+    });
+    let envelope: Envelope;
+    try {
+      envelope = response.json() as Envelope;
+    } catch {
+      throw new McpApiError(response.statusCode, {
+        code: 'internal_error',
+        message: 'The API answered without its envelope.',
+        retryable: false,
+      });
+    }
+    if (!envelope.ok || response.statusCode >= 400) {
+      throw new McpApiError(
+        response.statusCode,
+        envelope.error ?? { code: 'internal_error', message: 'The API failed.' },
+        envelope.actions ?? [],
+      );
+    }
+    return envelope.data as T;
+  }
+
+  return {
+    keyId: async () => t.connectionId,
+    workspaces: () => call<WorkspacesData>('GET', '/workspaces'),
+    invitations: async () => {
+      try {
+        return (await call<{ invitations: PendingInvitation[] }>('GET', '/invitations')).invitations;
+      } catch (error) {
+        // Before membership consent the server has no such route.
+        if (error instanceof McpApiError && error.status === 404) return [];
+        throw error;
+      }
+    },
+    schema: (workspaceId) => call<SchemaData>('GET', '/schema', workspaceId ? { workspaceId } : {}),
+    sql: (endpoint, sql, c = {}) =>
+      call<SqlResult>('POST', endpoint, {
+        body: endpoint === '/sql/query' ? { sql } : { sql, ...(c.dryRun ? { dryRun: true } : {}) },
+        ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
+        ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
+      }),
+  };
+}

@@ -1,0 +1,49 @@
+import { GUIDE_TOPICS, guide, isGuideTopic } from '@expense/wire/guide';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../../http/api-error.js';
+
+const MARKDOWN = 'text/markdown; charset=utf-8';
+
+/** Every topic in one document, in the order an agent needs them (the same texts as MCP's get_guide). */
+const WHOLE = GUIDE_TOPICS.map((topic) => guide(topic).trim()).join('\n\n---\n\n');
+
+/** GET /v1/guide (the agent guide as Markdown) and GET /v1/guide/{topic}. */
+export function guideRoutes(): FastifyPluginAsyncZod {
+  return async (app) => {
+    const response = { 200: z.string(), '4xx': z.unknown() };
+    app.get(
+      '/guide',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: 'The agent guide (Markdown): the SQL dialect, writing data, recipes',
+          produces: ['text/markdown'],
+          response,
+        },
+      },
+      async (_request, reply) => reply.type(MARKDOWN).send(WHOLE),
+    );
+    app.get(
+      '/guide/:topic',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: `One topic of the agent guide (${GUIDE_TOPICS.join(', ')})`,
+          produces: ['text/markdown'],
+          params: z.object({ topic: z.string().max(40) }),
+          response,
+        },
+      },
+      async (request, reply) => {
+        const { topic } = request.params;
+        if (!isGuideTopic(topic)) {
+          throw new ApiError('not_found', `The guide has no topic '${topic}'.`, {
+            hint: `Topics: ${GUIDE_TOPICS.join(', ')}; GET /v1/guide has them all.`,
+          });
+        }
+        return reply.type(MARKDOWN).send(guide(topic));
+      },
+    );
+  };
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
+import { call, type Era, httpClient, type Transport } from './helpers.js';
+import { type SuiteContext, setKey, toolSuite } from './suite.js';
+
+describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
+  let live: Live;
+  let user: TestUser;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    live = await startLive(engine);
+    user = await createUser(live.db);
+    workspaceId = await addWorkspace(live.db, user.userId);
+  });
+  afterAll(async () => live?.close());
+
+  const count = async (account: string) =>
+    (await live.db.query('SELECT 1 FROM public.ledger_entries WHERE account_id = $1', [account])).rows.length;
+
+  describe.each([
+    ['socket', 'legacy'],
+    ['inject', 'legacy'],
+    ['socket', 'modern'],
+  ] as [Transport, Era][])('via %s, %s protocol', (via, era) => {
+    let client: Client;
+    const run = randomUUID().slice(0, 8);
+    beforeAll(async () => {
+      client = await httpClient(live, user.apiKey, via, era);
+    });
+    afterAll(async () => client?.close());
+    const ctx: SuiteContext = {
+      live: () => live,
+      client: () => client,
+      workspaceId: () => workspaceId,
+      account: (name) => `${name}-${run}`,
+      count,
+    };
+    beforeAll(() => setKey(ctx, user.apiKey));
+    toolSuite(ctx);
+  });
+
+  it('answers 401 with the RFC 9728 challenge without credentials or with a bad key', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const headers = { accept: 'application/json, text/event-stream' };
+    for (const key of [undefined, 'exp_live_not-a-key']) {
+      const res = await live.request('POST', '/mcp', {
+        body,
+        headers: { ...headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toContain(
+        `Bearer resource_metadata="${live.origin}/.well-known/oauth-protected-resource/mcp"`,
+      );
+      expect(res.body.error.code).toBe(key ? 'invalid_api_key' : 'missing_api_key');
+    }
+    const meta = await live.request('GET', '/.well-known/oauth-protected-resource/mcp');
+    expect(meta.status).toBe(200);
+    expect(meta.body.resource).toBe(`${live.origin}/mcp`);
+    expect(meta.body.bearer_methods_supported).toEqual(['header']);
+  });
+
+  it('accepts Bearer <key> and serves the 2025-03-26 and 2025-06-18 handshakes too', async () => {
+    for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
+      const res = await live.request('POST', '/mcp', {
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        },
+        headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${user.apiKey}` },
+      });
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`"protocolVersion":"${version}"`);
+    }
+  });
+
+  it('counts every tool call against the key: a call over the limit is a rate_limited tool error', async () => {
+    const limited = await startLive(engine, { ratePerSecond: 3 });
+    try {
+      const u = await createUser(limited.db);
+      await addWorkspace(limited.db, u.userId);
+      const client = await httpClient(limited, u.apiKey, 'socket');
+      // Eight calls at once, each one API request of the key (3 per second here); no SQL, so no in-flight cap.
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => call(client, 'get_schema', { relations: ['accounts'] })),
+      );
+      const codes = results.map((r) => (r.isError ? r.structuredContent.error.code : 'ok'));
+      expect(codes.filter((c) => c === 'ok').length).toBeGreaterThan(0);
+      expect(codes).toContain('rate_limited');
+      const refused = results.find((r) => r.isError);
+      expect(refused.structuredContent.error.retryable).toBe(true);
+      expect(refused.structuredContent.nextAction).toMatch(/Retry-After/);
+      await client.close();
+    } finally {
+      await limited.close();
+    }
+  });
+});

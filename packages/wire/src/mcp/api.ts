@@ -1,0 +1,58 @@
+import type { Action } from '../envelope.js';
+import type { SchemaData } from '../schema.js';
+import type { SqlResultData } from '../sql.js';
+import type { WorkspacesData } from '../workspaces.js';
+
+export type SqlEndpoint = '/sql/query' | '/sql/execute' | '/sql';
+
+/** The API's error object, as http-api.md's envelope carries it. */
+export interface ApiErrorObject {
+  code: string;
+  message: string;
+  hint?: string;
+  retryable?: boolean;
+  details?: Record<string, unknown>;
+}
+
+/** A failure of an API call: the HTTP status, the error object and the legal next actions. */
+export class McpApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: ApiErrorObject,
+    readonly actions: Action[] = [],
+  ) {
+    super(error.message);
+    this.name = 'McpApiError';
+  }
+}
+
+export interface PendingInvitation {
+  workspaceId: string;
+  workspaceName: string;
+  invitedBy: { email: string };
+  invitedAt: string;
+}
+
+export interface SqlCall {
+  dryRun?: boolean;
+  workspaceId?: string;
+  idempotencyKey?: string;
+}
+
+/** `data.clock` of SQL results (http-api.md), where the server provides it. */
+export type SqlResult = SqlResultData & { clock?: { now: string; today: string; timeZone: string } };
+
+/**
+ * What the MCP tools need from the expense API, as the key they run under. The CLI implements it over HTTP
+ * (its typed api layer), the server in-process over its own routes (every guard, limit and log the same).
+ * Failures throw McpApiError.
+ */
+export interface McpApi {
+  /** The connectionId of the key (confirmation tokens are bound to it). */
+  keyId(): Promise<string>;
+  workspaces(): Promise<WorkspacesData>;
+  /** Pending invitations; an empty list where the server has none. */
+  invitations(): Promise<PendingInvitation[]>;
+  schema(workspaceId?: string): Promise<SchemaData>;
+  sql(endpoint: SqlEndpoint, sql: string, call?: SqlCall): Promise<SqlResult>;
+}

@@ -1,0 +1,38 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import type { McpApi } from './api.js';
+import type { Confirmations } from './confirm.js';
+import { registerPrompts, registerResources } from './resources.js';
+import { registerTools } from './tools.js';
+
+export * from './api.js';
+export { CONFIRM_TTL_MS, Confirmations, commitIdempotencyKey } from './confirm.js';
+export { MCP_ERROR_CODES, type McpErrorCode } from './errors.js';
+export { fence, fencedJson, MAX_ROWS_PER_STATEMENT, MAX_TEXT_CHARS } from './render.js';
+
+export interface ExpenseMcpOptions {
+  api: McpApi;
+  /** One per stdio process, one per HTTP server: tokens are only valid where they were issued. */
+  confirmations: Confirmations;
+  readOnly?: boolean;
+  pinnedWorkspaceId?: string;
+  /** The era of this instance (from the SDK's factory context). */
+  era?: 'legacy' | 'modern';
+  /** 2025-era server→client elicitation works on this transport (stdio yes, stateless HTTP no). */
+  pushElicitation?: boolean;
+  version: string;
+}
+
+export const MCP_INSTRUCTIONS =
+  'Expense data in SQL. Start with list_workspaces and get_guide (sql-dialect, writing-data). Reads: query or report. Writes: execute dry-runs first and returns a confirmToken; commit only after the user approved the shown effect.';
+
+/** The expense MCP server (tools, resources, prompts) for one caller, on any transport. */
+export function createExpenseMcpServer(o: ExpenseMcpOptions): McpServer {
+  const server = new McpServer(
+    { name: 'expense', version: o.version },
+    { instructions: o.readOnly ? `${MCP_INSTRUCTIONS} This server is read-only.` : MCP_INSTRUCTIONS },
+  );
+  registerTools(server, o);
+  registerResources(server, o.api, o.pinnedWorkspaceId);
+  registerPrompts(server);
+  return server;
+}

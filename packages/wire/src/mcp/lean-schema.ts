@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Strips what costs context tokens and says nothing to a model: `$schema`, `propertyNames: {type: string}`,
+ * empty `additionalProperties` (any value), the regex behind `format: date`, and in output schemas
+ * `additionalProperties: false` and nested `required` (results may carry more than they declare, e.g. the
+ * API's `limits`). Validation is unchanged: the zod schema still validates.
+ */
+function strip(node: unknown, output: boolean, depth: number): unknown {
+  if (Array.isArray(node)) return node.map((n) => strip(n, output, depth + 1));
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (key === '$schema') continue;
+    if (key === 'propertyNames') continue;
+    if (
+      key === 'additionalProperties' &&
+      typeof value === 'object' &&
+      value !== null &&
+      !Object.keys(value).length
+    )
+      continue;
+    if (key === 'additionalProperties' && value === false && output) continue;
+    if (key === 'pattern' && typeof (node as Json).format === 'string') continue;
+    if (key === 'required' && output && depth > 0) continue;
+    out[key] = key === 'properties' ? strip(value, output, depth) : strip(value, output, depth + 1);
+  }
+  return out;
+}
+
+interface JsonSchemaFace {
+  input: (options: unknown) => Json;
+  output: (options: unknown) => Json;
+}
+
+/** The same zod schema, advertised leanly in tools/list (see strip). */
+export function lean<T extends z.ZodType>(schema: T, kind: 'input' | 'output'): T {
+  const std = schema['~standard'] as unknown as { jsonSchema: JsonSchemaFace } & Record<string, unknown>;
+  const face: JsonSchemaFace = {
+    input: (o) => strip(std.jsonSchema.input(o), kind === 'output', 0) as Json,
+    output: (o) => strip(std.jsonSchema.output(o), kind === 'output', 0) as Json,
+  };
+  return {
+    '~standard': { ...std, validate: (std.validate as (v: unknown) => unknown).bind(std), jsonSchema: face },
+  } as unknown as T;
+}
