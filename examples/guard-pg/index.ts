@@ -10,7 +10,7 @@ import pg from 'pg';
 
 /** Your own tables, your own rules: an agent may read `notes` and add to it, and count things. */
 export const notesDialect: Dialect = {
-  relations: { notes: { operations: ['select', 'insert'] } },
+  relations: { notes: { operations: ['select', 'insert'], columns: ['id', 'body', 'day'] } },
   functions: ['count'],
   castTypes: ['text', 'integer', 'date'],
 };

@@ -3,9 +3,11 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: [
     'src/index.ts',
+    'src/codes.ts',
     'src/adapters/pg.ts',
     'src/adapters/pglite.ts',
     'src/adapters/pglite-worker-thread.ts',
+    'src/pool/check-worker.ts',
   ],
   format: ['esm', 'cjs'],
   dts: true,

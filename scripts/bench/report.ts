@@ -84,6 +84,14 @@ if (pgRun) {
     `${pgRun.ratioToFloor}x (${n(pgRun.server.reqPerSec)} vs ${n(pgRun.floor.reqPerSec)} req/s), ${pgRun.server.errors + pgRun.server.non2xx} errors`,
     met(pgRun.ratioToFloor >= 0.8 && pgRun.server.errors === 0 && pgRun.server.non2xx === 0),
   ]);
+  if (pgRun.pooled) {
+    goals.push([
+      '`/v1/sql/query` through PgBouncer vs direct',
+      '≥ 0.9x, zero errors',
+      `${pgRun.pooledRatioToDirect}x (${n(pgRun.pooled.reqPerSec)} vs ${n(pgRun.server.reqPerSec)} req/s), ${pgRun.pooled.errors + pgRun.pooled.non2xx} errors`,
+      met(pgRun.pooledRatioToDirect >= 0.9 && pgRun.pooled.errors === 0 && pgRun.pooled.non2xx === 0),
+    ]);
+  }
   goals.push([
     'p99 latency at 20 connections',
     '≤ 15 ms',
@@ -218,6 +226,42 @@ if (server) {
   }
 }
 
+if (pgRun?.pooled) {
+  md.push(
+    '## Behind a pooler: `/v1/sql/query` through PgBouncer',
+    '',
+    'The same read in the same run, a third time against a second server process whose `DATABASE_URL` is a private',
+    `PgBouncer 1.18 in transaction mode (\`default_pool_size = ${pgRun.poolerPoolSize}\`, the settings of docs/operations.md,`,
+    '"Behind a pooler") and whose `DATABASE_DIRECT_URL` is the server (migrations and LISTEN). Nothing of a request',
+    'depends on the server session it lands on: the context is one call of `expense_internal.begin_user_context`',
+    '(migration 0008) in the first round trip, the output formats are set per transaction, and a deadline cancels',
+    "through the pooler with a protocol cancel request. PgBouncer's own CPU is not in the PostgreSQL column.",
+    '',
+    '| target | req/s | p50 ms | p99 ms | non-2xx | errors | server µs | PostgreSQL µs | ratio |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const [r, ratio] of [
+    [pgRun.floor, '1.00x (floor)'],
+    [pgRun.server, `${pgRun.ratioToFloor}x of the floor`],
+    [pgRun.pooled, `${pgRun.pooledRatioToDirect}x of direct, ${pgRun.pooledRatioToFloor}x of the floor`],
+  ] as [Json, string][]) {
+    md.push(
+      `| ${r.label} | ${n(r.reqPerSec)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${r.errors} | ${r.cpuUs?.server ?? ''} | ${r.cpuUs?.postgres ?? ''} | ${ratio} |`,
+    );
+  }
+  md.push(
+    '',
+    'The PREPAREd context it replaces was state of one server session. Its replacement, a PL/pgSQL function (whose',
+    'plans every server session keeps), costs the same: on 2026-11-23 on this machine, 10 clients sending',
+    '`BEGIN READ ONLY; <context>; SELECT count(*) FROM ledger_entries; COMMIT` as one message for 5 s each, twice:',
+    'EXECUTE of the prepared context 6,977 and 5,492 transactions/s, the function 6,804 and 5,362, the same select',
+    'list sent as text every time (no PREPARE, no function) 5,122 and 4,825. On PGlite, in one process, the same message',
+    'alternated three times for 3 s each (load average 18 on the 2 cores): prepared 1,930, 1,140 and 1,468 µs per',
+    'transaction, the function 1,093, 1,234 and 1,425.',
+    '',
+  );
+}
+
 const memorySeries = [
   pgRun && { label: 'sql/query on PostgreSQL', s: pgRun.memory.samples },
   server?.pglite && { label: 'sql/query on PGlite', s: server.pglite.memory.samples },
@@ -333,6 +377,26 @@ if (fxText) {
     '',
   );
 }
+
+const wideText = readText('wide-result.txt');
+md.push(
+  '## Wide results: memory under the attack of issue 10',
+  '',
+  'From `packages/server/bench/wide-result.ts` (the built server on each engine): `SELECT note c0, …, note c1599 FROM ledger_entries` over 10 rows with 2,000-character notes (32 MB of rows), three times from one key, three times from two keys at once, and three scripts of six such statements. Every one must answer 400 `result_too_large` (`maxResultBytes`, 4 MiB), and the next request 200. RSS of the server process: idle after seeding, and the peak sampled every 20 ms during the attack.',
+  '',
+  wideText ?? 'Not run yet.',
+  '',
+);
+
+const loopText = readText('event-loop.txt');
+md.push(
+  '## Long texts and the event loop',
+  '',
+  "From `packages/server/bench/event-loop.ts`: the server in the bench process (so `perf_hooks.monitorEventLoopDelay` sees its loop), on PostgreSQL; the guard's `check` inline (as before issue 10) and in its worker pool (`checkAsync`, texts of 4,000 characters and more), in the same run. Goal: no request blocks the loop for more than 50 ms. 429 answers are the pool's bounded queue refusing (`rate_limited`, Retry-After 1) instead of queueing without limit.",
+  '',
+  loopText ?? 'Not run yet.',
+  '',
+);
 
 md.push(
   '## Reliability suites',

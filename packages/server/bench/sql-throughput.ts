@@ -1,6 +1,7 @@
 // /v1/sql/query throughput and latency with autocannon (20 connections) on PostgreSQL beside the floor (a bare
-// Fastify + pg endpoint running the same SELECT in one round trip), and the embedded default's (PGlite)
-// throughput; server RSS sampled throughout. The per-key limiter stays in the path, with limits raised so that
+// Fastify + pg endpoint running the same SELECT in one round trip) and through PgBouncer in transaction mode
+// (DATABASE_URL = the pooler, DATABASE_DIRECT_URL = the server; skipped when pgbouncer is not installed), and
+// the embedded default's (PGlite) throughput; server RSS sampled throughout. The per-key limiter stays in the path, with limits raised so that
 // one key is not capped at 10/s (EXPENSE_RATE_PER_SECOND / EXPENSE_RATE_PER_DAY below).
 //
 //   node --conditions=@expense/source --import tsx bench/sql-throughput.ts [--duration 10] [--connections 20]
@@ -10,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
+import { INSTALL_HINT, type PgBouncer, pgbouncerBinary, startPgBouncer } from '../test/pooler/pgbouncer.js';
 import { type CpuPerRequest, cpuMeter } from './lib/cpu.js';
 import { summarizeProfiles } from './lib/cpuprofile.js';
 import { call } from './lib/http.js';
@@ -28,6 +30,8 @@ const ENGINES = arg('engines', 'postgres,pglite').split(',');
 const PROFILE = process.argv.includes('--profile');
 const HIGH_LIMITS = { EXPENSE_RATE_PER_SECOND: '1000000', EXPENSE_RATE_PER_DAY: '1000000000' };
 const ROWS_PER_WORKSPACE = 500;
+/** PgBouncer's server connections for the pooled run (its default_pool_size default). */
+const POOLER_POOL_SIZE = 20;
 
 export interface CannonSummary {
   label: string;
@@ -144,22 +148,47 @@ async function postgresRun() {
     const floor = await startFloor(db.url, key.workspaceIds[0]!);
     const nodeArgs = await profileDir('postgres');
     const server = await startServerProcess({ env: { DATABASE_URL: db.url, ...HIGH_LIMITS }, nodeArgs });
+    let bouncer: PgBouncer | undefined;
+    let pooledServer: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+    if (pgbouncerBinary()) {
+      bouncer = await startPgBouncer({ poolSize: POOLER_POOL_SIZE });
+      pooledServer = await startServerProcess({
+        env: {
+          DATABASE_URL: bouncer.urlOf(new URL(db.url).pathname.slice(1)),
+          DATABASE_DIRECT_URL: db.url,
+          ...HIGH_LIMITS,
+        },
+      });
+    } else {
+      log(`PostgreSQL through PgBouncer: skipped, pgbouncer is not installed; ${INSTALL_HINT}`);
+    }
     try {
       await assertServes(server.origin, key.apiKey);
+      if (pooledServer) await assertServes(pooledServer.origin, key.apiKey);
       const sqlTarget = { url: `${server.origin}/v1/sql/query`, pid: server.pid };
       const floorTarget = { url: `${floor.origin}/floor/query`, pid: floor.pid };
+      const pooledTarget = pooledServer && {
+        url: `${pooledServer.origin}/v1/sql/query`,
+        pid: pooledServer.pid,
+      };
       const auth = { authorization: `ApiKey ${key.apiKey}` };
       log('PostgreSQL: warm-up');
       await cannon('floor warm-up', floorTarget, {}, 3);
       await cannon('server warm-up', sqlTarget, auth, 3);
+      if (pooledTarget) await cannon('server through PgBouncer warm-up', pooledTarget, auth, 3);
       log('PostgreSQL: measured');
       const floorResult = await cannon('floor (Fastify + pg, one round trip)', floorTarget, {}, DURATION);
       const rss = new RssSampler(server.pid, 250);
       const serverResult = await cannon('/v1/sql/query on PostgreSQL', sqlTarget, auth, DURATION);
       const memory = rss.stop();
-      return { floor: floorResult, server: serverResult, memory };
+      const pooledResult =
+        pooledTarget &&
+        (await cannon('/v1/sql/query through PgBouncer (transaction mode)', pooledTarget, auth, DURATION));
+      return { floor: floorResult, server: serverResult, memory, pooled: pooledResult };
     } finally {
       await server.stop();
+      await pooledServer?.stop();
+      await bouncer?.stop();
       await floor.stop();
     }
   } finally {
@@ -209,6 +238,11 @@ const result = {
   postgres: postgres && {
     ...postgres,
     ratioToFloor: round(postgres.server.reqPerSec / postgres.floor.reqPerSec, 2),
+    ...(postgres.pooled && {
+      poolerPoolSize: POOLER_POOL_SIZE,
+      pooledRatioToDirect: round(postgres.pooled.reqPerSec / postgres.server.reqPerSec, 2),
+      pooledRatioToFloor: round(postgres.pooled.reqPerSec / postgres.floor.reqPerSec, 2),
+    }),
     memory: { ...postgres.memory, samples: postgres.memory.samples },
   },
   pglite,

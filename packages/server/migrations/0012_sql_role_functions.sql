@@ -43,6 +43,14 @@ BEGIN
       SELECT c.castfunc::regprocedure FROM pg_catalog.pg_cast AS c
       WHERE c.castfunc <> 0 AND c.castsource = ANY (allowed_types) AND c.casttarget = ANY (allowed_types)
       UNION
+      -- Hash and btree support functions over those types: the executor checks EXECUTE on the hash function
+      -- of a hashed IN list (hash_numeric for `amount IN (1, 2, ...)`), and compares through btree support.
+      SELECT ap.amproc::regprocedure FROM pg_catalog.pg_amproc AS ap
+      JOIN pg_catalog.pg_opfamily AS f ON f.oid = ap.amprocfamily
+      JOIN pg_catalog.pg_am AS am ON am.oid = f.opfmethod
+      WHERE am.amname IN ('hash', 'btree')
+        AND ap.amproclefttype = ANY (allowed_types) AND ap.amprocrighttype = ANY (allowed_types)
+      UNION
       -- The five aggregates over the dialect's types (count(*) and count(x) included).
       SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
       WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.prokind = 'a'
@@ -73,12 +81,15 @@ BEGIN
       WHERE m.ref[2] <> '0'
       UNION
       -- By name, what no catalog dependency records: the PL/pgSQL bodies of the triggers (migration 0002:
-      -- now(), the time zone lookup, the error text), LIKE ... ESCAPE, and the guard's count of written rows.
+      -- now(), the time zone lookup, the error text), LIKE ... ESCAPE, and what the guard's own wrapper around
+      -- each statement runs as the SQL role: its count of written rows, its measure of returned bytes
+      -- (octet_length), and current_setting, with which it gates that measure and makes a statement fail on
+      -- purpose (the guard refuses current_setting in user SQL; the role keeps it for the wrapper).
       SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
       WHERE p.pronamespace = 'pg_catalog'::regnamespace
         AND p.proname IN ('now', 'pg_timezone_names', 'format', 'like_escape',
                           'pg_stat_get_xact_tuples_inserted', 'pg_stat_get_xact_tuples_updated',
-                          'pg_stat_get_xact_tuples_deleted')
+                          'pg_stat_get_xact_tuples_deleted', 'octet_length', 'current_setting')
     LOOP
       EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO expense_sql', fn);
     END LOOP;
@@ -92,7 +103,7 @@ BEGIN
   -- Whoever ran this, the result must hold; else say what a superuser must run.
   IF pg_catalog.has_function_privilege('expense_sql', 'pg_catalog.json_agg(anyelement)', 'EXECUTE')
      OR pg_catalog.has_function_privilege('expense_sql', 'pg_catalog.pg_sleep(double precision)', 'EXECUTE')
-     OR pg_catalog.has_function_privilege('expense_sql', 'pg_catalog.current_setting(text)', 'EXECUTE')
+     OR pg_catalog.has_function_privilege('expense_sql', 'pg_catalog.pg_read_file(text)', 'EXECUTE')
      OR NOT pg_catalog.has_function_privilege('expense_sql', 'pg_catalog.sum(numeric)', 'EXECUTE') THEN
     RAISE EXCEPTION 'the SQL role expense_sql can still execute built-in functions the dialect does not need, '
       'and only a superuser can change that: as a superuser, run the file migrations/0012_sql_role_functions.sql '

@@ -1,16 +1,18 @@
 -- What an agent needs to act on: the workspace's time zone in the SQL context, and a duplicate external_id
 -- named (PostgreSQL withholds the key's value under row-level security).
 
--- The time zone of the transaction's workspace (UTC when its settings row is gone), read by the server's
--- own role in the context SELECT, right after it set expense.workspace_id; nobody else may execute it.
+-- The time zone of the transaction's workspace (UTC when its settings row is gone), read in the context SELECT
+-- right after begin_user_context set the workspace and switched to the SQL role. The call is permitted when the
+-- statement starts (as the server's own role); SECURITY DEFINER so the body, which runs after the switch, still
+-- runs as the owner (the SQL role has no USAGE on expense_internal). Only the server can execute it.
 CREATE FUNCTION expense_internal.workspace_time_zone() RETURNS text
-LANGUAGE plpgsql STABLE
+LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
   RETURN coalesce((
     SELECT s.timezone FROM public.workspace_settings AS s
-    WHERE s.workspace_id = nullif(current_setting('expense.workspace_id', true), '')::uuid
+    WHERE s.workspace_id = expense_internal.current_workspace_id()
   ), 'UTC');
 END
 $fn$;

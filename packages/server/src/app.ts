@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { GuardOptions } from '@expense/sql-guard';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
@@ -15,6 +16,7 @@ import { OtpService } from './auth/otp.js';
 import { RateLimits } from './auth/rate-limits.js';
 import {
   ConfigError,
+  databaseOptions,
   parseConfig,
   resolveListenUrls,
   type ServerConfig,
@@ -60,6 +62,8 @@ export interface ExpensePluginOptions {
   database?: Database;
   /** Tuning of the verified-key cache (tests and benchmarks). */
   keyCache?: Partial<KeyCacheOptions>;
+  /** How the SQL guard checks long texts off the main thread (tests and benchmarks; the guard's defaults otherwise). */
+  sqlCheckPool?: GuardOptions['checkPool'];
   /** The origins actions are built from; createServer shares them with its framework-level error handlers. */
   urls?: Urls;
 }
@@ -81,9 +85,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       'SMTP_URL is required with NODE_ENV=production (the console mail transport logs sign-in codes).',
     );
   }
-  const db =
-    options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: app.log }));
+  const db = options.database ?? (await openDatabase({ ...databaseOptions(config), logger: app.log }));
   // A new embedded installation can convert currencies at once: it starts with a bundled ECB excerpt.
   if (!options.database && db.engine === 'pglite') await seedFxIfEmpty(db, { windowDays: config.fxDays });
   const fxCoverage = new FxCoverage(db);
@@ -161,7 +163,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(invitationRoutes(ctx));
       await v1.register(keyRoutes(ctx));
       await v1.register(schemaRoutes(ctx));
-      await v1.register(sqlRoutes(ctx));
+      await v1.register(sqlRoutes(ctx, options.sqlCheckPool));
     },
     { prefix: '/v1' },
   );

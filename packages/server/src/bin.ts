@@ -7,6 +7,7 @@ import {
   CONFIG_ENV,
   ConfigError,
   configFromEnv,
+  databaseOptions,
   parseConfig,
   type ServerConfigInput,
 } from './config/config.js';
@@ -14,7 +15,7 @@ import { registerFxCommands } from './fx/index.js';
 import { openDatabase } from './storage/index.js';
 
 /** Flags of `start` and `migrate`; each defaults to its environment variable. */
-const FLAGS: { key: keyof ServerConfigInput; flag: string; description: string }[] = [
+const FLAGS: { key: keyof typeof CONFIG_ENV; flag: string; description: string }[] = [
   { key: 'host', flag: '--host <address>', description: 'bind address' },
   { key: 'port', flag: '--port <port>', description: 'port (0 picks a free one)' },
   {
@@ -27,6 +28,11 @@ const FLAGS: { key: keyof ServerConfigInput; flag: string; description: string }
     key: 'databaseUrl',
     flag: '--database-url <url>',
     description: 'postgres://... or memory:// (default: embedded in --data-dir)',
+  },
+  {
+    key: 'databaseDirectUrl',
+    flag: '--database-direct-url <url>',
+    description: 'direct postgres://... for migrations and LISTEN when --database-url is a pooler',
   },
   { key: 'dataDir', flag: '--data-dir <dir>', description: "the embedded database's directory" },
   { key: 'smtpUrl', flag: '--smtp-url <url>', description: 'send mail through this SMTP server' },
@@ -118,7 +124,7 @@ async function start(options: Record<string, unknown>): Promise<void> {
 
 async function migrate(options: Record<string, unknown>): Promise<void> {
   const config = parseConfig(configFrom(options));
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase(databaseOptions(config));
   await db.close();
   process.stdout.write('expense-server: migrations applied\n');
 }
@@ -138,7 +144,7 @@ export function buildProgram(): Command {
     config: () => parseConfig(configFrom({})),
     openDatabase: async (opts) => {
       const config = parseConfig(configFrom(opts));
-      return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      return openDatabase(databaseOptions(config));
     },
   });
   return program;

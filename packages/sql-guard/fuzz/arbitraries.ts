@@ -41,6 +41,19 @@ const COLUMNS = [
   'oid',
   'ctid',
   'xmin',
+  'entry_id',
+  'planned_value',
+  'calendar_date',
+  // Field notation and whole rows: t.f is f(t) when t has no column f.
+  'ledger_entries.amount',
+  'ledger_entries.json_agg',
+  'ledger_entries.to_json',
+  'j.note',
+  'j.array_agg',
+  'j.count',
+  'j',
+  'ledger_entries',
+  'j.*',
 ];
 const FUNCTIONS = ['sum', 'count', 'min', 'max', 'avg', 'coalesce'];
 const FORBIDDEN_FUNCTIONS = [

@@ -76,6 +76,7 @@ type Node = Record<string, unknown>;
 
 export class Oracle {
   private readonly relations: Map<string, Set<string>>;
+  private readonly columnsOf: Map<string, Set<string>>;
   private readonly functions: Set<string>;
   private readonly casts: Set<string>;
   /** Node types seen in accepted statements (for the report). */
@@ -83,6 +84,7 @@ export class Oracle {
 
   constructor(dialect: Dialect) {
     this.relations = new Map(Object.entries(dialect.relations).map(([n, r]) => [n, new Set(r.operations)]));
+    this.columnsOf = new Map(Object.entries(dialect.relations).map(([n, r]) => [n, new Set(r.columns)]));
     this.functions = new Set(dialect.functions);
     this.casts = new Set(dialect.castTypes.map((t) => TYPE_NAMES[t] ?? t));
   }
@@ -134,6 +136,7 @@ export class Oracle {
       if (mode === 'execute' && kind === 'SelectStmt') problems.push('execute mode accepted a SELECT');
       const writes = new Set<string>();
       this.walk(s.stmt, [], problems, writes);
+      problems.push(...this.names(s.stmt));
       if (mode === 'query' && writes.size > 0)
         problems.push('query mode accepted a data-modifying statement');
       if (!checked) continue;
@@ -215,6 +218,90 @@ export class Oracle {
       }
       this.walk(n, scope, problems, writes);
     }
+  }
+
+  /**
+   * Every column reference names something that exists (guard.md, "Every name resolves"), judged loosely
+   * and without the guard's scoping: a qualifier must be a name the statement gives a FROM item (relation,
+   * alias, CTE); the column must be a column of a dialect relation the statement reads, or a name the
+   * statement itself gives a column (an alias, a column list, a select-list name, columnN of VALUES), or a
+   * name PostgreSQL gives an expression column (function, type or keyword names used in the statement). A
+   * bare name must not be only a qualifier (a whole row), and `*` may only be a whole select-list item. So
+   * `t.json_agg` passes only where the statement really has a json_agg column.
+   */
+  private names(stmt: Node): string[] {
+    const problems: string[] = [];
+    const refnames = new Set<string>();
+    const known = new Set<string>(['?column?', 'case', 'coalesce', 'exists', 'row', 'nullif', 'array']);
+    for (let i = 1; i <= 20; i++) known.add(`column${i}`);
+    const refs: { fields: unknown[]; star: boolean; selectItem: boolean }[] = [];
+    const selectItems = new Set<unknown>();
+    const strings = (xs: unknown) =>
+      Array.isArray(xs)
+        ? xs.map((x) => (x as { String?: { sval?: string } }).String?.sval).filter((x) => x !== undefined)
+        : [];
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) {
+        for (const v of value) visit(v);
+        return;
+      }
+      if (typeof value !== 'object' || value === null) return;
+      for (const [key, inner] of Object.entries(value as Node)) {
+        if (typeof inner !== 'object' || inner === null) continue;
+        const n = inner as Node;
+        switch (key) {
+          case 'RangeVar':
+          case 'relation': {
+            const name = String(n.relname);
+            refnames.add(name);
+            for (const c of this.columnsOf.get(name) ?? []) known.add(c);
+            break;
+          }
+          case 'Alias':
+          case 'alias':
+          case 'join_using_alias':
+            if (typeof n.aliasname === 'string') refnames.add(n.aliasname);
+            for (const c of strings(n.colnames)) known.add(c as string);
+            break;
+          case 'CommonTableExpr':
+            refnames.add(String(n.ctename));
+            for (const c of strings(n.aliascolnames)) known.add(c as string);
+            break;
+          case 'ResTarget':
+            if (typeof n.name === 'string') known.add(n.name);
+            if (n.val && typeof n.val === 'object' && 'ColumnRef' in (n.val as Node))
+              selectItems.add((n.val as Node).ColumnRef);
+            break;
+          case 'FuncCall':
+          case 'TypeName': {
+            const parts = strings(key === 'FuncCall' ? n.funcname : n.names);
+            if (parts.length) known.add(parts[parts.length - 1] as string);
+            break;
+          }
+          case 'ColumnRef': {
+            const fields = Array.isArray(n.fields) ? n.fields : [];
+            const star = fields.some((f) => typeof f === 'object' && f !== null && 'A_Star' in f);
+            refs.push({ fields: strings(fields), star, selectItem: selectItems.has(n) });
+            break;
+          }
+        }
+        visit(n);
+      }
+    };
+    visit(stmt);
+    for (const { fields, star, selectItem } of refs) {
+      const text = `${fields.join('.')}${star ? '.*' : ''}`;
+      if (star) {
+        if (!selectItem) problems.push(`accepted ${text} outside a select list`);
+        if (fields.length === 1 && !refnames.has(fields[0] as string)) problems.push(`accepted ${text}`);
+        continue;
+      }
+      const column = fields[fields.length - 1] as string;
+      if (fields.length === 2 && !refnames.has(fields[0] as string))
+        problems.push(`accepted ${text}: no such qualifier`);
+      if (!known.has(column)) problems.push(`accepted ${text}: no such column`);
+    }
+    return problems;
   }
 
   /** Comments, quoted identifiers, dollar quotes and non-standard literals, from the parser's own scanner. */

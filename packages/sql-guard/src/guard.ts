@@ -2,9 +2,17 @@ import { loadModule } from 'libpg-query';
 import { createChecker } from './check/check.js';
 import { expenseDialect } from './dialect/expense.js';
 import { defaultLimits } from './limits.js';
+import { CheckPool } from './pool/check-pool.js';
 import { GuardCheckError } from './run/errors.js';
 import { runStatements } from './run/run.js';
+import { primeShape, type StatementShape } from './run/statement-shape.js';
 import type { CheckedStatement, CheckResult, Guard, GuardOptions, Mode } from './types.js';
+
+/**
+ * Texts of at least this many characters are checked off the main thread by `checkAsync`. Measured on the
+ * worst shape we know (`SELECT 1 IN (1,1,...)`): 4,000 characters take about 9 ms to check, 16,000 about 90 ms.
+ */
+export const DEFAULT_OFF_THREAD_LENGTH = 4_000;
 
 /** What this guard accepted: the text, the mode and a private copy of the statements. */
 interface Issued {
@@ -22,12 +30,26 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
   // Accepted results this guard handed out, so `run` can skip parsing again. The copy, not the caller's
   // object, is what runs: changing the returned result afterwards cannot change what was judged.
   const issued = new WeakMap<CheckResult, Issued>();
-  const check: Guard['check'] = (sql, checkOptions) => {
-    const result = checker(sql, checkOptions);
-    if (result.ok) {
-      issued.set(result, { sql, mode: checkOptions.mode, statements: result.statements.map(copyStatement) });
-    }
+  const remember = (sql: string, mode: Mode, result: CheckResult, shapes?: StatementShape[]) => {
+    if (!result.ok) return result;
+    const statements = result.statements.map(copyStatement);
+    statements.forEach((statement, i) => {
+      const shape = shapes?.[i];
+      if (shape) primeShape(statement, shape);
+    });
+    issued.set(result, { sql, mode, statements });
     return result;
+  };
+  const check: Guard['check'] = (sql, checkOptions) =>
+    remember(sql, checkOptions.mode, checker(sql, checkOptions));
+  const minLength = options.checkPool?.minLength ?? DEFAULT_OFF_THREAD_LENGTH;
+  let pool: CheckPool | undefined;
+  const checkAsync: Guard['checkAsync'] = async (sql, checkOptions) => {
+    // Short texts (and anything that is not a string) are judged inline: a thread hop costs more than they do.
+    if (typeof sql !== 'string' || sql.length < minLength) return check(sql, checkOptions);
+    pool ??= new CheckPool(dialect, limits, options.checkPool);
+    const { result, shapes } = await pool.check(sql, checkOptions.mode);
+    return remember(sql, checkOptions.mode, result, shapes);
   };
   const accepted = (sql: string, mode: Mode, checked: CheckResult | undefined) => {
     const known = checked && issued.get(checked);
@@ -40,6 +62,12 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     dialect,
     limits,
     check,
+    checkAsync,
+    close: async () => {
+      const closing = pool;
+      pool = undefined;
+      await closing?.close();
+    },
     run: async (session, sql, runOptions) =>
       runStatements(accepted(sql, runOptions.mode, runOptions.checked), limits, session, sql, runOptions),
   };

@@ -6,4 +6,5 @@ export const defaultLimits: Readonly<Limits> = Object.freeze({
   maxReturnedRows: 100,
   maxAffectedRows: 100,
   deadlineMs: 25_000,
+  maxResultBytes: 4 * 1024 * 1024,
 });

@@ -4,7 +4,11 @@ export type Operation = 'select' | 'insert' | 'update' | 'delete';
 export type Mode = 'query' | 'execute' | 'script';
 
 export interface Dialect {
-  relations: Record<string, { operations: Operation[] }>;
+  /**
+   * The relations a statement may name, with the operations each allows and every column a statement may
+   * name: a column reference that resolves to no column in scope is refused (`column_not_allowed`).
+   */
+  relations: Record<string, { operations: Operation[]; columns: string[] }>;
   /** Allowed function-like constructs, lower case, unqualified. */
   functions: string[];
   /** Allowed target types of casts and typed literals. */
@@ -22,6 +26,11 @@ export interface Limits {
   maxAffectedRows: number;
   /** Default 25_000 ms per request. */
   deadlineMs: number;
+  /**
+   * Default 4 MiB (4_194_304 bytes) per request: the returned rows as JSON text (UTF-8), all statements
+   * together. Passing it fails the request with `result_too_large`.
+   */
+  maxResultBytes: number;
 }
 
 /** Every code `check` can return (guard.md); stable. */
@@ -44,12 +53,21 @@ export const GUARD_ERROR_CODES = [
   'nonstandard_string_literal_not_allowed',
   'locking_clause_not_allowed',
   'select_into_not_allowed',
+  'column_not_allowed',
   'construct_not_allowed',
 ] as const;
 
 export type GuardErrorCode = (typeof GUARD_ERROR_CODES)[number];
 
-export type RunErrorCode = 'mutation_row_limit_exceeded' | 'deadline_exceeded' | 'sql_execution_failed';
+/** Every code a GuardRunError can carry (guard.md); stable. */
+export const RUN_ERROR_CODES = [
+  'mutation_row_limit_exceeded',
+  'deadline_exceeded',
+  'result_too_large',
+  'sql_execution_failed',
+] as const;
+
+export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
 
 export interface Position {
   /** 0-based offset in the submitted text (UTF-16 code units, as JavaScript indexes strings). */
@@ -129,12 +147,33 @@ export interface SqlSession {
   queryBatch?(text: string, info?: BatchInfo): Promise<SessionResult[]>;
   /** Which engine answers; decides how the deadline is enforced. */
   readonly engine?: 'postgres' | 'pglite';
+  /** What the session tells `run` about itself, so `run` can leave work out (see SessionCapabilities). */
+  capabilities?: SessionCapabilities;
   /**
    * Interrupt the statement in flight (called when the deadline passes). For PostgreSQL this cancels
    * the backend's query; for PGlite in a worker thread it terminates the worker. After a cancel the
    * caller must treat the transaction as failed and roll it back (or discard it).
    */
   cancel?(): Promise<void>;
+}
+
+/** What a session may tell `run` about itself; the caller that owns the connection vouches for it. */
+export interface SessionCapabilities {
+  /**
+   * It runs with `pinnedOutputSettings` (DateStyle ISO, IntervalStyle postgres, extra_float_digits 1) as session
+   * settings: `run` verifies them in its first round trip instead of setting them.
+   */
+  outputSettingsPinned?: boolean;
+  /**
+   * With `outputSettingsPinned`: the session puts `pinnedSettingsCheck` into its own first round trip, in front of
+   * the first batch (as the expense server does in its context SELECT), so `run` does not repeat it.
+   */
+  settingsCheckedInFirstRoundTrip?: boolean;
+  /**
+   * It ends the transaction right behind the batch marked `last` (COMMIT or ROLLBACK in the same round trip), so
+   * `statement_timeout` need not be set back: SET LOCAL ends with the transaction.
+   */
+  endsTransactionAfterLastBatch?: boolean;
 }
 
 /** What `run` tells a session about a batch it sends. */
@@ -146,6 +185,12 @@ export interface BatchInfo {
 export interface RunOptions {
   mode: Mode;
   signal?: AbortSignal;
+  /**
+   * When the request arrived, in epoch milliseconds (`Date.now()` then); default: when `run` is called. The
+   * deadline (`limits.deadlineMs`) counts from here, so time a request spent queued counts against it; a run
+   * that starts past its deadline fails with `deadline_exceeded` without sending anything.
+   */
+  startedAt?: number;
   /**
    * The result of this guard's own `check(sql, { mode })` for the same text and mode, so that `run` does
    * not parse the text again. Anything else (a result of another guard, of other text or mode, or an
@@ -172,6 +217,15 @@ export interface RunResult {
 export interface GuardOptions {
   dialect?: Dialect;
   limits?: Partial<Limits>;
+  /** How `checkAsync` checks long texts off the main thread. */
+  checkPool?: {
+    /** Texts of at least this many characters go to the pool; default 4,000. Shorter ones are checked inline. */
+    minLength?: number;
+    /** Worker threads, each with its own parser; default 1. Started on the first long text. */
+    threads?: number;
+    /** Long texts that may wait for a thread; default 64. Beyond, `checkAsync` rejects with GuardBusyError. */
+    maxQueue?: number;
+  };
 }
 
 export interface Guard {
@@ -179,6 +233,14 @@ export interface Guard {
   readonly limits: Limits;
   /** Synchronous, pure, never throws. */
   check(sql: string, options: CheckOptions): CheckResult;
+  /**
+   * The same result as `check`, without blocking the event loop on long texts: a text of at least
+   * `checkPool.minLength` characters is checked in a worker thread. Its result is this guard's own, so `run`
+   * takes it as `checked`. Rejects only with GuardBusyError, when the pool's queue is full (nothing was checked).
+   */
+  checkAsync(sql: string, options: CheckOptions): Promise<CheckResult>;
+  /** Stops the check pool's threads, if `checkAsync` started any. `check` and `run` keep working. */
+  close(): Promise<void>;
   /** Checks, then runs inside the caller's open transaction within the limits. Throws GuardRunError or GuardCheckError. */
   run(session: SqlSession, sql: string, options: RunOptions): Promise<RunResult>;
 }

@@ -1,27 +1,8 @@
+import { GUARD_ERROR_CODES, type GuardErrorCode } from '@expense/sql-guard/codes';
 import { z } from 'zod';
 
-/** The error codes of `guard.md` (SQL that the guard rejects before it reaches the database). */
-export const GUARD_ERROR_CODES = [
-  'empty_sql',
-  'sql_too_long',
-  'syntax_error',
-  'multiple_statements_not_allowed',
-  'too_many_statements',
-  'statement_not_allowed',
-  'statement_kind_mismatch',
-  'relation_not_allowed',
-  'operation_not_allowed',
-  'function_not_allowed',
-  'type_not_allowed',
-  'on_conflict_not_allowed',
-  'comment_not_allowed',
-  'quoted_identifier_not_allowed',
-  'dollar_quoted_string_not_allowed',
-  'nonstandard_string_literal_not_allowed',
-  'locking_clause_not_allowed',
-  'select_into_not_allowed',
-  'construct_not_allowed',
-] as const;
+/** The error codes of `guard.md` (SQL that the guard rejects before it reaches the database), from the guard. */
+export { GUARD_ERROR_CODES, type GuardErrorCode } from '@expense/sql-guard/codes';
 
 /** The error codes of `http-api.md`, grouped by their HTTP status. */
 export const HTTP_ERROR_STATUS = {
@@ -34,6 +15,7 @@ export const HTTP_ERROR_STATUS = {
   invalid_workspace_name: 400,
   missing_workspace: 400,
   mutation_row_limit_exceeded: 400,
+  result_too_large: 400,
   sql_execution_failed: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
@@ -52,7 +34,6 @@ export const HTTP_ERROR_STATUS = {
   deadline_exceeded: 504,
 } as const;
 
-export type GuardErrorCode = (typeof GUARD_ERROR_CODES)[number];
 export type HttpErrorCode = keyof typeof HTTP_ERROR_STATUS;
 export type ErrorCode = HttpErrorCode | GuardErrorCode;
 

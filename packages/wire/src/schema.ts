@@ -36,6 +36,7 @@ export const SqlLimitsSchema = z.object({
   maxReturnedRows: z.number().int(),
   maxAffectedRows: z.number().int(),
   deadlineMs: z.number().int(),
+  maxResultBytes: z.number().int().describe('the returned rows as JSON text, all statements together'),
 });
 export type SqlLimits = z.infer<typeof SqlLimitsSchema>;
 

@@ -67,7 +67,8 @@ describe('context-sized SQL results', () => {
     workspaceId: 'w',
     committed: true,
     statements: [statement(rows, total)],
-    limits: { maxReturnedRows: 1000, maxAffectedRows: 100, deadlineMs: 25_000 },
+    limits: { maxReturnedRows: 1000, maxAffectedRows: 100, deadlineMs: 25_000, maxResultBytes: 4_194_304 },
+    clock: { now: '2026-11-23T12:00:00.000Z', today: '2026-11-23', timeZone: 'UTC' },
   });
 
   it('keeps at most 100 rows even when a server returns more', () => {

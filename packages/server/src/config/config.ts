@@ -19,6 +19,18 @@ export const ServerConfigSchema = z
     authUrl: optionalString.pipe(z.url().optional()),
     /** Unset: embedded PGlite in dataDir; `postgres://...`: a PostgreSQL server; `memory://`: in-memory PGlite. */
     databaseUrl: optionalString,
+    /**
+     * A direct PostgreSQL URL for migrations and LISTEN; default databaseUrl. With it, databaseUrl may be a
+     * transaction-mode pooler (PgBouncer, Supavisor, RDS Proxy).
+     */
+    databaseDirectUrl: optionalString,
+    /** PostgreSQL: connections for user SQL per process (programmatic only, no variable). */
+    databasePoolSize: positiveInt.default(10),
+    /**
+     * PostgreSQL: connections for the server's own work per process (key checks, sign-in, /me, workspaces,
+     * idempotency records), never taken by user SQL (programmatic only, no variable).
+     */
+    databaseInternalPoolSize: positiveInt.default(4),
     dataDir: z.string().min(1).default('./.expense/data'),
     smtpUrl: optionalString,
     mailFrom: z.string().min(1).default('Expense <no-reply@localhost>'),
@@ -47,6 +59,9 @@ export type ServerConfig = Omit<z.output<typeof ServerConfigSchema>, 'publicUrl'
   derivedUrls: { publicUrl: boolean; authUrl: boolean };
 };
 
+/** Fields set only in the configuration object (createServer), without an environment variable. */
+type ProgrammaticOnly = 'databasePoolSize' | 'databaseInternalPoolSize';
+
 /** The environment variable behind each configuration field. */
 export const CONFIG_ENV = {
   host: 'EXPENSE_HOST',
@@ -54,6 +69,7 @@ export const CONFIG_ENV = {
   publicUrl: 'EXPENSE_PUBLIC_URL',
   authUrl: 'EXPENSE_AUTH_URL',
   databaseUrl: 'DATABASE_URL',
+  databaseDirectUrl: 'DATABASE_DIRECT_URL',
   dataDir: 'EXPENSE_DATA_DIR',
   smtpUrl: 'SMTP_URL',
   mailFrom: 'EXPENSE_MAIL_FROM',
@@ -66,7 +82,7 @@ export const CONFIG_ENV = {
   logLevel: 'EXPENSE_LOG_LEVEL',
   nodeEnv: 'NODE_ENV',
   ...FX_CONFIG_ENV,
-} as const satisfies Record<keyof ServerConfigInput, string>;
+} as const satisfies Record<Exclude<keyof ServerConfigInput, ProgrammaticOnly>, string>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -120,4 +136,21 @@ export function resolveListenUrls(
   if (!config.derivedUrls.publicUrl) return { publicUrl: config.publicUrl, authUrl: config.authUrl };
   const publicUrl = `http://${hostForUrl(config.host)}:${boundPort}`;
   return { publicUrl, authUrl: config.derivedUrls.authUrl ? publicUrl : config.authUrl };
+}
+
+/** What openDatabase needs from the configuration (the same for the server and the CLI commands). */
+export function databaseOptions(config: ServerConfig): {
+  databaseUrl: string | undefined;
+  directUrl: string | undefined;
+  dataDir: string;
+  maxConnections: number;
+  internalConnections: number;
+} {
+  return {
+    databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    dataDir: config.dataDir,
+    maxConnections: config.databasePoolSize,
+    internalConnections: config.databaseInternalPoolSize,
+  };
 }

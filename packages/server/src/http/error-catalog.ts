@@ -70,6 +70,9 @@ const catalog: Partial<Record<ErrorCode, CatalogEntry>> = {
   mutation_row_limit_exceeded: {
     hint: 'Change fewer rows per request (a narrower WHERE, or several requests); nothing was changed.',
   },
+  result_too_large: {
+    hint: 'Select fewer or shorter columns, or aggregate; nothing was changed.',
+  },
   idempotency_key_reused: { hint: 'Use a new Idempotency-Key for every different request.' },
   mutation_outcome_unknown: {
     hint: 'Retry with the same Idempotency-Key: the kept result is replayed if the change was applied, and it runs once if not.',

@@ -10,10 +10,16 @@ export interface Connection {
 export interface BatchSession extends SqlSession {
   queryBatch(text: string): Promise<SessionResult[]>;
   /**
-   * The names of the statements PREPAREd on this session's connection, for an engine whose connections keep
-   * them (a new connection starts with a new set). Without it, statements are sent as text every time.
+   * Unused since migration 0008: user transactions no longer PREPARE their context (a transaction-mode
+   * pooler does not keep a session's prepared statements). Kept until every engine stops setting it.
    */
   prepared?: Set<string>;
+  /**
+   * The connection cannot keep session settings (a transaction-mode pooler hands each transaction another
+   * server session): the user transaction sets the guard's output formats with SET LOCAL in its first round
+   * trip, checks them in its context SELECT, and tells the guard they are pinned.
+   */
+  setsOutputSettingsPerTransaction?: boolean;
 }
 
 export interface TransactionSpec {

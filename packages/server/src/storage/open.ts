@@ -15,8 +15,15 @@ export interface OpenDatabaseConfig {
   logger?: StorageLogger;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
-  /** PostgreSQL pool size (default 10). */
+  /**
+   * A direct PostgreSQL URL for what needs a session of its own: migrations (under their advisory lock) and
+   * LISTEN. Default databaseUrl. When it differs, databaseUrl may be a transaction-mode pooler.
+   */
+  directUrl?: string;
+  /** PostgreSQL: connections for user SQL (default 10). */
   maxConnections?: number;
+  /** PostgreSQL: connections for the server's own work, never taken by user SQL (default 4). */
+  internalConnections?: number;
 }
 
 export const DEFAULT_DATA_DIR = './.expense/data';
@@ -25,14 +32,38 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
 }
 
+/** The direct URL when it is set and differs from databaseUrl (which is then treated as a pooler). */
+function directUrlOf(config: OpenDatabaseConfig, url: string): string | undefined {
+  const direct = config.directUrl?.trim() || undefined;
+  if (direct === undefined || direct === url) return undefined;
+  if (!isPostgresUrl(direct)) {
+    throw new StorageError(
+      'invalid_database_url',
+      'DATABASE_DIRECT_URL must start with postgres:// or postgresql://.',
+    );
+  }
+  return direct;
+}
+
 async function openEngine(config: OpenDatabaseConfig): Promise<Engine> {
   const url = config.databaseUrl?.trim() || undefined;
   if (isPostgresUrl(url)) {
+    const direct = directUrlOf(config, url);
     return openPostgres({
       connectionString: url,
+      ...(direct && { directConnectionString: direct, pooled: true }),
       ...(config.maxConnections === undefined ? {} : { maxConnections: config.maxConnections }),
+      ...(config.internalConnections === undefined
+        ? {}
+        : { internalConnections: config.internalConnections }),
       ...(config.logger ? { logger: config.logger } : {}),
     });
+  }
+  if (config.directUrl?.trim()) {
+    throw new StorageError(
+      'invalid_database_url',
+      'DATABASE_DIRECT_URL needs DATABASE_URL to be a postgres:// URL too.',
+    );
   }
   if (url !== undefined && url !== MEMORY_URL) {
     throw new StorageError(
@@ -45,10 +76,27 @@ async function openEngine(config: OpenDatabaseConfig): Promise<Engine> {
 
 /** Opens the configured database and (unless `migrate: false`) brings its schema up to date. */
 export async function openDatabase(config: OpenDatabaseConfig = {}): Promise<Database> {
+  const url = config.databaseUrl?.trim() || undefined;
+  const direct = isPostgresUrl(url) ? directUrlOf(config, url) : undefined;
   const db = databaseOn(await openEngine(config));
   if (config.migrate !== false) {
     try {
-      await migrate(db, config.logger ? { logger: config.logger } : {});
+      // Behind a pooler, migrations take their own direct connection, closed when they are done.
+      const target = direct
+        ? databaseOn(
+            await openPostgres({
+              connectionString: direct,
+              maxConnections: 1,
+              internalConnections: 1,
+              ...(config.logger ? { logger: config.logger } : {}),
+            }),
+          )
+        : db;
+      try {
+        await migrate(target, config.logger ? { logger: config.logger } : {});
+      } finally {
+        if (target !== db) await target.close();
+      }
     } catch (error) {
       await db.close().catch(() => {});
       throw error;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { types } from '@electric-sql/pglite';
-import { pinnedOutputSettings, type SessionHints, type SessionResult } from '@expense/sql-guard';
+import { pinnedOutputSettings, type SessionResult } from '@expense/sql-guard';
 import { PGliteWorkerHost } from '@expense/sql-guard/pglite';
 import {
   type BatchSession,
@@ -136,7 +136,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
   const exclusive = async <T>(body: (session: BatchSession) => Promise<T>): Promise<T> => {
     notNested();
     return host.exclusive((session) => {
-      const pinned: BatchSession & SessionHints = {
+      const pinned: BatchSession = {
         engine: 'pglite',
         query: (text) => session.query(text),
         queryBatch: (text) => session.queryBatch(text),
@@ -144,7 +144,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
           prepared.clear();
           return session.cancel();
         },
-        outputSettingsPinned: true,
+        capabilities: { outputSettingsPinned: true },
         prepared,
       };
       return inside.run(true, () => body(pinned));

@@ -1,5 +1,6 @@
 import { type PgSession, pgOutputSettingsOption, pgSession } from '@expense/sql-guard/pg';
 import pg from 'pg';
+import { cancelRequest } from './cancel.js';
 import {
   type BatchSession,
   type Connection,
@@ -13,11 +14,28 @@ import { DatabaseUnavailableError, StorageError } from './errors.js';
 import { listenOnPostgres } from './listen.js';
 
 export interface PostgresOptions {
+  /** Where transactions go: the server, or a transaction-mode pooler in front of it (then set `pooled`). */
   connectionString: string;
-  /** Pool size; default 10. */
+  /** A direct connection for what needs a session of its own (LISTEN); default connectionString. */
+  directConnectionString?: string;
+  /**
+   * connectionString is a transaction-mode pooler: nothing may rely on session state, not even settings
+   * given at connection start (the guard then sets its output formats in each transaction). Default: a direct
+   * URL was given and differs from connectionString.
+   */
+  pooled?: boolean;
+  /** Connections for user SQL; default 10. */
   maxConnections?: number;
+  /**
+   * Connections for the server's own work (key checks, sign-in, /me, workspaces, idempotency records), so that
+   * it never waits behind user SQL; default 4.
+   */
+  internalConnections?: number;
   logger?: StorageLogger;
 }
+
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_INTERNAL_POOL_SIZE = 4;
 
 const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const CONNECTION_ERRNOS = new Set([
@@ -57,42 +75,50 @@ const lastResult = (result: PgResult | PgResult[]): PgResult | undefined =>
   Array.isArray(result) ? result[result.length - 1] : result;
 
 export async function openPostgres(options: PostgresOptions): Promise<Engine> {
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: 10_000,
-    idleTimeoutMillis: 30_000,
-    keepAlive: true,
-    application_name: 'expense-server',
-    types: ownerTypes,
-    // Session settings from the start of every connection (the PostgreSQL defaults, pinned against a
-    // different postgresql.conf). The guard lexes user SQL with standard_conforming_strings on, and a batch
-    // is lexed before any SET in it runs; the output formats are the guard's, so it verifies them in each
-    // first batch instead of setting them per transaction. Owner queries parse the same defaults.
-    options: `-c standard_conforming_strings=on ${pgOutputSettingsOption}`,
-  });
-  // One guard session per pooled connection, so the session's caches (type names) and the names of the
-  // statements prepared on the connection live as long as it.
-  type ClientSession = PgSession & BatchSession & { prepared: Set<string> };
-  const sessions = new WeakMap<pg.PoolClient, ClientSession>();
+  const direct = options.directConnectionString ?? options.connectionString;
+  const pooled = options.pooled ?? direct !== options.connectionString;
+  const newPool = (max: number, applicationName: string) =>
+    new pg.Pool({
+      connectionString: options.connectionString,
+      max,
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      application_name: applicationName,
+      types: ownerTypes,
+      // Direct: session settings from the start of every connection (the PostgreSQL defaults, pinned against
+      // a different postgresql.conf). The guard lexes user SQL with standard_conforming_strings on, and a
+      // batch is lexed before any SET in it runs; the output formats are the guard's, so it verifies them in
+      // each first batch instead of setting them per transaction. Owner queries parse the same defaults.
+      // Through a transaction-mode pooler a startup option would reach only some server sessions (PgBouncer
+      // refuses it): each user transaction sets the output formats with SET LOCAL (transactions.ts).
+      ...(pooled ? {} : { options: `-c standard_conforming_strings=on ${pgOutputSettingsOption}` }),
+    });
+  // User SQL and the server's own work never share a connection: ten slow statements cannot hold up a key
+  // check, a sign-in or /me.
+  const userPool = newPool(options.maxConnections ?? DEFAULT_POOL_SIZE, 'expense-server-sql');
+  const internalPool = newPool(options.internalConnections ?? DEFAULT_INTERNAL_POOL_SIZE, 'expense-server');
+  // One guard session per pooled connection, so that the session's caches (type names) live as long as it.
+  const sessions = new WeakMap<pg.PoolClient, PgSession & BatchSession>();
   const sessionOf = (client: pg.PoolClient) => {
     let session = sessions.get(client);
     if (!session) {
-      // The deadline's cancel goes over a connection of its own: the pool may be busy exactly then.
-      session = Object.assign(
-        pgSession(client, { cancelWith: options.connectionString, outputSettingsPinned: true }),
-        { prepared: new Set<string>() },
-      ) as ClientSession;
+      session = pgSession(client, { outputSettingsPinned: !pooled }) as PgSession & BatchSession;
+      // The deadline's cancel is a protocol cancel request on a connection of its own (the pool may be busy
+      // exactly then); a pooler forwards it to the server session the client is on at that moment.
+      session.cancel = () => cancelRequest(client, options.logger);
       sessions.set(client, session);
     }
     return session;
   };
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', (error) =>
-    options.logger?.warn({ err: { message: error.message } }, 'idle database connection lost'),
-  );
+  for (const pool of [userPool, internalPool]) {
+    pool.on('error', (error) =>
+      options.logger?.warn({ err: { message: error.message } }, 'idle database connection lost'),
+    );
+  }
 
-  const connect = async (): Promise<pg.PoolClient> => {
+  const connect = async (pool: pg.Pool): Promise<pg.PoolClient> => {
     try {
       return await pool.connect();
     } catch (error) {
@@ -104,8 +130,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
    * A pooled client for one transaction: `tracked` remembers a lost connection (an error event, or a
    * connection error from a query), and `release` destroys such a client instead of pooling it again.
    */
-  const checkout = async () => {
-    const client = await connect();
+  const checkout = async (pool: pg.Pool) => {
+    const client = await connect(pool);
     let broken: Error | undefined;
     const onError = (error: Error) => {
       broken = error;
@@ -133,7 +159,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     spec: TransactionSpec,
     body: (connection: Connection) => Promise<T>,
   ): Promise<T> => {
-    const { client, tracked, isBroken, release } = await checkout();
+    const { client, tracked, isBroken, release } = await checkout(internalPool);
     const rollback = () => tracked(client.query('ROLLBACK')).catch(() => undefined);
     const connection: Connection = {
       async query<R>(text: string, params?: unknown[]) {
@@ -168,15 +194,17 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
   };
 
   const exclusive = async <T>(body: (session: BatchSession) => Promise<T>): Promise<T> => {
-    const { client, tracked, isBroken, release } = await checkout();
+    const { client, tracked, isBroken, release } = await checkout(userPool);
     const raw = sessionOf(client);
     const session: BatchSession & PgSession = {
       engine: 'postgres',
       query: (text) => tracked(raw.query(text)),
       queryBatch: (text) => tracked(raw.queryBatch(text)),
-      prepared: raw.prepared,
-      cancel: raw.cancel,
-      outputSettingsPinned: true,
+      ...(raw.cancel && { cancel: raw.cancel }),
+      // The settings check travels in the context SELECT either way (pinned per connection, or set per
+      // transaction behind a pooler), so the guard skips its own.
+      capabilities: { outputSettingsPinned: true },
+      ...(pooled && { setsOutputSettingsPerTransaction: true }),
     };
     try {
       return await body(session);
@@ -189,7 +217,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
   };
 
   const query = async <R>(text: string, params?: unknown[]) => {
-    const client = await connect();
+    const client = await connect(internalPool);
     let broken: Error | undefined;
     try {
       const result = lastResult((await client.query(text, params)) as PgResult | PgResult[]);
@@ -212,7 +240,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       );
     }
   } catch (error) {
-    await pool.end().catch(() => {});
+    await Promise.all([userPool.end(), internalPool.end()]).catch(() => {});
     throw error;
   }
 
@@ -221,9 +249,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     query,
     transaction,
     exclusive,
-    listen: (channel, handlers) =>
-      listenOnPostgres(options.connectionString, channel, handlers, options.logger),
+    listen: (channel, handlers) => listenOnPostgres(direct, channel, handlers, options.logger),
     isConnectionError: isPgConnectionError,
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([userPool.end(), internalPool.end()]);
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionResult, SqlSession } from '@expense/sql-guard';
-import { type SessionHints as GuardSessionHints, pinnedSettingsCheck } from '@expense/sql-guard/pg';
+import { pinnedOutputSettings, type SessionResult, type SqlSession } from '@expense/sql-guard';
+import { pinnedSettingsCheck } from '@expense/sql-guard/pg';
 import type { Database, Queryable, UserContext, UserScope } from './database.js';
 import {
   type BatchSession,
@@ -18,7 +18,7 @@ import {
   StorageError,
   WorkspaceNotResolvedError,
 } from './errors.js';
-import { INTERNAL_SCHEMA, SQL_ROLE, USER_ID_SETTING, WORKSPACE_ID_SETTING } from './names.js';
+import { INTERNAL_SCHEMA } from './names.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,29 +28,17 @@ function checkedUuid(value: unknown, field: 'userId' | 'workspaceId' | 'connecti
 }
 
 /**
- * Text of the failing cast when a workspace lookup finds nothing. The random part keeps a user statement's own
- * error from looking like it (the text is never shown to anyone).
+ * Text of the error the context function raises when a workspace lookup finds nothing. The random part keeps a
+ * user statement's own error from looking like it (the text is never shown to anyone).
  */
 const NOT_RESOLVED = `expense_workspace_not_resolved_${randomBytes(8).toString('hex')}`;
-/** SQLSTATE 26000: EXECUTE of a statement name the connection does not have. */
-const INVALID_STATEMENT_NAME = '26000';
-/** Where the context SELECT (whose workspace_id column is the resolved id) is: right after BEGIN. */
-const CONTEXT_RESULT = 1;
-
 /**
- * The workspace id as an SQL text expression, evaluated as the owner before the role changes. A lookup that
- * finds nothing makes the cast fail with NOT_RESOLVED in its message, so the batch stops there: no user SQL
- * runs without a workspace. `id` and `userId` are SQL expressions: validated UUID literals, or parameters.
+ * The guard's output formats for one transaction, for a connection that cannot keep them as session settings
+ * (behind a transaction-mode pooler): sent in front of the context, whose settings check then verifies them.
  */
-function workspaceExpression(kind: WorkspaceKind, id: string, userId: string): string {
-  if (kind === 'given') return `${id}::text`;
-  // PL/pgSQL functions (migration 0006): their plans are kept, where an inline query was planned per request.
-  const found =
-    kind === 'member'
-      ? `${INTERNAL_SCHEMA}.member_workspace(${id}, ${userId})`
-      : `${INTERNAL_SCHEMA}.saved_workspace(${id}, ${userId})`;
-  return `COALESCE(${found}::text, '${NOT_RESOLVED}')::uuid::text`;
-}
+const OUTPUT_SETTINGS_LOCAL = Object.entries(pinnedOutputSettings).map(
+  ([name, value]) => `SET LOCAL ${name} = ${value}`,
+);
 
 /** A workspace given outright, one the user asked for (membership checked), or the key's saved one. */
 type WorkspaceKind = 'given' | 'member' | 'saved';
@@ -64,40 +52,19 @@ function workspaceOf(ctx: UserContext): { kind: WorkspaceKind; id: string } {
 }
 
 /**
- * The select list that sets a user-SQL transaction's context. set_config runs before SET ROLE because the SQL
- * role cannot execute it; set_config('role', ..., true) is SET LOCAL ROLE, evaluated last in the select list.
- */
-function contextSelect(kind: WorkspaceKind, userId: string, workspaceId: string, checks: string): string {
-  return `SELECT ${checks}pg_catalog.set_config('${USER_ID_SETTING}', ${userId}::text, true) AS user_id, pg_catalog.set_config('${WORKSPACE_ID_SETTING}', ${workspaceExpression(kind, workspaceId, userId)}, true) AS workspace_id, pg_catalog.set_config('search_path', 'public, pg_temp', true) AS search_path, ${INTERNAL_SCHEMA}.workspace_time_zone() AS time_zone, pg_catalog.set_config('role', '${SQL_ROLE}', true) AS role`;
-}
-
-/**
  * The statement that sets a user-SQL transaction's context, sent after BEGIN in the same round trip as the
- * first statement. There is no `SET LOCAL standard_conforming_strings` here: PostgreSQL lexes a whole message
- * before running any of it, so it would come too late for the statements behind it and only hide a wrong
- * session value from the guard's own check (the engines keep the session value on).
+ * first statement: one call of `begin_user_context` (migration 0008), which finds the workspace as the owner,
+ * sets the user and workspace settings and search_path for the transaction, and switches to the SQL role last.
+ * It depends on nothing left on the connection by an earlier transaction (no PREPARE), so it works the same
+ * through a transaction-mode pooler; PL/pgSQL keeps the function's plans per server session. There is no
+ * `SET LOCAL standard_conforming_strings` here: PostgreSQL lexes a whole message before running any of it, so
+ * it would come too late for the statements behind it and only hide a wrong session value from the guard's
+ * own check (the engines keep the session value on). `checks` are select-list items evaluated first.
  */
 export function userContextSetup(ctx: UserContext, checks = ''): string {
   const userId = checkedUuid(ctx.userId, 'userId');
   const { kind, id } = workspaceOf(ctx);
-  return contextSelect(kind, `'${userId}'::uuid`, `'${id}'::uuid`, checks);
-}
-
-/**
- * The same statement prepared once per connection (PREPARE) and run by name: PostgreSQL then parses and plans
- * its dozen function calls once per connection instead of once per request (measured with pgbench at 10
- * clients: about 20 % more context-plus-query transactions per second).
- */
-function preparedUserContext(ctx: UserContext, checks: string) {
-  const userId = checkedUuid(ctx.userId, 'userId');
-  const { kind, id } = workspaceOf(ctx);
-  const name = `expense_user_context_${kind}${checks ? '_checked' : ''}`;
-  return {
-    name,
-    // Built only for a connection that does not have it yet: the text is long and requests are many.
-    prepare: () => `PREPARE ${name}(uuid, uuid) AS ${contextSelect(kind, '$1', '$2', checks)}`,
-    execute: `EXECUTE ${name}('${userId}', '${id}')`,
-  };
+  return `SELECT ${checks}${INTERNAL_SCHEMA}.begin_user_context('${userId}', '${id}', '${kind}', '${NOT_RESOLVED}') AS workspace_id, ${INTERNAL_SCHEMA}.workspace_time_zone() AS time_zone`;
 }
 
 const SEPARATOR = ';\n';
@@ -123,25 +90,23 @@ async function runUserTransaction<T>(
   fn: (session: SqlSession, scope: UserScope) => Promise<T>,
   rollbackAtEnd: boolean,
 ): Promise<T> {
-  // With the output settings pinned per connection (postgres.ts), the guard's check of the session settings
-  // travels in the context SELECT, in front of the first batch, and the guard skips its own.
-  const pinned = (session as GuardSessionHints).outputSettingsPinned === true;
+  // With the output settings pinned per connection (postgres.ts), or set for the transaction right here (a
+  // pooled connection), the guard's check of the settings travels in the context SELECT, in front of the first
+  // batch and evaluated as the owner, and the guard skips its own.
+  const perTransaction = session.setsOutputSettingsPerTransaction === true;
+  const pinned = perTransaction || session.capabilities?.outputSettingsPinned === true;
   const checks = pinned ? `${pinnedSettingsCheck} AS guard_settings, ` : '';
-  let setup: string;
-  if (session.prepared) {
-    const context = preparedUserContext(ctx, checks);
-    if (!session.prepared.has(context.name)) {
-      await session.query(context.prepare());
-      session.prepared.add(context.name);
-    }
-    setup = context.execute;
-  } else {
-    setup = userContextSetup(ctx, checks);
-  }
+  const setup = userContextSetup(ctx, checks);
   let state = 'idle' as 'idle' | 'open' | 'committed';
   let workspaceId = typeof ctx.workspaceId === 'string' ? ctx.workspaceId.toLowerCase() : undefined;
   let timeZone: string | undefined;
-  const begin = [ctx.readOnly ? 'BEGIN READ ONLY' : 'BEGIN', setup];
+  const begin = [
+    ctx.readOnly ? 'BEGIN READ ONLY' : 'BEGIN',
+    ...(perTransaction ? OUTPUT_SETTINGS_LOCAL : []),
+    setup,
+  ];
+  /** Where the context SELECT (whose workspace_id column is the resolved id) is: the last of `begin`. */
+  const contextResult = begin.length - 1;
   const commitsEarly = ctx.readOnly && !rollbackAtEnd;
 
   const send = async (text: string, last: boolean): Promise<SessionResult[]> => {
@@ -157,12 +122,6 @@ async function runUserTransaction<T>(
     } catch (error) {
       if (prefix.length > 0) {
         state = 'open'; // BEGIN ran; whatever failed after it left the transaction to roll back
-        if (session.prepared && (error as { code?: unknown } | null)?.code === INVALID_STATEMENT_NAME) {
-          // The connection lost the prepared context (nothing in the dialect can drop it): prepare it again
-          // next time; this request ran no user SQL and may be retried.
-          session.prepared.clear();
-          throw new DatabaseUnavailableError(undefined, { cause: error });
-        }
         if (
           typeof ctx.workspaceId !== 'string' &&
           error instanceof Error &&
@@ -174,8 +133,8 @@ async function runUserTransaction<T>(
       throw withoutPrefix(error, prefixChars);
     }
     if (prefix.length > 0) {
-      workspaceId = String(results[CONTEXT_RESULT]?.rows[0]?.workspace_id);
-      timeZone = String(results[CONTEXT_RESULT]?.rows[0]?.time_zone ?? 'UTC');
+      workspaceId = String(results[contextResult]?.rows[0]?.workspace_id);
+      timeZone = String(results[contextResult]?.rows[0]?.time_zone ?? 'UTC');
     }
     if (commit) {
       const tag = results.at(-1)?.command;
@@ -200,12 +159,10 @@ async function runUserTransaction<T>(
   if (session.cancel) userSession.cancel = () => session.cancel?.() ?? Promise.resolve();
   // What `run` may skip: the output settings when the engine pins them per connection (postgres.ts), and the
   // reset of statement_timeout when COMMIT travels behind the last batch.
-  const hints = userSession as GuardSessionHints;
-  if (pinned) {
-    hints.outputSettingsPinned = true;
-    hints.settingsCheckedInFirstRoundTrip = true;
-  }
-  if (commitsEarly) hints.endsTransactionAfterLastBatch = true;
+  userSession.capabilities = {
+    ...(pinned ? { outputSettingsPinned: true, settingsCheckedInFirstRoundTrip: true } : {}),
+    ...(commitsEarly ? { endsTransactionAfterLastBatch: true } : {}),
+  };
   const scope: UserScope = {
     get workspaceId() {
       if (workspaceId === undefined) throw new Error('The workspace is known after the first statement.');

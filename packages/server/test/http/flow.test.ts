@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
+import { pooledEngines } from '../pooler/engines.js';
 import {
   type Client,
   codeOf,
@@ -17,9 +18,13 @@ import {
 const PUBLIC = 'https://api.example.test';
 const AUTH = 'https://auth.example.test';
 
-const engines = [
+const engines: {
+  name: string;
+  open(): Promise<{ url: string; directUrl?: string; drop: () => Promise<void> }>;
+}[] = [
   { name: 'PGlite', open: async () => ({ url: 'memory://', drop: async () => {} }) },
   { name: 'PostgreSQL', open: freshPostgres },
+  ...pooledEngines('the HTTP flow through PgBouncer'),
 ];
 
 describe.each(engines)('the whole flow on $name', (engine) => {
@@ -33,7 +38,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
     const target = await engine.open();
     drop = target.drop;
     outbox = await tempDir();
-    db = await openDatabase({ databaseUrl: target.url });
+    db = await openDatabase({ databaseUrl: target.url, directUrl: target.directUrl });
     app = await createServer(
       { publicUrl: PUBLIC, authUrl: AUTH, mailOutbox: outbox, logLevel: 'silent' },
       { database: db },

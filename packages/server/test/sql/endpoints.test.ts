@@ -73,7 +73,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
             truncated: false,
           },
         ],
-        limits: { maxReturnedRows: 100, maxAffectedRows: 100, deadlineMs: 25_000 },
+        limits: { maxReturnedRows: 100, maxAffectedRows: 100, deadlineMs: 25_000, maxResultBytes: 4_194_304 },
       },
     });
     const read = await post('/v1/sql/query', {
@@ -163,14 +163,21 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
     const res = await post('/v1/sql/query', { sql: 'SELECT\n  amount / 0 AS x\nFROM ledger_entries' });
     if (res.body.ok) return; // an empty table divides nothing; make sure there are rows
     expect(res.body.error.code).toBe('sql_execution_failed');
-    const missing = await post('/v1/sql/query', { sql: 'SELECT nope\nFROM ledger_entries' });
-    expect(missing.status).toBe(400);
-    expect(missing.body.error).toMatchObject({
+    // Every name resolves before anything runs (an unknown column is the guard's column_not_allowed), so the
+    // database's own error here is an ambiguous name: a column of both relations.
+    const ambiguous = await post('/v1/sql/query', { sql: 'SELECT note\nFROM ledger_entries, budget_lines' });
+    expect(ambiguous.status).toBe(400);
+    expect(ambiguous.body.error).toMatchObject({
       code: 'sql_execution_failed',
       retryable: false,
-      details: { sqlstate: '42703', position: { line: 1, column: 8 } },
+      details: { sqlstate: '42702', position: { line: 1, column: 8 } },
     });
-    expect(missing.body.error.message).toMatch(/nope/);
+    expect(ambiguous.body.error.message).toMatch(/note/);
+    const missing = await post('/v1/sql/query', { sql: 'SELECT nope\nFROM ledger_entries' });
+    expect(missing.body.error).toMatchObject({
+      code: 'column_not_allowed',
+      details: { position: { line: 1, column: 8 } },
+    });
   });
 
   it('answers guard refusals as 400 with message, hint and position, and runs nothing', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pooledEngines } from '../pooler/engines.js';
 import {
   addWorkspace,
   createUser,
@@ -27,47 +28,50 @@ async function seedHundredRows(live: Live, user: TestUser): Promise<void> {
 const countOf = async (live: Live, account: string) =>
   (await live.db.query('SELECT 1 FROM public.ledger_entries WHERE account_id = $1', [account])).rows.length;
 
-describe.each(ENGINES)('the SQL deadline on $name', (engine) => {
-  let live: Live;
-  let user: TestUser;
+describe.each([...ENGINES, ...pooledEngines('the deadline test through PgBouncer')])(
+  'the SQL deadline on $name',
+  (engine) => {
+    let live: Live;
+    let user: TestUser;
 
-  beforeAll(async () => {
-    live = await startLive(engine, { sqlDeadlineMs: 1500 });
-    user = await createUser(live.db);
-    await addWorkspace(live.db, user.userId);
-    await seedHundredRows(live, user);
-  });
-  afterAll(async () => live?.close());
+    beforeAll(async () => {
+      live = await startLive(engine, { sqlDeadlineMs: 1500 });
+      user = await createUser(live.db);
+      await addWorkspace(live.db, user.userId);
+      await seedHundredRows(live, user);
+    });
+    afterAll(async () => live?.close());
 
-  it('answers 504 deadline_exceeded, leaves nothing half-done, and serves again', async () => {
-    const script = await live.request('POST', '/v1/sql', {
-      key: user.apiKey,
-      body: { sql: `${insertEntries(2, 'deadline')}; ${MINUTES_LONG}` },
-      headers: { 'idempotency-key': randomUUID() },
+    it('answers 504 deadline_exceeded, leaves nothing half-done, and serves again', async () => {
+      const script = await live.request('POST', '/v1/sql', {
+        key: user.apiKey,
+        body: { sql: `${insertEntries(2, 'deadline')}; ${MINUTES_LONG}` },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      expect(script.status).toBe(504);
+      expect(script.body.error).toMatchObject({
+        code: 'deadline_exceeded',
+        retryable: true,
+        details: { deadlineMs: 1500 },
+      });
+      expect(script.body.data).toBeUndefined();
+      const query = await live.request('POST', '/v1/sql/query', {
+        key: user.apiKey,
+        body: { sql: MINUTES_LONG },
+      });
+      expect(query.status).toBe(504);
+      expect(query.body.limits).toBeUndefined();
+      expect(await countOf(live, 'deadline')).toBe(0);
+      expect(await countOf(live, 'seed')).toBe(100);
+      const after = await live.request('POST', '/v1/sql/query', {
+        key: user.apiKey,
+        body: { sql: 'SELECT count(*) AS n FROM ledger_entries' },
+      });
+      expect(after.body.data.statements[0].rows).toEqual([{ n: '100' }]);
+      expect(after.body.data.limits.deadlineMs).toBe(1500);
     });
-    expect(script.status).toBe(504);
-    expect(script.body.error).toMatchObject({
-      code: 'deadline_exceeded',
-      retryable: true,
-      details: { deadlineMs: 1500 },
-    });
-    expect(script.body.data).toBeUndefined();
-    const query = await live.request('POST', '/v1/sql/query', {
-      key: user.apiKey,
-      body: { sql: MINUTES_LONG },
-    });
-    expect(query.status).toBe(504);
-    expect(query.body.limits).toBeUndefined();
-    expect(await countOf(live, 'deadline')).toBe(0);
-    expect(await countOf(live, 'seed')).toBe(100);
-    const after = await live.request('POST', '/v1/sql/query', {
-      key: user.apiKey,
-      body: { sql: 'SELECT count(*) AS n FROM ledger_entries' },
-    });
-    expect(after.body.data.statements[0].rows).toEqual([{ n: '100' }]);
-    expect(after.body.data.limits.deadlineMs).toBe(1500);
-  });
-});
+  },
+);
 
 describe('a database connection killed mid-request (PostgreSQL)', () => {
   let live: Live;

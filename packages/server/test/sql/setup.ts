@@ -12,7 +12,11 @@ export const ENGINES = [
   { name: 'PGlite', open: async () => ({ url: 'memory://', drop: async () => {} }) },
   { name: 'PostgreSQL', open: freshPostgres },
 ] as const;
-export type EngineSpec = (typeof ENGINES)[number];
+/** An engine: where to open its database; `directUrl` when `url` is a pooler (test/pooler). */
+export interface EngineSpec {
+  name: string;
+  open(): Promise<{ url: string; directUrl?: string; drop: () => Promise<void> }>;
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON the tests assert on field by field
 export type Json = any;
@@ -66,7 +70,7 @@ export async function request(
 /** Starts a server on a fresh database of the engine; rate limits are high unless the test sets them. */
 export async function startLive(engine: EngineSpec, config: ServerConfigInput = {}): Promise<Live> {
   const target = await engine.open();
-  const db = await openDatabase({ databaseUrl: target.url });
+  const db = await openDatabase({ databaseUrl: target.url, directUrl: target.directUrl });
   const app = await createServer(
     { logLevel: 'silent', ratePerSecond: 100_000, ratePerDay: 1_000_000, ...config },
     { database: db },

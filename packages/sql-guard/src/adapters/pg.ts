@@ -9,7 +9,7 @@
 
 import type { ClientBase, ClientConfig, FieldDef, Pool, QueryResult } from 'pg';
 import pg from 'pg';
-import { pinnedOutputSettings, pinnedSettingsCheck, type SessionHints } from '../run/wrapper-sql.js';
+import { pinnedOutputSettings, pinnedSettingsCheck } from '../run/wrapper-sql.js';
 import type { SessionResult, SqlSession } from '../types.js';
 
 /**
@@ -22,9 +22,8 @@ export const pgOutputSettingsOption = Object.entries(pinnedOutputSettings)
   .map(([name, value]) => `-c ${name}=${value}`)
   .join(' ');
 
-export type { SessionHints };
 export { pinnedSettingsCheck };
-export type PgSession = SqlSession & SessionHints;
+export type PgSession = SqlSession;
 
 export interface PgSessionOptions {
   /**
@@ -55,7 +54,7 @@ export function pgSession(client: ClientBase, options: PgSessionOptions = {}): P
     query: async (text) => (await run(text)).at(-1) as SessionResult,
     queryBatch: run,
   };
-  if (options.outputSettingsPinned) session.outputSettingsPinned = true;
+  if (options.outputSettingsPinned) session.capabilities = { outputSettingsPinned: true };
   const { cancelWith } = options;
   if (cancelWith !== undefined) {
     session.cancel = () => cancelBackend(client, cancelWith);

@@ -1,4 +1,5 @@
 import { parseSync } from 'libpg-query';
+import { codePointIndex, utf8Length } from '../text/offsets.js';
 import type {
   CheckedStatement,
   CheckOptions,
@@ -14,6 +15,7 @@ import { type CompiledDialect, compileDialect } from './dialect.js';
 import {
   complexityViolation,
   lexicalViolation,
+  literalsExplainTriggers,
   longSignRun,
   MAX_SIGN_RUN,
   mayHoldLexicalViolation,
@@ -21,10 +23,11 @@ import {
   scan,
   type Token,
 } from './lexical.js';
+import { stringConstStarts } from './literals.js';
 import { statementName } from './names.js';
 import { isSqlSpace, Source } from './source.js';
 import { Violation } from './violation.js';
-import { Walker } from './walk.js';
+import { Walker } from './walker.js';
 
 /** One statement as libpg-query returns it (byte offsets; `stmt_len` absent means "to the end"). */
 interface RawStatement {
@@ -114,7 +117,13 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
   }
   const ranges = statements.map((s) => statementRange(source, s));
 
-  if (tokens === undefined && mayHoldLexicalViolation(sql)) {
+  // Scan only when a character that may begin a refused token occurs outside the string literals the
+  // parser found (comments, quoted identifiers, dollar quotes and prefixed literals cannot hide there).
+  if (
+    tokens === undefined &&
+    mayHoldLexicalViolation(sql) &&
+    !literalsExplainTriggers(sql, stringConstStarts(statements, source))
+  ) {
     tokens = scan(sql);
     if (!tokens) return failure('syntax_error', 'PostgreSQL cannot scan the SQL.');
   }
@@ -314,31 +323,6 @@ function loneSurrogate(sql: string): number {
     if (c >= 0xdc00 && c <= 0xdfff) return i;
   }
   return -1;
-}
-
-/** The UTF-16 index of the `n`-th code point. */
-function codePointIndex(sql: string, n: number): number {
-  let i = 0;
-  for (let k = 0; k < n && i < sql.length; k++) {
-    const c = sql.charCodeAt(i);
-    i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
-  }
-  return i;
-}
-
-/** UTF-8 length of the first `index` UTF-16 units (the inverse of Source.index, for early violations). */
-function utf8Length(sql: string, index: number): number {
-  let bytes = 0;
-  for (let i = 0; i < index; i++) {
-    const c = sql.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < index) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /**

@@ -1,22 +1,38 @@
 import type { Dialect, Operation } from '../types.js';
 import { canonicalType } from './names.js';
 
-/** A dialect in the shape the walk consults: sets and maps instead of arrays. */
+export interface CompiledRelation {
+  operations: ReadonlySet<Operation>;
+  columns: readonly string[];
+}
+
+/** A dialect in the shape the walk consults: sets and maps instead of arrays, and the lists hints name. */
 export interface CompiledDialect {
-  relations: ReadonlyMap<string, ReadonlySet<Operation>>;
+  relations: ReadonlyMap<string, CompiledRelation>;
   functions: ReadonlySet<string>;
   castTypes: ReadonlySet<string>;
   relationList: string;
+  /** The allowed functions as a hint names them: "SUM, COUNT" or "none". */
+  functionList: string;
+  typeList: string;
 }
 
 export function compileDialect(dialect: Dialect): CompiledDialect {
-  const relations = new Map<string, ReadonlySet<Operation>>();
-  for (const [name, { operations }] of Object.entries(dialect.relations))
-    relations.set(name, new Set(operations));
+  const relations = new Map<string, CompiledRelation>();
+  for (const [name, relation] of Object.entries(dialect.relations)) {
+    relations.set(name, {
+      operations: new Set(relation.operations),
+      columns: Array.isArray(relation.columns) ? [...relation.columns] : [],
+    });
+  }
+  const functions = new Set(dialect.functions.map((f) => f.toLowerCase()));
+  const castTypes = new Set(dialect.castTypes.map((t) => canonicalType(t.toLowerCase())));
   return {
     relations,
-    functions: new Set(dialect.functions.map((f) => f.toLowerCase())),
-    castTypes: new Set(dialect.castTypes.map((t) => canonicalType(t.toLowerCase()))),
-    relationList: [...relations.keys()].join(', '),
+    functions,
+    castTypes,
+    relationList: [...relations.keys()].join(', ') || 'none',
+    functionList: [...functions].map((f) => f.toUpperCase()).join(', ') || 'none',
+    typeList: [...castTypes].join(', ') || 'none',
   };
 }

@@ -211,3 +211,59 @@ export function longSignRun(sql: string): number {
   }
   return -1;
 }
+
+/**
+ * Whether every place where `mayHoldLexicalViolation` saw a possible violation lies inside an ordinary
+ * string literal, so that scanning can be skipped: `literalStarts` are the UTF-16 indexes where the
+ * parse tree's string constants begin (A_Const locations), ascending. A constant whose first character is
+ * not `'` (E'', B'', X'', U&'', a dollar quote) explains nothing, so its text is scanned. An ordinary
+ * literal ends at the first `'` not doubled (standard_conforming_strings is on, which `run` checks); a
+ * literal continued on a new line is cut at its first part, so what follows is scanned. The answer is a
+ * decision about the parser's own token positions, never a reading of the text as SQL: it only ever says
+ * "skip the scanner" when the parser put a plain string literal around each suspicious character.
+ */
+export function literalsExplainTriggers(sql: string, literalStarts: readonly number[]): boolean {
+  // Extents [start, end] of the plain literals, end being the closing quote.
+  const extents: number[] = [];
+  let from = -1;
+  for (const start of literalStarts) {
+    if (start <= from || sql.charCodeAt(start) !== 0x27) continue;
+    let i = start + 1;
+    for (;;) {
+      const q = sql.indexOf("'", i);
+      if (q === -1) return false;
+      if (sql.charCodeAt(q + 1) === 0x27) {
+        i = q + 2;
+        continue;
+      }
+      extents.push(start, q);
+      from = q;
+      break;
+    }
+  }
+  // Triggers come in text order and the extents are ordered and disjoint: one pointer suffices.
+  let k = 0;
+  const inside = (first: number, last: number, closingQuote: boolean): boolean => {
+    while (k < extents.length && extents[k + 1]! < first) k += 2;
+    if (k >= extents.length || extents[k]! >= first) return false;
+    const end = extents[k + 1]!;
+    return last < end || (closingQuote && last === end);
+  };
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql.charCodeAt(i);
+    if (c === 0x22 || c === 0x24) {
+      if (!inside(i, i, false)) return false;
+    } else if (
+      (c === 0x2d && sql.charCodeAt(i + 1) === 0x2d) ||
+      (c === 0x2f && sql.charCodeAt(i + 1) === 0x2a)
+    ) {
+      if (!inside(i, i + 1, false)) return false;
+    } else if (c === 0x27 && i > 0) {
+      const p = sql.charCodeAt(i - 1);
+      const prefixed = p === 0x26 || (isPrefixLetter(p) && (i < 2 || !isIdentChar(sql.charCodeAt(i - 2))));
+      // A quote after such a prefix is harmless only inside a literal (its closing quote included).
+      if (prefixed && !inside(i, i, true)) return false;
+    }
+  }
+  return true;
+}

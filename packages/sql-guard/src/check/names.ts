@@ -1,4 +1,5 @@
 /** Name tables: canonical type names, operators, function-like node types, statement kinds. */
+import type { CompiledDialect } from './dialect.js';
 
 /** PostgreSQL's internal and SQL-standard spellings of the allowed scalar types, to one canonical name. */
 export const TYPE_ALIASES: Readonly<Record<string, string>> = {
@@ -111,12 +112,17 @@ export function functionLikeName(type: string, fields: Record<string, unknown>):
   }
 }
 
-/** How to say a rejected function within the dialect. */
-export function functionHint(name: string): string {
+/**
+ * How to say a rejected function within the dialect: a way around it where the dialect has what that
+ * way needs, otherwise the dialect's own functions.
+ */
+export function functionHint(name: string, dialect: CompiledDialect): string {
+  const allowed = `allowed functions: ${dialect.functionList}`;
+  const has = (type: string) => dialect.castTypes.has(type);
   switch (name) {
     case 'lower':
     case 'upper':
-      return "for case-insensitive matching use ILIKE (e.g. note ILIKE '%coffee%') instead of LOWER(...) LIKE";
+      return "for case-insensitive matching use ILIKE (column ILIKE '%text%') instead of LOWER(...) LIKE";
     case 'now':
     case 'current_date':
     case 'current_timestamp':
@@ -126,13 +132,14 @@ export function functionHint(name: string): string {
     case 'transaction_timestamp':
     case 'statement_timestamp':
     case 'clock_timestamp':
-      return "write the date as a literal, e.g. DATE '2026-08-09' or TIMESTAMPTZ '2026-08-09 00:00:00+00'";
+      if (has('date')) return "write the date as a literal, e.g. DATE '2026-08-09'";
+      return "write the date as a string literal, e.g. '2026-08-09'";
     case 'date_trunc':
     case 'extract':
     case 'date_part':
     case 'to_char':
     case 'make_date':
-      return "filter with explicit date ranges, e.g. ts >= DATE '2026-08-01' AND ts < DATE '2026-09-01'";
+      return "filter with explicit date ranges, e.g. ts >= '2026-08-01' AND ts < '2026-09-01'";
     case 'greatest':
     case 'least':
       return 'use CASE WHEN a > b THEN a ELSE b END';
@@ -141,7 +148,9 @@ export function functionHint(name: string): string {
     case 'round':
     case 'trunc':
     case 'abs':
-      return 'return the exact value and round on the client, or use a cast such as ::numeric(12,2)';
+      if (has('numeric'))
+        return 'return the exact value and round on the client, or use a cast such as ::numeric(12,2)';
+      return `return the exact value and round on the client; ${allowed}`;
     case 'current_user':
     case 'session_user':
     case 'user':
@@ -149,9 +158,9 @@ export function functionHint(name: string): string {
     case 'system_user':
     case 'current_catalog':
     case 'current_schema':
-      return 'session information is not available through SQL; the API reports the account and workspace';
+      return 'session information is not available through SQL';
     default:
-      return 'allowed functions: SUM, COUNT, MIN, MAX, AVG, COALESCE';
+      return allowed;
   }
 }
 
@@ -201,47 +210,3 @@ export function statementName(type: string): string {
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toUpperCase();
 }
-
-/**
- * Functions PostgreSQL also reaches through field notation (`t.to_json` is `to_json(t)` when no
- * column has that name): every pg_catalog function of one polymorphic, record or "any" argument.
- * No column of the dialect's relations may carry these names, so the guard rejects them.
- */
-export const FIELD_NOTATION_FUNCTIONS: ReadonlySet<string> = new Set([
-  'num_nulls',
-  'num_nonnulls',
-  'any_out',
-  'anyelement_out',
-  'anynonarray_out',
-  'anycompatible_out',
-  'anycompatiblenonarray_out',
-  'hash_record',
-  'hash_record_extended',
-  'pg_column_size',
-  'pg_column_compression',
-  'pg_column_toast_chunk_id',
-  'quote_literal',
-  'quote_nullable',
-  'pg_typeof',
-  'record_out',
-  'record_send',
-  'concat',
-  'row_to_json',
-  'pg_collation_for',
-  'to_json',
-  'to_jsonb',
-  'json_build_array',
-  'json_build_object',
-  'jsonb_build_array',
-  'jsonb_build_object',
-]);
-
-/** System columns: not part of any relation's published columns. */
-export const SYSTEM_COLUMNS: ReadonlySet<string> = new Set([
-  'ctid',
-  'xmin',
-  'xmax',
-  'cmin',
-  'cmax',
-  'tableoid',
-]);

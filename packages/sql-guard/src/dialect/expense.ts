@@ -1,15 +1,76 @@
 import type { Dialect } from '../types.js';
 
-/** The expense service's dialect: seven relations, six functions, ordinary scalar casts. */
+/** Columns of the writable relations that the database fills (`workspace_id` with the request's workspace). */
+const filled = ['workspace_id', 'inserted_at', 'updated_at'];
+
+/**
+ * The expense service's dialect: seven relations with their columns (migrations 0002 and 0003), six
+ * functions, ordinary scalar casts.
+ */
 export const expenseDialect: Dialect = Object.freeze({
   relations: Object.freeze({
-    ledger_entries: { operations: ['select', 'insert', 'update', 'delete'] },
-    budget_lines: { operations: ['select', 'insert', 'update', 'delete'] },
-    workspace_settings: { operations: ['select', 'insert', 'update', 'delete'] },
-    account_metadata: { operations: ['select', 'insert', 'update', 'delete'] },
-    accounts: { operations: ['select'] },
-    fx_rates_raw: { operations: ['select'] },
-    fx_rates_daily: { operations: ['select'] },
+    ledger_entries: {
+      operations: ['select', 'insert', 'update', 'delete'],
+      columns: [
+        'entry_id',
+        'event_id',
+        'ts',
+        'account_id',
+        'amount',
+        'currency',
+        'kind',
+        'category',
+        'counterparty',
+        'note',
+        'external_id',
+        ...filled,
+      ],
+    },
+    budget_lines: {
+      operations: ['select', 'insert', 'update', 'delete'],
+      columns: [
+        'line_id',
+        'budget_month',
+        'direction',
+        'category',
+        'currency',
+        'planned_value',
+        'note',
+        ...filled,
+      ],
+    },
+    workspace_settings: {
+      operations: ['select', 'insert', 'update', 'delete'],
+      columns: ['workspace_id', 'reporting_currency', 'first_day_of_week', 'timezone', 'updated_at'],
+    },
+    account_metadata: {
+      operations: ['select', 'insert', 'update', 'delete'],
+      columns: ['account_id', 'display_name', 'account_type', 'liquidity', 'is_archived', 'note', ...filled],
+    },
+    accounts: {
+      operations: ['select'],
+      columns: [
+        'account_id',
+        'currency',
+        'balance',
+        'entry_count',
+        'first_ts',
+        'last_ts',
+        'display_name',
+        'account_type',
+        'liquidity',
+        'is_archived',
+        'note',
+      ],
+    },
+    fx_rates_raw: {
+      operations: ['select'],
+      columns: ['base_currency', 'quote_currency', 'rate_date', 'rate', 'source', 'inserted_at'],
+    },
+    fx_rates_daily: {
+      operations: ['select'],
+      columns: ['base_currency', 'quote_currency', 'calendar_date', 'rate', 'source_rate_date'],
+    },
   }),
   functions: ['sum', 'count', 'min', 'max', 'avg', 'coalesce'],
   castTypes: [

@@ -1,9 +1,10 @@
 /**
- * The request's clock: expires at `deadlineMs` or when the caller's signal aborts, whichever comes first,
- * and then calls `onExpire` (which interrupts the statement in flight, if the session can).
+ * The request's clock: expires `deadlineMs` after `startedAt` (epoch ms, when the request arrived; default now)
+ * or when the caller's signal aborts, whichever comes first, and then calls `onExpire` (which interrupts the
+ * statement in flight, if the session can). A clock that starts past its deadline has expired already.
  */
 export class Deadline {
-  readonly startedAt = Date.now();
+  readonly startedAt: number;
   #reason: 'deadline' | 'aborted' | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #signal: AbortSignal | undefined;
@@ -14,15 +15,22 @@ export class Deadline {
     readonly deadlineMs: number,
     signal: AbortSignal | undefined,
     onExpire: () => void,
+    startedAt: number = Date.now(),
   ) {
     this.#onExpire = onExpire;
+    this.startedAt = startedAt;
     if (signal?.aborted) {
       this.#reason = 'aborted';
       return;
     }
+    const left = deadlineMs - (Date.now() - startedAt);
+    if (left <= 0) {
+      this.#reason = 'deadline';
+      return;
+    }
     this.#signal = signal;
     signal?.addEventListener('abort', this.#onAbort, { once: true });
-    this.#timer = setTimeout(() => this.#expire('deadline'), deadlineMs);
+    this.#timer = setTimeout(() => this.#expire('deadline'), left);
   }
 
   /** Why the request must stop, or undefined while it may go on. */

@@ -20,6 +20,8 @@ export interface RunErrorDetails {
   /** deadline_exceeded: whether the caller's AbortSignal (not the deadline) stopped the request. */
   aborted?: boolean;
   deadlineMs?: number;
+  /** result_too_large: the budget the returned rows passed (bytes of JSON text, all statements together). */
+  maxResultBytes?: number;
 }
 
 /** A runtime refusal or failure of `run`. The caller must roll its transaction back. */

@@ -1,7 +1,6 @@
+import { offsetOfCharacter, positionAt } from '../text/offsets.js';
 import type {
   CheckedStatement,
-  CheckOptions,
-  CheckResult,
   Limits,
   RunOptions,
   RunResult,
@@ -10,10 +9,9 @@ import type {
   StatementResult,
 } from '../types.js';
 import { Deadline } from './deadline.js';
-import { GuardCheckError, GuardRunError, type RunErrorDetails } from './errors.js';
-import { offsetOfCharacter, positionAt } from './position.js';
-import { withinRowCap } from './row-bound.js';
+import { GuardRunError, type RunErrorDetails } from './errors.js';
 import { type JsonValue, toJsonValue } from './serialize.js';
+import { statementShape } from './statement-shape.js';
 import { resolveTypes, typeInfo } from './types-catalog.js';
 import {
   batchSeparator,
@@ -21,11 +19,9 @@ import {
   cursorName,
   pinnedMarker,
   planStatement,
-  type SessionHints,
   type StatementPlan,
+  tooLargeMarker,
 } from './wrapper-sql.js';
-
-type Check = (sql: string, options: CheckOptions) => CheckResult;
 
 /** A statement's rows as the driver gave them, before conversion to JSON. */
 interface RawStatement {
@@ -35,22 +31,6 @@ interface RawStatement {
   rows: SessionResult['rows'];
   rowCount: number;
   totalRowCount: number;
-}
-
-/**
- * Checks `sql`, then runs its statements in the caller's open transaction within `limits`.
- * Never issues BEGIN, COMMIT or ROLLBACK; on any error the caller must roll back.
- */
-export async function runChecked(
-  check: Check,
-  limits: Limits,
-  session: SqlSession,
-  sql: string,
-  options: RunOptions,
-): Promise<RunResult> {
-  const checked = check(sql, { mode: options.mode });
-  if (!checked.ok) throw new GuardCheckError(checked.error);
-  return runStatements(checked.statements, limits, session, sql, options);
 }
 
 /**
@@ -66,34 +46,45 @@ export async function runStatements(
 ): Promise<RunResult> {
   let inFlight = false;
   let cancelling: Promise<void> = Promise.resolve();
-  const deadline = new Deadline(limits.deadlineMs, options.signal, () => {
-    if (inFlight && session.cancel) cancelling = session.cancel().catch(() => undefined);
-  });
+  const startedAt = options.startedAt ?? Date.now();
+  if (!Number.isFinite(startedAt)) throw new TypeError('startedAt must be a time in epoch milliseconds');
+  const deadline = new Deadline(
+    limits.deadlineMs,
+    options.signal,
+    () => {
+      if (inFlight && session.cancel) cancelling = session.cancel().catch(() => undefined);
+    },
+    startedAt,
+  );
   const stopped = async (statementIndex: number): Promise<GuardRunError> => {
     await cancelling;
     return deadlineError(deadline.reason ?? 'deadline', limits.deadlineMs, statementIndex);
   };
 
-  const hints = session as SessionHints;
+  const capabilities = session.capabilities ?? {};
   try {
-    const raw: RawStatement[] = [];
+    const out: StatementResult[] = [];
     let writtenSoFar: number | undefined;
     let affectedInRequest = 0;
+    let resultBytes = 0;
     for (const [index, statement] of statements.entries()) {
       if (deadline.reason) throw await stopped(index);
+      const remainingBytes = Math.max(0, limits.maxResultBytes - resultBytes);
       const plan = planStatement(statement, {
         first: index === 0,
         last: index === statements.length - 1,
         timeoutMs: deadline.remainingMs(),
         maxReturnedRows: limits.maxReturnedRows,
         countBefore: !statement.readOnly && writtenSoFar === undefined,
-        bounded: withinRowCap(statement, limits.maxReturnedRows),
-        pinnedSettings: !hints.outputSettingsPinned
+        statementShape: statementShape(statement),
+        maxRowBytes: databaseByteCap(remainingBytes),
+        pinnedSettings: !capabilities.outputSettingsPinned
           ? false
-          : hints.settingsCheckedInFirstRoundTrip && session.queryBatch
+          : capabilities.settingsCheckedInFirstRoundTrip && session.queryBatch
             ? 'checked'
             : 'verify',
-        endsAfterLast: session.queryBatch !== undefined && hints.endsTransactionAfterLastBatch === true,
+        endsAfterLast:
+          session.queryBatch !== undefined && capabilities.endsTransactionAfterLastBatch === true,
       });
       let results: SessionResult[];
       inFlight = true;
@@ -107,65 +98,64 @@ export async function runStatements(
       }
       if (deadline.reason) throw await stopped(index);
 
-      if (plan.shape === 'cursor') {
-        const fetched = results[2] as SessionResult;
-        const moved = results[3]?.rowCount ?? 0;
-        const total = fetched.rows.length + moved;
-        raw.push({
+      const outcome = plan.read(results);
+      let raw: RawStatement;
+      if (plan.shape !== 'direct') {
+        // A cursor FETCHed at most maxReturnedRows; a bounded read provably returned at most that many (the
+        // slice keeps the cap a hard one all the same), so its count is exact.
+        raw = {
           index,
           command: 'SELECT',
-          fields: fetched.fields,
-          rows: fetched.rows,
-          rowCount: total,
-          totalRowCount: total,
-        });
-        continue;
-      }
-      if (plan.shape === 'bounded') {
-        // Every row of the statement is here (it provably returns at most maxReturnedRows), so the count is
-        // exact; the slice keeps the cap a hard one all the same.
-        const result = results[1] as SessionResult;
-        raw.push({
+          fields: outcome.fields,
+          rows: outcome.rows.slice(0, limits.maxReturnedRows),
+          rowCount: outcome.totalRowCount,
+          totalRowCount: outcome.totalRowCount,
+        };
+      } else {
+        const before = writtenSoFar ?? outcome.writtenBefore ?? 0;
+        writtenSoFar = outcome.writtenAfter ?? before;
+        const tagged = statement.kind === 'select' ? 0 : (outcome.tagged ?? 0);
+        const affected = Math.max(writtenSoFar - before, tagged);
+        if (affected > limits.maxAffectedRows) throw rowLimitError(index, affected, limits, 'statement');
+        affectedInRequest += affected;
+        if (affectedInRequest > limits.maxAffectedRows) {
+          throw rowLimitError(index, affectedInRequest, limits, 'request');
+        }
+        raw = {
           index,
-          command: 'SELECT',
-          fields: result.fields,
-          rows: result.rows.slice(0, limits.maxReturnedRows),
-          rowCount: result.rows.length,
-          totalRowCount: result.rows.length,
-        });
-        continue;
+          command: statement.kind.toUpperCase() as StatementResult['command'],
+          fields: outcome.fields,
+          rows: outcome.rows.slice(0, limits.maxReturnedRows),
+          rowCount: statement.kind === 'select' ? outcome.totalRowCount : tagged,
+          totalRowCount: outcome.totalRowCount,
+        };
       }
-
-      const result = results[1] as SessionResult;
-      const before = writtenSoFar ?? countOf(results[0]);
-      writtenSoFar = countOf(results[2]);
-      const tagged = statement.kind === 'select' ? 0 : (result.rowCount ?? 0);
-      const affected = Math.max(writtenSoFar - before, tagged);
-      if (affected > limits.maxAffectedRows) throw rowLimitError(index, affected, limits, 'statement');
-      affectedInRequest += affected;
-      if (affectedInRequest > limits.maxAffectedRows) {
-        throw rowLimitError(index, affectedInRequest, limits, 'request');
+      // Measured as they arrive: the rows' JSON text, all statements together.
+      await resolveTypes(
+        session,
+        raw.fields.map((f) => f.dataTypeID),
+      );
+      const result = toStatementResult(session, raw);
+      for (const row of result.rows) {
+        resultBytes += Buffer.byteLength(JSON.stringify(row));
+        if (resultBytes > limits.maxResultBytes) throw tooLargeError(index, limits);
       }
-      const command = statement.kind.toUpperCase() as StatementResult['command'];
-      const total = result.rows.length;
-      raw.push({
-        index,
-        command,
-        fields: result.fields,
-        rows: result.rows.slice(0, limits.maxReturnedRows),
-        rowCount: statement.kind === 'select' ? total : tagged,
-        totalRowCount: total,
-      });
+      out.push(result);
     }
-
-    await resolveTypes(
-      session,
-      raw.flatMap((s) => s.fields.map((f) => f.dataTypeID)),
-    );
-    return { statements: raw.map((s) => toStatementResult(session, s)) };
+    return { statements: out };
   } finally {
     deadline.dispose();
   }
+}
+
+/**
+ * The database measures a row by its text form (`row::text`), the client by its JSON text. A row's text form is
+ * at most twice its JSON form (each value's text, quoted and with quotes and backslashes doubled, against the
+ * JSON value plus its `"name":`), so capping the database's measure at twice the bytes left never refuses a
+ * result the JSON measure accepts, and bounds what travels to twice the budget.
+ */
+function databaseByteCap(remainingBytes: number): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, 2 * remainingBytes);
 }
 
 async function execute(session: SqlSession, plan: StatementPlan, last: boolean): Promise<SessionResult[]> {
@@ -180,13 +170,6 @@ async function execute(session: SqlSession, plan: StatementPlan, last: boolean):
   const results: SessionResult[] = [];
   for (const part of plan.parts) results.push(await session.query(part));
   return results;
-}
-
-function countOf(result: SessionResult | undefined): number {
-  const row = result?.rows[0] as Record<string, unknown> | undefined;
-  const n = Number(row?.n);
-  if (!Number.isFinite(n)) throw new Error('sql-guard: the written-row count is missing from the result');
-  return n;
 }
 
 function toStatementResult(session: SqlSession, s: RawStatement): StatementResult {
@@ -227,6 +210,15 @@ function deadlineError(
         { statementIndex, deadlineMs },
         'Narrow the statement (filters, fewer joins) or split the work into smaller requests.',
       );
+}
+
+function tooLargeError(statementIndex: number, limits: Limits): GuardRunError {
+  return new GuardRunError(
+    'result_too_large',
+    `The rows of the request take more than ${limits.maxResultBytes} bytes as JSON.`,
+    { statementIndex, maxResultBytes: limits.maxResultBytes },
+    'Select fewer or shorter columns, or aggregate.',
+  );
 }
 
 function rowLimitError(
@@ -276,6 +268,9 @@ function toRunError(
   if (!e || !sqlstate) return error; // not PostgreSQL speaking (connection lost, driver bug): rethrow as is
   const message = String(e.message ?? 'The statement failed.');
   if (sqlstate === '57014') return deadlineError('deadline', context.limits.deadlineMs, context.index);
+  if (sqlstate === '42704' && message === `unrecognized configuration parameter "${tooLargeMarker}"`) {
+    return tooLargeError(context.index, context.limits);
+  }
   if (message.includes(configMarker)) {
     return new Error(
       'sql-guard: the session must run with standard_conforming_strings = on and track_counts = on (the PostgreSQL defaults); nothing was run.',

@@ -4,7 +4,8 @@
  * integers. Each statement travels with its wrapper in one simple-protocol round trip when the session
  * supports batches.
  */
-import type { CheckedStatement } from '../types.js';
+import type { CheckedStatement, SessionResult } from '../types.js';
+import type { StatementShape } from './statement-shape.js';
 
 export const cursorName = 'sql_guard_cursor';
 
@@ -26,7 +27,8 @@ const settingsCheck = `pg_catalog.current_setting(CASE WHEN ${requiredSettings} 
 /**
  * The output formats the serializer relies on, for connections opened with them as session settings (for
  * PostgreSQL, the startup option `-c DateStyle=ISO -c IntervalStyle=postgres -c extra_float_digits=1`).
- * Such a session skips the three SET LOCALs below; `run` verifies the values instead, in the same check.
+ * Such a session (`capabilities.outputSettingsPinned`) skips the three SET LOCALs below; `run` verifies the values
+ * instead, in the same check.
  */
 export const pinnedOutputSettings = {
   DateStyle: 'ISO',
@@ -34,26 +36,10 @@ export const pinnedOutputSettings = {
   extra_float_digits: '1',
 } as const;
 
-/** What a session may tell `run` about itself, beyond SqlSession. */
-export interface SessionHints {
-  /** It runs with {@link pinnedOutputSettings} (verified in the first round trip, not set). */
-  outputSettingsPinned?: boolean;
-  /**
-   * It ends the transaction right behind the batch marked `last` (COMMIT or ROLLBACK in the same round trip),
-   * so `statement_timeout` need not be set back: SET LOCAL ends with the transaction.
-   */
-  endsTransactionAfterLastBatch?: boolean;
-  /**
-   * With `outputSettingsPinned`: the session puts {@link pinnedSettingsCheck} into its own first round trip,
-   * in front of the first batch (as the expense server does in its context SELECT), so `run` does not repeat it.
-   */
-  settingsCheckedInFirstRoundTrip?: boolean;
-}
-
 /**
  * A select-list expression that fails (with a clear error from `run`) unless the session has the settings
  * the guard needs and {@link pinnedOutputSettings}. A session that pins its settings and says
- * `settingsCheckedInFirstRoundTrip` must evaluate it in the round trip of the first batch, before it.
+ * `capabilities.settingsCheckedInFirstRoundTrip` must evaluate it in the round trip of the first batch, before it.
  */
 export const pinnedSettingsCheck = `pg_catalog.current_setting(CASE WHEN NOT (${requiredSettings}) THEN '${configMarker}' WHEN pg_catalog.split_part(pg_catalog.current_setting('DateStyle'), ',', 1) = '${pinnedOutputSettings.DateStyle}' AND pg_catalog.current_setting('IntervalStyle') = '${pinnedOutputSettings.IntervalStyle}' AND pg_catalog.current_setting('extra_float_digits') = '${pinnedOutputSettings.extra_float_digits}' THEN 'standard_conforming_strings' ELSE '${pinnedMarker}' END)`;
 
@@ -75,6 +61,45 @@ const outputFormats = [
 const writtenRows =
   "(SELECT COALESCE(pg_catalog.sum(pg_catalog.pg_stat_get_xact_tuples_inserted(c.oid) + pg_catalog.pg_stat_get_xact_tuples_updated(c.oid) + pg_catalog.pg_stat_get_xact_tuples_deleted(c.oid)), 0)::pg_catalog.text FROM pg_catalog.pg_class c WHERE c.relkind = 'r' AND c.relnamespace <> 11)";
 
+/** The name of the column the measuring wrapper adds (quoted: no checked statement can name a column so). */
+export const rowCheckColumn = 'sql-guard row check';
+
+/**
+ * Reading this (undefined) setting fails: the measuring wrapper does so for the first row that takes the
+ * statement's rows past their byte cap, before that row is sent.
+ */
+export const tooLargeMarker = 'sql_guard.result_too_large';
+
+/** A custom setting that is 'on' while a cursor FETCHes, so that the MOVE over the remainder measures nothing. */
+const measureSetting = 'sql_guard.measure_rows';
+
+/**
+ * `SELECT alias.*, <check> FROM source`: the database measures each row as the octet length of its text form
+ * (`alias::text`, at least the bytes of its values on the wire) and keeps a running total; the first row that
+ * takes the total past `maxRowBytes` fails with {@link tooLargeMarker} before it is sent. With `gated`, only
+ * rows produced while {@link measureSetting} is 'on' are measured (the FETCH, not the MOVE).
+ */
+function measured(source: string, alias: string, maxRowBytes: number, gated: boolean): string {
+  const size = `pg_catalog.octet_length(${alias}::pg_catalog.text)`;
+  const counted = gated
+    ? `CASE WHEN pg_catalog.current_setting('${measureSetting}', true) = 'on' THEN ${size} END`
+    : size;
+  return `SELECT ${alias}.*, CASE WHEN pg_catalog.sum(${counted}) OVER (ROWS UNBOUNDED PRECEDING) > ${integer(maxRowBytes)} THEN pg_catalog.current_setting('${tooLargeMarker}') END AS "${rowCheckColumn}" FROM ${source}`;
+}
+
+/** What a plan's results say about its statement. */
+export interface PlannedOutcome {
+  fields: SessionResult['fields'];
+  rows: SessionResult['rows'];
+  /** SELECT through a cursor or run whole: every row it produced. Writes: the rows RETURNING produced. */
+  totalRowCount: number;
+  /** Writes: the command tag's count (rows affected). */
+  tagged?: number;
+  /** Writes: rows written in the transaction before (when the plan counted them) and after the statement. */
+  writtenBefore?: number;
+  writtenAfter?: number;
+}
+
 export interface StatementPlan {
   /** Statements to send, in order (one batch, or one query each). */
   parts: string[];
@@ -88,6 +113,10 @@ export interface StatementPlan {
    * rows are the total); or a statement that may write (run directly, rows counted).
    */
   shape: 'cursor' | 'bounded' | 'direct';
+  /** Whether the database measures the rows against `maxRowBytes` before sending them. */
+  measured: boolean;
+  /** Reads this plan's results (one per part, the leading SET results already dropped). */
+  read(results: SessionResult[]): PlannedOutcome;
 }
 
 export interface PlanOptions {
@@ -97,8 +126,12 @@ export interface PlanOptions {
   maxReturnedRows: number;
   /** Include the written-row count before the statement (the first writing statement of the request). */
   countBefore: boolean;
-  /** A read that provably returns at most maxReturnedRows rows (see row-bound.ts): no cursor needed. */
-  bounded: boolean;
+  /** What the statement's parse tree says (see statement-shape.ts). */
+  statementShape: StatementShape;
+  /**
+   * The byte cap of this statement's rows in the database's measure (their text form), see {@link measured}.
+   */
+  maxRowBytes: number;
   /**
    * The session runs with {@link pinnedOutputSettings}: verify them instead of setting them ('checked': the
    * session verifies them in the same round trip itself).
@@ -116,8 +149,14 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
     settings.push(...outputFormats);
     checks.push(settingsCheck);
   }
-  const shape = !statement.readOnly ? 'direct' : options.bounded ? 'bounded' : 'cursor';
+  const readOnlySelect = statement.kind === 'select' && statement.readOnly;
+  const bounded =
+    readOnlySelect &&
+    options.statementShape.limit !== null &&
+    options.statementShape.limit <= options.maxReturnedRows;
+  const shape = !statement.readOnly ? 'direct' : bounded ? 'bounded' : 'cursor';
   const cursor = shape === 'cursor';
+  if (cursor) settings.push(`SET LOCAL ${measureSetting} = on`);
   if (!cursor && options.countBefore) checks.push(`${writtenRows} AS n`);
   // The first part yields one result of its own: the checks' row, or (nothing to check) the last SET's.
   const parts = [
@@ -127,20 +166,61 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
   ];
   // The newline ends the statement's last token even if it were a line comment (comments are rejected anyway).
   const body = `${statement.sql}\n`;
+  const cap = options.maxRowBytes;
+  // A write's RETURNING rows are measured through a data-modifying CTE; one that has data-modifying CTEs of its
+  // own cannot be nested so (PostgreSQL allows those only at the top level) and is measured on arrival only.
+  const measuredWrite =
+    statement.kind !== 'select' && options.statementShape.returning && !options.statementShape.dmlInWith;
   let statementStart = 0;
+  let read: StatementPlan['read'];
   if (cursor) {
-    const declare = `DECLARE ${cursorName} NO SCROLL CURSOR FOR `;
+    const declare = `DECLARE ${cursorName} NO SCROLL CURSOR FOR ${measured('(\n', 'q', cap, true)}`;
     statementStart = declare.length;
     parts.push(
-      declare + body,
+      `${declare}${body}) q`,
       `FETCH FORWARD ${integer(options.maxReturnedRows)} FROM ${cursorName}`,
+      `SET LOCAL ${measureSetting} = off`,
       `MOVE FORWARD ALL IN ${cursorName}`,
       `CLOSE ${cursorName}`,
     );
+    read = (results) => {
+      const fetched = resultAt(results, 2);
+      const moved = results[4]?.rowCount ?? 0;
+      return {
+        fields: withoutCheck(fetched.fields),
+        rows: fetched.rows,
+        totalRowCount: fetched.rows.length + moved,
+      };
+    };
   } else if (shape === 'bounded') {
-    parts.push(body);
+    const select = measured('(\n', 'q', cap, false);
+    statementStart = select.length;
+    parts.push(`${select}${body}) q`);
+    read = (results) => {
+      const result = resultAt(results, 1);
+      return { fields: withoutCheck(result.fields), rows: result.rows, totalRowCount: result.rows.length };
+    };
   } else {
-    parts.push(body, `SELECT ${writtenRows} AS n`);
+    const counted = options.countBefore;
+    if (measuredWrite) {
+      const prefix = 'WITH sql_guard_rows AS (\n';
+      statementStart = prefix.length;
+      parts.push(`${prefix}${body}) ${measured('sql_guard_rows r', 'r', cap, false)}`);
+    } else {
+      parts.push(body);
+    }
+    parts.push(`SELECT ${writtenRows} AS n`);
+    read = (results) => {
+      const result = resultAt(results, 1);
+      return {
+        fields: measuredWrite ? withoutCheck(result.fields) : result.fields,
+        rows: result.rows,
+        totalRowCount: result.rows.length,
+        tagged: result.rowCount ?? 0,
+        ...(counted ? { writtenBefore: countOf(results[0]) } : {}),
+        writtenAfter: countOf(results[2]),
+      };
+    };
   }
   // Hand the transaction back with the session's own statement_timeout.
   if (options.last && !options.endsAfterLast) parts.push('SET LOCAL statement_timeout TO DEFAULT');
@@ -150,7 +230,26 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
     statementPart: 1,
     statementStart,
     shape,
+    measured: shape !== 'direct' || measuredWrite,
+    read,
   };
+}
+
+function resultAt(results: SessionResult[], index: number): SessionResult {
+  const result = results[index];
+  if (!result) throw new Error(`sql-guard: result ${index} of the statement is missing`);
+  return result;
+}
+
+function withoutCheck(fields: SessionResult['fields']): SessionResult['fields'] {
+  return fields.filter((f) => f.name !== rowCheckColumn);
+}
+
+function countOf(result: SessionResult | undefined): number {
+  const row = result?.rows[0] as Record<string, unknown> | undefined;
+  const n = Number(row?.n);
+  if (!Number.isFinite(n)) throw new Error('sql-guard: the written-row count is missing from the result');
+  return n;
 }
 
 /** Separator between the parts of a batch. */

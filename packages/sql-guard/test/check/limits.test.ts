@@ -36,9 +36,9 @@ describe('limits and hostile sizes (no throw, no crash)', () => {
     const rows = Array.from(
       { length: 100 },
       (_, i) =>
-        `('2026-08-${String((i % 28) + 1).padStart(2, '0')}', ${i}.50, 'EUR', 'food', 'lunch ${i}', NULL, true)`,
+        `('2026-08-${String((i % 28) + 1).padStart(2, '0')}', ${i}.50, 'EUR', 'food', 'lunch ${i}', 'cash', 'spend')`,
     );
-    const sql = `INSERT INTO ledger_entries (ts, amount, currency, category, note, account_id, cleared) VALUES ${rows.join(', ')} RETURNING id`;
+    const sql = `INSERT INTO ledger_entries (ts, amount, currency, category, note, account_id, kind) VALUES ${rows.join(', ')} RETURNING entry_id`;
     expect(sql.length).toBeGreaterThan(5000);
     accepted(sql, 'execute');
   });

@@ -11,7 +11,7 @@ describe('operators', () => {
         'AND category IN (1, 2) AND category NOT IN (3) AND note IS DISTINCT FROM category ' +
         'AND note IS NOT DISTINCT FROM category AND note IS NULL AND note IS NOT NULL AND NOT (amount IS TRUE)',
     );
-    accepted('SELECT (amount, id) = (1, 2) FROM ledger_entries');
+    accepted("SELECT (amount, entry_id) = (1, '2d9c0f4e-8a55-4b7a-9d8e-0d6a2b1f3c11') FROM ledger_entries");
   });
 
   it('rejects regex, JSON and other operators, and OPERATOR(schema.op), with hints', () => {

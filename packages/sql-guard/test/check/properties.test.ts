@@ -95,7 +95,17 @@ const relation = fc.constantFrom(
   'x',
 );
 const expr = fc.letrec((tie) => ({
-  leaf: fc.constantFrom('1', "'a'", 'amount', 'l.amount', 'NULL', 'true', "DATE '2026-08-09'", 'x.a', 'ts'),
+  leaf: fc.constantFrom(
+    '1',
+    "'a'",
+    'note',
+    'l.note',
+    'NULL',
+    'true',
+    "DATE '2026-08-09'",
+    'x.a',
+    'l.json_agg',
+  ),
   call: fc
     .tuple(
       fc.constantFrom(
@@ -146,8 +156,8 @@ const statement = fc.oneof(
       ([w, e, r, where]) =>
         `${w ? `WITH ${w[0]} AS (SELECT * FROM ${w[1]}) ` : ''}SELECT ${e} FROM ${r} l${where ? ` WHERE ${where}` : ''}`,
     ),
-  fc.tuple(relation, expr.e).map(([r, e]) => `INSERT INTO ${r} (a) VALUES (${e})`),
-  fc.tuple(relation, expr.e, expr.e).map(([r, e, w]) => `UPDATE ${r} SET a = ${e} WHERE ${w}`),
+  fc.tuple(relation, expr.e).map(([r, e]) => `INSERT INTO ${r} (note) VALUES (${e})`),
+  fc.tuple(relation, expr.e, expr.e).map(([r, e, w]) => `UPDATE ${r} SET note = ${e} WHERE ${w}`),
   fc.tuple(relation, expr.e).map(([r, w]) => `DELETE FROM ${r} WHERE ${w}`),
 );
 const script = fc.array(statement, { minLength: 1, maxLength: 3 }).map((s) => s.join('; '));

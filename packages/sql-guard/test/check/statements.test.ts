@@ -10,24 +10,26 @@ describe('statement kinds and modes', () => {
   });
 
   it('rejects writes in query mode and names the right endpoint', () => {
-    const e = rejected("DELETE FROM ledger_entries WHERE id = '1'", 'statement_kind_mismatch');
+    const e = rejected("DELETE FROM ledger_entries WHERE external_id = '1'", 'statement_kind_mismatch');
     expect(e.hint).toContain('/sql/execute');
     const w = rejected(
-      'WITH d AS (DELETE FROM ledger_entries RETURNING id) SELECT count(*) FROM d',
+      'WITH d AS (DELETE FROM ledger_entries RETURNING entry_id) SELECT count(*) FROM d',
       'statement_kind_mismatch',
     );
     expect(w.hint).toContain('/sql');
   });
 
   it('execute mode takes one INSERT/UPDATE/DELETE and rejects reads with a /sql/query hint', () => {
-    expect(accepted("UPDATE ledger_entries SET note = 'x' WHERE id = 1", 'execute')[0]).toMatchObject({
+    expect(
+      accepted("UPDATE ledger_entries SET note = 'x' WHERE external_id = '1'", 'execute')[0],
+    ).toMatchObject({
       kind: 'update',
       readOnly: false,
     });
     const e = rejected('SELECT 1', 'statement_kind_mismatch', 'execute');
     expect(e.hint).toContain('/sql/query');
     const d = accepted(
-      'WITH old AS (DELETE FROM budget_lines WHERE id = 3 RETURNING *) INSERT INTO budget_lines SELECT * FROM old',
+      "WITH old AS (DELETE FROM budget_lines WHERE category = 'c' RETURNING *) INSERT INTO budget_lines SELECT * FROM old",
       'execute',
     );
     expect(d[0]!.relations).toEqual([
@@ -37,7 +39,8 @@ describe('statement kinds and modes', () => {
   });
 
   it('a data-modifying WITH under SELECT is a write: accepted only in script mode, readOnly false', () => {
-    const sql = 'WITH d AS (DELETE FROM ledger_entries WHERE id = 1 RETURNING id) SELECT id FROM d';
+    const sql =
+      "WITH d AS (DELETE FROM ledger_entries WHERE external_id = '1' RETURNING entry_id) SELECT entry_id FROM d";
     rejected(sql, 'statement_kind_mismatch', 'execute');
     const [s] = accepted(sql, 'script');
     expect(s).toMatchObject({ kind: 'select', readOnly: false });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgOutputSettingsOption, pgSession } from '../../src/adapters/pg.js';
 import { createGuard } from '../../src/guard.js';
 import { GuardRunError } from '../../src/run/errors.js';
-import { literalLimit } from '../../src/run/row-bound.js';
+import { literalLimit } from '../../src/run/statement-shape.js';
 import type { Guard, SqlSession } from '../../src/types.js';
 import { type Engine, openEngine, schema, testDialect } from './engines.js';
 
@@ -197,12 +197,12 @@ describe('pinned output settings on PostgreSQL', () => {
     // A session that evaluates the check in its own prefix of the first round trip: run does not repeat it.
     const prefixed = await inTransaction(pgOutputSettingsOption, async (client) => {
       const session = pgSession(client, { outputSettingsPinned: true });
-      session.settingsCheckedInFirstRoundTrip = true;
+      session.capabilities = { ...session.capabilities, settingsCheckedInFirstRoundTrip: true };
       const recorded = recording(session);
       const result = await guard.run(recorded.session, sql, { mode: 'query' });
       return { result, sent: recorded.sent.join('\n') };
     });
-    expect(prefixed.sent).not.toContain('current_setting');
+    expect(prefixed.sent).not.toContain("current_setting('IntervalStyle')");
     expect(prefixed.result.statements[0]?.rows).toEqual(expected.statements[0]?.rows);
   });
 
@@ -210,7 +210,7 @@ describe('pinned output settings on PostgreSQL', () => {
     const timeoutAfter = (endsTransactionAfterLastBatch: boolean) =>
       inTransaction(undefined, async (client) => {
         const { session, sent } = recording(
-          Object.assign(pgSession(client), { endsTransactionAfterLastBatch }),
+          Object.assign(pgSession(client), { capabilities: { endsTransactionAfterLastBatch } }),
         );
         await guard.run(session, 'SELECT 1 AS one', { mode: 'query' });
         const after = await client.query("SELECT current_setting('statement_timeout') AS t");

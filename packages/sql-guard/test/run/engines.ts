@@ -153,10 +153,32 @@ INSERT INTO vals VALUES
 
 export const testDialect: Dialect = {
   relations: {
-    items: { operations: ['select', 'insert', 'update', 'delete'] },
-    audit: { operations: ['select', 'insert', 'update', 'delete'] },
-    numbers: { operations: ['select'] },
-    vals: { operations: ['select'] },
+    items: { operations: ['select', 'insert', 'update', 'delete'], columns: ['id', 'name', 'amount'] },
+    audit: { operations: ['select', 'insert', 'update', 'delete'], columns: ['id', 'note'] },
+    // `nope` is listed but the table lacks it: PostgreSQL's own errors (42703) still reach the caller.
+    numbers: { operations: ['select'], columns: ['n', 'nope'] },
+    vals: {
+      operations: ['select'],
+      columns: [
+        'id',
+        'num',
+        'big',
+        'i4',
+        'i2',
+        'f4',
+        'f8',
+        't',
+        'vc',
+        'u',
+        'tstz',
+        'ts',
+        'd',
+        'iv',
+        'b',
+        'j',
+        'arr',
+      ],
+    },
   },
   functions: ['count', 'sum', 'min', 'max', 'avg', 'coalesce'],
   castTypes: ['text', 'integer', 'int', 'int4', 'bigint', 'int8', 'numeric', 'date', 'timestamptz'],

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteSession } from '../../src/adapters/pglite.js';
 import { defaultLimits } from '../../src/limits.js';
 import { GuardRunError } from '../../src/run/errors.js';
-import { runChecked } from '../../src/run/run.js';
+import { runStatements } from '../../src/run/run.js';
 import { dateToIso, parseArray, timestampToIso } from '../../src/run/serialize.js';
-import type { SqlSession } from '../../src/types.js';
+import type { Limits, RunOptions, SqlSession } from '../../src/types.js';
 import { stubCheck } from './stub-check.js';
 
 describe('serialize', () => {
@@ -55,7 +55,20 @@ describe('serialize', () => {
   });
 });
 
-describe('runChecked without batches', () => {
+/** run's path after the check: the stub's statements, through runStatements. */
+const runChecked = (
+  check: typeof stubCheck,
+  limits: Limits,
+  session: SqlSession,
+  sql: string,
+  options: RunOptions,
+) => {
+  const checked = check(sql, { mode: options.mode });
+  if (!checked.ok) throw new Error(checked.error.message);
+  return runStatements(checked.statements, limits, session, sql, options);
+};
+
+describe('runStatements without batches', () => {
   let db: PGlite;
   beforeAll(async () => {
     await loadModule();

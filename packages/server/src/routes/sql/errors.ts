@@ -1,4 +1,4 @@
-import { GuardCheckError, GuardRunError } from '@expense/sql-guard';
+import { GuardBusyError, GuardCheckError, GuardRunError } from '@expense/sql-guard';
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { StorageError } from '../../storage/errors.js';
 import { USER_RELATIONS } from '../../storage/names.js';
@@ -125,6 +125,18 @@ function deferredRefusal(error: unknown): ApiError | undefined {
  */
 export function toSqlApiError(error: unknown): unknown {
   if (isApiError(error)) return error;
+  if (error instanceof GuardBusyError) {
+    return new ApiError(
+      'rate_limited',
+      'The server is checking too many long SQL texts right now; nothing was run.',
+      {
+        hint: 'Wait a second and send it again, or send shorter statements.',
+        retryable: true,
+        details: { retryAfterSeconds: 1 },
+        headers: { 'retry-after': '1' },
+      },
+    );
+  }
   if (error instanceof GuardCheckError) {
     const v = error.violation;
     const details: Record<string, unknown> = {};
@@ -150,6 +162,11 @@ export function toSqlApiError(error: unknown): unknown {
             maxAffectedRows: d.maxAffectedRows,
             scope: d.scope,
           },
+        });
+      case 'result_too_large':
+        return new ApiError('result_too_large', `${error.message} Nothing was changed.`, {
+          ...(error.hint ? { hint: error.hint } : {}),
+          details: { statementIndex: d.statementIndex, maxResultBytes: d.maxResultBytes },
         });
       case 'deadline_exceeded':
         return new ApiError('deadline_exceeded', `${error.message} Nothing was changed.`, {

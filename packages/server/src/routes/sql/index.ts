@@ -1,4 +1,4 @@
-import { createGuard, GuardCheckError, type Mode } from '@expense/sql-guard';
+import { createGuard, GuardCheckError, type GuardOptions, type Mode } from '@expense/sql-guard';
 import {
   IDEMPOTENCY_HEADER,
   SqlExecuteBodySchema,
@@ -72,9 +72,12 @@ function send(reply: FastifyReply, kept: KeptResponse): FastifyReply {
 }
 
 /** POST /v1/sql/query, /v1/sql/execute and /v1/sql. */
-export function sqlRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']): FastifyPluginAsyncZod {
   return async (app) => {
-    const guard = await createGuard({ limits: { deadlineMs: ctx.config.sqlDeadlineMs } });
+    const guard = await createGuard({
+      limits: { deadlineMs: ctx.config.sqlDeadlineMs },
+      ...(checkPool ? { checkPool } : {}),
+    });
     const idempotency = new IdempotencyStore(ctx.db, {
       ttlMs: DAY_MS,
       staleAfterMs: guard.limits.deadlineMs + 60_000,
@@ -94,6 +97,7 @@ export function sqlRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, PURGE_INTERVAL_MS);
     purge.unref();
     app.addHook('onClose', async () => clearInterval(purge));
+    app.addHook('onClose', async () => guard.close());
 
     async function handle(
       request: FastifyRequest,
@@ -116,7 +120,9 @@ export function sqlRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }
       const key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
       // Refuse what the guard refuses before any database work (run takes this result, without parsing again).
-      const checked = checks.check(sql, mode);
+      const checked = await checks.check(sql, mode, principal.connectionId).catch((error: unknown) => {
+        throw toSqlApiError(error);
+      });
       if (!checked.ok) {
         const clockOf = () => workspaceClock(ctx.db, principal, request.headers['x-workspace-id']);
         throw toSqlApiError(new GuardCheckError(await explainedRefusal(checked.error, clockOf)));

@@ -100,6 +100,7 @@ export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<st
           maxReturnedRows: guard.limits.maxReturnedRows,
           maxAffectedRows: guard.limits.maxAffectedRows,
           deadlineMs: guard.limits.deadlineMs,
+          maxResultBytes: guard.limits.maxResultBytes,
         },
         clock,
       };

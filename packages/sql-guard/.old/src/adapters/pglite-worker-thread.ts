@@ -1,0 +1,72 @@
+/**
+ * The worker thread of PGliteWorkerHost: one PGlite database, answering the host's requests one at a time.
+ * The host terminates this thread to interrupt a statement (WebAssembly cannot be cancelled otherwise).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import {
+  rawParsers,
+  serializeError,
+  toSessionResult,
+  type WorkerRequest,
+  type WorkerResponse,
+} from './pglite-protocol.js';
+import { simpleQueryMessage } from './pglite-wire.js';
+
+if (!parentPort) {
+  throw new Error('pglite-worker-thread must run in a worker thread (it is started by PGliteWorkerHost)');
+}
+const port: MessagePort = parentPort;
+const send = (message: WorkerResponse) => port.postMessage(message);
+
+const { dataDir, settings } = workerData as { dataDir?: string; settings?: Record<string, string> };
+// PGlite's own start parameters, then each setting as `-c name=value` (the command line, so nothing is written
+// into the data directory's postgresql.conf).
+const startParams = [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];
+
+// No top-level await: the script is also built as CommonJS.
+async function serve(): Promise<void> {
+  try {
+    const created = dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'));
+    const db = await PGlite.create(dataDir === undefined ? { startParams } : { dataDir, startParams });
+    const options = { parsers: rawParsers(db) };
+    let queue = Promise.resolve();
+    port.on('message', (request: WorkerRequest) => {
+      queue = queue.then(async () => {
+        try {
+          if (request.op === 'close') {
+            await db.close();
+            send({ id: request.id, ok: true, results: [] });
+            port.close();
+            return;
+          }
+          if (request.op === 'rollback') {
+            if (db.isInTransaction()) await db.exec('ROLLBACK');
+            send({ id: request.id, ok: true, results: [] });
+            return;
+          }
+          if (request.op === 'exec') {
+            // The raw answer, copied out of PGlite's memory and moved (not cloned) to the main thread.
+            const wire = (await db.execProtocolRaw(simpleQueryMessage(request.text))).slice();
+            port.postMessage({ id: request.id, ok: true, wire } satisfies WorkerResponse, [wire.buffer]);
+            return;
+          }
+          const result = await db.query(request.text, request.params ?? [], options);
+          send({ id: request.id, ok: true, results: [toSessionResult(result)] });
+        } catch (error) {
+          send({ id: request.id, ok: false, error: serializeError(error) });
+        }
+      });
+    });
+    send({ ready: true, created });
+  } catch (error) {
+    send({ fatal: serializeError(error) });
+  }
+}
+
+void serve();

@@ -1,0 +1,213 @@
+import { scanSync } from 'libpg-query';
+import { Violation } from './violation.js';
+
+/** A scanner token as libpg-query reports it (byte offsets). */
+export interface Token {
+  start: number;
+  end: number;
+  text: string;
+  tokenName: string;
+}
+
+/**
+ * Scans with PostgreSQL's own lexer. Returns undefined when the lexer itself fails (trailing junk
+ * after a number, unterminated literal ...): the parse fails on the same text and reports it.
+ */
+export function scan(sql: string): Token[] | undefined {
+  try {
+    return scanSync(sql).tokens;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the text may hold a token that a lexical rule rejects. A sound pre-filter, not a decision:
+ * it returns false only when none of the characters such a token must begin with occur, and then
+ * scanning (which costs about 2.5 parses) is skipped. The tokens it looks for:
+ * - comments begin with `--` or `/*`; quoted identifiers (also U&"x") contain `"`;
+ *   dollar-quoted strings begin with `$`;
+ * - E'', B'', X'', N'' begin with a letter directly followed by a quote, the letter being the
+ *   token's first character: the character before it is not an identifier character, because an
+ *   identifier or keyword would have swallowed the letter and a number followed by a letter is a
+ *   lexer error ("trailing junk after numeric literal") that fails the parse first;
+ * - U&'' contains `&'`.
+ */
+export function mayHoldLexicalViolation(sql: string): boolean {
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql.charCodeAt(i);
+    if (c === 0x22 || c === 0x24) return true; // " $
+    if (c === 0x2d && sql.charCodeAt(i + 1) === 0x2d) return true; // --
+    if (c === 0x2f && sql.charCodeAt(i + 1) === 0x2a) return true; // /*
+    if (c === 0x27 && i > 0) {
+      const p = sql.charCodeAt(i - 1);
+      if (p === 0x26) return true; // &'
+      if (isPrefixLetter(p) && (i < 2 || !isIdentChar(sql.charCodeAt(i - 2)))) return true;
+    }
+  }
+  return false;
+}
+
+function isPrefixLetter(c: number): boolean {
+  const l = c | 0x20;
+  return l === 0x65 || l === 0x62 || l === 0x78 || l === 0x6e; // e b x n
+}
+
+function isIdentChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x5f ||
+    c === 0x24 ||
+    c >= 0x80
+  );
+}
+
+const STANDARD_CONFORMING_HINT =
+  "use an ordinary single-quoted literal ('...'; double a quote inside it: 'it''s'); the server runs with standard_conforming_strings = on, so backslashes are ordinary characters";
+
+/** The first lexical violation among the tokens, if any. */
+export function lexicalViolation(tokens: Token[]): Violation | undefined {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const v = tokenViolation(t, tokens[i + 1]);
+    if (v) return v;
+  }
+  return undefined;
+}
+
+function tokenViolation(t: Token, next: Token | undefined): Violation | undefined {
+  const { tokenName, text } = t;
+  if (tokenName === 'SQL_COMMENT' || tokenName === 'C_COMMENT') {
+    return new Violation(
+      'comment_not_allowed',
+      `SQL comments are not allowed (${text.startsWith('--') ? '--' : '/* */'} comment).`,
+      'remove the comment; explain the statement outside the SQL text',
+      t.start,
+    );
+  }
+  const c0 = text.charCodeAt(0);
+  const c1 = text.charCodeAt(1);
+  if (c0 === 0x22 || ((c0 | 0x20) === 0x75 && c1 === 0x26 && text.charCodeAt(2) === 0x22)) {
+    return new Violation(
+      'quoted_identifier_not_allowed',
+      `Quoted identifiers are not allowed (${abbreviate(text)}).`,
+      'write the name unquoted in lower case (e.g. amount, not "Amount")',
+      t.start,
+    );
+  }
+  if (tokenName === 'SCONST' && c0 === 0x24) {
+    return new Violation(
+      'dollar_quoted_string_not_allowed',
+      `Dollar-quoted strings are not allowed (${abbreviate(text)}).`,
+      STANDARD_CONFORMING_HINT,
+      t.start,
+    );
+  }
+  if (c1 === 0x27 || ((c0 | 0x20) === 0x75 && c1 === 0x26 && text.charCodeAt(2) === 0x27)) {
+    const kind = nonstandardKind(c0);
+    if (kind) {
+      return new Violation(
+        'nonstandard_string_literal_not_allowed',
+        `${kind} string literals are not allowed (${abbreviate(text)}).`,
+        STANDARD_CONFORMING_HINT,
+        t.start,
+      );
+    }
+  }
+  // N'...' is scanned as the keyword NCHAR spelled "N" directly followed by a string.
+  if (
+    text.length === 1 &&
+    (c0 | 0x20) === 0x6e &&
+    next &&
+    next.start === t.end &&
+    next.text.startsWith("'")
+  ) {
+    return new Violation(
+      'nonstandard_string_literal_not_allowed',
+      `National character string literals are not allowed (N${abbreviate(next.text)}).`,
+      STANDARD_CONFORMING_HINT,
+      t.start,
+    );
+  }
+  return undefined;
+}
+
+function nonstandardKind(c0: number): string | undefined {
+  switch (c0 | 0x20) {
+    case 0x65:
+      return "Escape (E'...')";
+    case 0x75:
+      return "Unicode escape (U&'...')";
+    case 0x62:
+      return "Bit-string (B'...')";
+    case 0x78:
+      return "Hexadecimal bit-string (X'...')";
+    default:
+      return undefined;
+  }
+}
+
+function abbreviate(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+/**
+ * libpg-query prints the parse tree with recursive C code in WebAssembly; a tree thousands of levels
+ * deep overflows the stack, and repeated overflows corrupt the module. The tree can only be as deep
+ * as the statement has tokens that open a level, so inputs that could be deep (longer than
+ * SHORT_INPUT characters) are scanned first and each statement is held to a budget of such tokens
+ * (everything except names, constants, commas and closing brackets).
+ */
+export const SHORT_INPUT = 2000;
+export const MAX_STRUCTURAL_TOKENS = 1000;
+
+const LEAF_TOKENS = new Set(['IDENT', 'SCONST', 'ICONST', 'FCONST']);
+const LEAF_TEXT = new Set([',', ')', ']', 'null', 'true', 'false', 'default']);
+
+export function complexityViolation(tokens: Token[]): Violation | undefined {
+  let count = 0;
+  for (const t of tokens) {
+    if (t.text === ';') {
+      count = 0;
+      continue;
+    }
+    if (LEAF_TOKENS.has(t.tokenName) || LEAF_TEXT.has(t.text.toLowerCase())) continue;
+    if (++count > MAX_STRUCTURAL_TOKENS) {
+      return new Violation(
+        'construct_not_allowed',
+        `The statement is too complex: more than ${MAX_STRUCTURAL_TOKENS} operators, keywords and brackets.`,
+        'split the work into several smaller statements',
+        t.start,
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
+ * PostgreSQL's lexer strips trailing `+`/`-` from a multi-character operator and rescans the rest, so
+ * a run of n such characters costs O(n²) (40,000 characters of `+-` take seconds, in the parse too).
+ * Long inputs are therefore held to runs of at most MAX_SIGN_RUN outside string literals. When the text
+ * holds anything that could hide a quote from a simple toggle (backslash, `$`, `"`, comments), every
+ * run counts; such text is rejected by the lexical rules anyway unless its backslashes are data.
+ * Returns the UTF-16 index where the offending run starts, or -1.
+ */
+export const MAX_SIGN_RUN = 100;
+
+export function longSignRun(sql: string): number {
+  const strict = /[\\$"]|--|\/\*/.test(sql);
+  let inString = false;
+  let run = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql.charCodeAt(i);
+    if (c === 0x2b || c === 0x2d) {
+      if ((strict || !inString) && ++run > MAX_SIGN_RUN) return i - run + 1;
+      continue;
+    }
+    run = 0;
+    if (c === 0x27 && !strict) inString = !inString;
+  }
+  return -1;
+}

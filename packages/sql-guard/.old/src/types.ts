@@ -1,0 +1,184 @@
+/** Public types of @expense/sql-guard (see shared/contract/guard.md). */
+
+export type Operation = 'select' | 'insert' | 'update' | 'delete';
+export type Mode = 'query' | 'execute' | 'script';
+
+export interface Dialect {
+  relations: Record<string, { operations: Operation[] }>;
+  /** Allowed function-like constructs, lower case, unqualified. */
+  functions: string[];
+  /** Allowed target types of casts and typed literals. */
+  castTypes: string[];
+}
+
+export interface Limits {
+  /** Default 100_000 characters. */
+  maxSqlLength: number;
+  /** Default 100 statements per script. */
+  maxStatements: number;
+  /** Default 100 rows per statement. */
+  maxReturnedRows: number;
+  /** Default 100 rows per statement and per request. */
+  maxAffectedRows: number;
+  /** Default 25_000 ms per request. */
+  deadlineMs: number;
+}
+
+/** Every code `check` can return (guard.md); stable. */
+export const GUARD_ERROR_CODES = [
+  'empty_sql',
+  'sql_too_long',
+  'syntax_error',
+  'multiple_statements_not_allowed',
+  'too_many_statements',
+  'statement_not_allowed',
+  'statement_kind_mismatch',
+  'relation_not_allowed',
+  'operation_not_allowed',
+  'function_not_allowed',
+  'type_not_allowed',
+  'on_conflict_not_allowed',
+  'comment_not_allowed',
+  'quoted_identifier_not_allowed',
+  'dollar_quoted_string_not_allowed',
+  'nonstandard_string_literal_not_allowed',
+  'locking_clause_not_allowed',
+  'select_into_not_allowed',
+  'construct_not_allowed',
+] as const;
+
+export type GuardErrorCode = (typeof GUARD_ERROR_CODES)[number];
+
+export type RunErrorCode = 'mutation_row_limit_exceeded' | 'deadline_exceeded' | 'sql_execution_failed';
+
+export interface Position {
+  /** 0-based offset in the submitted text (UTF-16 code units, as JavaScript indexes strings). */
+  offset: number;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+}
+
+export interface GuardViolation {
+  code: GuardErrorCode;
+  message: string;
+  hint?: string;
+  position?: Position;
+  statementIndex?: number;
+}
+
+/** How a statement touches a relation (the contract's `access`): reads are 'read', not 'select'. */
+export type Access = 'read' | 'insert' | 'update' | 'delete';
+
+export interface RelationAccess {
+  name: string;
+  access: Access;
+}
+
+export interface CheckedStatement {
+  /** This statement's exact source text, without the separating semicolon. */
+  sql: string;
+  kind: Operation;
+  readOnly: boolean;
+  relations: RelationAccess[];
+  location: { offset: number; length: number };
+}
+
+export type CheckResult = { ok: true; statements: CheckedStatement[] } | { ok: false; error: GuardViolation };
+
+export interface CheckOptions {
+  mode: Mode;
+}
+
+/** One column of a driver result. `dataTypeID` is the PostgreSQL type OID. */
+export interface SessionField {
+  name: string;
+  dataTypeID: number;
+}
+
+export interface SessionResult {
+  /** Command tag verb: SELECT, INSERT, UPDATE, DELETE, FETCH, MOVE, DECLARE, SET ... */
+  command: string;
+  rowCount: number | null;
+  fields: SessionField[];
+  /**
+   * Rows as objects keyed by column name, values as the driver returned them. The shipped adapters return
+   * PostgreSQL's text output (or null), which `run` converts to JSON by type OID; parsed values from other
+   * drivers are accepted and normalised as well as their JavaScript form allows.
+   */
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * An open transaction on some PostgreSQL driver. The caller opens it, sets its security context,
+ * and commits or rolls it back; `run` never issues BEGIN, COMMIT or ROLLBACK.
+ */
+export interface SqlSession {
+  /** Runs one statement (simple protocol, no parameters). Values should be PostgreSQL's text output. */
+  query(text: string): Promise<SessionResult>;
+  /**
+   * Optional: runs several semicolon-separated statements in one round trip (simple-query protocol) and
+   * returns one result per statement, in order. When present, `run` sends each checked statement together
+   * with its wrapper (timeout, cursor, row counting) in a single round trip.
+   *
+   * `info.last` is true on the batch that carries the request's last statement: nothing of the submitted
+   * SQL runs after it. A session that owns its transaction may use this to send COMMIT of a read-only
+   * transaction in the same round trip (only a catalog lookup of unknown type OIDs can still follow).
+   */
+  queryBatch?(text: string, info?: BatchInfo): Promise<SessionResult[]>;
+  /** Which engine answers; decides how the deadline is enforced. */
+  readonly engine?: 'postgres' | 'pglite';
+  /**
+   * Interrupt the statement in flight (called when the deadline passes). For PostgreSQL this cancels
+   * the backend's query; for PGlite in a worker thread it terminates the worker. After a cancel the
+   * caller must treat the transaction as failed and roll it back (or discard it).
+   */
+  cancel?(): Promise<void>;
+}
+
+/** What `run` tells a session about a batch it sends. */
+export interface BatchInfo {
+  /** No statement of the submitted SQL follows this batch. */
+  last: boolean;
+}
+
+export interface RunOptions {
+  mode: Mode;
+  signal?: AbortSignal;
+  /**
+   * The result of this guard's own `check(sql, { mode })` for the same text and mode, so that `run` does
+   * not parse the text again. Anything else (a result of another guard, of other text or mode, or an
+   * object that `check` did not return) is ignored and the text is checked again.
+   */
+  checked?: CheckResult;
+}
+
+export interface StatementResult {
+  index: number;
+  command: 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
+  columns: { name: string; type: string }[];
+  rows: Record<string, unknown>[];
+  rowCount: number;
+  returnedRowCount: number;
+  totalRowCount: number;
+  truncated: boolean;
+}
+
+export interface RunResult {
+  statements: StatementResult[];
+}
+
+export interface GuardOptions {
+  dialect?: Dialect;
+  limits?: Partial<Limits>;
+}
+
+export interface Guard {
+  readonly dialect: Dialect;
+  readonly limits: Limits;
+  /** Synchronous, pure, never throws. */
+  check(sql: string, options: CheckOptions): CheckResult;
+  /** Checks, then runs inside the caller's open transaction within the limits. Throws GuardRunError or GuardCheckError. */
+  run(session: SqlSession, sql: string, options: RunOptions): Promise<RunResult>;
+}

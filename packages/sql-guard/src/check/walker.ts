@@ -1,0 +1,261 @@
+import type { GuardErrorCode, RelationAccess } from '../types.js';
+import type { Denial } from './denials.js';
+import { DENIED_FIELDS, DENIED_NODES } from './denials.js';
+import type { CompiledDialect } from './dialect.js';
+import { canonicalType, functionHint, functionLikeName, operatorHint } from './names.js';
+import { RULES, type Rule } from './rules.js';
+import type { Level } from './scope.js';
+import type { CteScope } from './statements.js';
+import { type Fields, isFields, nodeType, single, stringValue } from './tree.js';
+import { violation } from './violation.js';
+
+/**
+ * The default-deny walk over one statement's parse tree. Every node type that may appear is a key of
+ * RULES (rules.ts), with the exact set of fields it may carry; anything else rejects the statement. The
+ * walk is recursive but bounded: MAX_DEPTH nested nodes at most. While it walks, it keeps PostgreSQL's
+ * scopes (scope.ts) and refuses every column reference that does not resolve.
+ */
+export const MAX_DEPTH = 256;
+
+const LOCATION = 'location';
+
+export class Walker {
+  // The walk's state: statements.ts, from.ts and columns.ts read and update it.
+  depth = 0;
+  at: number;
+  ctes: CteScope | undefined;
+  level: Level | undefined;
+  top = true;
+  readonly accesses = new Map<string, RelationAccess>();
+  /** Output names of the statement node visited last (set by select/insert/update/delete). */
+  outputs: readonly string[] = [];
+  /** The select-list ColumnRef currently allowed to end in `*` (a star expansion, not a whole-row value). */
+  starTarget: unknown;
+  /** EXPR sublinks walked so far, to the name of their subquery's first column (for figureColname). */
+  readonly sublinkNames = new WeakMap<object, string>();
+  /** Called between the arms of the next set operation: a WITH RECURSIVE item learns its columns there. */
+  leftArmHook: ((names: readonly string[]) => void) | undefined;
+
+  constructor(
+    readonly dialect: CompiledDialect,
+    statementByte: number,
+  ) {
+    this.at = statementByte;
+  }
+
+  get relations(): RelationAccess[] {
+    return [...this.accesses.values()];
+  }
+
+  fail(code: GuardErrorCode, message: string, hint?: string): never {
+    return violation(code, message, hint, this.at);
+  }
+
+  deny(denial: Denial): never {
+    const hint = typeof denial.hint === 'function' ? denial.hint(this.dialect) : denial.hint;
+    return this.fail(denial.code, denial.message, hint);
+  }
+
+  /** A wrapped node: `{ TypeName: { ...fields } }`. */
+  node(value: unknown): void {
+    const type = nodeType(value);
+    if (type === undefined) this.fail('construct_not_allowed', 'The parse tree holds an unexpected value.');
+    this.visit(type, (value as Fields)[type]);
+  }
+
+  nodes(value: unknown): void {
+    if (value === undefined) return;
+    for (const item of this.array(value)) this.node(item);
+  }
+
+  /** An unwrapped node whose type the parent field fixes (e.g. InsertStmt.relation is a RangeVar). */
+  visit(type: string, value: unknown, rule: Rule | undefined = RULES[type]): void {
+    if (!rule) {
+      this.enter(type, value, undefined);
+      return;
+    }
+    const saved = this.enter(type, value, rule.fields);
+    rule.visit(this, value as Fields);
+    this.leave(saved);
+  }
+
+  /**
+   * Checks a node's fields against `fields` (undefined: the node type is not allowed) and makes it the
+   * current node (its location, one level deeper). Returns what `leave` restores. For nodes whose
+   * children the caller walks itself (FROM items, ORDER BY items ...).
+   */
+  enter(type: string, value: unknown, fields: ReadonlySet<string> | undefined): number {
+    if (!isFields(value)) this.fail('construct_not_allowed', `The parse tree holds a malformed ${type}.`);
+    const saved = this.at;
+    const loc = value[LOCATION];
+    if (typeof loc === 'number' && loc >= 0) this.at = loc;
+    if (++this.depth > MAX_DEPTH) {
+      this.fail(
+        'construct_not_allowed',
+        `The statement is nested more than ${MAX_DEPTH} levels deep.`,
+        'simplify it or split it into several statements',
+      );
+    }
+    if (!fields) this.reject(type, value);
+    for (const key in value) {
+      if (key === LOCATION || fields.has(key)) continue;
+      const denial = DENIED_FIELDS[key];
+      if (denial) this.deny(denial);
+      this.fail(
+        'construct_not_allowed',
+        `${type}.${key} is not allowed (the guard does not know this construct).`,
+      );
+    }
+    return saved;
+  }
+
+  leave(saved: number): void {
+    this.depth--;
+    this.at = saved;
+  }
+
+  private reject(type: string, f: Fields): never {
+    const denial = DENIED_NODES[type];
+    if (denial) this.deny(denial);
+    const fn = functionLikeName(type, f);
+    if (fn)
+      this.fail(
+        'function_not_allowed',
+        `Function ${fn.toUpperCase()} is not allowed.`,
+        functionHint(fn, this.dialect),
+      );
+    this.fail('construct_not_allowed', `${type} is not allowed (not on the guard's allowlist).`);
+  }
+
+  array(value: unknown): unknown[] {
+    if (!Array.isArray(value))
+      this.fail('construct_not_allowed', 'The parse tree holds an unexpected value.');
+    return value;
+  }
+
+  /** `String` nodes of a name list, as plain strings. */
+  names(value: unknown): string[] {
+    const items = this.array(value);
+    const out: string[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const sval = stringValue(items[i]);
+      if (sval === undefined) this.fail('construct_not_allowed', 'The parse tree holds an unexpected name.');
+      out.push(sval);
+    }
+    return out;
+  }
+
+  oneOf(value: unknown, allowed: readonly string[], what: string): void {
+    if (value !== undefined && !allowed.includes(value as string)) {
+      this.fail('construct_not_allowed', `${what} ${String(value)} is not allowed.`);
+    }
+  }
+
+  /** The first statement node visited is the top level, where data-modifying WITH is allowed. */
+  takeTop(): boolean {
+    const top = this.top;
+    this.top = false;
+    return top;
+  }
+
+  /** A SelectStmt that may come wrapped or unwrapped (set-operation arms); returns its output names. */
+  select(value: unknown): readonly string[] {
+    const entry = single(value);
+    if (entry && entry[0] === 'SelectStmt') this.visit('SelectStmt', entry[1]);
+    else this.visit('SelectStmt', value);
+    return this.outputs;
+  }
+
+  /** A statement node of any allowed kind (a WITH item); returns its output names. */
+  statement(value: unknown): readonly string[] {
+    this.outputs = [];
+    this.node(value);
+    return this.outputs;
+  }
+
+  // --- FROM -------------------------------------------------------------------------------------
+
+  /** Records the output name of an EXPR sublink's subquery (the sublink's own column name). */
+  sublink(f: Fields): void {
+    const names = this.select(f.subselect);
+    if (f.subLinkType === 'EXPR_SUBLINK' && names[0] !== undefined) this.sublinkNames.set(f, names[0]);
+  }
+
+  // --- functions, types, operators --------------------------------------------------------------
+
+  isAllowedFunction(name: string): boolean {
+    return this.dialect.functions.has(name);
+  }
+
+  function(name: string): void {
+    if (!this.dialect.functions.has(name)) {
+      this.fail(
+        'function_not_allowed',
+        `Function ${name.toUpperCase()} is not allowed.`,
+        functionHint(name, this.dialect),
+      );
+    }
+  }
+
+  functionHint(name: string): string {
+    return functionHint(name, this.dialect);
+  }
+
+  typeName(value: unknown): void {
+    this.visit('TypeName', value, TYPE_NAME);
+  }
+
+  /** Called with the TypeName's own location current. */
+  checkType(f: Fields): void {
+    const names = this.names(f.names);
+    const qualifier = names.length === 2 ? names[0] : undefined;
+    const last = names[names.length - 1] ?? '';
+    const allowed = `allowed types: ${this.dialect.typeList}`;
+    if (names.length > 2 || (qualifier !== undefined && qualifier !== 'pg_catalog')) {
+      this.fail('type_not_allowed', `Type ${names.join('.')} is not allowed.`, allowed);
+    }
+    const canonical = canonicalType(last);
+    if (!this.dialect.castTypes.has(canonical)) {
+      this.fail(
+        'type_not_allowed',
+        `Type ${canonical} is not allowed.`,
+        last.startsWith('reg') ? `catalog lookups (reg* types) are not available; ${allowed}` : allowed,
+      );
+    }
+    for (const mod of f.typmods === undefined ? [] : this.array(f.typmods)) {
+      const entry = single(mod);
+      if (entry?.[0] !== 'A_Const' || !isFields(entry[1]) || !isIntegerConst(entry[1])) {
+        this.fail('type_not_allowed', `Type modifiers of ${canonical} must be integer constants.`);
+      }
+    }
+    if (f.typemod !== undefined && f.typemod !== -1)
+      this.fail('type_not_allowed', 'Unexpected type modifier.');
+  }
+
+  operator(name: unknown, allowed: ReadonlySet<string>): string {
+    const names = this.names(name);
+    const op = names.join('.');
+    if (names.length !== 1) {
+      this.fail(
+        'construct_not_allowed',
+        `Qualified operators (OPERATOR(${op})) are not allowed.`,
+        'write the plain operator',
+      );
+    }
+    if (!allowed.has(op))
+      this.fail('construct_not_allowed', `Operator ${op} is not allowed.`, operatorHint(op));
+    return op;
+  }
+}
+
+/** libpg-query omits zero values: the modifier 0 of `numeric(5,0)` comes as `{ ival: {} }`. */
+function isIntegerConst(f: Fields): boolean {
+  return 'ival' in f && Object.keys(f).every((k) => k === 'ival' || k === LOCATION);
+}
+
+const TYPE_NAME: Rule = {
+  fields: new Set(['names', 'typmods', 'typemod']),
+  visit(w, f) {
+    w.checkType(f);
+  },
+};
