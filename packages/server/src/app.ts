@@ -36,12 +36,14 @@ import {
 import { loggerOptions } from './http/logger.js';
 import { createMailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/index.js';
+import { createInvalidKeyLimit } from './ratelimit/invalid-keys.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
 import { discoveryData, discoveryRoutes, discoverySchema } from './routes/discovery/index.js';
 import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
 import { guideRoutes } from './routes/guide/index.js';
 import { healthRoutes } from './routes/health/index.js';
+import { invitationRoutes } from './routes/invitations/index.js';
 import { keyRoutes } from './routes/keys/index.js';
 import { meRoutes } from './routes/me/index.js';
 import { memberRoutes } from './routes/members/index.js';
@@ -109,6 +111,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     ),
     otp: new OtpService(db, mailer, limits),
     keyLimits: createKeyLimits(limits, config),
+    invalidKeyLimit: createInvalidKeyLimit(limits),
     fxCoverage,
   };
   // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.
@@ -157,6 +160,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(meRoutes(ctx));
       await v1.register(workspaceRoutes(ctx));
       await v1.register(memberRoutes(ctx));
+      await v1.register(invitationRoutes(ctx));
       await v1.register(keyRoutes(ctx));
       await v1.register(schemaRoutes(ctx));
       await v1.register(sqlRoutes(ctx, options.sqlCheckPool));

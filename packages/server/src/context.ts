@@ -15,6 +15,8 @@ export interface AppContext {
   otp: OtpService;
   /** Per-key request limits (per second, per day). */
   keyLimits: Limiter[];
+  /** Unknown or revoked well-formed ApiKeys per client address (ratelimit/invalid-keys.ts). */
+  invalidKeyLimit: Limiter;
   /** The first and newest ECB dates held (cached; refreshed after each FX worker run). */
   fxCoverage: FxCoverage;
 }

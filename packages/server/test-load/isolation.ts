@@ -216,9 +216,16 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
         case 'add-member': {
           const o = users[a.owner]!;
           const m = users[a.member]!;
-          if (!o.key || a.owner === a.member || members[a.owner]!.has(a.member)) return;
+          if (!o.key || !m.key || a.owner === a.member || members[a.owner]!.has(a.member)) return;
           const res = await send(o, 'POST', `/v1/workspaces/${o.own}/members`, { email: m.email });
           if (res.status !== 201) throw new Error(`add member: ${res.status} ${res.text.slice(0, 200)}`);
+          // An invitation grants nothing until the invitee accepts it.
+          const early = await send(m, 'POST', '/v1/sql/query', { sql: 'SELECT 1' }, o.own);
+          if (early.status !== 404)
+            throw new Error(`an invitee reached the workspace before accepting: ${early.status}`);
+          const accepted = await send(m, 'POST', `/v1/invitations/${o.own}/accept`);
+          if (accepted.status !== 200)
+            throw new Error(`accept: ${accepted.status} ${accepted.text.slice(0, 200)}`);
           members[a.owner]!.add(a.member);
           membershipChanges++;
           return;

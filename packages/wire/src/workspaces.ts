@@ -34,11 +34,16 @@ export const SelectWorkspaceDataSchema = z.object({
 });
 export type SelectWorkspaceData = z.infer<typeof SelectWorkspaceDataSchema>;
 
+/** `active`: a member who accepted (or created the workspace); `invited`: an invitation not yet accepted. */
+export const MemberStatusSchema = z.enum(['active', 'invited']);
+export type MemberStatus = z.infer<typeof MemberStatusSchema>;
+
 export const MemberSchema = z.object({
   userId: z.string(),
   email: z.string(),
   role: RoleSchema,
-  addedAt: z.string(),
+  status: MemberStatusSchema.describe('an invited address has no access until it accepts'),
+  addedAt: z.string().describe('when the member was added, or for an invitation when it was sent'),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -52,3 +57,17 @@ export const MemberDataSchema = z.object({ member: MemberSchema });
 export type MemberData = z.infer<typeof MemberDataSchema>;
 
 export const MemberParamsSchema = z.object({ workspaceId: z.string(), userId: z.string() });
+
+/** A pending invitation of the caller: it grants nothing until accepted. */
+export const InvitationSchema = z.object({
+  workspaceId: z.string(),
+  workspaceName: z.string(),
+  invitedBy: z.object({ email: z.string() }),
+  invitedAt: z.string(),
+});
+export type Invitation = z.infer<typeof InvitationSchema>;
+
+export const InvitationsDataSchema = z.object({ invitations: z.array(InvitationSchema) });
+export type InvitationsData = z.infer<typeof InvitationsDataSchema>;
+
+export const InvitationParamsSchema = z.object({ workspaceId: z.string() });

@@ -55,7 +55,11 @@ export class KeyVerifier {
     private readonly onBackgroundError: (error: unknown) => void = () => {},
   ) {}
 
-  async verify(apiKey: string): Promise<Principal | undefined> {
+  /**
+   * The key's principal, or undefined for a malformed, unknown or revoked key. `beforeLookup` runs only when
+   * the database must be asked (not in the cache), and may throw to refuse without asking.
+   */
+  async verify(apiKey: string, beforeLookup?: () => Promise<void>): Promise<Principal | undefined> {
     if (!isWellFormedApiKey(apiKey)) return undefined;
     const hash = sha256Hex(apiKey);
     const now = Date.now();
@@ -63,6 +67,7 @@ export class KeyVerifier {
     let principal = hit && hit.until > now ? hit.principal : undefined;
     if (!principal) {
       this.cache.delete(hash);
+      await beforeLookup?.();
       const generation = this.generation;
       const { rows } = await this.db.query<{ connection_id: string; user_id: string }>(
         `SELECT connection_id, user_id FROM expense_internal.api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import { checkInvalidKeyBudget, spendInvalidKey } from '../ratelimit/invalid-keys.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import type { Principal } from './api-keys.js';
+import { isWellFormedApiKey } from './secrets.js';
 
 const AUTH_HEADER = /^ApiKey[ \t]+(\S+)[ \t]*$/i;
 
@@ -18,8 +20,16 @@ export function requireApiKey(ctx: AppContext): onRequestAsyncHookHandler {
       throw new ApiError('missing_api_key', 'This route needs an ApiKey.');
     }
     const match = AUTH_HEADER.exec(header);
-    const principal = match ? await ctx.keys.verify(match[1]!) : undefined;
-    if (!principal) throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
+    const key = match?.[1];
+    const wellFormed = key !== undefined && isWellFormedApiKey(key);
+    // A client that sent too many unknown keys gets no further database lookups for a while.
+    const principal = wellFormed
+      ? await ctx.keys.verify(key, () => checkInvalidKeyBudget(ctx.invalidKeyLimit, request.ip))
+      : undefined;
+    if (!principal) {
+      if (wellFormed) await spendInvalidKey(ctx.invalidKeyLimit, request.ip);
+      throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
+    }
     await applyKeyLimits(ctx.keyLimits, principal.connectionId, reply);
     request.principal = principal;
   };

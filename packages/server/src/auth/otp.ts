@@ -17,6 +17,17 @@ import {
 export const OTP_VALID_MINUTES = 10;
 export const OTP_MAX_WRONG_CODES = 5;
 
+/**
+ * Send-code limits (http-api.md). The pair (client address, e-mail address) has its own small budget, so that
+ * nobody can spend a person's whole allowance from elsewhere: a client can take at most 5 of an address's 20
+ * codes an hour, and sends at most 30 codes an hour to all addresses together.
+ */
+export const SEND_CODE_LIMITS = {
+  perAddressAndClient: { name: 'send-code-address-client', points: 5, durationSeconds: 3600 },
+  perAddress: { name: 'send-code-address', points: 20, durationSeconds: 3600 },
+  perClient: { name: 'send-code-client', points: 30, durationSeconds: 3600 },
+} as const;
+
 /** Addresses are compared and stored trimmed and in lower case. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -30,6 +41,7 @@ export interface VerifiedSignIn {
 
 /** The e-mailed one-time-code flow; one flow for sign-up and log-in. */
 export class OtpService {
+  private readonly perAddressAndClient: Limiter;
   private readonly perAddress: Limiter;
   private readonly perClient: Limiter;
 
@@ -38,36 +50,35 @@ export class OtpService {
     private readonly mailer: Mailer,
     limits: RateLimits,
   ) {
-    this.perAddress = limits.create({ name: 'send-code-address', points: 5, durationSeconds: 3600 });
-    this.perClient = limits.create({ name: 'send-code-client', points: 30, durationSeconds: 3600 });
+    this.perAddressAndClient = limits.create(SEND_CODE_LIMITS.perAddressAndClient);
+    this.perAddress = limits.create(SEND_CODE_LIMITS.perAddress);
+    this.perClient = limits.create(SEND_CODE_LIMITS.perClient);
   }
 
   async sendCode(rawEmail: string, clientAddress: string): Promise<SendCodeData> {
     const email = normalizeEmail(rawEmail);
+    const address = sha256Hex(email);
+    // In this order, a refused request has spent only budgets of its own client: the address's shared
+    // allowance is touched only by requests that passed the client's own limits.
     await consumeAll(
       [
         { limiter: this.perClient, key: clientAddress },
-        { limiter: this.perAddress, key: sha256Hex(email) },
+        { limiter: this.perAddressAndClient, key: `${clientAddress}|${address}` },
+        { limiter: this.perAddress, key: address },
       ],
       'sign-in codes',
     );
     const code = generateOtpCode();
     const token = generateSessionToken();
     const expiresAt = new Date(Date.now() + OTP_VALID_MINUTES * 60_000);
-    const challengeId = await this.db.transaction(async (tx) => {
-      // A new code voids every older open challenge of the address.
-      await tx.query(
-        `UPDATE expense_internal.otp_challenges SET voided_at = now()
-         WHERE lower(email) = $1 AND consumed_at IS NULL AND voided_at IS NULL`,
-        [email],
-      );
-      const { rows } = await tx.query<{ challenge_id: string }>(
-        `INSERT INTO expense_internal.otp_challenges (token_hash, email, code_hash, expires_at)
-         VALUES ($1, $2, $3, $4) RETURNING challenge_id`,
-        [sha256Hex(token), email, hashOtpCode(token, code), expiresAt],
-      );
-      return rows[0]!.challenge_id;
-    });
+    // A new code never voids an older challenge: each is bound to its own otpSessionToken, so nobody else's
+    // send-code can void or block a sign-in in progress.
+    const { rows } = await this.db.query<{ challenge_id: string }>(
+      `INSERT INTO expense_internal.otp_challenges (token_hash, email, code_hash, expires_at)
+       VALUES ($1, $2, $3, $4) RETURNING challenge_id`,
+      [sha256Hex(token), email, hashOtpCode(token, code), expiresAt],
+    );
+    const challengeId = rows[0]!.challenge_id;
     try {
       await this.mailer.send(signInMail(email, code, OTP_VALID_MINUTES));
     } catch (cause) {

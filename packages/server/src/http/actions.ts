@@ -138,6 +138,15 @@ export class ActionBuilder {
       userId,
     });
   }
+  listInvitations(): Action {
+    return this.api('list_invitations', 'GET', '/invitations');
+  }
+  acceptInvitation(workspaceId?: string): Action {
+    return this.api('accept_invitation', 'POST', '/invitations/{workspaceId}/accept', { workspaceId });
+  }
+  declineInvitation(workspaceId?: string): Action {
+    return this.api('decline_invitation', 'DELETE', '/invitations/{workspaceId}', { workspaceId });
+  }
   /** The SQL endpoints, once a workspace is selected. */
   sql(): Action[] {
     return [this.sqlQuery(), this.sqlExecute(), this.sqlScript()];

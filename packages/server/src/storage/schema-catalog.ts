@@ -60,7 +60,10 @@ ORDER BY c.relname, a.attnum`;
 
 function describeDefault(expression: string | null): string | null {
   if (expression === null) return null;
-  if (expression.includes(WORKSPACE_ID_SETTING)) return "the request's workspace";
+  // Migration 0011 reads the setting through expense_internal.context_workspace_id().
+  if (expression.includes(WORKSPACE_ID_SETTING) || expression.includes('context_workspace_id()')) {
+    return "the request's workspace";
+  }
   return expression.replace(/::text$/, '');
 }
 

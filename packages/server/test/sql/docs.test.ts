@@ -42,6 +42,9 @@ const ROUTES = [
   'GET /v1/workspaces/$WORKSPACE_ID/members"',
   'POST /v1/workspaces/$WORKSPACE_ID/members"',
   'DELETE /v1/workspaces/$WORKSPACE_ID/members/$MEMBER_USER_ID',
+  'GET /v1/invitations"',
+  'POST /v1/invitations/$WORKSPACE_ID/accept',
+  'DELETE /v1/invitations/$WORKSPACE_ID',
   'GET /v1/schema',
   'POST /v1/sql/query',
   'POST /v1/sql/execute',
@@ -108,7 +111,11 @@ describe('docs/api.md', () => {
         env.CONNECTION_ID = other.connectionId;
       }
       if (data.workspace?.workspaceId) env.WORKSPACE_ID = data.workspace.workspaceId;
-      if (data.member?.userId) env.MEMBER_USER_ID = data.member.userId;
+      if (data.member?.userId && !env.INVITEE_API_KEY) {
+        env.MEMBER_USER_ID = data.member.userId;
+        // The invitee's own key, as if they had signed in: invitations are answered by the invitee.
+        env.INVITEE_API_KEY = (await createApiKey(live.db, data.member.userId, 'invitee laptop')).apiKey;
+      }
       if (command.includes('/v1/sql')) expect(data.statements.length).toBeGreaterThan(0);
     }
     expect(env.EXPENSE_API_KEY).toBeDefined();

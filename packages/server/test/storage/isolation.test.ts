@@ -9,7 +9,7 @@ import {
   StorageError,
 } from '../../src/storage/errors.js';
 import { ENGINES, type EngineFixture } from './engines.js';
-import { type Seed, seedTwoWorkspaces, sqlState } from './seed.js';
+import { grantProbes, type Seed, seedTwoWorkspaces, sqlState } from './seed.js';
 
 describe.each(ENGINES)('isolation on %s', (engine, makeFixture) => {
   let fixture: EngineFixture;
@@ -25,6 +25,7 @@ describe.each(ENGINES)('isolation on %s', (engine, makeFixture) => {
     fixture = await makeFixture();
     db = await fixture.open();
     seed = await seedTwoWorkspaces(db);
+    await grantProbes(db, ['pg_backend_pid()']); // the lost-connection test finds its backend
   });
   afterAll(async () => {
     await db?.close();

@@ -82,3 +82,11 @@ export async function sqlState(promise: Promise<unknown>): Promise<string | unde
   }
   throw new Error('expected the statement to fail');
 }
+
+/**
+ * Lets the SQL role execute built-in functions that only a test's instrumentation calls inside a user
+ * transaction (migration 0012 grants it none beyond the dialect's); in this test database only.
+ */
+export async function grantProbes(db: Database, functions: string[]): Promise<void> {
+  for (const fn of functions) await db.query(`GRANT EXECUTE ON FUNCTION pg_catalog.${fn} TO expense_sql`);
+}

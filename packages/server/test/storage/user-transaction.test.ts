@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, UserContext } from '../../src/storage/database.js';
 import { InvalidContextError, WorkspaceNotResolvedError } from '../../src/storage/errors.js';
 import { ENGINES, type EngineFixture } from './engines.js';
-import { type Seed, seedTwoWorkspaces, sqlState } from './seed.js';
+import { grantProbes, type Seed, seedTwoWorkspaces, sqlState } from './seed.js';
 
 describe.each(ENGINES)('user transactions on %s', (engine, makeFixture) => {
   let fixture: EngineFixture;
@@ -24,6 +24,8 @@ describe.each(ENGINES)('user transactions on %s', (engine, makeFixture) => {
     fixture = await makeFixture();
     db = await fixture.open();
     seed = await seedTwoWorkspaces(db);
+    // The prepared-statement test looks at its own connection from inside the user transaction.
+    await grantProbes(db, ['pg_backend_pid()', 'array_agg(anynonarray)', 'pg_prepared_statement()']);
     const { rows } = await db.query<{ connection_id: string }>(
       `INSERT INTO expense_internal.api_keys (user_id, label, key_hash, prefix, selected_workspace_id)
        VALUES ($1, 'k', $2, 'exp_live_x', $3) RETURNING connection_id`,

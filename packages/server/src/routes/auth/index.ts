@@ -30,7 +30,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           [
             'Tell the user a sign-in code was sent, to look in the spam or junk folder if the mail is not visible.',
             'Ask the user for the 8-digit code, then call verify_code with it, this otpSessionToken and a label.',
-            'Do not suggest requesting another code right away: a new code voids this one.',
+            'Do not suggest requesting another code right away: mail can take a minute, and codes are limited per hour (an older code stays valid).',
           ],
           [ctx.actions.verifyCode()],
         );

@@ -7,7 +7,7 @@ export const DISCOVERY_INSTRUCTIONS = [
   'Tell the user the mail may take a minute, and to look in the spam or junk folder if it is not visible.',
   'Ask the user for the 8-digit code from the mail.',
   'Call verify_code with {"code", "otpSessionToken", "label"} (label names this agent or machine).',
-  'Do not suggest requesting another code right away: a new code voids the previous one, and sending is rate-limited.',
+  'Do not suggest requesting another code right away: mail can take a minute, and sending is rate-limited (an older code stays valid until it expires).',
   'Store the returned ApiKey outside chat memory (e.g. a local env file such as .env, EXPENSE_API_KEY=...); send it as "Authorization: ApiKey <key>".',
   'Then call GET /me, GET /workspaces (create one with POST /workspaces if there is none), select a workspace with POST /workspaces/{workspaceId}/select, read GET /schema, and use the SQL endpoints.',
   "Read the agent's guide (docs.guideUrl) for the SQL dialect, writing data and recipes; every SQL result carries data.clock with today's date in the workspace's time zone.",

@@ -7,6 +7,7 @@ import { fxInstructions } from '../../fx/coverage.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import { iso, isoOrNull } from '../../http/time.js';
+import { invitationPrompt } from '../invitations/prompt.js';
 import { apiKeySecurity, responses } from '../responses.js';
 
 /** GET /v1/me. */
@@ -33,9 +34,15 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           last_used_at: Date | null;
           selected_workspace_id: string | null;
           timezone: string | null;
+          pending_invitations: number;
         }>(
           `SELECT u.user_id, u.email, k.label, k.created_at, k.last_used_at, k.selected_workspace_id,
-             (SELECT s.timezone FROM public.workspace_settings s WHERE s.workspace_id = k.selected_workspace_id) AS timezone
+             (SELECT s.timezone FROM public.workspace_settings s WHERE s.workspace_id = k.selected_workspace_id) AS timezone,
+             (SELECT count(*)::int FROM expense_internal.workspace_invitations i
+              WHERE i.user_id = u.user_id
+                AND NOT EXISTS (SELECT 1 FROM expense_internal.workspace_members m
+                                WHERE m.workspace_id = i.workspace_id AND m.user_id = i.user_id))
+               AS pending_invitations
            FROM expense_internal.api_keys k JOIN expense_internal.users u USING (user_id)
            WHERE k.connection_id = $1 AND k.revoked_at IS NULL`,
           [connectionId],
@@ -44,6 +51,7 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!row) throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
         const selected = row.selected_workspace_id;
         const clock = clockAt(new Date(), row.timezone ?? 'UTC');
+        const invitations = invitationPrompt(row.pending_invitations, ctx.actions);
         return success(
           {
             user: { userId: row.user_id, email: row.email },
@@ -56,18 +64,24 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             selectedWorkspaceId: selected,
             clock,
           },
-          selected
-            ? [
-                'A workspace is selected: read GET /schema, then use the SQL endpoints.',
-                ...(await fxInstructions(ctx.fxCoverage, clock.today)),
-              ]
-            : [
-                'Call GET /workspaces to see your workspaces (create one with POST /workspaces if there is none).',
-                'Then select one with POST /workspaces/{workspaceId}/select.',
-              ],
-          selected
-            ? [ctx.actions.schema(), ...ctx.actions.sql(), ctx.actions.listWorkspaces()]
-            : [ctx.actions.listWorkspaces(), ctx.actions.selectWorkspace(), ctx.actions.createWorkspace()],
+          [
+            ...(selected
+              ? [
+                  'A workspace is selected: read GET /schema, then use the SQL endpoints.',
+                  ...(await fxInstructions(ctx.fxCoverage, clock.today)),
+                ]
+              : [
+                  'Call GET /workspaces to see your workspaces (create one with POST /workspaces if there is none).',
+                  'Then select one with POST /workspaces/{workspaceId}/select.',
+                ]),
+            ...invitations.instructions,
+          ],
+          [
+            ...(selected
+              ? [ctx.actions.schema(), ...ctx.actions.sql(), ctx.actions.listWorkspaces()]
+              : [ctx.actions.listWorkspaces(), ctx.actions.selectWorkspace(), ctx.actions.createWorkspace()]),
+            ...invitations.actions,
+          ],
         );
       },
     );

@@ -14,7 +14,7 @@ import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import type { Queryable } from '../../storage/database.js';
 import { apiKeySecurity, errorResponses, responses } from '../responses.js';
-import { addMember, findMembership, listMembers, removeMember } from '../workspaces/store.js';
+import { findMembership, inviteMember, listMembers, removeMember } from '../workspaces/store.js';
 
 async function requireOwner(db: Queryable, userId: string, workspaceId: string, lock = false) {
   const workspace = await findMembership(db, userId, workspaceId, lock);
@@ -23,7 +23,7 @@ async function requireOwner(db: Queryable, userId: string, workspaceId: string, 
   return workspace;
 }
 
-/** Members of a workspace: list (members), add and remove (owners). */
+/** Members of a workspace: list (members), invite and remove (owners). */
 export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', requireApiKey(ctx));
@@ -59,7 +59,7 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['members'],
           summary:
-            'Add a member by e-mail address (owners only); a new address becomes a user who can sign in later',
+            'Invite a member by e-mail address (owners only); the invitation gives no access until the invitee accepts it (also an address that has not signed in yet)',
           security: apiKeySecurity,
           params: WorkspaceParamsSchema,
           body: AddMemberBodySchema,
@@ -71,16 +71,20 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const result = await ctx.db.transaction(async (tx) => {
           const workspace = await requireOwner(tx, userId, request.params.workspaceId);
           const user = await upsertUser(tx, request.body.email);
-          return addMember(tx, workspace.workspaceId, user.userId);
+          return inviteMember(tx, workspace.workspaceId, user.userId, userId);
         });
         reply.code(result.created ? 201 : 200);
-        return success(
-          { member: result.member },
-          [
-            'The member signs in with this address (send-code) and then sees the workspace in GET /workspaces.',
-          ],
-          [a.listMembers(request.params.workspaceId)],
-        );
+        const instructions =
+          result.member.status === 'invited'
+            ? [
+                'The address is invited, not yet a member: it sees no data until its owner signs in (send-code) and accepts the invitation (GET /invitations, then POST /invitations/{workspaceId}/accept).',
+                'Tell the user to ask the invitee to accept; withdraw the invitation with DELETE /workspaces/{workspaceId}/members/{userId}.',
+              ]
+            : ['This address is already an active member.'];
+        return success({ member: result.member }, instructions, [
+          a.listMembers(request.params.workspaceId),
+          a.removeMember(request.params.workspaceId, result.member.userId),
+        ]);
       },
     );
 
@@ -89,7 +93,8 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['members'],
-          summary: "Remove a member (owners only); revokes all of that member's keys",
+          summary:
+            "Remove a member (owners only), which revokes all of that member's keys, or withdraw an invitation (touches no key)",
           security: apiKeySecurity,
           params: MemberParamsSchema,
           response: { 204: z.null().describe('Removed'), ...errorResponses },
@@ -98,11 +103,11 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { userId } = principalOf(request);
         const target = request.params.userId;
-        await ctx.db.transaction(async (tx) => {
+        const outcome = await ctx.db.transaction(async (tx) => {
           const workspace = await requireOwner(tx, userId, request.params.workspaceId, true);
-          await removeMember(tx, workspace.workspaceId, target);
+          return removeMember(tx, workspace.workspaceId, target);
         });
-        ctx.keys.invalidate({ userId: target });
+        if (outcome === 'removed') ctx.keys.invalidate({ userId: target });
         return reply.code(204).send(null);
       },
     );

@@ -10,6 +10,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf, requireApiKey } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { success } from '../../http/envelope.js';
+import { invitationPrompt } from '../invitations/prompt.js';
+import { pendingInvitationCount } from '../invitations/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { createWorkspace, findMembership, listWorkspaces, selectWorkspace } from './store.js';
 
@@ -35,18 +37,27 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { userId, connectionId } = principalOf(request);
-        const workspaces = await listWorkspaces(ctx.db, userId, connectionId);
+        const [workspaces, pending] = await Promise.all([
+          listWorkspaces(ctx.db, userId, connectionId),
+          pendingInvitationCount(ctx.db, userId),
+        ]);
+        const invitations = invitationPrompt(pending, a);
         const instructions =
           workspaces.length === 0
             ? ['You have no workspace yet: create one with POST /workspaces {"name"}.']
             : [
                 'Select the workspace to work in with POST /workspaces/{workspaceId}/select, then read GET /schema.',
               ];
-        return success({ workspaces }, instructions, [
-          a.createWorkspace(),
-          ...workspaces.map((w) => a.selectWorkspace(w.workspaceId)),
-          ...(workspaces.length === 0 ? [a.selectWorkspace()] : []),
-        ]);
+        return success(
+          { workspaces },
+          [...instructions, ...invitations.instructions],
+          [
+            a.createWorkspace(),
+            ...workspaces.map((w) => a.selectWorkspace(w.workspaceId)),
+            ...(workspaces.length === 0 ? [a.selectWorkspace()] : []),
+            ...invitations.actions,
+          ],
+        );
       },
     );
 

@@ -1,4 +1,4 @@
-import type { Member, Role, Workspace, WorkspaceListItem } from '@expense/wire';
+import type { Member, MemberStatus, Role, Workspace, WorkspaceListItem } from '@expense/wire';
 import { ApiError } from '../../http/api-error.js';
 import { iso } from '../../http/time.js';
 import type { Queryable } from '../../storage/database.js';
@@ -88,6 +88,7 @@ interface MemberRow {
   user_id: string;
   email: string;
   role: Role;
+  status: MemberStatus;
   added_at: Date;
 }
 
@@ -95,57 +96,91 @@ const toMember = (r: MemberRow): Member => ({
   userId: r.user_id,
   email: r.email,
   role: r.role,
+  status: r.status,
   addedAt: iso(r.added_at),
 });
 
+/** Active members, then pending invitations (which grant nothing until accepted). */
 export async function listMembers(db: Queryable, workspaceId: string): Promise<Member[]> {
   const { rows } = await db.query<MemberRow>(
-    `SELECT m.user_id, u.email, m.role, m.added_at
-     FROM expense_internal.workspace_members m JOIN expense_internal.users u USING (user_id)
-     WHERE m.workspace_id = $1 ORDER BY m.added_at, u.email`,
+    `SELECT user_id, email, role, status, added_at FROM (
+       SELECT m.user_id, u.email, m.role, 'active' AS status, m.added_at, 0 AS rank
+       FROM expense_internal.workspace_members m JOIN expense_internal.users u USING (user_id)
+       WHERE m.workspace_id = $1
+       UNION ALL
+       SELECT i.user_id, u.email, i.role, 'invited', i.invited_at, 1
+       FROM expense_internal.workspace_invitations i JOIN expense_internal.users u USING (user_id)
+       WHERE i.workspace_id = $1
+         AND NOT EXISTS (SELECT 1 FROM expense_internal.workspace_members m
+                         WHERE m.workspace_id = i.workspace_id AND m.user_id = i.user_id)
+     ) AS everyone
+     ORDER BY rank, added_at, email`,
     [workspaceId],
   );
   return rows.map(toMember);
 }
 
-/** Adds a user as a member; returns the member and whether it is new. */
-export async function addMember(
+/**
+ * Invites a user (by id) to a workspace as a member: an invitation only, which grants nothing until the invitee
+ * accepts it. An active member is returned as they are; `created` tells whether a new invitation was written.
+ */
+export async function inviteMember(
   tx: Queryable,
   workspaceId: string,
   userId: string,
+  invitedBy: string,
 ): Promise<{ member: Member; created: boolean }> {
-  const inserted = await tx.query(
-    `INSERT INTO expense_internal.workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'member')
-     ON CONFLICT (workspace_id, user_id) DO NOTHING`,
-    [workspaceId, userId],
-  );
-  const { rows } = await tx.query<MemberRow>(
-    `SELECT m.user_id, u.email, m.role, m.added_at
+  const active = await tx.query<MemberRow>(
+    `SELECT m.user_id, u.email, m.role, 'active' AS status, m.added_at
      FROM expense_internal.workspace_members m JOIN expense_internal.users u USING (user_id)
      WHERE m.workspace_id = $1 AND m.user_id = $2`,
+    [workspaceId, userId],
+  );
+  if (active.rows[0]) return { member: toMember(active.rows[0]), created: false };
+  const inserted = await tx.query(
+    `INSERT INTO expense_internal.workspace_invitations (workspace_id, user_id, role, invited_by)
+     VALUES ($1, $2, 'member', $3) ON CONFLICT (workspace_id, user_id) DO NOTHING`,
+    [workspaceId, userId, invitedBy],
+  );
+  const { rows } = await tx.query<MemberRow>(
+    `SELECT i.user_id, u.email, i.role, 'invited' AS status, i.invited_at AS added_at
+     FROM expense_internal.workspace_invitations i JOIN expense_internal.users u USING (user_id)
+     WHERE i.workspace_id = $1 AND i.user_id = $2`,
     [workspaceId, userId],
   );
   return { member: toMember(rows[0]!), created: inserted.rowCount > 0 };
 }
 
 /**
- * Removes a member and revokes every key of that user, in the caller's transaction. The owners are locked
- * first, so two concurrent removals cannot leave a workspace without an owner.
+ * Removes a member or withdraws an invitation, in the caller's transaction; says which. Removing an ACTIVE
+ * member revokes every key of that user (the seed's rule, agreed to by accepting); withdrawing an invitation
+ * touches nothing else. The owners are locked first, so two concurrent removals cannot leave a workspace
+ * without an owner.
  */
-export async function removeMember(tx: Queryable, workspaceId: string, userId: string): Promise<void> {
+export async function removeMember(
+  tx: Queryable,
+  workspaceId: string,
+  userId: string,
+): Promise<'removed' | 'withdrawn'> {
   const owners = await tx.query<{ user_id: string }>(
     `SELECT user_id FROM expense_internal.workspace_members
      WHERE workspace_id = $1 AND role = 'owner' FOR UPDATE`,
     [workspaceId],
   );
-  const target = isUuid(userId)
-    ? await tx.query<{ role: Role }>(
-        'SELECT role FROM expense_internal.workspace_members WHERE workspace_id = $1 AND user_id = $2 FOR UPDATE',
-        [workspaceId, userId],
-      )
-    : { rows: [] };
+  if (!isUuid(userId)) throw memberNotFound();
+  const target = await tx.query<{ role: Role }>(
+    'SELECT role FROM expense_internal.workspace_members WHERE workspace_id = $1 AND user_id = $2 FOR UPDATE',
+    [workspaceId, userId],
+  );
   const role = target.rows[0]?.role;
-  if (!role) throw new ApiError('not_found', 'This user is not a member of the workspace.');
+  if (!role) {
+    const withdrawn = await tx.query(
+      'DELETE FROM expense_internal.workspace_invitations WHERE workspace_id = $1 AND user_id = $2',
+      [workspaceId, userId],
+    );
+    if (withdrawn.rowCount === 0) throw memberNotFound();
+    return 'withdrawn';
+  }
   if (role === 'owner' && owners.rows.length <= 1) {
     throw new ApiError('last_owner', 'The last owner of a workspace cannot be removed.');
   }
@@ -157,4 +192,9 @@ export async function removeMember(tx: Queryable, workspaceId: string, userId: s
     'UPDATE expense_internal.api_keys SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
     [userId],
   );
+  return 'removed';
+}
+
+function memberNotFound(): ApiError {
+  return new ApiError('not_found', 'This user is neither a member of the workspace nor invited to it.');
 }

@@ -1,0 +1,40 @@
+import { consumeAll, type Limiter, type RateLimits } from '../auth/rate-limits.js';
+import { ApiError } from '../http/api-error.js';
+
+/**
+ * Well-formed ApiKeys that turn out unknown or revoked, per client address: 20 per 10 minutes. Past it, a key
+ * that is not in the verified-key cache is refused with 429 before any database lookup, so guessing keys costs
+ * the database nothing; keys already verified (cached) keep working from the same address.
+ */
+export const INVALID_KEY_LIMIT = { name: 'invalid-api-keys', points: 20, durationSeconds: 600 } as const;
+
+export function createInvalidKeyLimit(limits: RateLimits): Limiter {
+  return limits.create(INVALID_KEY_LIMIT);
+}
+
+/** Throws 429 rate_limited when the client has used up its invalid keys (spends nothing). */
+export async function checkInvalidKeyBudget(limiter: Limiter, clientAddress: string): Promise<void> {
+  const state = await limiter.limiter.get(clientAddress);
+  if (!state || state.consumedPoints < limiter.rule.points) return;
+  const retryAfter = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+  throw new ApiError(
+    'rate_limited',
+    `Too many invalid ApiKeys from this client: at most ${limiter.rule.points} per ${limiter.rule.durationSeconds / 60} minutes.`,
+    {
+      retryable: true,
+      hint: 'Use a valid ApiKey (sign in again to get one) after the time in Retry-After.',
+      headers: { 'retry-after': String(retryAfter) },
+      details: {
+        limit: limiter.rule.points,
+        windowSeconds: limiter.rule.durationSeconds,
+        retryAfterSeconds: retryAfter,
+        policy: limiter.rule.name,
+      },
+    },
+  );
+}
+
+/** Records one invalid key of the client (429 only if concurrent requests went past the limit). */
+export async function spendInvalidKey(limiter: Limiter, clientAddress: string): Promise<void> {
+  await consumeAll([{ limiter, key: clientAddress }], 'invalid ApiKeys from this client');
+}
