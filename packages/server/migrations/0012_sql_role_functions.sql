@@ -82,14 +82,14 @@ BEGIN
       UNION
       -- By name, what no catalog dependency records: the PL/pgSQL bodies of the triggers (migration 0002:
       -- now(), the time zone lookup, the error text), LIKE ... ESCAPE, and what the guard's own wrapper around
-      -- each statement runs as the SQL role: its count of written rows, its measure of returned bytes
-      -- (octet_length), and current_setting, with which it gates that measure and makes a statement fail on
-      -- purpose (the guard refuses current_setting in user SQL; the role keeps it for the wrapper).
+      -- each statement runs as the SQL role: its count of written rows and its measure of returned bytes
+      -- (octet_length). Not current_setting: the server checks the session settings as the owner (in the
+      -- context SELECT), and the guard's byte measure fails a statement by a cast, not by a setting.
       SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
       WHERE p.pronamespace = 'pg_catalog'::regnamespace
         AND p.proname IN ('now', 'pg_timezone_names', 'format', 'like_escape',
                           'pg_stat_get_xact_tuples_inserted', 'pg_stat_get_xact_tuples_updated',
-                          'pg_stat_get_xact_tuples_deleted', 'octet_length', 'current_setting')
+                          'pg_stat_get_xact_tuples_deleted', 'octet_length')
     LOOP
       EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO expense_sql', fn);
     END LOOP;

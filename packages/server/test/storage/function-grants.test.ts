@@ -32,6 +32,8 @@ const REFUSED: string[] = [
   "SELECT lo_export(1, '/tmp/expense-lo')",
   'SELECT lo_get(1)',
   "SELECT set_config('expense.workspace_id', '00000000-0000-4000-8000-000000000000', true)",
+  "SELECT current_setting('data_directory')",
+  "SELECT current_setting('expense.user_id', true)",
   'SELECT pg_sleep(0)',
   "SELECT pg_sleep_for('0 seconds')",
   'SELECT pg_advisory_lock(1)',
