@@ -86,7 +86,15 @@ export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<st
   // Whether old rates were carried forward: a cached range (no round trip), read while the statement runs.
   const coverage = readsDailyRates(checked) ? fxCoverage.peek().catch(() => undefined) : undefined;
   return db.userTransaction(
-    { userId: principal.userId, workspaceId: workspace, readOnly: mode === 'query' },
+    {
+      userId: principal.userId,
+      workspaceId: workspace,
+      readOnly: mode === 'query',
+      // A committed write is recorded in the change history (a dry run rolls back: nothing to record).
+      ...(mode !== 'query' && !dryRun
+        ? { change: { endpoint: mode, connectionId: principal.connectionId, sql } }
+        : {}),
+    },
     async (session, scope) => {
       const result = await guard.run(session, sql, { mode, checked });
       const clock = clockAt(new Date(), scope.timeZone);
