@@ -46,6 +46,9 @@ const ROUTES = [
   'POST /v1/sql/query',
   'POST /v1/sql/execute',
   'POST /v1/sql"',
+  'GET /v1/changes?',
+  'GET /v1/changes/$CHANGE_ID',
+  'POST /v1/changes/$CHANGE_ID/revert',
 ];
 
 function routeOf(command: string): string {
@@ -109,6 +112,7 @@ describe('docs/api.md', () => {
       }
       if (data.workspace?.workspaceId) env.WORKSPACE_ID = data.workspace.workspaceId;
       if (data.member?.userId) env.MEMBER_USER_ID = data.member.userId;
+      if (data.changes?.[0]?.changeId && !env.CHANGE_ID) env.CHANGE_ID = data.changes[0].changeId;
       if (command.includes('/v1/sql')) expect(data.statements.length).toBeGreaterThan(0);
     }
     expect(env.EXPENSE_API_KEY).toBeDefined();
