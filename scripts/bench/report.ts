@@ -398,6 +398,16 @@ md.push(
   '',
 );
 
+const historyText = readText('change-history.txt');
+md.push(
+  '## Change history: the cost of recording (issue 16)',
+  '',
+  'From `packages/server/bench/change-history.ts` (in process, on each engine): the same committed 100-row INSERT through the guard, with the change recorded (the statement trigger writes 100 before/after row images and the header) and without (no change opened), alternating. Goal: recorded ≤ 1.3x.',
+  '',
+  historyText ?? 'Not run yet.',
+  '',
+);
+
 md.push(
   '## Reliability suites',
   '',
