@@ -283,8 +283,9 @@ REVOKE EXECUTE ON FUNCTION expense_internal.purge_changes(integer) FROM PUBLIC;
 
 -- A revert restores a row by inserting its old image, updated_at included: the settings trigger now stamps
 -- updated_at on UPDATE only, like the other relations' touch triggers (an INSERT takes the column's default).
+-- SECURITY DEFINER: it runs during user SQL and reads pg_timezone_names, which the SQL role need not reach.
 CREATE OR REPLACE FUNCTION expense_internal.check_workspace_settings() RETURNS trigger
-LANGUAGE plpgsql
+LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -304,3 +305,4 @@ BEGIN
   RETURN NEW;
 END
 $fn$;
+REVOKE EXECUTE ON FUNCTION expense_internal.check_workspace_settings() FROM PUBLIC;
