@@ -255,6 +255,26 @@ describe.each([...ENGINES, ...pooledEngines('the change history tests through Pg
       expect(refused.body.error.details.rows[0].key).toEqual({ entry_id: gone.entry_id });
     });
 
+    it('gives the SQL role no way to read the history or open a change', async () => {
+      for (const statement of [
+        'SELECT count(*) FROM expense_internal.changes',
+        'SELECT count(*) FROM expense_internal.change_rows',
+        "SELECT expense_internal.begin_change('execute', NULL, 'forged')",
+        "SELECT pg_catalog.set_config('expense.change_id', '00000000-0000-4000-8000-000000000000', true)",
+      ]) {
+        const error = await live.db
+          .transaction(async (tx) => {
+            await tx.query('SET LOCAL ROLE expense_sql');
+            await tx.query(statement);
+          })
+          .then(
+            () => undefined,
+            (e: { code?: string }) => e.code,
+          );
+        expect({ statement, error }).toEqual({ statement, error: '42501' });
+      }
+    });
+
     it("hides another workspace's history (404) and lists none of it", async () => {
       await sql('/v1/sql/execute', { sql: insertEntries(1, 'h-mine') });
       const [mine] = await latest();
