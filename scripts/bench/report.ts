@@ -436,6 +436,16 @@ if (load?.fairness) {
   if (f.failures.length) md.push(`Failures: ${f.failures.join('; ')}`, '');
 }
 
+const historyText = readText('change-history.txt');
+md.push(
+  '## Change history: the cost of recording (issue 16)',
+  '',
+  'From `packages/server/bench/change-history.ts` (in process, on each engine): the same committed 100-row INSERT through the guard, with the change recorded (the statement trigger writes 100 before/after row images and the header) and without (no change opened), alternating. Goal: recorded ≤ 1.3x.',
+  '',
+  historyText ?? 'Not run yet.',
+  '',
+);
+
 md.push(
   '## Reliability suites',
   '',

@@ -1,6 +1,6 @@
 // `pnpm bench`: builds, runs every benchmark one after the other (never two at once: they share the cores), writes
 // bench-results/*.json and regenerates docs/benchmarks.md with its charts.
-//   pnpm bench [-- --only guard,server,import,fx,wide,loop] [--duration 10] [--profile] [--no-build]
+//   pnpm bench [-- --only guard,server,import,fx,wide,loop,history] [--duration 10] [--profile] [--no-build]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,7 +13,7 @@ const value = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const only = (value('only') ?? 'guard,server,import,fx,wide,loop').split(',');
+const only = (value('only') ?? 'guard,server,import,fx,wide,loop,history').split(',');
 const SOURCE = ['--conditions=@expense/source', '--import', 'tsx'];
 mkdirSync(RESULTS, { recursive: true });
 
@@ -70,6 +70,10 @@ if (only.includes('loop')) {
 }
 if (only.includes('fx') && existsSync(join(server, 'bench', 'fx-rebuild.ts'))) {
   results.fx = run('fx', process.execPath, [...SOURCE, 'bench/fx-rebuild.ts'], server, 'fx-rebuild.txt');
+}
+if (only.includes('history')) {
+  const h = ['bench/change-history.ts'];
+  results.history = run('history', process.execPath, [...SOURCE, ...h], server, 'change-history.txt');
 }
 run('report', process.execPath, ['--import', 'tsx', join(REPO, 'scripts', 'bench', 'report.ts')], REPO);
 process.stderr.write(

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { createAction, type RunState } from './commands/action.js';
 import { registerExec } from './commands/exec.js';
+import { registerHistory } from './commands/history.js';
 import { registerImport } from './commands/import.js';
 import { registerInvitations } from './commands/invitations.js';
 import { registerKeys } from './commands/keys.js';
@@ -9,6 +10,7 @@ import { registerLogout } from './commands/logout.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerMembers } from './commands/members.js';
 import { registerQuery } from './commands/query.js';
+import { registerRevert } from './commands/revert.js';
 import { registerSchema } from './commands/schema.js';
 import { registerWhoami } from './commands/whoami.js';
 import { registerWorkspaces } from './commands/workspaces.js';
@@ -60,6 +62,8 @@ export function createProgram(io: IO, state: RunState): Command {
   registerSchema(program, action);
   registerQuery(program, action);
   registerExec(program, action);
+  registerHistory(program, action);
+  registerRevert(program, action);
   registerImport(program, action);
   registerKeys(program, action);
   registerMembers(program, action);

@@ -39,6 +39,7 @@ import { mcpRoutes } from './mcp/index.js';
 import { createInvalidKeyLimit } from './ratelimit/invalid-keys.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
+import { changeRoutes } from './routes/changes/index.js';
 import { discoveryData, discoveryRoutes, discoverySchema } from './routes/discovery/index.js';
 import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
 import { guideRoutes } from './routes/guide/index.js';
@@ -164,6 +165,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(keyRoutes(ctx));
       await v1.register(schemaRoutes(ctx));
       await v1.register(sqlRoutes(ctx, options.sqlCheckPool));
+      await v1.register(changeRoutes(ctx));
     },
     { prefix: '/v1' },
   );

@@ -113,7 +113,7 @@ export async function postgresKillScenarios(): Promise<ScenarioReport[]> {
       {
         const s = new Scenario(
           'PostgreSQL: connection killed mid-commit',
-          'a write whose COMMIT is interrupted answers 500 mutation_outcome_unknown; the row is absent, and a retry with the same Idempotency-Key applies it exactly once',
+          'a write whose COMMIT is interrupted answers 500 mutation_outcome_unknown; the row is absent and so is its change record, and a retry with the same Idempotency-Key applies it exactly once, with exactly one record',
         );
         const externalId = `commit-${randomUUID()}`;
         const insert = `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, external_id) VALUES (TIMESTAMPTZ '2026-05-02T09:00:00Z', 'commit', -9.99, 'EUR', 'spend', 'slow-commit', '${externalId}')`;
@@ -132,6 +132,23 @@ export async function postgresKillScenarios(): Promise<ScenarioReport[]> {
         const after = await count(`external_id = '${externalId}'`);
         s.numbers.rowsAfterKill = after;
         s.check(after === 0, 'the interrupted commit was applied');
+        // The change history is written in the same transaction: neither the write nor its record.
+        const records = async () => {
+          const rows = await adminQuery<{ n: string; r: string }>(
+            `SELECT count(*) AS n, (SELECT count(*) FROM expense_internal.change_rows r
+               WHERE r.change_id IN (SELECT change_id FROM expense_internal.changes WHERE strpos(sql_text, $1) > 0)) AS r
+             FROM expense_internal.changes WHERE strpos(sql_text, $1) > 0`,
+            [externalId],
+            db.url,
+          );
+          return { changes: Number(rows[0]!.n), rows: Number(rows[0]!.r) };
+        };
+        const recordedAfterKill = await records();
+        s.numbers.changesAfterKill = recordedAfterKill.changes;
+        s.check(
+          recordedAfterKill.changes === 0 && recordedAfterKill.rows === 0,
+          'a change record outlived its write',
+        );
         // The retry commits (the trigger sleeps 5 s, nobody kills it this time).
         const retry = await sqlRequest(server.origin, key, '/v1/sql/execute', insert, idem);
         s.numbers.retryStatus = retry.status;
@@ -145,6 +162,12 @@ export async function postgresKillScenarios(): Promise<ScenarioReport[]> {
         const rows = await count(`external_id = '${externalId}'`);
         s.numbers.rowsAfterRetries = rows;
         s.check(rows === 1, `${rows} rows after the retry and the replay`);
+        const recorded = await records();
+        s.numbers.changesAfterRetries = recorded.changes;
+        s.check(
+          recorded.changes === 1 && recorded.rows === 1,
+          `${recorded.changes} change records (${recorded.rows} row images) after the retry and the replay`,
+        );
         await serves(s);
         reports.push(s.report());
       }

@@ -174,6 +174,12 @@ export interface SessionCapabilities {
    * `statement_timeout` need not be set back: SET LOCAL ends with the transaction.
    */
   endsTransactionAfterLastBatch?: boolean;
+  /**
+   * Schemas whose tables the database writes beside a statement for its own bookkeeping (an audit trail kept by
+   * triggers, say): rows written there do not count toward `maxAffectedRows`. The session's role must not be
+   * able to write them itself. Unquoted lower-case identifiers.
+   */
+  bookkeepingSchemas?: readonly string[];
 }
 
 /** What `run` tells a session about a batch it sends. */

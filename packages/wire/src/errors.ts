@@ -25,6 +25,7 @@ export const HTTP_ERROR_STATUS = {
   method_not_allowed: 405,
   idempotency_key_reused: 409,
   last_owner: 409,
+  change_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

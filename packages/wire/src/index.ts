@@ -1,5 +1,6 @@
 export * from './account.js';
 export * from './auth.js';
+export * from './changes.js';
 export * from './discovery.js';
 export * from './envelope.js';
 export * from './errors.js';

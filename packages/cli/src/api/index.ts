@@ -1,4 +1,10 @@
 import {
+  type ChangeData,
+  ChangeDataSchema,
+  type ChangeRevertData,
+  ChangeRevertDataSchema,
+  type ChangesData,
+  ChangesDataSchema,
   type KeysData,
   KeysDataSchema,
   type MeData,
@@ -131,6 +137,47 @@ export class ExpenseApi {
 
   script(sql: string, options: SqlOptions = {}) {
     return this.sql('/sql', sql, options);
+  }
+
+  // Change history
+  changes(
+    options: { limit?: number; before?: string; workspaceId?: string } = {},
+  ): Promise<CallResult<ChangesData>> {
+    const workspaceId = options.workspaceId ?? this.target.workspaceId;
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.before !== undefined) query.set('before', options.before);
+    const qs = query.size > 0 ? `?${query}` : '';
+    return this.client.call({
+      method: 'GET',
+      url: this.url(`/changes${qs}`),
+      data: ChangesDataSchema,
+      ...this.auth,
+      ...(workspaceId ? { workspaceId } : {}),
+    });
+  }
+
+  change(changeId: string, workspaceId = this.target.workspaceId): Promise<CallResult<ChangeData>> {
+    return this.client.call({
+      method: 'GET',
+      url: this.url(`/changes/${seg(changeId)}`),
+      data: ChangeDataSchema,
+      ...this.auth,
+      ...(workspaceId ? { workspaceId } : {}),
+    });
+  }
+
+  revertChange(changeId: string, options: SqlOptions = {}): Promise<CallResult<ChangeRevertData>> {
+    const workspaceId = options.workspaceId ?? this.target.workspaceId;
+    return this.client.call({
+      method: 'POST',
+      url: this.url(`/changes/${seg(changeId)}/revert`),
+      data: ChangeRevertDataSchema,
+      ...this.auth,
+      ...(workspaceId ? { workspaceId } : {}),
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      body: options.dryRun ? { dryRun: true } : {},
+    });
   }
 
   // Keys

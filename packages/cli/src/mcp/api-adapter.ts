@@ -46,6 +46,8 @@ export function cliMcpApi(api: ExpenseApi): McpApi {
         }
       }),
     schema: (workspaceId) => mapped(async () => (await api.schema(workspaceId)).data),
+    changes: (call = {}) => mapped(async () => (await api.changes(call)).data),
+    revertChange: (changeId, call = {}) => mapped(async () => (await api.revertChange(changeId, call)).data),
     sql: (endpoint, sql, call = {}) =>
       mapped(async () => (await api.sql(endpoint, sql, call)).raw as SqlResult),
   };

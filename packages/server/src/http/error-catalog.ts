@@ -78,6 +78,9 @@ const catalog: Partial<Record<ErrorCode, CatalogEntry>> = {
     hint: 'Select fewer or shorter columns, or aggregate; nothing was changed.',
   },
   idempotency_key_reused: { hint: 'Use a new Idempotency-Key for every different request.' },
+  change_conflict: {
+    hint: 'Rows of this change were changed again since (details.rows): read them with GET /v1/changes, then revert the later changes first or fix the rows with SQL; nothing was changed.',
+  },
   mutation_outcome_unknown: {
     hint: 'Retry with the same Idempotency-Key: the kept result is replayed if the change was applied, and it runs once if not.',
   },

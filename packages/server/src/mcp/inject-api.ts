@@ -1,4 +1,4 @@
-import type { Action, SchemaData, WorkspacesData } from '@expense/wire';
+import type { Action, ChangeRevertData, ChangesData, SchemaData, WorkspacesData } from '@expense/wire';
 import { type McpApi, McpApiError, type PendingInvitation, type SqlResult } from '@expense/wire/mcp';
 import type { FastifyInstance } from 'fastify';
 
@@ -81,6 +81,18 @@ export function injectApi(t: InjectTarget): McpApi {
       }
     },
     schema: (workspaceId) => call<SchemaData>('GET', '/schema', workspaceId ? { workspaceId } : {}),
+    changes: (c = {}) =>
+      call<ChangesData>(
+        'GET',
+        `/changes${c.limit ? `?limit=${c.limit}` : ''}`,
+        c.workspaceId ? { workspaceId: c.workspaceId } : {},
+      ),
+    revertChange: (changeId, c = {}) =>
+      call<ChangeRevertData>('POST', `/changes/${encodeURIComponent(changeId)}/revert`, {
+        body: c.dryRun ? { dryRun: true } : {},
+        ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
+        ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
+      }),
     sql: (endpoint, sql, c = {}) =>
       call<SqlResult>('POST', endpoint, {
         body: endpoint === '/sql/query' ? { sql } : { sql, ...(c.dryRun ? { dryRun: true } : {}) },

@@ -23,6 +23,17 @@ export interface UserContext {
    */
   workspaceId: string | { requested: string } | { savedBy: string };
   readOnly: boolean;
+  /** Opens a change for the transaction: its writes are recorded in the change history (migration 0017). */
+  change?: ChangeOrigin;
+}
+
+/** Where a recorded change came from. */
+export interface ChangeOrigin {
+  /** 'execute' or 'script' (the SQL endpoints), 'revert'. */
+  endpoint: string;
+  /** The key's connection id. */
+  connectionId: string;
+  sql: string;
 }
 
 export interface UserTransactionOptions {

@@ -64,7 +64,22 @@ function workspaceOf(ctx: UserContext): { kind: WorkspaceKind; id: string } {
 export function userContextSetup(ctx: UserContext, checks = ''): string {
   const userId = checkedUuid(ctx.userId, 'userId');
   const { kind, id } = workspaceOf(ctx);
-  return `SELECT ${checks}${INTERNAL_SCHEMA}.begin_user_context('${userId}', '${id}', '${kind}', '${NOT_RESOLVED}') AS workspace_id, ${INTERNAL_SCHEMA}.workspace_time_zone() AS time_zone`;
+  return `SELECT ${checks}${changeSetup(ctx)}${INTERNAL_SCHEMA}.begin_user_context('${userId}', '${id}', '${kind}', '${NOT_RESOLVED}') AS workspace_id, ${INTERNAL_SCHEMA}.workspace_time_zone() AS time_zone`;
+}
+
+/**
+ * `begin_change(...)` (migration 0017) as a select-list item in front of begin_user_context, so it runs as the
+ * owner before the role switch. The SQL text travels as an escape string literal (backslashes and quotes
+ * doubled), which reads the same whatever standard_conforming_strings says.
+ */
+function changeSetup(ctx: UserContext): string {
+  if (!ctx.change) return '';
+  const connectionId = checkedUuid(ctx.change.connectionId, 'connectionId');
+  if (!/^[a-z]{1,20}$/.test(ctx.change.endpoint) || ctx.change.sql.includes('\0')) {
+    throw new Error('change: refusing an unexpected value');
+  }
+  const sql = ctx.change.sql.replace(/\\/g, '\\\\').replace(/'/g, "''");
+  return `${INTERNAL_SCHEMA}.begin_change('${ctx.change.endpoint}', '${connectionId}', E'${sql}') AS change_id, `;
 }
 
 const SEPARATOR = ';\n';
@@ -115,11 +130,12 @@ async function runUserTransaction<T>(
     const commit = commitsEarly && (last || state === 'committed');
     const parts = [...prefix, text];
     if (commit) parts.push('COMMIT');
-    const prefixChars = prefix.length === 0 ? 0 : prefix.join(SEPARATOR).length + SEPARATOR.length;
     let results: SessionResult[];
     try {
       results = await session.queryBatch(parts.join(SEPARATOR));
     } catch (error) {
+      // PostgreSQL counts characters (code points): the prefix may hold the SQL text (changeSetup).
+      const prefixChars = prefix.length === 0 ? 0 : [...prefix.join(SEPARATOR)].length + SEPARATOR.length;
       if (prefix.length > 0) {
         state = 'open'; // BEGIN ran; whatever failed after it left the transaction to roll back
         if (

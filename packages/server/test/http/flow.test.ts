@@ -84,6 +84,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
           /\/me.*\/workspaces.*select.*\/schema.*SQL/,
           /docs\.guideUrl.*data\.clock/,
           /expense-server fx sync.*--fx-sync/,
+          /change history.*GET \/changes.*revert/,
         ];
         expect(instructions).toHaveLength(order.length);
         for (const [i, pattern] of order.entries()) expect(instructions[i]).toMatch(pattern);

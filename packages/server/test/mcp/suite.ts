@@ -14,16 +14,26 @@ export interface SuiteContext {
 
 /** The behaviour every transport must show: the same tools, confirmation, caps, fencing and errors. */
 export function toolSuite(s: SuiteContext): void {
-  it('lists the six tools with schemas and annotations, under 1,500 tokens', async () => {
+  it('lists the eight tools with schemas and annotations, under 1,500 tokens', async () => {
     const listed = await s.client().listTools();
     const names = listed.tools.map((t) => t.name).sort();
-    expect(names).toEqual(['execute', 'get_guide', 'get_schema', 'list_workspaces', 'query', 'report']);
+    expect(names).toEqual([
+      'execute',
+      'get_guide',
+      'get_schema',
+      'history',
+      'list_workspaces',
+      'query',
+      'report',
+      'revert',
+    ]);
+    const writes = ['execute', 'revert'];
     for (const tool of listed.tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.annotations?.openWorldHint).toBe(false);
-      expect(tool.annotations?.readOnlyHint).toBe(tool.name !== 'execute');
-      expect(tool.annotations?.destructiveHint).toBe(tool.name === 'execute');
+      expect(tool.annotations?.readOnlyHint).toBe(!writes.includes(tool.name));
+      expect(tool.annotations?.destructiveHint).toBe(writes.includes(tool.name));
     }
     expect(approxTokens(listed)).toBeLessThan(1500);
   });
@@ -130,6 +140,41 @@ export function toolSuite(s: SuiteContext): void {
     expect(again.isError).toBe(true);
     expect(again.structuredContent.error.code).toBe('confirmation_used');
     expect(await s.count(account)).toBe(3);
+  });
+
+  it('history lists the committed change; revert dry-runs, then commits with its token', async () => {
+    const account = s.account('hist');
+    const sql = insertEntries(2, account);
+    const dry = await call(s.client(), 'execute', { sql });
+    await call(s.client(), 'execute', { sql, confirmToken: dry.structuredContent.confirmToken });
+    const history = await call(s.client(), 'history', { limit: 5 });
+    expect(history.isError).toBeFalsy();
+    const change = history.structuredContent.changes[0];
+    expect(change).toMatchObject({
+      sql,
+      statements: [{ table: 'ledger_entries', command: 'INSERT', rowCount: 2 }],
+    });
+
+    const preview = await call(s.client(), 'revert', { changeId: change.changeId });
+    expect(preview.isError).toBeFalsy();
+    expect(preview.structuredContent).toMatchObject({ committed: false, reverted: change.changeId });
+    expect(preview.structuredContent.rows).toHaveLength(2);
+    expect(await s.count(account)).toBe(2);
+    const other = await call(s.client(), 'revert', {
+      changeId: history.structuredContent.changes[1]?.changeId ?? change.workspaceId,
+      confirmToken: preview.structuredContent.confirmToken,
+    });
+    expect(other.structuredContent.error.code).toBe('confirmation_mismatch');
+    const done = await call(s.client(), 'revert', {
+      changeId: change.changeId,
+      confirmToken: preview.structuredContent.confirmToken,
+    });
+    expect(done.isError).toBeFalsy();
+    expect(done.structuredContent.committed).toBe(true);
+    expect(await s.count(account)).toBe(0);
+    const conflict = await call(s.client(), 'revert', { changeId: change.changeId });
+    expect(conflict.isError).toBe(true);
+    expect(conflict.structuredContent.error.code).toBe('change_conflict');
   });
 
   it('a guard refusal is a tool error with the code, the hint and the next action', async () => {

@@ -49,6 +49,9 @@ const ROUTES = [
   'POST /v1/sql/query',
   'POST /v1/sql/execute',
   'POST /v1/sql"',
+  'GET /v1/changes?',
+  'GET /v1/changes/$CHANGE_ID',
+  'POST /v1/changes/$CHANGE_ID/revert',
 ];
 
 function routeOf(command: string): string {
@@ -116,6 +119,7 @@ describe('docs/api.md', () => {
         // The invitee's own key, as if they had signed in: invitations are answered by the invitee.
         env.INVITEE_API_KEY = (await createApiKey(live.db, data.member.userId, 'invitee laptop')).apiKey;
       }
+      if (data.changes?.[0]?.changeId && !env.CHANGE_ID) env.CHANGE_ID = data.changes[0].changeId;
       if (command.includes('/v1/sql')) expect(data.statements.length).toBeGreaterThan(0);
     }
     expect(env.EXPENSE_API_KEY).toBeDefined();

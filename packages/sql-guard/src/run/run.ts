@@ -73,6 +73,7 @@ export async function runStatements(
       const plan = planStatement(statement, {
         first: index === 0,
         last: index === statements.length - 1,
+        bookkeepingSchemas: capabilities.bookkeepingSchemas ?? [],
         timeoutMs: deadline.remainingMs(),
         maxReturnedRows: limits.maxReturnedRows,
         countBefore: !statement.readOnly && writtenSoFar === undefined,

@@ -55,11 +55,21 @@ const outputFormats = [
 
 /**
  * Every row this transaction inserted, updated or deleted so far, over all tables (partitions and rows
- * written by triggers and cascades included). The difference around a statement counts all the rows it
- * wrote, data-modifying CTEs included, on PostgreSQL and PGlite alike.
+ * written by triggers and cascades included) but those of the session's bookkeeping schemas. The difference
+ * around a statement counts all the rows it wrote, data-modifying CTEs included, on PostgreSQL and PGlite alike.
  */
-const writtenRows =
-  "(SELECT COALESCE(pg_catalog.sum(pg_catalog.pg_stat_get_xact_tuples_inserted(c.oid) + pg_catalog.pg_stat_get_xact_tuples_updated(c.oid) + pg_catalog.pg_stat_get_xact_tuples_deleted(c.oid)), 0)::pg_catalog.text FROM pg_catalog.pg_class c WHERE c.relkind = 'r' AND c.relnamespace <> 11)";
+function writtenRows(bookkeepingSchemas: readonly string[]): string {
+  const names = bookkeepingSchemas.map((name) => {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name))
+      throw new TypeError(`bookkeeping schema ${name}: not a plain identifier`);
+    return `'${name}'`;
+  });
+  const kept =
+    names.length === 0
+      ? ''
+      : ` AND c.relnamespace NOT IN (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname IN (${names.join(', ')}))`;
+  return `(SELECT COALESCE(pg_catalog.sum(pg_catalog.pg_stat_get_xact_tuples_inserted(c.oid) + pg_catalog.pg_stat_get_xact_tuples_updated(c.oid) + pg_catalog.pg_stat_get_xact_tuples_deleted(c.oid)), 0)::pg_catalog.text FROM pg_catalog.pg_class c WHERE c.relkind = 'r' AND c.relnamespace <> 11${kept})`;
+}
 
 /** The name of the column the measuring wrapper adds (quoted: no checked statement can name a column so). */
 export const rowCheckColumn = 'sql-guard row check';
@@ -122,6 +132,8 @@ export interface StatementPlan {
 
 export interface PlanOptions {
   first: boolean;
+  /** Schemas whose written rows are not the statement's (SessionCapabilities.bookkeepingSchemas). */
+  bookkeepingSchemas: readonly string[];
   last: boolean;
   timeoutMs: number;
   maxReturnedRows: number;
@@ -157,7 +169,8 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
     options.statementShape.limit <= options.maxReturnedRows;
   const shape = !statement.readOnly ? 'direct' : bounded ? 'bounded' : 'cursor';
   const cursor = shape === 'cursor';
-  if (!cursor && options.countBefore) checks.push(`${writtenRows} AS n`);
+  const written = writtenRows(options.bookkeepingSchemas);
+  if (!cursor && options.countBefore) checks.push(`${written} AS n`);
   // The first part yields one result of its own: the checks' row, or (nothing to check) the last SET's.
   const parts = [
     (checks.length > 0 ? [...settings, `SELECT 1 AS t, ${checks.join(', ')}`] : settings).join(
@@ -208,7 +221,7 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
     } else {
       parts.push(body);
     }
-    parts.push(`SELECT ${writtenRows} AS n`);
+    parts.push(`SELECT ${written} AS n`);
     read = (results) => {
       const result = resultAt(results, 1);
       return {

@@ -1,3 +1,4 @@
+import type { ChangeRevertData, ChangesData } from '../changes.js';
 import type { Action } from '../envelope.js';
 import type { SchemaData } from '../schema.js';
 import type { SqlResultData } from '../sql.js';
@@ -55,4 +56,8 @@ export interface McpApi {
   invitations(): Promise<PendingInvitation[]>;
   schema(workspaceId?: string): Promise<SchemaData>;
   sql(endpoint: SqlEndpoint, sql: string, call?: SqlCall): Promise<SqlResult>;
+  /** GET /changes (the `history` tool); absent where the server has no change history. */
+  changes?(call?: { limit?: number; workspaceId?: string }): Promise<ChangesData>;
+  /** POST /changes/{changeId}/revert (the `revert` tool). */
+  revertChange?(changeId: string, call?: SqlCall): Promise<ChangeRevertData>;
 }

@@ -4,6 +4,7 @@ type Json = Record<string, unknown>;
 
 /**
  * Strips what costs context tokens and says nothing to a model: `$schema`, `propertyNames: {type: string}`,
+ * empty `properties`,
  * empty `additionalProperties` (any value), the regex behind `format: date`, and in output schemas
  * `additionalProperties: false` and nested `required` (results may carry more than they declare, e.g. the
  * API's `limits`). Validation is unchanged: the zod schema still validates.
@@ -15,6 +16,8 @@ function strip(node: unknown, output: boolean, depth: number): unknown {
   for (const [key, value] of Object.entries(node as Json)) {
     if (key === '$schema') continue;
     if (key === 'propertyNames') continue;
+    if (key === 'properties' && typeof value === 'object' && value !== null && !Object.keys(value).length)
+      continue;
     if (
       key === 'additionalProperties' &&
       typeof value === 'object' &&

@@ -10,6 +10,7 @@ import { REPORT_KINDS, ReportInputError, reportSql } from '../reports.js';
 import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
 import { type Confirmations, commitIdempotencyKey } from './confirm.js';
 import { MCP_ERROR_CODES, type McpErrorCode } from './errors.js';
+import { registerHistoryTools } from './history-tools.js';
 import { lean } from './lean-schema.js';
 import { fencedText, fitSqlResult } from './render.js';
 
@@ -29,7 +30,8 @@ export interface ToolOptions {
   pushElicitation?: boolean;
 }
 
-const WorkspaceArg = z.string().optional().describe('default: the selected one');
+// No description: every word here is repeated in four tools' schemas (the selected workspace is the default).
+const WorkspaceArg = z.string().optional();
 
 const Statement = z.object({
   index: z.number(),
@@ -54,9 +56,9 @@ const ExecuteOutput = SqlOutput.extend({
   replayed: z.boolean().optional(),
 });
 
-const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
-const inp = <T extends z.ZodType>(schema: T) => lean(schema, 'input');
-const out = <T extends z.ZodType>(schema: T) => lean(schema, 'output');
+export const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+export const inp = <T extends z.ZodType>(schema: T) => lean(schema, 'input');
+export const out = <T extends z.ZodType>(schema: T) => lean(schema, 'output');
 
 interface Failure {
   error: ApiErrorObject;
@@ -64,7 +66,7 @@ interface Failure {
   actions?: { name: string; method: string; url: string }[];
 }
 
-function failure(f: Failure): CallToolResult {
+export function failure(f: Failure): CallToolResult {
   const lines = [`Error ${f.error.code}: ${f.error.message}`];
   if (f.error.hint) lines.push(`Hint: ${f.error.hint}`);
   lines.push(`Next: ${f.nextAction}`);
@@ -75,7 +77,7 @@ function failure(f: Failure): CallToolResult {
   };
 }
 
-function mcpFailure(code: McpErrorCode, nextAction: string, hint?: string): CallToolResult {
+export function mcpFailure(code: McpErrorCode, nextAction: string, hint?: string): CallToolResult {
   return failure({
     error: { code, message: MCP_ERROR_CODES[code], ...(hint ? { hint } : {}), retryable: false },
     nextAction,
@@ -83,7 +85,7 @@ function mcpFailure(code: McpErrorCode, nextAction: string, hint?: string): Call
 }
 
 /** The next legal step after an API error, in words an agent can act on. */
-function nextActionFor(e: McpApiError): string {
+export function nextActionFor(e: McpApiError): string {
   const c = e.error.code;
   if (c === 'missing_workspace' || c === 'workspace_not_found')
     return 'Call list_workspaces and pass one of its workspaceId values.';
@@ -95,12 +97,14 @@ function nextActionFor(e: McpApiError): string {
     return 'Wait a moment (Retry-After) and call the tool again.';
   if (c === 'mutation_row_limit_exceeded') return 'Split the change into statements of at most 100 rows.';
   if (c === 'result_too_large') return 'Select fewer or shorter columns, or aggregate.';
+  if (c === 'change_conflict')
+    return 'Rows changed since that change (error.details.rows): tell the user; revert the later changes first (history lists them), or fix the rows with execute.';
   if (e.status === 400)
     return 'Fix the SQL as the hint says (get_guide topic sql-dialect lists the rules) and call again.';
   return 'Report the error to the user.';
 }
 
-async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
   } catch (error) {
@@ -126,7 +130,7 @@ function sqlResult(result: SqlResult, header: string[], extra: Record<string, un
   return { content: [{ type: 'text', text: fitted.text }], structuredContent: structured };
 }
 
-/** The six tools of mcp.md on one McpServer, for any transport. */
+/** The tools of mcp.md on one McpServer, for any transport (history and revert where the API has them). */
 export function registerTools(server: McpServer, o: ToolOptions): void {
   const { api, confirmations } = o;
 
@@ -230,7 +234,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
       'execute',
       {
         description:
-          'INSERT/UPDATE/DELETE or an atomic script. Without confirmToken: dry run returning the effect and a confirmToken; after the user approves, repeat with the same sql and the token to commit.',
+          'INSERT/UPDATE/DELETE or an atomic script. Without confirmToken: a dry run, its effect and a confirmToken; after user approval, repeat with the same sql and token to commit.',
         inputSchema: inp(
           z.object({
             sql: z.string(),
@@ -320,6 +324,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     );
   }
 
+  registerHistoryTools(server, o, workspaceFor);
+
   server.registerTool(
     'get_guide',
     {
@@ -371,7 +377,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
   );
 }
 
-type ToolContext = Parameters<Parameters<McpServer['registerTool']>[2]>[1];
+export type ToolContext = Parameters<Parameters<McpServer['registerTool']>[2]>[1];
 const ConfirmSchema = z.object({ commit: z.boolean().describe('Commit this change?') });
 
 /**
@@ -379,7 +385,7 @@ const ConfirmSchema = z.object({ commit: z.boolean().describe('Commit this chang
  * asked — the confirmToken is the server-side confirmation), 'declined', or 'input' when the 2026-07-28
  * multi-round-trip answer must be requested first (an input-required result; the client retries with it).
  */
-async function askUser(
+export async function askUser(
   server: McpServer,
   ctx: ToolContext,
   sql: string,
@@ -420,7 +426,7 @@ async function askUser(
 const confirmMessage = (sql: string, workspaceId: string) =>
   `An agent wants to commit this SQL in workspace ${workspaceId}:\n\n${sql.slice(0, 2000)}`;
 
-function inputRequiredResult(sql: string, workspaceId: string): CallToolResult {
+export function inputRequiredResult(sql: string, workspaceId: string): CallToolResult {
   return inputRequired({
     inputRequests: {
       confirm: inputRequired.elicit({

@@ -12,4 +12,5 @@ export const DISCOVERY_INSTRUCTIONS = [
   'Then call GET /me, GET /workspaces (create one with POST /workspaces if there is none), select a workspace with POST /workspaces/{workspaceId}/select, read GET /schema, and use the SQL endpoints.',
   "Read the agent's guide (docs.guideUrl) for the SQL dialect, writing data and recipes; every SQL result carries data.clock with today's date in the workspace's time zone.",
   FX_FRESH_RATES,
+  'Every committed write is kept in the change history (GET /changes, 90 days): tell the user what you changed, and undo a mistake with POST /changes/{changeId}/revert.',
 ];

@@ -11,4 +11,5 @@ export const SQL_RULES = [
   RECIPES.numericStrings,
   'Before a long write, probe with 1 to 3 rows; then send at most 100 rows per call, in sequence.',
   "Get the user's approval before any write; the approval covers the probe and all later batches of that change.",
+  'Every committed write is recorded: GET /changes lists them (SQL, who, rows) so you can tell the user what you changed; POST /changes/{changeId}/revert undoes one (dry run first).',
 ];

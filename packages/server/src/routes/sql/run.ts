@@ -106,7 +106,15 @@ export async function runSql(runner: SqlRunner, request: SqlRequest): Promise<st
     : [];
   try {
     return await db.userTransaction(
-      { userId: principal.userId, workspaceId: workspace, readOnly: mode === 'query' },
+      {
+        userId: principal.userId,
+        workspaceId: workspace,
+        readOnly: mode === 'query',
+        // A committed write is recorded in the change history (a dry run rolls back: nothing to record).
+        ...(mode !== 'query' && !dryRun
+          ? { change: { endpoint: mode, connectionId: principal.connectionId, sql } }
+          : {}),
+      },
       async (session, scope) => {
         // Waiting for the database counts: a request whose deadline passed meanwhile runs nothing.
         if (deadline.passed) throw deadline.notStarted();

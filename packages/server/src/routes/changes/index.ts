@@ -1,0 +1,206 @@
+import {
+  ChangeDataSchema,
+  ChangeParamsSchema,
+  ChangeRevertBodySchema,
+  ChangeRevertDataSchema,
+  ChangesDataSchema,
+  ChangesQuerySchema,
+  IDEMPOTENCY_HEADER,
+  WORKSPACE_HEADER,
+} from '@expense/wire';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { ApiError, isApiError } from '../../http/api-error.js';
+import { failure, success } from '../../http/envelope.js';
+import { idempotencyKeyOf, requestHash } from '../../idempotency/key.js';
+import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js';
+import { apiKeySecurity, responses } from '../responses.js';
+import { resolveWorkspace } from '../sql/workspace.js';
+import { isUuid } from '../workspaces/store.js';
+import { revertChange } from './revert.js';
+import { changeRows, findChange, listChanges, purgeChanges } from './store.js';
+
+const DAY_MS = 86_400_000;
+const PURGE_INTERVAL_MS = 60 * 60_000;
+const PURGE_BATCH = 1000;
+const PURGE_MAX_BATCHES = 20;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const headers = z.object({
+  [WORKSPACE_HEADER.toLowerCase()]: z
+    .string()
+    .optional()
+    .describe("This workspace's history instead of the key's saved workspace's (membership is checked)."),
+});
+const revertHeaders = z.object({
+  ...headers.shape,
+  [IDEMPOTENCY_HEADER.toLowerCase()]: z
+    .string()
+    .optional()
+    .describe('As on the SQL endpoints: the response is kept 24 hours for this ApiKey and replayed.'),
+});
+
+function notFound(): ApiError {
+  return new ApiError(
+    'not_found',
+    'This workspace has no change with this changeId (changes are kept 90 days).',
+    {
+      hint: 'List the changes with GET /v1/changes and use one of their changeIds.',
+    },
+  );
+}
+
+/** GET /v1/changes, GET /v1/changes/{changeId}, POST /v1/changes/{changeId}/revert. */
+export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onRequest', requireApiKey(ctx));
+    const idempotency = new IdempotencyStore(ctx.db, {
+      ttlMs: DAY_MS,
+      staleAfterMs: ctx.config.sqlDeadlineMs + 60_000,
+      waitMs: ctx.config.sqlDeadlineMs + 5_000,
+      pollMs: 50,
+    });
+    // Changes older than 90 days, in bounded batches so that no purge holds locks for long.
+    const purge = setInterval(() => {
+      void (async () => {
+        for (let i = 0; i < PURGE_MAX_BATCHES; i++) {
+          if ((await purgeChanges(ctx.db, PURGE_BATCH)) < PURGE_BATCH) break;
+        }
+      })().catch((error: unknown) => app.log.warn({ err: error }, 'change history purge'));
+    }, PURGE_INTERVAL_MS);
+    purge.unref();
+    app.addHook('onClose', async () => clearInterval(purge));
+
+    const workspaceOf = (request: FastifyRequest) =>
+      resolveWorkspace(ctx.db, ctx.actions, principalOf(request), request.headers['x-workspace-id']);
+
+    app.get(
+      '/changes',
+      {
+        schema: {
+          tags: ['changes'],
+          summary: "The workspace's change history, newest first (kept 90 days)",
+          security: apiKeySecurity,
+          headers,
+          querystring: ChangesQuerySchema,
+          response: responses(200, ChangesDataSchema),
+        },
+      },
+      async (request) => {
+        const workspaceId = await workspaceOf(request);
+        const { before, limit = 20 } = request.query;
+        if (before !== undefined && !isUuid(before)) throw notFound();
+        const changes = await listChanges(ctx.db, workspaceId, { limit, ...(before ? { before } : {}) });
+        const instructions = [
+          'Every committed write is listed with its SQL, who sent it and the rows per statement. Show the user what changed; GET /v1/changes/{changeId} has the row images, POST /v1/changes/{changeId}/revert undoes one (dry run first).',
+        ];
+        if (changes.length === limit) {
+          instructions.push(`More changes may be older: GET /v1/changes?before=${changes.at(-1)?.changeId}.`);
+        }
+        return success({ workspaceId, changes }, instructions);
+      },
+    );
+
+    app.get(
+      '/changes/:changeId',
+      {
+        schema: {
+          tags: ['changes'],
+          summary: 'One change with the before and after image of every row it wrote',
+          security: apiKeySecurity,
+          headers,
+          params: ChangeParamsSchema,
+          response: responses(200, ChangeDataSchema),
+        },
+      },
+      async (request) => {
+        const workspaceId = await workspaceOf(request);
+        const { changeId } = request.params;
+        const change = isUuid(changeId) ? await findChange(ctx.db, workspaceId, changeId) : undefined;
+        if (!change) throw notFound();
+        const rows = await changeRows(ctx.db, changeId);
+        const instructions = change.revertedBy
+          ? [`This change was reverted by ${change.revertedBy}.`]
+          : [
+              `To undo it, send POST /v1/changes/${changeId}/revert with {"dryRun": true}, show the user the effect, then send it without dryRun.`,
+            ];
+        return success({ workspaceId, change, rows }, instructions);
+      },
+    );
+
+    function send(reply: FastifyReply, kept: KeptResponse): FastifyReply {
+      return reply.code(kept.statusCode).type(JSON_TYPE).send(kept.body);
+    }
+
+    app.post(
+      '/changes/:changeId/revert',
+      {
+        schema: {
+          tags: ['changes'],
+          summary:
+            'Undo a change atomically if every row is still as it left it (else 409 change_conflict); dryRun rolls back',
+          security: apiKeySecurity,
+          headers: revertHeaders,
+          params: ChangeParamsSchema,
+          body: ChangeRevertBodySchema.strict().optional(),
+          response: responses(200, ChangeRevertDataSchema),
+        },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const dryRun = request.body?.dryRun === true;
+        const key = idempotencyKeyOf(request.headers['idempotency-key']);
+        const workspaceId = await workspaceOf(request);
+        const { changeId } = request.params;
+        if (!isUuid(changeId) || !(await findChange(ctx.db, workspaceId, changeId))) throw notFound();
+        const render = (data: Parameters<Parameters<typeof revertChange>[1]['render']>[0]) =>
+          JSON.stringify(
+            success(data, [
+              data.committed
+                ? `Reverted: the rows are as they were before change ${changeId}. The revert is change ${data.changeId ?? '(none: nothing to undo)'} and can be reverted too.`
+                : 'Dry run: the revert ran and was rolled back, nothing was saved. Show the user the rows, then send the same request without dryRun to apply it.',
+            ]),
+          );
+        const run = (claim?: Parameters<typeof revertChange>[1]['claim']) =>
+          revertChange(ctx.db, {
+            principal,
+            workspaceId,
+            changeId,
+            dryRun,
+            idempotency,
+            render,
+            ...(claim ? { claim } : {}),
+          });
+        if (key === undefined) return void send(reply, await run());
+
+        const begun = await idempotency.begin({
+          connectionId: principal.connectionId,
+          key,
+          requestHash: requestHash({ endpoint: '/changes/revert', workspaceId, sql: changeId, dryRun }),
+          workspaceId,
+        });
+        if ('replay' in begun) return void send(reply.header('idempotent-replayed', 'true'), begun.replay);
+        const { claim } = begun;
+        let kept: KeptResponse;
+        try {
+          kept = await run(claim);
+          if (dryRun) await idempotency.complete(claim, kept);
+        } catch (error) {
+          if (isApiError(error) && error.status < 500) {
+            kept = { statusCode: error.status, body: JSON.stringify(failure(error, ctx.actions)) };
+            await idempotency.complete(claim, kept);
+          } else {
+            await idempotency
+              .release(claim)
+              .catch((e: unknown) => request.log.warn({ err: e }, 'idempotency release'));
+            throw error;
+          }
+        }
+        send(reply, kept);
+      },
+    );
+  };
+}

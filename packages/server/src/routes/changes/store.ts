@@ -1,0 +1,125 @@
+import type { Change, ChangeRow } from '@expense/wire';
+import type { Queryable } from '../../storage/database.js';
+
+interface ChangeRecord {
+  change_id: string;
+  at: Date;
+  endpoint: Change['endpoint'];
+  sql_text: string;
+  statements: Change['statements'];
+  user_id: string | null;
+  email: string | null;
+  connection_id: string | null;
+  label: string | null;
+  reverts: string | null;
+  reverted_by: string | null;
+}
+
+const SELECT_CHANGES = `
+  SELECT c.change_id, c.at, c.endpoint, c.sql_text, c.statements, c.user_id, u.email, c.connection_id, k.label,
+         c.reverts,
+         (SELECT r.change_id FROM expense_internal.changes r WHERE r.reverts = c.change_id
+          ORDER BY r.seq LIMIT 1) AS reverted_by
+  FROM expense_internal.changes c
+  LEFT JOIN expense_internal.users u ON u.user_id = c.user_id
+  LEFT JOIN expense_internal.api_keys k ON k.connection_id = c.connection_id`;
+
+function toChange(r: ChangeRecord): Change {
+  return {
+    changeId: r.change_id,
+    at: r.at.toISOString(),
+    endpoint: r.endpoint,
+    sql: r.sql_text,
+    statements: r.statements,
+    by: { userId: r.user_id, email: r.email, connectionId: r.connection_id, label: r.label },
+    ...(r.reverts ? { reverts: r.reverts } : {}),
+    ...(r.reverted_by ? { revertedBy: r.reverted_by } : {}),
+  };
+}
+
+/** The workspace's changes, newest first, older than `before` when given (a change of this workspace). */
+export async function listChanges(
+  db: Queryable,
+  workspaceId: string,
+  options: { before?: string; limit: number },
+): Promise<Change[]> {
+  const params: unknown[] = [workspaceId, options.limit];
+  let older = '';
+  if (options.before !== undefined) {
+    params.push(options.before);
+    older = `AND c.seq < (SELECT b.seq FROM expense_internal.changes b WHERE b.change_id = $3 AND b.workspace_id = $1)`;
+  }
+  const { rows } = await db.query<ChangeRecord>(
+    `${SELECT_CHANGES} WHERE c.workspace_id = $1 ${older} ORDER BY c.seq DESC LIMIT $2`,
+    params,
+  );
+  return rows.map(toChange);
+}
+
+/** One change of the workspace, or undefined (another workspace's change is not found either). */
+export async function findChange(
+  db: Queryable,
+  workspaceId: string,
+  changeId: string,
+): Promise<Change | undefined> {
+  const { rows } = await db.query<ChangeRecord>(
+    `${SELECT_CHANGES} WHERE c.workspace_id = $1 AND c.change_id = $2`,
+    [workspaceId, changeId],
+  );
+  return rows[0] && toChange(rows[0]);
+}
+
+interface RowRecord {
+  table_name: string;
+  row_key: Record<string, unknown>;
+  before_image: Record<string, unknown> | null;
+  after_image: Record<string, unknown> | null;
+}
+
+const toRow = (r: RowRecord): ChangeRow => ({
+  table: r.table_name,
+  key: r.row_key,
+  before: r.before_image,
+  after: r.after_image,
+});
+
+/** Every row image the change recorded, in the order written. */
+export async function changeRows(db: Queryable, changeId: string): Promise<ChangeRow[]> {
+  const { rows } = await db.query<RowRecord>(
+    `SELECT table_name, expense_internal.change_image_out(row_key) AS row_key,
+            expense_internal.change_image_out(before_image) AS before_image,
+            expense_internal.change_image_out(after_image) AS after_image
+     FROM expense_internal.change_rows WHERE change_id = $1 ORDER BY seq`,
+    [changeId],
+  );
+  return rows.map(toRow);
+}
+
+/** The rows of a change that are no longer as it left them (locks the others, in the caller's transaction). */
+export async function changeConflicts(tx: Queryable, changeId: string): Promise<ChangeRow[]> {
+  const { rows } = await tx.query<RowRecord>(
+    `SELECT table_name, expense_internal.change_image_out(row_key) AS row_key,
+            expense_internal.change_image_out(expected) AS before_image,
+            expense_internal.change_image_out(current) AS after_image
+     FROM expense_internal.change_conflicts($1)`,
+    [changeId],
+  );
+  return rows.map(toRow);
+}
+
+/** What a revert does per row: before = the change's after image (as the row is now), after = its before. */
+export async function revertRows(tx: Queryable, changeId: string): Promise<ChangeRow[]> {
+  const { rows } = await tx.query<RowRecord>(
+    `SELECT table_name, expense_internal.change_image_out(row_key) AS row_key,
+            expense_internal.change_image_out(after_image) AS before_image,
+            expense_internal.change_image_out(before_image) AS after_image
+     FROM expense_internal.change_net_rows($1) ORDER BY table_name, row_key::text`,
+    [changeId],
+  );
+  return rows.map(toRow);
+}
+
+export async function purgeChanges(db: Queryable, batch: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT expense_internal.purge_changes($1) AS n', [batch]);
+  return Number(rows[0]?.n ?? 0);
+}

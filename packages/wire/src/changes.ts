@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** One statement-level write of a change: which relation, which command, how many rows. */
+export const ChangeStatementSchema = z.object({
+  table: z.string(),
+  command: z.enum(['INSERT', 'UPDATE', 'DELETE']),
+  rowCount: z.number().int(),
+});
+
+/** One recorded change: a committed write of the SQL endpoints, or a revert. */
+export const ChangeSchema = z.object({
+  changeId: z.string(),
+  at: z.string().describe('When the transaction started (ISO 8601, UTC).'),
+  endpoint: z.enum(['execute', 'script', 'revert']),
+  sql: z.string(),
+  statements: z.array(ChangeStatementSchema),
+  by: z.object({
+    userId: z.string().nullable(),
+    email: z.string().nullable(),
+    connectionId: z.string().nullable(),
+    label: z.string().nullable(),
+  }),
+  reverts: z.string().optional().describe('The change this one reverted.'),
+  revertedBy: z.string().optional().describe('The change that reverted this one.'),
+});
+export type Change = z.infer<typeof ChangeSchema>;
+
+/** A row of a change: its primary key and its image before and after (null: absent). */
+export const ChangeRowSchema = z.object({
+  table: z.string(),
+  key: z.record(z.string(), z.unknown()),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type ChangeRow = z.infer<typeof ChangeRowSchema>;
+
+export const ChangesQuerySchema = z.object({
+  before: z.string().optional().describe('A changeId: list the changes older than it.'),
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('1 to 100 (default 20).'),
+});
+export const ChangeParamsSchema = z.object({ changeId: z.string() });
+export const ChangeRevertBodySchema = z.object({ dryRun: z.boolean().optional() });
+
+export const ChangesDataSchema = z.object({ workspaceId: z.string(), changes: z.array(ChangeSchema) });
+export type ChangesData = z.infer<typeof ChangesDataSchema>;
+export const ChangeDataSchema = z.object({
+  workspaceId: z.string(),
+  change: ChangeSchema,
+  rows: z.array(ChangeRowSchema),
+});
+export type ChangeData = z.infer<typeof ChangeDataSchema>;
+
+/** The answer of a revert: the rows it restores (net per row), committed or a dry run. */
+export const ChangeRevertDataSchema = z.object({
+  workspaceId: z.string(),
+  committed: z.boolean(),
+  reverted: z.string().describe('The change that was (or would be) reverted.'),
+  changeId: z.string().nullable().describe('The revert as a change of its own (null for a dry run).'),
+  sql: z.string().describe('The inverse statements that ran.'),
+  rows: z.array(ChangeRowSchema).describe('Per row: before = as it is now, after = as the revert leaves it.'),
+});
+export type ChangeRevertData = z.infer<typeof ChangeRevertDataSchema>;
