@@ -18,7 +18,6 @@ import {
 } from './engine.js';
 import { PreemptedError } from './errors.js';
 import { FairQueue } from './fair-queue.js';
-import { INTERNAL_SCHEMA } from './names.js';
 import { DEFAULT_VACUUM, PgliteVacuum, type VacuumOptions } from './pglite-vacuum.js';
 
 export const MEMORY_URL = 'memory://';
@@ -164,7 +163,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
           prepared.clear();
           return session.cancel();
         },
-        capabilities: { outputSettingsPinned: true, bookkeepingSchemas: [INTERNAL_SCHEMA] },
+        capabilities: { outputSettingsPinned: true },
         prepared,
       };
       return inside.run(true, () => body(pinned));

@@ -12,7 +12,6 @@ import {
 } from './engine.js';
 import { DatabaseUnavailableError, StorageError } from './errors.js';
 import { listenOnPostgres } from './listen.js';
-import { INTERNAL_SCHEMA } from './names.js';
 
 export interface PostgresOptions {
   /** Where transactions go: the server, or a transaction-mode pooler in front of it (then set `pooled`). */
@@ -204,7 +203,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       ...(raw.cancel && { cancel: raw.cancel }),
       // The settings check travels in the context SELECT either way (pinned per connection, or set per
       // transaction behind a pooler), so the guard skips its own.
-      capabilities: { outputSettingsPinned: true, bookkeepingSchemas: [INTERNAL_SCHEMA] },
+      capabilities: { outputSettingsPinned: true },
       ...(pooled && { setsOutputSettingsPerTransaction: true }),
     };
     try {

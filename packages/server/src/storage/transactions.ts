@@ -174,8 +174,10 @@ async function runUserTransaction<T>(
   };
   if (session.cancel) userSession.cancel = () => session.cancel?.() ?? Promise.resolve();
   // What `run` may skip: the output settings when the engine pins them per connection (postgres.ts), and the
-  // reset of statement_timeout when COMMIT travels behind the last batch.
+  // reset of statement_timeout when COMMIT travels behind the last batch. The change history's rows, written by
+  // triggers beside each write, are not the statement's own (they do not count toward the affected-row cap).
   userSession.capabilities = {
+    bookkeepingSchemas: [INTERNAL_SCHEMA],
     ...(pinned ? { outputSettingsPinned: true, settingsCheckedInFirstRoundTrip: true } : {}),
     ...(commitsEarly ? { endsTransactionAfterLastBatch: true } : {}),
   };
