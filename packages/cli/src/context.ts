@@ -43,6 +43,8 @@ export class Context {
   readonly json: boolean;
   readonly noInput: boolean;
   readonly profileName: string;
+  /** A non-zero exit code for a command that printed its output and still did not fully succeed. */
+  exitCode: number | undefined;
   /** Colours for messages on stderr and for tables on stdout. */
   readonly err: Colours;
   readonly out: Colours;

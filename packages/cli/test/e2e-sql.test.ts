@@ -81,11 +81,14 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     }
     const sql = "SELECT note, amount FROM ledger_entries WHERE account_id = 'card' ORDER BY amount DESC";
     const table = await run(['query', sql]);
-    expect(table.code).toBe(0);
+    // Cut by the row cap with stdout not a terminal: the rows are printed, and the exit code says they are a part.
+    expect(table.code).toBe(6);
     expect(table.stdout.split('\n')[0]).toMatch(/^note\s+amount$/);
     expect(table.stdout).toMatch(/\nn0 +-1\.00\n/);
     expect(table.stderr).toContain('Showing 100 of 120 rows');
     const csv = await run(['query', '--format', 'csv', sql]);
+    expect(csv.code).toBe(6);
+    expect(csv.stderr).toContain('--all');
     expect(csv.stdout.startsWith('note,amount\r\nn0,-1.00\r\n')).toBe(true);
     expect(csv.stderr).toContain('Showing 100 of 120 rows');
     const json = await run(['query', '--format', 'json', sql]);
@@ -95,7 +98,39 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     const whole = JSON.parse((await run(['--json', 'query', sql])).stdout);
     expect(whole.statements[0]).toMatchObject({ truncated: true, totalRowCount: 120, returnedRowCount: 100 });
     const fromStdin = await run(['query', '--format', 'csv'], 'SELECT count(*) AS n FROM ledger_entries');
+    expect(fromStdin.code).toBe(0);
     expect(fromStdin.stdout).toBe('n\r\n121\r\n');
+  });
+
+  it('--all pages through the whole result in order, and refuses a query without ORDER BY', async () => {
+    const sql =
+      "SELECT note, amount FROM ledger_entries WHERE account_id = 'card' ORDER BY amount DESC, note;";
+    const csv = await run(['query', '--all', '--format', 'csv', sql]);
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(121);
+    expect(lines[1]).toBe('n0,-1.00');
+    expect(lines[120]).toBe('n119,-120.00');
+    expect(new Set(lines).size).toBe(121);
+    const json = JSON.parse((await run(['--json', 'query', '--all', sql])).stdout);
+    expect(json.statements[0]).toMatchObject({ truncated: false, returnedRowCount: 120, totalRowCount: 120 });
+    expect(json.statements[0].rows).toHaveLength(120);
+    const unordered = await run([
+      'query',
+      '--all',
+      "SELECT note FROM ledger_entries WHERE account_id = 'card'",
+    ]);
+    expect(unordered.code).toBe(2);
+    expect(unordered.stderr).toContain('ORDER BY');
+    const orderedInside = await run([
+      'query',
+      '--all',
+      'SELECT n FROM (SELECT note AS n FROM ledger_entries ORDER BY note) AS s',
+    ]);
+    expect(orderedInside.code).toBe(2);
+    const limited = await run(['query', '--all', 'SELECT note FROM ledger_entries ORDER BY note LIMIT 5']);
+    expect(limited.code).toBe(2);
+    expect(limited.stderr).toContain('LIMIT');
   });
 
   it('a dialect error exits 5 with the code and a caret under the position', async () => {
