@@ -139,6 +139,17 @@ export class Context {
     return { apiKey, source: kind };
   }
 
+  /** The key login stored for this profile and API origin (never EXPENSE_API_KEY), or undefined. */
+  async storedKey(): Promise<string | undefined> {
+    const kind = (await this.profile()).credentialStore;
+    if (!kind) return undefined;
+    try {
+      return (await openStore(kind, this.io.env).get(await this.account())) || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   get client(): ApiClient {
     this.clientCache ??= new ApiClient({
       userAgent: `expense-cli/${VERSION} node/${process.versions.node}`,
