@@ -64,7 +64,7 @@ async function approveReplacing(ctx: Context, live: LiveKey, force: boolean | un
 }
 
 /** Revokes the key the new one replaced, with that key itself (it may belong to another user). */
-async function revokeReplaced(ctx: Context, live: LiveKey): Promise<string | undefined> {
+async function revokeReplaced(live: LiveKey): Promise<string | undefined> {
   try {
     await live.api.revokeKey(live.connectionId);
     return undefined;
@@ -203,7 +203,7 @@ export function registerLogin(program: Command, action: Action): void {
 
         const { user, connection, apiKey } = verified.data;
         const { store, fallbackReason } = await storeKey(ctx, options, apiKey);
-        const revokeProblem = live ? await revokeReplaced(ctx, live) : undefined;
+        const revokeProblem = live ? await revokeReplaced(live) : undefined;
         const previous = await ctx.profile();
         await ctx.updateProfile({
           apiUrl: await ctx.apiUrl(),
