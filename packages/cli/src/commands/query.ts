@@ -2,6 +2,8 @@ import type { StatementResult } from '@expense/wire';
 import { type Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
+import { rowsWithNumbers } from '../output/numbers.js';
+import { writePaged } from '../output/pager.js';
 import { ProgressBar } from '../output/progress.js';
 import { type RowFormat, renderRows, truncationNotice } from '../output/sql-result.js';
 import { pageSql, pagingProblem } from '../sql/paging.js';
@@ -12,6 +14,13 @@ interface QueryOptions {
   file?: string;
   format: RowFormat;
   all?: boolean;
+  header: boolean;
+  crlf?: boolean;
+  unaligned?: boolean;
+  fieldSeparator: string;
+  expanded?: boolean;
+  numbers?: boolean;
+  pager: boolean;
 }
 
 const PAGING_REFUSALS = {
@@ -32,6 +41,13 @@ export function registerQuery(program: Command, action: Action): void {
         .default('table'),
     )
     .option('--all', 'fetch every row, page by page (the query needs an ORDER BY)')
+    .option('-t, --no-header', 'rows only, without the column names (psql -t)')
+    .option('--crlf', 'end CSV lines with CRLF (default LF)')
+    .option('-A, --unaligned', 'one line per row, fields joined by the separator (psql -A)')
+    .option('-F, --field-separator <sep>', 'the separator for -A', '|')
+    .option('-x, --expanded', 'one block per row, a line per column (psql -x)')
+    .option('--numbers', 'JSON: numeric columns as JSON numbers where that is exact')
+    .option('--no-pager', 'never page the output (a terminal pages through $PAGER, default less -FRX)')
     .description('Run a read-only query and print its rows')
     .action(
       action(async (ctx, options: QueryOptions, [arg]) => {
@@ -43,11 +59,21 @@ export function registerQuery(program: Command, action: Action): void {
         if (options.all && statement?.truncated) statement = await fetchTheRest(ctx, sql, statement);
         if (ctx.json) {
           const raw = result.raw as Record<string, unknown>;
-          ctx.printJson(options.all && statement ? { ...raw, statements: [statement] } : raw);
-        } else if (statement) {
-          ctx.io.stdout.write(
-            renderRows(statement, options.format, { maxWidth: ctx.tableWidth, colours: ctx.out }),
+          const statements = (options.all && statement ? [statement] : result.data.statements).map((s) =>
+            options.numbers ? { ...s, rows: rowsWithNumbers(s.rows, s.columns) } : s,
           );
+          ctx.printJson({ ...raw, statements });
+        } else if (statement) {
+          const text = renderRows(statement, options.format, {
+            maxWidth: options.expanded ? undefined : ctx.tableWidth,
+            colours: ctx.out,
+            header: options.header,
+            crlf: options.crlf === true,
+            expanded: options.expanded === true,
+            numbers: options.numbers === true,
+            ...(options.unaligned ? { unaligned: options.fieldSeparator } : {}),
+          });
+          await writePaged(ctx.io, text, options.pager && options.format === 'table');
           if (options.format === 'table' && ctx.io.stderr.isTTY && !statement.truncated) {
             ctx.note(
               ctx.err.dim(
