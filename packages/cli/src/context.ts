@@ -190,7 +190,7 @@ export class Context {
 
   /** Terminal width for tables on stdout; unlimited when stdout is not a terminal. */
   get tableWidth(): number | undefined {
-    return this.io.stdout.isTTY ? (this.io.stdout.columns ?? 80) : undefined;
+    return this.io.stdout.isTTY ? this.io.stdout.columns || 80 : undefined; // 0 when the terminal does not say
   }
 }
 

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -166,6 +166,28 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     expect(piped.stdout).not.toContain('PAGED');
     const off = spawnInTerminal(['query', '--no-pager', sql], { ...env, PAGER: 'sed s/^/PAGED:/' });
     expect(plain((await off.result).stdout)).not.toContain('PAGED');
+  });
+
+  it('query without SQL on a terminal opens a prompt with d, multi-line SQL, history and q', async () => {
+    const state = join(dir.path, 'state');
+    const term = spawnInTerminal(['query'], { ...env, XDG_STATE_HOME: state });
+    await term.waitFor(/Books=> /, 'stdout');
+    term.write('\\d\r');
+    await term.waitFor(/ledger_entries/, 'stdout');
+    term.write('\\d ledger_entries\r');
+    await term.waitFor(/account_id/, 'stdout');
+    term.write('SELECT note AS picked\r');
+    await term.waitFor(/Books-> /, 'stdout');
+    term.write("FROM ledger_entries WHERE note = 'n7';\r");
+    await term.waitFor(/picked[\s\S]*n7/, 'stdout');
+    term.write('SELECT * FROM pg_user;\r');
+    await term.waitFor(/relation_not_allowed/, 'stdout');
+    term.write('\\q\r');
+    const result = await term.result;
+    expect(result.code).toBe(0);
+    const history = await readFile(join(state, 'expense', 'history'), 'utf8');
+    expect(history).toContain("SELECT note AS picked FROM ledger_entries WHERE note = 'n7';");
+    expect(history).toContain('\\d ledger_entries');
   });
 
   it('a dialect error exits 5 with the code and a caret under the position', async () => {

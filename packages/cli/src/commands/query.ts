@@ -8,6 +8,7 @@ import { ProgressBar } from '../output/progress.js';
 import { type RowFormat, renderRows, truncationNotice } from '../output/sql-result.js';
 import { pageSql, pagingProblem } from '../sql/paging.js';
 import type { Action } from './action.js';
+import { runRepl } from './repl.js';
 import { callSql, sqlFrom } from './shared.js';
 
 interface QueryOptions {
@@ -33,7 +34,10 @@ const PAGING_REFUSALS = {
 export function registerQuery(program: Command, action: Action): void {
   program
     .command('query')
-    .argument('[sql]', 'one SELECT (or WITH ... SELECT); read from -f or stdin when omitted')
+    .argument(
+      '[sql]',
+      'one SELECT (or WITH ... SELECT); read from -f or stdin when omitted; on a terminal, an interactive prompt',
+    )
     .option('-f, --file <file>', 'read the SQL from a file (- for stdin)')
     .addOption(
       new Option('--format <format>', 'how to print the rows')
@@ -51,6 +55,9 @@ export function registerQuery(program: Command, action: Action): void {
     .description('Run a read-only query and print its rows')
     .action(
       action(async (ctx, options: QueryOptions, [arg]) => {
+        if (arg === undefined && options.file === undefined && ctx.io.stdin.isTTY && ctx.interactive) {
+          return runRepl(ctx);
+        }
         const sql = await sqlFrom(ctx, arg, options.file);
         const problem = options.all ? pagingProblem(sql) : undefined;
         if (problem) throw usageError(PAGING_REFUSALS[problem], 'Nothing was sent.');
