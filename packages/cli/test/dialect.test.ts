@@ -18,7 +18,8 @@ describe('bank export dialects', () => {
     expect(normaliseAmount('$1,234.56', false)).toBe('1234.56');
     expect(normaliseAmount('-1.234,56', true)).toBe('-1234.56');
     expect(normaliseAmount('1 234,56 €', true)).toBe('1234.56');
-    expect(normaliseAmount('EUR -12,00', true)).toBe('-12.00');
+    expect(normaliseAmount('-12,00 €', true)).toBe('-12.00');
+    expect(normaliseAmount('12 USD', false)).toBeUndefined();
     expect(normaliseAmount('1,5', false)).toBeUndefined();
     expect(normaliseAmount('1.234.5', false)).toBeUndefined();
   });

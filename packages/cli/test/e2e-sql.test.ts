@@ -56,6 +56,13 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     expect(await count()).toBe(1);
   });
 
+  it('exec of a read says to use query (exit 2, nothing sent)', async () => {
+    const result = await run(['exec', '--yes', 'SELECT 1 AS one']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('expense query');
+    expect(result.stderr).not.toContain('changes data');
+  });
+
   it('--dry-run shows the effect and changes nothing', async () => {
     const result = await run(['exec', '--dry-run', "DELETE FROM ledger_entries WHERE note = 'coffee'"]);
     expect(result.code).toBe(0);

@@ -52,7 +52,7 @@ export function normaliseAmount(raw: string, decimalComma: boolean): string | un
     negative = true;
     s = paren[1]!;
   }
-  s = s.replace(/^([+-]?)(?:[$€£¥₹]|[A-Z]{3})/, '$1').replace(/(?:[$€£¥₹]|[A-Z]{3})$/, '');
+  s = s.replace(/^([+-]?)[$€£¥₹]/, '$1').replace(/[$€£¥₹]$/, '');
   if (s.startsWith('-')) {
     negative = !negative;
     s = s.slice(1);
