@@ -89,6 +89,16 @@ export class Context {
     } catch (error) {
       throw new CliError('usage_error', (error as Error).message, ExitCode.usage);
     }
+    if (new URL(this.apiUrlCache).pathname === '/') {
+      throw new CliError(
+        'usage_error',
+        `${this.apiUrlCache} is the server's root, not the API.`,
+        ExitCode.usage,
+        {
+          hint: `The API lives under /v1: use --api-url ${this.apiUrlCache}/v1`,
+        },
+      );
+    }
     return this.apiUrlCache;
   }
 
@@ -117,8 +127,9 @@ export class Context {
     const kind = (await this.profile()).credentialStore;
     if (!kind) throw notSignedIn();
     let apiKey: string | undefined;
+    const account = await this.account(); // a malformed URL is wrong usage (exit 2), not a key-store failure
     try {
-      apiKey = await openStore(kind, this.io.env).get(await this.account());
+      apiKey = await openStore(kind, this.io.env).get(account);
     } catch (error) {
       throw new CliError(
         'credential_store_unavailable',

@@ -63,6 +63,16 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     expect(result.stderr).not.toContain('changes data');
   });
 
+  it('a malformed --api-url is wrong usage (exit 2); one without /v1 gets the right URL', async () => {
+    const malformed = await run(['--api-url', 'not a url', 'whoami']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).not.toContain('credential_store');
+    const root = new URL(env.EXPENSE_API_URL!).origin;
+    const noV1 = await run(['--api-url', root, 'query', 'SELECT 1 AS one']);
+    expect(noV1.code).toBe(2);
+    expect(noV1.stderr).toContain(`--api-url ${root}/v1`);
+  });
+
   it('--dry-run shows the effect and changes nothing', async () => {
     const result = await run(['exec', '--dry-run', "DELETE FROM ledger_entries WHERE note = 'coffee'"]);
     expect(result.code).toBe(0);
