@@ -43,6 +43,8 @@ export class Context {
   readonly json: boolean;
   readonly noInput: boolean;
   readonly profileName: string;
+  /** A non-zero exit code for a command that printed its output and still did not fully succeed. */
+  exitCode: number | undefined;
   /** Colours for messages on stderr and for tables on stdout. */
   readonly err: Colours;
   readonly out: Colours;
@@ -87,6 +89,16 @@ export class Context {
     } catch (error) {
       throw new CliError('usage_error', (error as Error).message, ExitCode.usage);
     }
+    if (new URL(this.apiUrlCache).pathname === '/') {
+      throw new CliError(
+        'usage_error',
+        `${this.apiUrlCache} is the server's root, not the API.`,
+        ExitCode.usage,
+        {
+          hint: `The API lives under /v1: use --api-url ${this.apiUrlCache}/v1`,
+        },
+      );
+    }
     return this.apiUrlCache;
   }
 
@@ -115,8 +127,9 @@ export class Context {
     const kind = (await this.profile()).credentialStore;
     if (!kind) throw notSignedIn();
     let apiKey: string | undefined;
+    const account = await this.account(); // a malformed URL is wrong usage (exit 2), not a key-store failure
     try {
-      apiKey = await openStore(kind, this.io.env).get(await this.account());
+      apiKey = await openStore(kind, this.io.env).get(account);
     } catch (error) {
       throw new CliError(
         'credential_store_unavailable',
@@ -135,6 +148,17 @@ export class Context {
       );
     }
     return { apiKey, source: kind };
+  }
+
+  /** The key login stored for this profile and API origin (never EXPENSE_API_KEY), or undefined. */
+  async storedKey(): Promise<string | undefined> {
+    const kind = (await this.profile()).credentialStore;
+    if (!kind) return undefined;
+    try {
+      return (await openStore(kind, this.io.env).get(await this.account())) || undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   get client(): ApiClient {
@@ -177,7 +201,7 @@ export class Context {
 
   /** Terminal width for tables on stdout; unlimited when stdout is not a terminal. */
   get tableWidth(): number | undefined {
-    return this.io.stdout.isTTY ? (this.io.stdout.columns ?? 80) : undefined;
+    return this.io.stdout.isTTY ? this.io.stdout.columns || 80 : undefined; // 0 when the terminal does not say
   }
 }
 

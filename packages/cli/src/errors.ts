@@ -6,6 +6,8 @@ export const ExitCode = {
   declined: 3,
   notSignedIn: 4,
   sqlRejected: 5,
+  /** The server's row cap cut the result and stdout is not a terminal (`--all` fetches the rest). */
+  truncated: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

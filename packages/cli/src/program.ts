@@ -30,6 +30,7 @@ Environment:
 Exit codes:
   0 success   1 failure   2 wrong usage   3 approval declined or cancelled
   4 not signed in, or the key was revoked   5 SQL rejected by the dialect or the database
+  6 rows were cut by the server's row cap and stdout is not a terminal (use --all, or LIMIT/OFFSET)
 
 Configuration lives in $XDG_CONFIG_HOME/expense/config.json (default ~/.config/expense).`;
 

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -27,7 +27,7 @@ describe('expense CLI end to end: SQL, approval and import', () => {
       `SELECT count(*) AS n FROM ledger_entries WHERE ${where}`,
     ]);
     expect(r.code).toBe(0);
-    return Number(r.stdout.split('\r\n')[1]);
+    return Number(r.stdout.split('\n')[1]);
   };
 
   beforeAll(async () => {
@@ -56,6 +56,23 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     expect(await count()).toBe(1);
   });
 
+  it('exec of a read says to use query (exit 2, nothing sent)', async () => {
+    const result = await run(['exec', '--yes', 'SELECT 1 AS one']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('expense query');
+    expect(result.stderr).not.toContain('changes data');
+  });
+
+  it('a malformed --api-url is wrong usage (exit 2); one without /v1 gets the right URL', async () => {
+    const malformed = await run(['--api-url', 'not a url', 'whoami']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).not.toContain('credential_store');
+    const root = new URL(env.EXPENSE_API_URL!).origin;
+    const noV1 = await run(['--api-url', root, 'query', 'SELECT 1 AS one']);
+    expect(noV1.code).toBe(2);
+    expect(noV1.stderr).toContain(`--api-url ${root}/v1`);
+  });
+
   it('--dry-run shows the effect and changes nothing', async () => {
     const result = await run(['exec', '--dry-run', "DELETE FROM ledger_entries WHERE note = 'coffee'"]);
     expect(result.code).toBe(0);
@@ -81,12 +98,15 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     }
     const sql = "SELECT note, amount FROM ledger_entries WHERE account_id = 'card' ORDER BY amount DESC";
     const table = await run(['query', sql]);
-    expect(table.code).toBe(0);
+    // Cut by the row cap with stdout not a terminal: the rows are printed, and the exit code says they are a part.
+    expect(table.code).toBe(6);
     expect(table.stdout.split('\n')[0]).toMatch(/^note\s+amount$/);
     expect(table.stdout).toMatch(/\nn0 +-1\.00\n/);
     expect(table.stderr).toContain('Showing 100 of 120 rows');
     const csv = await run(['query', '--format', 'csv', sql]);
-    expect(csv.stdout.startsWith('note,amount\r\nn0,-1.00\r\n')).toBe(true);
+    expect(csv.code).toBe(6);
+    expect(csv.stderr).toContain('--all');
+    expect(csv.stdout.startsWith('note,amount\nn0,-1.00\n')).toBe(true);
     expect(csv.stderr).toContain('Showing 100 of 120 rows');
     const json = await run(['query', '--format', 'json', sql]);
     const parsed = JSON.parse(json.stdout) as { note: string; amount: string }[];
@@ -95,7 +115,96 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     const whole = JSON.parse((await run(['--json', 'query', sql])).stdout);
     expect(whole.statements[0]).toMatchObject({ truncated: true, totalRowCount: 120, returnedRowCount: 100 });
     const fromStdin = await run(['query', '--format', 'csv'], 'SELECT count(*) AS n FROM ledger_entries');
-    expect(fromStdin.stdout).toBe('n\r\n121\r\n');
+    expect(fromStdin.code).toBe(0);
+    expect(fromStdin.stdout).toBe('n\n121\n');
+  });
+
+  it('--all pages through the whole result in order, and refuses a query without ORDER BY', async () => {
+    const sql =
+      "SELECT note, amount FROM ledger_entries WHERE account_id = 'card' ORDER BY amount DESC, note;";
+    const csv = await run(['query', '--all', '--format', 'csv', sql]);
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(121);
+    expect(lines[1]).toBe('n0,-1.00');
+    expect(lines[120]).toBe('n119,-120.00');
+    expect(new Set(lines).size).toBe(121);
+    const json = JSON.parse((await run(['--json', 'query', '--all', sql])).stdout);
+    expect(json.statements[0]).toMatchObject({ truncated: false, returnedRowCount: 120, totalRowCount: 120 });
+    expect(json.statements[0].rows).toHaveLength(120);
+    const unordered = await run([
+      'query',
+      '--all',
+      "SELECT note FROM ledger_entries WHERE account_id = 'card'",
+    ]);
+    expect(unordered.code).toBe(2);
+    expect(unordered.stderr).toContain('ORDER BY');
+    const orderedInside = await run([
+      'query',
+      '--all',
+      'SELECT n FROM (SELECT note AS n FROM ledger_entries ORDER BY note) AS s',
+    ]);
+    expect(orderedInside.code).toBe(2);
+    const limited = await run(['query', '--all', 'SELECT note FROM ledger_entries ORDER BY note LIMIT 5']);
+    expect(limited.code).toBe(2);
+    expect(limited.stderr).toContain('LIMIT');
+  });
+
+  it('prints for Unix tools and psql habits: LF or --crlf CSV, -t, -A -F, -x, --json --numbers', async () => {
+    const sql = "SELECT note, amount, 3 AS n FROM ledger_entries WHERE note IN ('n0', 'n1') ORDER BY note";
+    const crlf = await run(['query', '--format', 'csv', '--crlf', sql]);
+    expect(crlf.stdout).toBe('note,amount,n\r\nn0,-1.00,3\r\nn1,-2.00,3\r\n');
+    expect((await run(['query', '--format', 'csv', '-t', sql])).stdout).toBe('n0,-1.00,3\nn1,-2.00,3\n');
+    expect((await run(['query', '-A', sql])).stdout).toBe('note|amount|n\nn0|-1.00|3\nn1|-2.00|3\n');
+    expect((await run(['query', '-A', '-t', '-F', '\t', sql])).stdout).toBe('n0\t-1.00\t3\nn1\t-2.00\t3\n');
+    const expanded = await run(['query', '-x', sql]);
+    expect(expanded.stdout).toBe(
+      '-[ RECORD 1 ]-\nnote   | n0\namount | -1.00\nn      | 3\n-[ RECORD 2 ]-\nnote   | n1\namount | -2.00\nn      | 3\n',
+    );
+    const noHeader = await run(['query', '-t', sql]);
+    expect(noHeader.stdout.split('\n')[0]).toMatch(/^n0 +-1\.00 +3$/);
+    const json = JSON.parse((await run(['--json', 'query', '--numbers', sql])).stdout);
+    expect(json.statements[0].rows).toEqual([
+      { note: 'n0', amount: -1, n: 3 },
+      { note: 'n1', amount: -2, n: 3 },
+    ]);
+    const rows = JSON.parse((await run(['query', '--format', 'json', '--numbers', sql])).stdout);
+    expect(rows[1]).toEqual({ note: 'n1', amount: -2, n: 3 });
+    const strings = JSON.parse((await run(['query', '--format', 'json', sql])).stdout);
+    expect(strings[1].amount).toBe('-2.00');
+  });
+
+  it('pages a table through $PAGER on a terminal, never when stdout is not one', async () => {
+    const sql = "SELECT note FROM ledger_entries WHERE note = 'n0'";
+    const term = spawnInTerminal(['query', sql], { ...env, PAGER: 'sed s/^/PAGED:/' });
+    const shown = plain((await term.result).stdout);
+    expect(shown).toContain('PAGED:n0');
+    const piped = await run(['query', sql], undefined, { PAGER: 'sed s/^/PAGED:/' });
+    expect(piped.stdout).not.toContain('PAGED');
+    const off = spawnInTerminal(['query', '--no-pager', sql], { ...env, PAGER: 'sed s/^/PAGED:/' });
+    expect(plain((await off.result).stdout)).not.toContain('PAGED');
+  });
+
+  it('query without SQL on a terminal opens a prompt with d, multi-line SQL, history and q', async () => {
+    const state = join(dir.path, 'state');
+    const term = spawnInTerminal(['query'], { ...env, XDG_STATE_HOME: state });
+    await term.waitFor(/Books=> /, 'stdout');
+    term.write('\\d\r');
+    await term.waitFor(/ledger_entries/, 'stdout');
+    term.write('\\d ledger_entries\r');
+    await term.waitFor(/account_id/, 'stdout');
+    term.write('SELECT note AS picked\r');
+    await term.waitFor(/Books-> /, 'stdout');
+    term.write("FROM ledger_entries WHERE note = 'n7';\r");
+    await term.waitFor(/picked[\s\S]*n7/, 'stdout');
+    term.write('SELECT * FROM pg_user;\r');
+    await term.waitFor(/relation_not_allowed/, 'stdout');
+    term.write('\\q\r');
+    const result = await term.result;
+    expect(result.code).toBe(0);
+    const history = await readFile(join(state, 'expense', 'history'), 'utf8');
+    expect(history).toContain("SELECT note AS picked FROM ledger_entries WHERE note = 'n7';");
+    expect(history).toContain('\\d ledger_entries');
   });
 
   it('a dialect error exits 5 with the code and a caret under the position', async () => {

@@ -96,6 +96,9 @@ describe('expense CLI end to end (no terminal, file credential store)', () => {
     expect(blank.code).toBe(1);
     expect(blank.stderr).toContain('invalid_workspace_name');
 
+    const lower = await run(['use', 'household']);
+    expect(lower.code, lower.stderr).toBe(0);
+    expect(lower.stderr).toContain(`Selected workspace Household (${workspaceId})`);
     const used = await run(['use', 'Household']);
     expect(used.code).toBe(0);
     expect(used.stderr).toContain(`Selected workspace Household (${workspaceId})`);

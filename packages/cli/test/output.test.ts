@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { colourEnabled, createColours } from '../src/output/colour.js';
 import { renderCsv } from '../src/output/csv.js';
+import { exactNumber } from '../src/output/numbers.js';
 import { renderRows, truncationNotice } from '../src/output/sql-result.js';
 import { fitWidths, renderTable } from '../src/output/table.js';
 
@@ -46,7 +47,8 @@ describe('renderCsv', () => {
           ['line\nbreak', 'plain'],
         ],
       ),
-    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",plain\r\n');
+    ).toBe('a,b\n"x,y","say ""hi"""\n"line\nbreak",plain\n');
+    expect(renderCsv(['a'], [['1']], { crlf: true, header: false })).toBe('1\r\n');
   });
 });
 
@@ -71,7 +73,7 @@ describe('renderRows', () => {
     expect(renderRows(statement, 'table')).toBe(
       'account_id  total\n----------  -----\ncash         1.50\n            10.00\n',
     );
-    expect(renderRows(statement, 'csv')).toBe('account_id,total\r\ncash,1.50\r\n,10.00\r\n');
+    expect(renderRows(statement, 'csv')).toBe('account_id,total\ncash,1.50\n,10.00\n');
     expect(JSON.parse(renderRows(statement, 'json'))).toEqual(statement.rows);
   });
   it('says how many of how many rows are shown', () => {
@@ -88,5 +90,19 @@ describe('colour', () => {
     expect(colourEnabled({ isTTY: true }, { TERM: 'dumb' })).toBe(false);
     expect(createColours(false).red('x')).toBe('x');
     expect(createColours(true).red('x')).toBe('\u001b[31mx\u001b[39m');
+  });
+});
+
+describe('exactNumber', () => {
+  it('turns exact numeric strings into numbers and keeps the rest', () => {
+    expect(exactNumber('-12.50')).toBe(-12.5);
+    expect(exactNumber('0.1')).toBe(0.1);
+    expect(exactNumber('42')).toBe(42);
+    expect(exactNumber('007')).toBe(7);
+    expect(exactNumber('9007199254740993')).toBe('9007199254740993');
+    expect(exactNumber('12345678901234567.5')).toBe('12345678901234567.5');
+    expect(exactNumber('0.1000000000000000055511151231257827')).toBe('0.1000000000000000055511151231257827');
+    expect(exactNumber('abc')).toBe('abc');
+    expect(exactNumber(null)).toBe(null);
   });
 });

@@ -27,7 +27,7 @@ export function createAction(io: IO, state: RunState): Action {
       const ctx = new Context(io, command.optsWithGlobals() as GlobalOptions);
       try {
         await fn(ctx, options as never, positional);
-        state.exitCode = ExitCode.ok;
+        state.exitCode = ctx.exitCode ?? ExitCode.ok;
       } catch (error) {
         state.exitCode = report(ctx, error);
       } finally {

@@ -1,6 +1,7 @@
 import type { SqlResultData } from '@expense/wire';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
 import { effectLines, renderRows, truncationNotice } from '../output/sql-result.js';
 import { scriptMayWrite } from '../sql/statements.js';
 import type { Action } from './action.js';
@@ -63,6 +64,12 @@ export function registerExec(program: Command, action: Action): void {
     .action(
       action(async (ctx, options: WriteOptions, [arg]) => {
         const sql = await sqlFrom(ctx, arg, options.file);
+        if (!scriptMayWrite(sql)) {
+          throw usageError(
+            '`expense exec` runs one write (INSERT, UPDATE or DELETE); this is a read, and nothing was sent.',
+            'Run reads with `expense query "..."` (or scripts with `expense sql`).',
+          );
+        }
         await runWrite(ctx, '/sql/execute', sql, options, true);
       }),
     );

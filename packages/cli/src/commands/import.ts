@@ -2,8 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode, usageError } from '../errors.js';
 import { buildInsert, planBatches } from '../import/batches.js';
+import {
+  DATE_FORMATS,
+  type DateFormat,
+  type Delimiter,
+  detectDelimiter,
+  parseDelimiter,
+} from '../import/dialect.js';
 import { parseMapArgs, resolveMapping } from '../import/mapping.js';
 import { CsvSyntaxError, parseCsv } from '../import/parse.js';
 import { BatchFailed, type ImportSummary, runBatches } from '../import/run.js';
@@ -17,11 +24,17 @@ interface ImportOptions {
   map: string[];
   yes?: boolean;
   dryRun?: boolean;
+  delimiter?: string;
+  skipLines?: string;
+  encoding: string;
+  dateFormat?: string;
+  decimalComma?: boolean;
+  currency?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-async function readText(file: string): Promise<{ text: string; digest: string }> {
+async function readText(file: string, encoding: string): Promise<{ text: string; digest: string }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -33,13 +46,24 @@ async function readText(file: string): Promise<{ text: string; digest: string }>
     );
   }
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const text = new TextDecoder(encoding === 'latin1' ? 'latin1' : 'utf-8', { fatal: true }).decode(bytes);
     return { text, digest: createHash('sha256').update(bytes).digest('hex') };
   } catch {
     throw new CliError('invalid_csv', `${file} is not UTF-8 text.`, ExitCode.failure, {
-      hint: 'Save or convert the file as UTF-8 (e.g. iconv -f latin1 -t utf-8).',
+      hint: 'Read it as Latin-1 with --encoding latin1 (or convert it: iconv -f latin1 -t utf-8).',
     });
   }
+}
+
+const shown = (d: string) => (d === '\t' ? 'tab' : `'${d}'`);
+
+/** What to try when the file did not parse: the delimiter the header line suggests, the preamble option. */
+function delimiterHint(text: string, skipLines: number, given: Delimiter | undefined): string {
+  const line = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)[skipLines] ?? '';
+  const detected = detectDelimiter(line);
+  if (given && given !== detected)
+    return `Nothing was sent. The header line looks ${shown(detected)}-separated: try --delimiter ${shown(detected)}.`;
+  return `Nothing was sent. It was read with the delimiter ${shown(given ?? detected)}; give --delimiter (',' ';' or tab) if that is wrong, and --skip-lines <n> when lines above the header are not part of the table.`;
 }
 
 function summaryLine(s: ImportSummary): string {
@@ -62,6 +86,12 @@ export function registerImport(program: Command, action: Action): void {
     .option('--map <column=field>', 'feed a ledger_entries field from a CSV column (repeatable)', collect, [])
     .option('-y, --yes', 'approve without asking (needed without a terminal)')
     .option('--dry-run', 'send every batch as a dry run and report what would be inserted')
+    .option('--delimiter <char>', 'the field delimiter: , ; or tab (detected from the header when absent)')
+    .option('--skip-lines <n>', "lines to skip before the header (a bank's preamble)")
+    .option('--encoding <name>', 'the file encoding: utf8 or latin1', 'utf8')
+    .option('--date-format <format>', `how dates are written: ${DATE_FORMATS.join(', ')}`)
+    .option('--decimal-comma', 'amounts use a decimal comma (-1.234,56)')
+    .option('--currency <code>', 'the currency of rows when the file has no currency column')
     .description('Import ledger entries from CSV: validate all rows, ask once, then send them in batches')
     .addHelpText(
       'after',
@@ -74,10 +104,26 @@ the kind follows the sign of the amount: negative is spend, positive is income. 
     .action(
       action(async (ctx, options: ImportOptions, [file]) => {
         const path = file!;
-        const { text, digest } = await readText(path);
+        if (!['utf8', 'utf-8', 'latin1'].includes(options.encoding.toLowerCase()))
+          throw usageError(`--encoding takes utf8 or latin1, not "${options.encoding}".`);
+        if (
+          options.dateFormat &&
+          !(DATE_FORMATS as readonly string[]).includes(options.dateFormat.toUpperCase())
+        )
+          throw usageError(`--date-format takes ${DATE_FORMATS.join(', ')}, not "${options.dateFormat}".`);
+        const skipLines = options.skipLines === undefined ? 0 : Number(options.skipLines);
+        if (!Number.isInteger(skipLines) || skipLines < 0)
+          throw usageError('--skip-lines takes a whole number.');
+        let delimiter: Delimiter | undefined;
+        try {
+          delimiter = options.delimiter === undefined ? undefined : parseDelimiter(options.delimiter);
+        } catch (error) {
+          throw usageError((error as Error).message);
+        }
+        const { text, digest } = await readText(path, options.encoding.toLowerCase());
         let csv: ReturnType<typeof parseCsv>;
         try {
-          csv = parseCsv(text);
+          csv = parseCsv(text, { ...(delimiter ? { delimiter } : {}), skipLines });
         } catch (error) {
           if (!(error instanceof CsvSyntaxError)) throw error;
           throw new CliError(
@@ -85,14 +131,20 @@ the kind follows the sign of the amount: negative is spend, positive is income. 
             `${path}${error.line ? `:${error.line}` : ''}: ${error.message}`,
             ExitCode.failure,
             {
-              hint: 'Nothing was sent.',
+              hint: delimiterHint(text, skipLines, delimiter),
             },
           );
         }
         if (csv.header.length === 0) throw new CliError('invalid_csv', `${path} is empty.`, ExitCode.failure);
-        const mapping = resolveMapping(csv.header, parseMapArgs(options.map), options.account);
+        const currency = options.currency?.trim().toUpperCase();
+        const mapping = resolveMapping(csv.header, parseMapArgs(options.map), options.account, currency);
         if (mapping.ignored.length && !ctx.json) ctx.note(`Ignoring columns: ${mapping.ignored.join(', ')}.`);
-        const { rows, problems } = validateRecords(csv.header, csv.records, mapping);
+        const valueOptions = {
+          ...(options.dateFormat ? { dateFormat: options.dateFormat.toUpperCase() as DateFormat } : {}),
+          decimalComma: options.decimalComma === true,
+          ...(currency ? { currency } : {}),
+        };
+        const { rows, problems } = validateRecords(csv.header, csv.records, mapping, valueOptions);
         if (problems.length) {
           throw new CliError(
             'invalid_csv',
@@ -139,7 +191,13 @@ the kind follows the sign of the amount: negative is spend, positive is income. 
           rows.length,
           options.dryRun ? 'checking' : 'importing',
         );
-        const fingerprint = JSON.stringify({ columns: mapping.columns, account: mapping.account ?? null });
+        const fingerprint = JSON.stringify({
+          columns: mapping.columns,
+          account: mapping.account ?? null,
+          ...valueOptions,
+          delimiter: csv.delimiter,
+          skipLines,
+        });
         try {
           const summary = await runBatches(
             batches,

@@ -7,18 +7,70 @@ import {
   VerifyCodeDataSchema,
 } from '@expense/wire';
 import type { Command } from 'commander';
+import { ExpenseApi } from '../api/index.js';
 import { type Context, defaultLabel } from '../context.js';
 import { chooseStore, openStore } from '../credentials/select.js';
 import type { CredentialStore } from '../credentials/store.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
-import { ask, readLine } from '../prompt/prompt.js';
+import { ask, confirm, readLine } from '../prompt/prompt.js';
 import type { Action } from './action.js';
 
 interface LoginOptions {
   email?: string;
   label?: string;
   insecureStorage?: boolean;
+  force?: boolean;
+}
+
+interface LiveKey {
+  api: ExpenseApi;
+  connectionId: string;
+  label: string;
+  email: string;
+}
+
+/** The key this profile already holds, when the server still accepts it (a revoked or unreadable one is not live). */
+async function liveStoredKey(ctx: Context): Promise<LiveKey | undefined> {
+  const apiKey = await ctx.storedKey();
+  if (!apiKey) return undefined;
+  const api = new ExpenseApi(ctx.client, { apiUrl: await ctx.apiUrl(), apiKey });
+  try {
+    const { data } = await api.me();
+    return {
+      api,
+      connectionId: data.connection.connectionId,
+      label: data.connection.label,
+      email: data.user.email,
+    };
+  } catch (error) {
+    if (error instanceof ApiError) return undefined;
+    throw error;
+  }
+}
+
+/** Signing in over a live key replaces it: ask first (or --force); without a way to ask, refuse. */
+async function approveReplacing(ctx: Context, live: LiveKey, force: boolean | undefined): Promise<void> {
+  if (force) return;
+  const what = `This profile is signed in as ${live.email} with the key "${live.label}"`;
+  if (!ctx.interactive) {
+    throw new CliError('already_signed_in', `${what}; nothing was sent.`, ExitCode.usage, {
+      hint: 'Add --force to sign in again and revoke that key, or use another profile (--profile <name>).',
+    });
+  }
+  if (!(await confirm(ctx.io, `${what}. Sign in again and revoke that key?`))) {
+    throw new CliError('approval_declined', 'Not signed in again; the current key stays.', ExitCode.declined);
+  }
+}
+
+/** Revokes the key the new one replaced, with that key itself (it may belong to another user). */
+async function revokeReplaced(live: LiveKey): Promise<string | undefined> {
+  try {
+    await live.api.revokeKey(live.connectionId);
+    return undefined;
+  } catch (error) {
+    return `the previous key "${live.label}" (${live.connectionId}) could not be revoked: ${(error as Error).message} — revoke it with \`expense keys revoke ${live.connectionId}\``;
+  }
 }
 
 const digitsOnly = (code: string) => code.replace(/[\s-]/g, '');
@@ -109,6 +161,7 @@ export function registerLogin(program: Command, action: Action): void {
     .option('--email <address>', 'the address to send the code to (required when stdin is not a terminal)')
     .option('--label <label>', 'a name for the key, shown in whoami and key lists', undefined)
     .option('--insecure-storage', 'keep the key in a 0600 file instead of the system keychain')
+    .option('--force', 'sign in again over a working key without asking (the replaced key is revoked)')
     .addHelpText(
       'after',
       '\nWithout a terminal, the code is read as one line from stdin:\n  expense login --email you@example.com < code.txt',
@@ -123,6 +176,8 @@ export function registerLogin(program: Command, action: Action): void {
           email = await askEmail(ctx);
         }
         const label = options.label?.trim() || defaultLabel();
+        const live = await liveStoredKey(ctx);
+        if (live) await approveReplacing(ctx, live, options.force);
 
         const discovery = await ctx.client.call({
           method: 'GET',
@@ -148,6 +203,7 @@ export function registerLogin(program: Command, action: Action): void {
 
         const { user, connection, apiKey } = verified.data;
         const { store, fallbackReason } = await storeKey(ctx, options, apiKey);
+        const revokeProblem = live ? await revokeReplaced(live) : undefined;
         const previous = await ctx.profile();
         await ctx.updateProfile({
           apiUrl: await ctx.apiUrl(),
@@ -162,11 +218,16 @@ export function registerLogin(program: Command, action: Action): void {
             user,
             connection,
             credentialStore: { kind: store.kind, location: store.description },
+            ...(live ? { replacedKey: { connectionId: live.connectionId, revoked: !revokeProblem } } : {}),
           });
         } else {
           ctx.note(
             `${ctx.err.green('✓')} Signed in as ${ctx.err.bold(user.email)} (key "${connection.label}").`,
           );
+          if (live && !revokeProblem) {
+            ctx.note(`  The key it replaced ("${live.label}") is revoked.`);
+          }
+          if (revokeProblem) ctx.note(`${ctx.err.yellow('!')} ${revokeProblem}.`);
           if (fallbackReason) {
             ctx.note(`${ctx.err.yellow('!')} No working system keychain: ${fallbackReason}.`);
             ctx.note(

@@ -18,7 +18,11 @@ export async function resolveWorkspace(ctx: Context, ref: string): Promise<Works
 
 export function findWorkspace(all: WorkspaceListItem[], ref: string): WorkspaceListItem {
   const byId = all.find((w) => w.workspaceId === ref);
-  const byName = all.filter((w) => w.name === ref);
+  const exact = all.filter((w) => w.name === ref);
+  // "household" finds "Household" when no workspace has the exact name and only one matches ignoring case.
+  const byName = exact.length
+    ? exact
+    : all.filter((w) => w.name.localeCompare(ref, undefined, { sensitivity: 'accent' }) === 0);
   if (!byId && byName.length > 1) {
     throw new CliError(
       'ambiguous_workspace',

@@ -9,3 +9,13 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 
 export const configFile = (env: NodeJS.ProcessEnv) => join(configDir(env), 'config.json');
 export const credentialsFile = (env: NodeJS.ProcessEnv) => join(configDir(env), 'credentials.json');
+
+/** `$XDG_STATE_HOME/expense`, by default `~/.local/state/expense`: the interactive query history. */
+export function stateDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_STATE_HOME?.trim()
+    ? env.XDG_STATE_HOME
+    : join(env.HOME?.trim() || homedir(), '.local', 'state');
+  return join(base, 'expense');
+}
+
+export const historyFile = (env: NodeJS.ProcessEnv) => join(stateDir(env), 'history');

@@ -41,7 +41,12 @@ export function parseMapArgs(args: string[]): Map<string, LedgerField> {
  * Wrong usage (a mapped column the file does not have, two columns for one field, a required field with no
  * source) is a usage error: it is fixed on the command line, not in the data.
  */
-export function resolveMapping(header: string[], maps: Map<string, LedgerField>, account?: string): Mapping {
+export function resolveMapping(
+  header: string[],
+  maps: Map<string, LedgerField>,
+  account?: string,
+  currency?: string,
+): Mapping {
   const columns: Partial<Record<LedgerField, number>> = {};
   const used = new Set<number>();
   const assign = (field: LedgerField, index: number) => {
@@ -72,13 +77,18 @@ export function resolveMapping(header: string[], maps: Map<string, LedgerField>,
   });
   const cleanAccount = account?.trim() || undefined;
   const missing = REQUIRED_FIELDS.filter(
-    (f) => columns[f] === undefined && !(f === 'account_id' && cleanAccount),
+    (f) =>
+      columns[f] === undefined && !(f === 'account_id' && cleanAccount) && !(f === 'currency' && currency),
   );
   if (missing.length > 0) {
     throw usageError(
       `No column for ${missing.join(', ')}.`,
       `Name the columns after the fields, or map them: --map "Date=ts" --map "Amount=amount"${
         missing.includes('account_id') ? ', or give --account <id>' : ''
+      }${missing.includes('currency') ? ', or give --currency <code>' : ''}${
+        header.length === 1 && /[;\t]/.test(header[0] ?? '')
+          ? ` (one column "${header[0]}": is the delimiter --delimiter ';' or tab?)`
+          : ''
       }.`,
     );
   }

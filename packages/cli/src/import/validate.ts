@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type DateFormat, isoDate, normaliseAmount } from './dialect.js';
 import { KINDS, type LedgerField, type LedgerRow } from './fields.js';
 import type { Mapping } from './mapping.js';
 import type { CsvRecord } from './parse.js';
@@ -26,7 +27,19 @@ export function deriveExternalId(content: string, occurrence: number): string {
 }
 
 /** Validates every record; all problems are collected, none stops the walk. */
-export function validateRecords(header: string[], records: CsvRecord[], mapping: Mapping): Validation {
+export interface ValueOptions {
+  dateFormat?: DateFormat;
+  decimalComma?: boolean;
+  /** The currency of rows without a currency column. */
+  currency?: string;
+}
+
+export function validateRecords(
+  header: string[],
+  records: CsvRecord[],
+  mapping: Mapping,
+  values: ValueOptions = {},
+): Validation {
   const rows: LedgerRow[] = [];
   const problems: RowProblem[] = [];
   const seenContent = new Map<string, number>();
@@ -57,11 +70,34 @@ export function validateRecords(header: string[], records: CsvRecord[], mapping:
       return raw === '' ? null : raw;
     };
 
-    const ts = parseTimestamp(get('ts') ?? '');
-    if (!ts.ok) problem(ts.problem, 'ts');
-    const amount = parseAmount(get('amount') ?? '');
-    if (!amount.ok) problem(amount.problem, 'amount');
-    const currency = parseCurrency(get('currency') ?? '');
+    const rawTs = get('ts') ?? '';
+    const ts =
+      values.dateFormat && values.dateFormat !== 'YYYY-MM-DD'
+        ? (() => {
+            const iso = isoDate(rawTs, values.dateFormat!);
+            return iso
+              ? parseTimestamp(iso)
+              : ({ ok: false, problem: `"${rawTs}" is not a date written ${values.dateFormat}` } as const);
+          })()
+        : parseTimestamp(rawTs);
+    if (!ts.ok) {
+      const hint =
+        /^\d{1,2}([./-])\d{1,2}\1\d{2,4}/.test(rawTs.trim()) && !values.dateFormat
+          ? ` — give its order with --date-format (${rawTs.trim()[2] === '.' ? 'DD.MM.YYYY' : 'MM/DD/YYYY or DD/MM/YYYY'})`
+          : '';
+      problem(`${ts.problem}${hint}`, 'ts');
+    }
+    const rawAmount = get('amount') ?? '';
+    const normal = normaliseAmount(rawAmount, values.decimalComma === true);
+    const amount = normal === undefined ? parseAmount(rawAmount) : parseAmount(normal);
+    if (!amount.ok) {
+      const hint =
+        !values.decimalComma && /\d,\d{1,2}\)?\s*\S{0,3}$/.test(rawAmount.trim())
+          ? ' — a decimal comma? use --decimal-comma'
+          : '';
+      problem(`${amount.problem}${hint}`, 'amount');
+    }
+    const currency = parseCurrency(get('currency') || values.currency || '');
     if (!currency.ok) problem(currency.problem, 'currency');
     const account = text('account_id') ?? mapping.account ?? null;
     if (account === null && problems.length === before)

@@ -2,9 +2,25 @@ import type { SqlResultData, StatementResult } from '@expense/wire';
 import { cellText, isNumericType } from './cells.js';
 import type { Colours } from './colour.js';
 import { renderCsv } from './csv.js';
+import { rowsWithNumbers } from './numbers.js';
 import { renderTable } from './table.js';
 
 export type RowFormat = 'table' | 'json' | 'csv';
+
+export interface RowOptions {
+  maxWidth?: number;
+  colours?: Colours;
+  /** Print the header (column names); false is psql's -t. */
+  header?: boolean;
+  /** CSV lines end in CRLF (default LF). */
+  crlf?: boolean;
+  /** psql's -A: one line per row, fields joined by this separator, no padding. */
+  unaligned?: string;
+  /** psql's -x: one block per row, a line per column. */
+  expanded?: boolean;
+  /** JSON: numeric columns as JSON numbers where exact. */
+  numbers?: boolean;
+}
 
 function columnsOf(statement: StatementResult): { name: string; type: string }[] {
   if (statement.columns.length) return statement.columns;
@@ -12,25 +28,49 @@ function columnsOf(statement: StatementResult): { name: string; type: string }[]
   return first ? Object.keys(first).map((name) => ({ name, type: 'unknown' })) : [];
 }
 
-/** The rows of one statement as a table, CSV or a JSON array of objects. */
-export function renderRows(
-  statement: StatementResult,
-  format: RowFormat,
-  options: { maxWidth?: number; colours?: Colours } = {},
-): string {
+function renderExpanded(header: string[], cells: string[][], separator: string | undefined): string {
+  if (separator !== undefined) {
+    // Unaligned and expanded (psql -A -x): name<sep>value, a blank line between records.
+    return cells.map((row) => `${row.map((v, i) => `${header[i]}${separator}${v}`).join('\n')}\n`).join('\n');
+  }
+  const nameWidth = Math.max(0, ...header.map((h) => [...h].length));
+  return cells
+    .map((row, r) => {
+      const title = `-[ RECORD ${r + 1} ]`;
+      const lines = row.map(
+        (v, i) => `${header[i]!.padEnd(nameWidth)} | ${v.replace(/\r?\n/g, '\n'.padEnd(nameWidth + 4))}`,
+      );
+      const rule = title.padEnd(Math.max(title.length, ...lines.map((l) => [...l].length)), '-');
+      return `${rule}\n${lines.join('\n')}\n`;
+    })
+    .join('');
+}
+
+/** The rows of one statement as a table, CSV, a JSON array of objects, unaligned lines or expanded blocks. */
+export function renderRows(statement: StatementResult, format: RowFormat, options: RowOptions = {}): string {
   const columns = columnsOf(statement);
-  if (format === 'json') return `${JSON.stringify(statement.rows, null, 2)}\n`;
+  if (format === 'json') {
+    const rows = options.numbers ? rowsWithNumbers(statement.rows, columns) : statement.rows;
+    return `${JSON.stringify(rows, null, 2)}\n`;
+  }
+  const header = columns.map((c) => c.name);
   const cells = statement.rows.map((row) => columns.map((c) => cellText(row[c.name])));
   if (format === 'csv')
-    return renderCsv(
-      columns.map((c) => c.name),
-      cells,
-    );
-  return renderTable(
+    return renderCsv(header, cells, { header: options.header !== false, crlf: options.crlf === true });
+  if (options.expanded) return renderExpanded(header, cells, options.unaligned);
+  if (options.unaligned !== undefined) {
+    const sep = options.unaligned;
+    const lines = options.header === false ? cells : [header, ...cells];
+    return lines.map((r) => `${r.join(sep)}\n`).join('');
+  }
+  const table = renderTable(
     columns.map((c) => ({ header: c.name, align: isNumericType(c.type) ? 'right' : 'left' })),
     cells,
     options,
   );
+  if (options.header !== false) return table;
+  // Without the header: drop the header and its rule (the first two lines).
+  return table.split('\n').slice(2).join('\n');
 }
 
 /** "Showing 100 of 250 rows ..." when the server's row cap cut the result. */
