@@ -1,4 +1,4 @@
-/** Public types of @expense/sql-guard (see shared/contract/guard.md). */
+/** Public types of @expense/sql-guard (see the package README). */
 
 export type Operation = 'select' | 'insert' | 'update' | 'delete';
 export type Mode = 'query' | 'execute' | 'script';
