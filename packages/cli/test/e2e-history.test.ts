@@ -15,7 +15,7 @@ describe('expense CLI end to end: history and revert', () => {
       "SELECT count(*) AS n FROM ledger_entries WHERE account_id = 'hist'",
     ]);
     expect(r.code).toBe(0);
-    return Number(r.stdout.split('\r\n')[1]);
+    return Number(r.stdout.split('\n')[1]);
   };
 
   beforeAll(async () => {

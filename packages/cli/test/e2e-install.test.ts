@@ -60,7 +60,7 @@ describe('expense from the clone', () => {
     run.child.stdin?.end();
     const imported = await run.result;
     expect(imported.stderr).toContain('bank.csv');
-    expect(imported.code).toBe(0);
+    expect(imported.code, imported.stderr).toBe(0);
     const count = await pnpm(
       ['query', '--format', 'csv', 'SELECT count(*) AS n FROM ledger_entries'],
       sandbox.env,

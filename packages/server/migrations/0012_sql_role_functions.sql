@@ -43,6 +43,12 @@ BEGIN
       SELECT c.castfunc::regprocedure FROM pg_catalog.pg_cast AS c
       WHERE c.castfunc <> 0 AND c.castsource = ANY (allowed_types) AND c.casttarget = ANY (allowed_types)
       UNION
+      -- The input and output functions of those types: a cast without a cast function (text to timestamptz,
+      -- as an import writes `v.ts::timestamptz` over a VALUES list) converts through them, and checks EXECUTE.
+      SELECT f.f::regprocedure FROM pg_catalog.pg_type AS t
+      CROSS JOIN LATERAL (VALUES (t.typinput), (t.typoutput), (t.typreceive), (t.typsend)) AS f(f)
+      WHERE t.oid = ANY (allowed_types) AND f.f::oid <> 0
+      UNION
       -- Hash and btree support functions over those types: the executor checks EXECUTE on the hash function
       -- of a hashed IN list (hash_numeric for `amount IN (1, 2, ...)`), and compares through btree support.
       SELECT ap.amproc::regprocedure FROM pg_catalog.pg_amproc AS ap

@@ -5,10 +5,16 @@ import {
   ChangeRevertDataSchema,
   type ChangesData,
   ChangesDataSchema,
+  type InvitationsData,
+  InvitationsDataSchema,
   type KeysData,
   KeysDataSchema,
   type MeData,
   MeDataSchema,
+  type MemberData,
+  MemberDataSchema,
+  type MembersData,
+  MembersDataSchema,
   type SchemaData,
   SchemaDataSchema,
   type SelectWorkspaceData,
@@ -21,16 +27,8 @@ import {
   WorkspacesDataSchema,
 } from '@expense/wire';
 import type { ApiClient, CallResult } from '../http/client.js';
-import {
-  type InvitationsData,
-  InvitationsDataSchema,
-  type MemberCreated,
-  MemberCreatedSchema,
-  type MembersView,
-  MembersViewSchema,
-} from './schemas.js';
 
-export * from './schemas.js';
+export type { Invitation, Member } from '@expense/wire';
 
 export type SqlEndpoint = '/sql/query' | '/sql/execute' | '/sql';
 
@@ -190,20 +188,20 @@ export class ExpenseApi {
   }
 
   // Members (owners manage them)
-  members(workspaceId: string): Promise<CallResult<MembersView>> {
+  members(workspaceId: string): Promise<CallResult<MembersData>> {
     return this.client.call({
       method: 'GET',
       url: this.url(`/workspaces/${seg(workspaceId)}/members`),
-      data: MembersViewSchema,
+      data: MembersDataSchema,
       ...this.auth,
     });
   }
 
-  inviteMember(workspaceId: string, email: string): Promise<CallResult<MemberCreated>> {
+  inviteMember(workspaceId: string, email: string): Promise<CallResult<MemberData>> {
     return this.client.call({
       method: 'POST',
       url: this.url(`/workspaces/${seg(workspaceId)}/members`),
-      data: MemberCreatedSchema,
+      data: MemberDataSchema,
       body: { email },
       ...this.auth,
     });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { MemberView } from '../api/index.js';
+import type { Member } from '../api/index.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { renderTable } from '../output/table.js';
@@ -25,7 +25,7 @@ async function memberWorkspace(ctx: Context) {
   return { api, workspace };
 }
 
-function findMember(members: MemberView[], ref: string): MemberView {
+function findMember(members: Member[], ref: string): Member {
   const lower = ref.toLowerCase();
   const member = members.find((m) => m.userId === ref || m.email.toLowerCase() === lower);
   if (!member) {

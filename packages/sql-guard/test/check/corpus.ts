@@ -105,6 +105,8 @@ export const queries: string[] = [
 ];
 
 export const executes: string[] = [
+  // The CLI's import shape: text values from a VALUES list cast to their columns' types, skipping known ids.
+  `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, external_id) SELECT v.ts::timestamptz, v.account_id, v.amount::numeric, v.currency, v.kind, v.external_id FROM (VALUES ('2026-11-01', '${CHECKING}', '-3.20', 'EUR', 'spend', 'csv:1')) AS v (ts, account_id, amount, currency, kind, external_id) WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.external_id = v.external_id)`,
   `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES ('2026-08-09', '${CHECKING}', -12.50, 'EUR', 'spend', 'food', 'lunch') RETURNING entry_id`,
   `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES ('2026-08-01', '${CHECKING}', -30, 'EUR', 'spend', 'transport', 'train'), ('2026-08-02', '${CHECKING}', -4.2, 'EUR', 'spend', 'food', 'coffee'), ('2026-08-03', '${CHECKING}', 2500, 'EUR', 'income', 'salary', NULL) RETURNING entry_id, amount`,
   `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES ${Array.from({ length: 100 }, (_, i) => `(DATE '2026-07-01' + ${i % 30}, '${CHECKING}', ${-(i + 1)}.99, 'EUR', 'spend', 'groceries', 'batch row ${i}')`).join(', ')}`,
