@@ -1,10 +1,25 @@
 import type { Queryable } from '../storage/database.js';
 import { generateApiKey, isWellFormedApiKey, sha256Hex } from './secrets.js';
 
-/** Who a verified key belongs to. */
+export type KeyKind = 'agent' | 'cli' | 'oauth' | 'console';
+export type KeyAccess = 'read' | 'read_write';
+
+/** Who a verified key belongs to, and what it may do. */
 export interface Principal {
   connectionId: string;
   userId: string;
+  kind: KeyKind;
+  /** 'read' keys may only read. */
+  access: KeyAccess;
+  /** A key bound to one workspace reaches that workspace only; null reaches all of the user's. */
+  workspaceId: string | null;
+}
+
+export interface NewKeyOptions {
+  kind?: KeyKind;
+  access?: KeyAccess;
+  workspaceId?: string | null;
+  expiresAt?: Date | null;
 }
 
 export interface KeyCacheOptions {
@@ -27,15 +42,34 @@ export async function createApiKey(
   tx: Queryable,
   userId: string,
   label: string,
+  options: NewKeyOptions = {},
 ): Promise<{ apiKey: string; connectionId: string; createdAt: Date }> {
   const apiKey = generateApiKey();
   const { rows } = await tx.query<{ connection_id: string; created_at: Date }>(
-    `INSERT INTO expense_internal.api_keys (user_id, label, key_hash, prefix)
-     VALUES ($1, $2, $3, $4) RETURNING connection_id, created_at`,
-    [userId, label, sha256Hex(apiKey), apiKey.slice(0, 12)],
+    `INSERT INTO expense_internal.api_keys (user_id, label, key_hash, prefix, kind, access, workspace_id, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING connection_id, created_at`,
+    [
+      userId,
+      label,
+      sha256Hex(apiKey),
+      apiKey.slice(0, 12),
+      options.kind ?? 'agent',
+      options.access ?? 'read_write',
+      options.workspaceId ?? null,
+      options.expiresAt ?? null,
+    ],
   );
   const row = rows[0]!;
   return { apiKey, connectionId: row.connection_id, createdAt: row.created_at };
+}
+
+interface KeyRow {
+  connection_id: string;
+  user_id: string;
+  kind: KeyKind;
+  access: KeyAccess;
+  workspace_id: string | null;
+  expires_at: Date | string | null;
 }
 
 /**
@@ -69,19 +103,28 @@ export class KeyVerifier {
       this.cache.delete(hash);
       await beforeLookup?.();
       const generation = this.generation;
-      const { rows } = await this.db.query<{ connection_id: string; user_id: string }>(
-        `SELECT connection_id, user_id FROM expense_internal.api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      const { rows } = await this.db.query<KeyRow>(
+        `SELECT connection_id, user_id, kind, access, workspace_id, expires_at FROM expense_internal.api_keys
+          WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
         [hash],
       );
       const row = rows[0];
       if (!row) return undefined;
-      principal = { connectionId: row.connection_id, userId: row.user_id };
+      principal = {
+        connectionId: row.connection_id,
+        userId: row.user_id,
+        kind: row.kind,
+        access: row.access,
+        workspaceId: row.workspace_id,
+      };
       if (generation !== this.generation) return principal;
       if (this.cache.size >= this.options.maxEntries) {
         const oldest = this.cache.keys().next().value;
         if (oldest !== undefined) this.cache.delete(oldest);
       }
-      this.cache.set(hash, { principal, until: now + this.options.ttlMs });
+      // An expiring key is trusted no longer than its lifetime.
+      const expiresAt = row.expires_at ? new Date(row.expires_at).getTime() : Number.POSITIVE_INFINITY;
+      this.cache.set(hash, { principal, until: Math.min(now + this.options.ttlMs, expiresAt) });
     }
     this.touch(principal.connectionId, now);
     return principal;
