@@ -36,6 +36,7 @@ import {
 import { loggerOptions } from './http/logger.js';
 import { createMailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/index.js';
+import { oauthRoutes } from './oauth/routes.js';
 import { createInvalidKeyLimit } from './ratelimit/invalid-keys.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
@@ -67,6 +68,11 @@ export interface ExpensePluginOptions {
   sqlCheckPool?: GuardOptions['checkPool'];
   /** The origins actions are built from; createServer shares them with its framework-level error handlers. */
   urls?: Urls;
+  /**
+   * Tests only: fetch OAuth client ID metadata documents from loopback and private addresses, trusting this
+   * certificate authority (a local HTTPS server). Never set in production.
+   */
+  oauthClientMetadata?: { allowPrivateAddresses: true; ca?: string };
 }
 
 function isParsed(config: ServerConfigInput | ServerConfig): config is ServerConfig {
@@ -171,6 +177,11 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   );
   await app.register(authRoutes(ctx), { prefix: '/api/agent' });
   await app.register(mcpRoutes(ctx, () => app, `${app.prefix}/v1`));
+  await app.register(
+    oauthRoutes(ctx, {
+      metadataFetch: options.oauthClientMetadata ?? { allowPrivateAddresses: false },
+    }),
+  );
 
   app.addHook('onListen', async () => {
     const address = app.server.address() as AddressInfo | null;

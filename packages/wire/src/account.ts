@@ -20,6 +20,18 @@ export type MeData = z.infer<typeof MeDataSchema>;
 
 export const KeySchema = ConnectionSchema.extend({
   current: z.boolean().describe('true for the key that made this request'),
+  kind: z
+    .enum(['agent', 'cli', 'oauth', 'console'])
+    .describe(
+      'agent: e-mailed code flow; cli: expense login; oauth: an OAuth client; console: a browser session',
+    ),
+  access: z.enum(['read', 'read_write']).describe('read keys may only read'),
+  workspaceId: z.string().nullable().describe("the one workspace this key reaches; null: all of the user's"),
+  expiresAt: z.string().nullable().describe('when the key stops working; null: until revoked'),
+  client: z
+    .object({ clientId: z.string(), name: z.string() })
+    .optional()
+    .describe('oauth keys: the OAuth client the user connected'),
 });
 export type Key = z.infer<typeof KeySchema>;
 

@@ -13,6 +13,8 @@ export interface Principal {
   access: KeyAccess;
   /** A key bound to one workspace reaches that workspace only; null reaches all of the user's. */
   workspaceId: string | null;
+  /** OAuth access tokens: the resource (RFC 8707) the token was issued for; null for other kinds. */
+  resource?: string | null;
 }
 
 export interface NewKeyOptions {
@@ -70,6 +72,7 @@ interface KeyRow {
   access: KeyAccess;
   workspace_id: string | null;
   expires_at: Date | string | null;
+  resource: string | null;
 }
 
 /**
@@ -104,8 +107,10 @@ export class KeyVerifier {
       await beforeLookup?.();
       const generation = this.generation;
       const { rows } = await this.db.query<KeyRow>(
-        `SELECT connection_id, user_id, kind, access, workspace_id, expires_at FROM expense_internal.api_keys
-          WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+        `SELECT k.connection_id, k.user_id, k.kind, k.access, k.workspace_id, k.expires_at, g.resource
+           FROM expense_internal.api_keys AS k
+           LEFT JOIN expense_internal.oauth_grants AS g ON g.grant_id = k.oauth_grant_id
+          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
         [hash],
       );
       const row = rows[0];
@@ -116,6 +121,7 @@ export class KeyVerifier {
         kind: row.kind,
         access: row.access,
         workspaceId: row.workspace_id,
+        resource: row.resource,
       };
       if (generation !== this.generation) return principal;
       if (this.cache.size >= this.options.maxEntries) {

@@ -4,9 +4,11 @@ import { ApiError } from '../http/api-error.js';
 import { checkInvalidKeyBudget, spendInvalidKey } from '../ratelimit/invalid-keys.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import type { Principal } from './api-keys.js';
+import { enforceKeyConsent, hasAudience } from './consent.js';
 import { isWellFormedApiKey } from './secrets.js';
 
-const AUTH_HEADER = /^ApiKey[ \t]+(\S+)[ \t]*$/i;
+/** `ApiKey <key>`, or `Bearer <token>` for OAuth clients (their access tokens are ApiKeys of kind oauth). */
+const AUTH_HEADER = /^(?:ApiKey|Bearer)[ \t]+(\S+)[ \t]*$/i;
 
 /**
  * The first hook of every keyed route (onRequest): verifies `Authorization: ApiKey <key>` and applies the per-key
@@ -26,11 +28,12 @@ export function requireApiKey(ctx: AppContext): onRequestAsyncHookHandler {
     const principal = wellFormed
       ? await ctx.keys.verify(key, () => checkInvalidKeyBudget(ctx.invalidKeyLimit, request.ip))
       : undefined;
-    if (!principal) {
+    if (!principal || !hasAudience(principal, ctx.actions.publicUrl)) {
       if (wellFormed) await spendInvalidKey(ctx.invalidKeyLimit, request.ip);
       throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
     }
     await applyKeyLimits(ctx.keyLimits, principal.connectionId, reply);
+    enforceKeyConsent(request, principal);
     request.principal = principal;
   };
 }

@@ -4,11 +4,13 @@ import { Confirmations, createExpenseMcpServer } from '@expense/wire/mcp';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-keys.js';
+import { hasAudience } from '../auth/consent.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import { SCOPES } from '../oauth/routes.js';
 import { injectApi } from './inject-api.js';
 
-/** `Authorization: ApiKey <key>` or `Bearer <key>` (OAuth access tokens are ApiKeys too, later). */
+/** `Authorization: ApiKey <key>` or `Bearer <key>` (OAuth access tokens are ApiKeys of kind oauth). */
 const CREDENTIALS = /^(?:ApiKey|Bearer)[ \t]+(\S+)[ \t]*$/i;
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
 const SERVER_VERSION = '1';
@@ -64,9 +66,9 @@ export function mcpRoutes(
       return {
         resource: `${ctx.actions.publicUrl}/mcp`,
         resource_name: 'expense MCP',
-        authorization_servers: [],
+        authorization_servers: [ctx.actions.publicUrl],
         bearer_methods_supported: ['header'],
-        scopes_supported: [],
+        scopes_supported: [...SCOPES],
         resource_documentation: `${ctx.actions.publicUrl}/v1/`,
       };
     });
@@ -83,7 +85,9 @@ export function mcpRoutes(
         );
       }
       const match = CREDENTIALS.exec(header);
-      const principal = match ? await ctx.keys.verify(match[1]!) : undefined;
+      const verified = match ? await ctx.keys.verify(match[1]!) : undefined;
+      // An OAuth access token is accepted only at the resource it was issued for (RFC 8707).
+      const principal = verified && hasAudience(verified, ctx.actions.publicUrl) ? verified : undefined;
       if (!principal) {
         throw new ApiError('invalid_api_key', 'The key is not valid.', {
           headers: { 'www-authenticate': `${challenge()}, error="invalid_token"` },

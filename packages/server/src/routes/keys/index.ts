@@ -1,6 +1,7 @@
 import { ConnectionParamsSchema, KeysDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { KeyAccess, KeyKind } from '../../auth/api-keys.js';
 import { principalOf, requireApiKey } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
@@ -31,9 +32,20 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           label: string;
           created_at: Date;
           last_used_at: Date | null;
+          kind: KeyKind;
+          access: KeyAccess;
+          workspace_id: string | null;
+          expires_at: Date | null;
+          client_id: string | null;
+          client_name: string | null;
         }>(
-          `SELECT connection_id, label, created_at, last_used_at FROM expense_internal.api_keys
-           WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, connection_id`,
+          `SELECT k.connection_id, k.label, k.created_at, k.last_used_at, k.kind, k.access, k.workspace_id,
+                  k.expires_at, c.client_id, c.client_name
+             FROM expense_internal.api_keys AS k
+             LEFT JOIN expense_internal.oauth_grants AS g ON g.grant_id = k.oauth_grant_id
+             LEFT JOIN expense_internal.oauth_clients AS c ON c.client_id = g.client_id
+            WHERE k.user_id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+            ORDER BY k.created_at, k.connection_id`,
           [userId],
         );
         const keys = rows.map((r) => ({
@@ -42,6 +54,11 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           createdAt: iso(r.created_at),
           lastUsedAt: isoOrNull(r.last_used_at),
           current: r.connection_id === connectionId,
+          kind: r.kind,
+          access: r.access,
+          workspaceId: r.workspace_id,
+          expiresAt: isoOrNull(r.expires_at),
+          ...(r.client_id ? { client: { clientId: r.client_id, name: r.client_name ?? r.client_id } } : {}),
         }));
         return success(
           { keys },

@@ -253,6 +253,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
         endpoint.path,
         {
           onRequest: requireApiKey(ctx),
+          config: { keyAccess: endpoint.mode === 'query' ? 'read' : 'write' },
           schema: {
             tags: ['sql'],
             summary: endpoint.summary,

@@ -36,11 +36,13 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { userId, connectionId } = principalOf(request);
-        const [workspaces, pending] = await Promise.all([
+        const { userId, connectionId, workspaceId: bound } = principalOf(request);
+        const [all, pending] = await Promise.all([
           listWorkspaces(ctx.db, userId, connectionId),
           pendingInvitationCount(ctx.db, userId),
         ]);
+        // A key bound to one workspace sees that workspace only.
+        const workspaces = bound ? all.filter((w) => w.workspaceId === bound) : all;
         const invitations = invitationPrompt(pending, a);
         const instructions =
           workspaces.length === 0
@@ -64,7 +66,7 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/workspaces',
       {
-        config: { fieldCodes: { name: 'invalid_workspace_name' } },
+        config: { fieldCodes: { name: 'invalid_workspace_name' }, workspaceBoundKeys: 'refuse' },
         schema: {
           tags: ['workspaces'],
           summary: 'Create a workspace; you become its owner',
@@ -88,6 +90,8 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/workspaces/:workspaceId/select',
       {
+        // Choosing where to read is not a write of the user's data: read-only keys may select.
+        config: { keyAccess: 'read' },
         schema: {
           tags: ['workspaces'],
           summary: "Save a workspace as this key's default for SQL",

@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../http/api-error.js';
+import type { Principal } from './api-keys.js';
+
+/** The header that picks the workspace of a request (the SQL, schema and change routes read it). */
+const WORKSPACE_HEADER = 'x-workspace-id';
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What the route does with the caller's data, for keys limited to reading: GET routes read and every other
+     * method writes unless its route says `keyAccess: 'read'` (POST /sql/query, selecting a workspace).
+     */
+    keyAccess?: 'read' | 'write';
+    /** `refuse`: a key bound to one workspace may not use this route (creating another workspace). */
+    workspaceBoundKeys?: 'refuse';
+  }
+}
+
+/** The resource (RFC 8707) an OAuth access token of this server is issued for: its MCP endpoint. */
+export function mcpResource(publicUrl: string): string {
+  return `${publicUrl}/mcp`;
+}
+
+/** Audience check (RFC 8707): an OAuth access token is valid only at the resource it was issued for. */
+export function hasAudience(principal: Principal, publicUrl: string): boolean {
+  if (principal.kind !== 'oauth') return true;
+  return principal.resource === mcpResource(publicUrl);
+}
+
+/**
+ * The consent a key carries, enforced in one place for every keyed route (called by requireApiKey once the
+ * key is verified): a `read` key may only read, a key bound to a workspace reaches that workspace only and
+ * has it selected (the request's X-Workspace-Id is set to it, so every route that resolves a workspace,
+ * from the header or the key's saved one, lands there).
+ */
+export function enforceKeyConsent(request: FastifyRequest, principal: Principal): void {
+  const config = request.routeOptions.config;
+  if (principal.access === 'read') {
+    const access = config.keyAccess ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
+    if (access === 'write') {
+      throw new ApiError('forbidden', 'This key may only read: the user granted read access.', {
+        hint: 'Use read-only routes (GET routes, POST /sql/query), or ask the user to connect again with read-write access.',
+        details: { access: principal.access },
+      });
+    }
+  }
+  const bound = principal.workspaceId;
+  if (!bound) return;
+  if (config.workspaceBoundKeys === 'refuse') {
+    throw new ApiError('forbidden', 'This key is limited to one workspace and cannot do this.', {
+      hint: `Work in workspace ${bound}, or ask the user to connect again with access to all workspaces.`,
+      details: { workspaceId: bound },
+    });
+  }
+  const params = request.params as Record<string, unknown> | undefined;
+  const header = request.headers[WORKSPACE_HEADER];
+  const requested = [params?.workspaceId, ...(Array.isArray(header) ? header : [header])].filter(
+    (v): v is string => typeof v === 'string',
+  );
+  for (const id of requested) {
+    if (id.trim().toLowerCase() !== bound) {
+      throw new ApiError('forbidden', 'This key is limited to another workspace.', {
+        hint: `Use workspace ${bound} (or no X-Workspace-Id), or ask the user to connect again with access to this workspace.`,
+        details: { workspaceId: bound },
+      });
+    }
+  }
+  request.headers[WORKSPACE_HEADER] = bound;
+}
