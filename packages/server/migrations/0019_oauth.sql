@@ -11,7 +11,7 @@ CREATE TABLE expense_internal.oauth_clients (
   token_endpoint_auth_method text NOT NULL DEFAULT 'none'
     CHECK (token_endpoint_auth_method IN ('none', 'client_secret_post', 'client_secret_basic')),
   client_name                text NOT NULL,
-  redirect_uris              text[] NOT NULL,
+  redirect_uris              jsonb NOT NULL,
   -- true: client_id is the URL of its metadata document, fetched_at says when it was read
   metadata_document          boolean NOT NULL DEFAULT false,
   fetched_at                 timestamptz,

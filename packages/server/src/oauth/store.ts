@@ -92,7 +92,7 @@ export async function saveClient(db: Queryable, client: OAuthClient): Promise<vo
     [
       client.clientId,
       client.clientName,
-      client.redirectUris,
+      JSON.stringify(client.redirectUris),
       client.authMethod,
       client.secretHash,
       client.metadataDocument,

@@ -1,0 +1,319 @@
+// The OAuth 2.1 authorization server for /mcp, driven over HTTP on a listening server as a remote MCP client
+// does: registration, authorization with PKCE, the consent form, tokens, an MCP call with the bearer token,
+// refresh with rotation and reuse detection, revocation — on both engines (the grants live in the database).
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
+import {
+  type ConsentChoice,
+  consentInBrowser,
+  consoleCookie,
+  pkce,
+  REDIRECT_URI,
+  tokenRequest,
+} from './helpers.js';
+
+describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
+  let live: Live;
+  let user: TestUser;
+  let home: string;
+  let other: string;
+  let cookie: string;
+  let clientId: string;
+
+  beforeAll(async () => {
+    live = await startLive(engine);
+    user = await createUser(live.db);
+    home = await addWorkspace(live.db, user.userId, 'Home');
+    other = await addWorkspace(live.db, user.userId, 'Shop');
+    cookie = await consoleCookie(live.db, user.userId);
+    const reg = await live.request('POST', '/oauth/register', {
+      body: { client_name: 'Test agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' },
+    });
+    expect(reg.status).toBe(201);
+    clientId = reg.body.client_id;
+  });
+  afterAll(async () => live?.close());
+
+  const authorizeUrl = (challenge: string, extra: Record<string, string> = {}) =>
+    `${live.origin}/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'st-1',
+      scope: 'openid expense:read expense:write',
+      resource: `${live.origin}/mcp`,
+      ...extra,
+    })}`;
+
+  /** The whole browser part: returns the code and the verifier. */
+  async function authorize(choice: ConsentChoice = {}) {
+    const { verifier, challenge } = pkce();
+    const back = await consentInBrowser(live.origin, authorizeUrl(challenge), cookie, choice);
+    expect(back.origin + back.pathname).toBe(REDIRECT_URI);
+    expect(back.searchParams.get('state')).toBe('st-1');
+    expect(back.searchParams.get('iss')).toBe(live.origin);
+    return { code: back.searchParams.get('code') ?? '', verifier };
+  }
+
+  async function tokens(choice: ConsentChoice = {}) {
+    const { code, verifier } = await authorize(choice);
+    const res = await tokenRequest(live.origin, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      resource: `${live.origin}/mcp`,
+    });
+    expect(res.status).toBe(200);
+    return res.body as {
+      access_token: string;
+      refresh_token: string;
+      expires_in: number;
+      token_type: string;
+    };
+  }
+
+  const mcpStatus = async (token: string) =>
+    (
+      await live.request('POST', '/mcp', {
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+      })
+    ).status;
+
+  it('publishes RFC 8414 and RFC 9728 metadata that point at each other', async () => {
+    const as = await live.request('GET', '/.well-known/oauth-authorization-server');
+    expect(as.status).toBe(200);
+    expect(as.body.issuer).toBe(live.origin);
+    expect(as.body.code_challenge_methods_supported).toEqual(['S256']);
+    expect(as.body.authorization_response_iss_parameter_supported).toBe(true);
+    expect(as.body.client_id_metadata_document_supported).toBe(true);
+    const prm = await live.request('GET', '/.well-known/oauth-protected-resource/mcp');
+    expect(prm.body.authorization_servers).toEqual([live.origin]);
+  });
+
+  it('runs the whole flow: token, an MCP tool call with the bearer token, listed among the keys', async () => {
+    const t = await tokens();
+    expect(t.token_type).toBe('Bearer');
+    expect(t.expires_in).toBeGreaterThan(0);
+    const client = new Client({ name: 'oauth-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${live.origin}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${t.access_token}` } },
+      }),
+    );
+    const result = (await client.callTool({ name: 'list_workspaces', arguments: {} })) as {
+      structuredContent: { workspaces: { workspaceId: string }[] };
+    };
+    expect(result.structuredContent.workspaces.map((w) => w.workspaceId).sort()).toEqual(
+      [home, other].sort(),
+    );
+    await client.close();
+
+    const keys = await live.request('GET', '/v1/keys', { key: user.apiKey });
+    const oauth = keys.body.data.keys.filter((k: { kind: string }) => k.kind === 'oauth');
+    expect(oauth).toHaveLength(1);
+    expect(oauth[0]).toMatchObject({
+      label: 'Test agent',
+      access: 'read_write',
+      workspaceId: null,
+      client: { clientId, name: 'Test agent' },
+    });
+    expect(oauth[0].expiresAt).not.toBeNull();
+    // Revoked like every key: DELETE /v1/keys ends it at once, and its refresh token with it.
+    const del = await live.request('DELETE', `/v1/keys/${oauth[0].connectionId}`, { key: user.apiKey });
+    expect(del.status).toBe(204);
+    expect(await mcpStatus(t.access_token)).toBe(401);
+    const refresh = await tokenRequest(live.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+      client_id: clientId,
+    });
+    expect(refresh.body.error).toBe('invalid_grant');
+  });
+
+  it('rotates refresh tokens, and a reused one revokes the whole grant', async () => {
+    const t1 = await tokens();
+    const r1 = await tokenRequest(live.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: t1.refresh_token,
+      client_id: clientId,
+    });
+    expect(r1.status).toBe(200);
+    expect(r1.body.refresh_token).not.toBe(t1.refresh_token);
+    // The old access token was replaced in place; the new one works.
+    expect(await mcpStatus(t1.access_token)).toBe(401);
+    expect(await mcpStatus(r1.body.access_token)).toBe(200);
+    // The first refresh token again: reuse, so the grant ends — the newest tokens too.
+    const reuse = await tokenRequest(live.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: t1.refresh_token,
+      client_id: clientId,
+    });
+    expect(reuse.status).toBe(400);
+    expect(reuse.body.error).toBe('invalid_grant');
+    expect(await mcpStatus(r1.body.access_token)).toBe(401);
+    const after = await tokenRequest(live.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: r1.body.refresh_token,
+      client_id: clientId,
+    });
+    expect(after.body.error).toBe('invalid_grant');
+  });
+
+  it('revokes through the revocation endpoint (RFC 7009): the API answers 401 at once', async () => {
+    const t = await tokens();
+    expect(await mcpStatus(t.access_token)).toBe(200);
+    const res = await fetch(`${live.origin}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: t.access_token, client_id: clientId }).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await mcpStatus(t.access_token)).toBe(401);
+    expect((await live.request('GET', '/v1/me', { key: t.access_token })).status).toBe(401);
+  });
+
+  it('refuses a code used twice and revokes what the first use issued', async () => {
+    const { code, verifier } = await authorize();
+    const params = { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId };
+    const first = await tokenRequest(live.origin, params);
+    expect(first.status).toBe(200);
+    const second = await tokenRequest(live.origin, params);
+    expect(second.body.error).toBe('invalid_grant');
+    expect(await mcpStatus(first.body.access_token)).toBe(401);
+  });
+
+  it('refuses an expired code, a wrong verifier, and a wrong resource', async () => {
+    const a = await authorize();
+    await live.db.query("UPDATE expense_internal.oauth_codes SET expires_at = now() - interval '1 second'");
+    const expired = await tokenRequest(live.origin, {
+      grant_type: 'authorization_code',
+      code: a.code,
+      code_verifier: a.verifier,
+      client_id: clientId,
+    });
+    expect(expired.body.error).toBe('invalid_grant');
+
+    const b = await authorize();
+    const wrongVerifier = await tokenRequest(live.origin, {
+      grant_type: 'authorization_code',
+      code: b.code,
+      code_verifier: pkce().verifier,
+      client_id: clientId,
+    });
+    expect(wrongVerifier.body.error).toBe('invalid_grant');
+
+    const c = await authorize();
+    const wrongResource = await tokenRequest(live.origin, {
+      grant_type: 'authorization_code',
+      code: c.code,
+      code_verifier: c.verifier,
+      client_id: clientId,
+      resource: 'https://elsewhere.example/mcp',
+    });
+    expect(wrongResource.body.error).toBe('invalid_target');
+
+    const back = await fetch(authorizeUrl(pkce().challenge, { resource: 'https://elsewhere.example/mcp' }), {
+      redirect: 'manual',
+    });
+    const location = new URL(back.headers.get('location') ?? '');
+    expect(location.searchParams.get('error')).toBe('invalid_target');
+    expect(location.searchParams.get('iss')).toBe(live.origin);
+  });
+
+  it('refuses a token whose audience is another resource', async () => {
+    const t = await tokens();
+    await live.db.query(
+      "UPDATE expense_internal.oauth_grants SET resource = 'https://elsewhere.example/mcp' WHERE revoked_at IS NULL",
+    );
+    // The verified-key cache holds the principal for a few seconds; a fresh refresh re-reads it.
+    const r = await tokenRequest(live.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+      client_id: clientId,
+    });
+    expect(r.status).toBe(200);
+    expect(await mcpStatus(r.body.access_token)).toBe(401);
+    expect((await live.request('GET', '/v1/me', { key: r.body.access_token })).status).toBe(401);
+  });
+
+  it('requires PKCE S256 and answers invalid_client to an unknown client', async () => {
+    const plain = await fetch(authorizeUrl('x'.repeat(43), { code_challenge_method: 'plain' }), {
+      redirect: 'manual',
+    });
+    expect(new URL(plain.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
+    const unknown = await tokenRequest(live.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: 'x',
+      client_id: 'ocl_gone',
+    });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.error).toBe('invalid_client');
+    const page = await fetch(authorizeUrl('y'.repeat(43), { client_id: 'ocl_gone' }), { redirect: 'manual' });
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('invalid_client');
+  });
+
+  it('enforces the consent: a read-only token may only read, a bound one reaches its workspace only', async () => {
+    const read = await tokens({ access: 'read', workspace: home });
+    const key = read.access_token;
+    const bearer = { authorization: `Bearer ${key}` };
+    const query = await live.request('POST', '/v1/sql/query', {
+      body: { sql: 'SELECT count(*) AS n FROM ledger_entries' },
+      headers: bearer,
+    });
+    expect(query.status).toBe(200);
+    const execute = await live.request('POST', '/v1/sql/execute', {
+      body: { sql: "DELETE FROM ledger_entries WHERE account_id = 'x'" },
+      headers: bearer,
+    });
+    expect(execute.status).toBe(403);
+    expect(execute.body.error.code).toBe('forbidden');
+    expect(execute.body.error.hint).toContain('read');
+    const create = await live.request('POST', '/v1/workspaces', { body: { name: 'New' }, headers: bearer });
+    expect(create.status).toBe(403);
+
+    const elsewhere = await live.request('POST', '/v1/sql/query', {
+      body: { sql: 'SELECT 1 AS one' },
+      headers: { ...bearer, 'x-workspace-id': other },
+    });
+    expect(elsewhere.status).toBe(403);
+    const list = await live.request('GET', '/v1/workspaces', { headers: bearer });
+    expect(list.body.data.workspaces.map((w: { workspaceId: string }) => w.workspaceId)).toEqual([home]);
+    const select = await live.request('POST', `/v1/workspaces/${other}/select`, { headers: bearer });
+    expect(select.status).toBe(403);
+  });
+
+  it('protects the consent form: another origin, or a forged CSRF token, is refused', async () => {
+    const { challenge } = pkce();
+    const first = await fetch(authorizeUrl(challenge), { redirect: 'manual' });
+    const next = /url=([^"]+)"/.exec(await first.text())?.[1] ?? '';
+    const requestId = new URL(next, live.origin).searchParams.get('request') ?? '';
+    expect(first.headers.get('content-security-policy')).toContain("default-src 'none'");
+    // Without the session cookie: off to the console's sign-in, coming back here.
+    const anon = await fetch(`${live.origin}${next}`, { redirect: 'manual' });
+    expect(anon.status).toBe(303);
+    expect(anon.headers.get('location')).toContain('/console/sign-in?return_to=');
+    const post = (origin: string, csrf: string) =>
+      fetch(`${live.origin}/oauth/consent`, {
+        method: 'POST',
+        headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          request: requestId,
+          csrf,
+          access: 'read_write',
+          workspace: 'all',
+          lifetime: '30',
+          decision: 'approve',
+        }).toString(),
+        redirect: 'manual',
+      });
+    expect((await post('https://evil.example', 'x')).status).toBe(403);
+    expect((await post(live.origin, 'forged')).status).toBe(403);
+  });
+});
