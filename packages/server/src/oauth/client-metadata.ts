@@ -34,13 +34,15 @@ for (const [net, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
 ] as const) {
   PRIVATE.addSubnet(net, prefix, 'ipv6');
 }
 
 export function isPrivateAddress(address: string): boolean {
+  // An IPv4-mapped IPv6 address is judged by its IPv4 address.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return isPrivateAddress(mapped[1]!);
   const family = isIP(address);
   if (family === 0) return true;
   return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
