@@ -50,6 +50,9 @@ export function mcpRoutes(
             remoteAddress: auth?.extra?.ip ?? '127.0.0.1',
           }),
           confirmations,
+          // The key's consent shapes the tool list too: a read key gets no execute tool, a bound key is pinned.
+          readOnly: caller.principal.access === 'read',
+          ...(caller.principal.workspaceId ? { pinnedWorkspaceId: caller.principal.workspaceId } : {}),
           era: mcpCtx.era,
           // Stateless HTTP: a 2025-era elicitation answer would reach another instance; the 2026 one is fine.
           pushElicitation: false,

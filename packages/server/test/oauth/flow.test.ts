@@ -287,6 +287,28 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     expect(list.body.data.workspaces.map((w: { workspaceId: string }) => w.workspaceId)).toEqual([home]);
     const select = await live.request('POST', `/v1/workspaces/${other}/select`, { headers: bearer });
     expect(select.status).toBe(403);
+
+    // Over MCP the same consent shapes the tools: no execute tool, the workspace pinned, others refused.
+    const client = new Client({ name: 'oauth-read', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${live.origin}/mcp`), {
+        requestInit: { headers: bearer },
+      }),
+    );
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain('query');
+    expect(tools).not.toContain('execute');
+    const listed = (await client.callTool({ name: 'list_workspaces', arguments: {} })) as {
+      structuredContent: { readOnly: boolean; pinnedWorkspaceId: string; workspaces: unknown[] };
+    };
+    expect(listed.structuredContent).toMatchObject({ readOnly: true, pinnedWorkspaceId: home });
+    expect(listed.structuredContent.workspaces).toHaveLength(1);
+    const foreign = (await client.callTool({
+      name: 'query',
+      arguments: { sql: 'SELECT 1 AS one', workspaceId: other },
+    })) as { isError?: boolean };
+    expect(foreign.isError).toBe(true);
+    await client.close();
   });
 
   it('protects the consent form: another origin, or a forged CSRF token, is refused', async () => {
