@@ -36,7 +36,7 @@ import {
 import { loggerOptions } from './http/logger.js';
 import { createMailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/index.js';
-import { oauthRoutes } from './oauth/routes.js';
+import { oauthRoutes, REGISTRATION_LIMIT } from './oauth/routes.js';
 import { createInvalidKeyLimit } from './ratelimit/invalid-keys.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
@@ -180,6 +180,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   await app.register(
     oauthRoutes(ctx, {
       metadataFetch: options.oauthClientMetadata ?? { allowPrivateAddresses: false },
+      registrationLimit: limits.create(REGISTRATION_LIMIT),
     }),
   );
 

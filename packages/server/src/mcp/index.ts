@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Confirmations, createExpenseMcpServer } from '@expense/wire/mcp';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-keys.js';
 import { hasAudience } from '../auth/consent.js';
 import type { AppContext } from '../context.js';
@@ -63,8 +63,9 @@ export function mcpRoutes(
     );
     app.addHook('onClose', async () => handler.close());
 
-    // Neither is a JSON API route of /v1: kept out of the OpenAPI document (docs/mcp.md describes them).
-    app.get(PROTECTED_RESOURCE_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    // Not JSON API routes of /v1: kept out of the OpenAPI document (docs/mcp.md describes them). The metadata
+    // is served at the root well-known path too, for clients that look there first.
+    const protectedResource = async (_request: FastifyRequest, reply: FastifyReply) => {
       reply.header('cache-control', 'public, max-age=3600');
       return {
         resource: `${ctx.actions.publicUrl}/mcp`,
@@ -74,7 +75,9 @@ export function mcpRoutes(
         scopes_supported: [...SCOPES],
         resource_documentation: `${ctx.actions.publicUrl}/v1/`,
       };
-    });
+    };
+    app.get(PROTECTED_RESOURCE_PATH, { schema: { hide: true } }, protectedResource);
+    app.get('/.well-known/oauth-protected-resource', { schema: { hide: true } }, protectedResource);
 
     async function authenticate(request: FastifyRequest): Promise<Caller> {
       const header = request.headers.authorization;

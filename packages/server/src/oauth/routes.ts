@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { mcpResource } from '../auth/consent.js';
+import { consumeAll, type Limiter } from '../auth/rate-limits.js';
 import { sha256Hex } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { listWorkspaces } from '../routes/workspaces/store.js';
@@ -97,7 +98,12 @@ function formTarget(redirectUri: string): string {
 
 export interface OAuthOptions {
   metadataFetch: MetadataFetchOptions;
+  /** Client registrations per client address (REGISTRATION_LIMIT). */
+  registrationLimit: Limiter;
 }
+
+/** Registration is unauthenticated: 20 new clients per address and hour keep the table from being flooded. */
+export const REGISTRATION_LIMIT = { name: 'oauth-registrations', points: 20, durationSeconds: 3600 } as const;
 
 /** The OAuth 2.1 authorization server for /mcp (docs/mcp.md, docs/security.md). */
 export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPluginAsync {
@@ -171,6 +177,7 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
     }
 
     app.post('/oauth/register', { schema: { hide: true } }, async (request, reply) => {
+      await consumeAll([{ limiter: options.registrationLimit, key: request.ip }], 'client registrations');
       let parsed: ReturnType<typeof parseRegistration>;
       try {
         parsed = parseRegistration(request.body);

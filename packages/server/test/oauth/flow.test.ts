@@ -92,8 +92,14 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     expect(as.body.code_challenge_methods_supported).toEqual(['S256']);
     expect(as.body.authorization_response_iss_parameter_supported).toBe(true);
     expect(as.body.client_id_metadata_document_supported).toBe(true);
-    const prm = await live.request('GET', '/.well-known/oauth-protected-resource/mcp');
-    expect(prm.body.authorization_servers).toEqual([live.origin]);
+    for (const path of [
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+    ]) {
+      const prm = await live.request('GET', path);
+      expect(prm.body.authorization_servers).toEqual([live.origin]);
+      expect(prm.body.resource).toBe(`${live.origin}/mcp`);
+    }
   });
 
   it('runs the whole flow: token, an MCP tool call with the bearer token, listed among the keys', async () => {
@@ -309,6 +315,24 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     })) as { isError?: boolean };
     expect(foreign.isError).toBe(true);
     await client.close();
+  });
+
+  it('validates registrations and limits them per address', async () => {
+    const bad = await live.request('POST', '/oauth/register', {
+      body: { client_name: 'Bad', redirect_uris: ['http://evil.example/cb'] },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('invalid_redirect_uri');
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await live.request('POST', '/oauth/register', {
+        body: { client_name: `Flood ${i}`, redirect_uris: [REDIRECT_URI] },
+      });
+      statuses.push(res.status);
+    }
+    // 20 per hour and address: the one in beforeAll, the refused one, and 18 more; then 429.
+    expect(statuses.filter((s) => s === 201)).toHaveLength(18);
+    expect(statuses.slice(-2)).toEqual([429, 429]);
   });
 
   it('protects the consent form: another origin, or a forged CSRF token, is refused', async () => {
