@@ -22,6 +22,7 @@ import {
   type ServerConfig,
   type ServerConfigInput,
 } from './config/config.js';
+import { consoleRoutes } from './console/index.js';
 import type { AppContext } from './context.js';
 import { FxCoverage } from './fx/coverage.js';
 import { seedFxIfEmpty, startFxScheduler } from './fx/index.js';
@@ -183,6 +184,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       registrationLimit: limits.create(REGISTRATION_LIMIT),
     }),
   );
+  await app.register(consoleRoutes(ctx, () => app));
 
   app.addHook('onListen', async () => {
     const address = app.server.address() as AddressInfo | null;

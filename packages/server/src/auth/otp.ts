@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error.js';
 import type { Mailer } from '../mail/mailer.js';
 import { signInMail } from '../mail/sign-in-mail.js';
 import type { Database } from '../storage/database.js';
-import { createApiKey } from './api-keys.js';
+import { createApiKey, type NewKeyOptions } from './api-keys.js';
 import { consumeAll, type Limiter, type RateLimits } from './rate-limits.js';
 import {
   constantTimeEqualHex,
@@ -95,7 +95,8 @@ export class OtpService {
     return { otpSessionToken: token, expiresAt: expiresAt.toISOString(), codeLength: OTP_CODE_LENGTH };
   }
 
-  async verifyCode(body: VerifyCodeBody): Promise<VerifiedSignIn> {
+  /** Exchanges a code for a new key (kind `agent` unless `keyOptions` say otherwise, e.g. a console session). */
+  async verifyCode(body: VerifyCodeBody, keyOptions: NewKeyOptions = {}): Promise<VerifiedSignIn> {
     const outcome = await this.db.transaction(async (tx) => {
       const { rows } = await tx.query<{
         challenge_id: string;
@@ -146,7 +147,7 @@ export class OtpService {
         [challenge.challenge_id],
       );
       const user = await upsertUser(tx, challenge.email);
-      const key = await createApiKey(tx, user.userId, body.label);
+      const key = await createApiKey(tx, user.userId, body.label, keyOptions);
       return { user, key };
     });
     // Wrong-code attempts must be committed, so the error is raised after the transaction.

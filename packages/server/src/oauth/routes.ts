@@ -3,12 +3,13 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { mcpResource } from '../auth/consent.js';
 import { consumeAll, type Limiter } from '../auth/rate-limits.js';
 import { sha256Hex } from '../auth/secrets.js';
+import { serverOrigin, signInUrl } from '../console/session.js';
 import type { AppContext } from '../context.js';
 import { listWorkspaces } from '../routes/workspaces/store.js';
 import { fetchMetadataDocument, isMetadataClientId, type MetadataFetchOptions } from './client-metadata.js';
 import { consentPage, continuePage, errorPage, LIFETIMES, pageCsp } from './pages.js';
 import { parseRegistration, RegistrationError } from './registration.js';
-import { CONSOLE_SIGN_IN_PATH, consoleSession } from './session.js';
+import { consoleSession } from './session.js';
 import {
   type AuthMethod,
   createGrant,
@@ -301,8 +302,7 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
       }
       const session = await consoleSession(ctx, request);
       if (!session) {
-        const back = `/oauth/consent?request=${pending.requestId}`;
-        return reply.redirect(`${CONSOLE_SIGN_IN_PATH}?return_to=${encodeURIComponent(back)}`, 303);
+        return reply.redirect(signInUrl(`/oauth/consent?request=${pending.requestId}`), 303);
       }
       const client = await findClient(ctx.db, pending.clientId);
       if (!client) return htmlReply(reply, 400, errorPage('Unknown application', 'invalid_client'));
@@ -337,7 +337,7 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
     /** A state-changing browser request must come from this origin (CSRF defence besides the token). */
     function sameOrigin(request: FastifyRequest): boolean {
       const origin = request.headers.origin;
-      if (typeof origin === 'string') return origin === new URL(issuer()).origin;
+      if (typeof origin === 'string') return origin === serverOrigin(ctx);
       return request.headers['sec-fetch-site'] === 'same-origin';
     }
 

@@ -116,7 +116,7 @@ describe('client ID metadata documents', () => {
         token_endpoint_auth_method: 'none',
       });
       const user = await createUser(live.db);
-      const cookie = await consoleCookie(live.db, user.userId);
+      const cookie = await consoleCookie(live.db, user.userId, live.origin);
       const { verifier, challenge } = pkce();
       const authorize = `${origin}/oauth/authorize?${new URLSearchParams({
         response_type: 'code',

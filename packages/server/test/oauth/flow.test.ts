@@ -26,7 +26,7 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     user = await createUser(live.db);
     home = await addWorkspace(live.db, user.userId, 'Home');
     other = await addWorkspace(live.db, user.userId, 'Shop');
-    cookie = await consoleCookie(live.db, user.userId);
+    cookie = await consoleCookie(live.db, user.userId, live.origin);
     const reg = await live.request('POST', '/oauth/register', {
       body: { client_name: 'Test agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' },
     });

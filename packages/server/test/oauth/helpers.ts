@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { CONSOLE_SESSION_COOKIE } from '../../src/oauth/session.js';
+import { consoleCookieName } from '../../src/console/session.js';
 import type { Database } from '../../src/storage/index.js';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
@@ -11,12 +11,12 @@ export function pkce(): { verifier: string; challenge: string } {
 }
 
 /** A console session as the console creates it: an ApiKey of kind console, sent as its cookie. */
-export async function consoleCookie(db: Database, userId: string): Promise<string> {
+export async function consoleCookie(db: Database, userId: string, origin: string): Promise<string> {
   const { apiKey } = await createApiKey(db, userId, 'browser', {
     kind: 'console',
     expiresAt: new Date(Date.now() + 3_600_000),
   });
-  return `${CONSOLE_SESSION_COOKIE}=${apiKey}`;
+  return `${consoleCookieName(origin)}=${apiKey}`;
 }
 
 export interface ConsentChoice {

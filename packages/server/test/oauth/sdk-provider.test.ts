@@ -63,7 +63,7 @@ describe.each(ENGINES)('the MCP SDK OAuth client on $name', (engine) => {
     live = await startLive(engine);
     user = await createUser(live.db);
     await addWorkspace(live.db, user.userId, 'Home');
-    cookie = await consoleCookie(live.db, user.userId);
+    cookie = await consoleCookie(live.db, user.userId, live.origin);
   });
   afterAll(async () => live?.close());
 

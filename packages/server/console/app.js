@@ -1,0 +1,1 @@
+// The console application (replaced below).

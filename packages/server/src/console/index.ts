@@ -1,0 +1,178 @@
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { isApiError } from '../http/api-error.js';
+import { catalogEntry } from '../http/error-catalog.js';
+import { BODY_LIMIT } from '../http/errors-plugin.js';
+import { consoleAssetsDirectory, VENDOR_FILES, vendorRoots } from './assets.js';
+import { appShell, codePage, emailPage, type PageProblem } from './pages.js';
+import { proxyToApi } from './proxy.js';
+import {
+  CONSOLE_PATH,
+  CONSOLE_SESSION_HOURS,
+  checkOrigin,
+  clearedSessionCookie,
+  readConsoleSession,
+  redirectToSignIn,
+  safeReturnTo,
+  sessionCookie,
+  sessionKeyOf,
+} from './session.js';
+
+/** The console's Content-Security-Policy: only this origin's files, no inline code, never framed. */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+
+/** The label of a console session's key in the key list. */
+export const CONSOLE_KEY_LABEL = 'Console session';
+
+type SignInBody = Partial<Record<'email' | 'code' | 'otp_session_token' | 'return_to', string>>;
+
+function problemOf(
+  error: unknown,
+  reply: FastifyReply,
+): { status: number; problem: PageProblem } | undefined {
+  if (!isApiError(error)) return undefined;
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  return {
+    status: error.status,
+    problem: { message: error.message, hint: error.options.hint ?? catalogEntry(error.code).hint },
+  };
+}
+
+function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+}
+
+/**
+ * The web console under `/console`: server-rendered sign-in, the application shell and its static files,
+ * and `/console/api/*`, a same-origin proxy to the `/v1` routes with the session's key (docs/console.md).
+ */
+export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): FastifyPluginAsync {
+  return async (app) => {
+    const prefix = app.prefix;
+    const base = `${prefix}${CONSOLE_PATH}`;
+    await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.url.startsWith(base)) return;
+      reply.header('content-security-policy', CONSOLE_CSP);
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'no-referrer');
+      checkOrigin(ctx, request);
+    });
+
+    await app.register(fastifyStatic, {
+      root: consoleAssetsDirectory(),
+      prefix: `${CONSOLE_PATH}/assets/`,
+      decorateReply: false,
+      index: false,
+    });
+    await app.register(fastifyStatic, {
+      root: vendorRoots(),
+      prefix: `${CONSOLE_PATH}/vendor/`,
+      decorateReply: false,
+      index: false,
+      allowedPath: (path) => (VENDOR_FILES as readonly string[]).includes(path.replace(/^\//, '')),
+    });
+
+    app.get(CONSOLE_PATH, async (_request, reply) => reply.redirect(`${base}/`, 303));
+
+    app.get(`${CONSOLE_PATH}/`, async (request, reply) => {
+      if (!(await readConsoleSession(ctx, request))) return redirectToSignIn(reply, request, prefix);
+      return sendHtml(reply, 200, appShell(base));
+    });
+
+    app.get<{ Querystring: { return_to?: string } }>(`${CONSOLE_PATH}/sign-in`, async (request, reply) =>
+      sendHtml(reply, 200, emailPage(base, safeReturnTo(request.query.return_to, prefix))),
+    );
+
+    app.post<{ Body: SignInBody }>(`${CONSOLE_PATH}/sign-in`, async (request, reply) => {
+      const body = request.body ?? {};
+      const returnTo = safeReturnTo(body.return_to, prefix);
+      const email = (body.email ?? '').trim();
+      if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) {
+        const problem = {
+          message: 'This is not an e-mail address.',
+          hint: catalogEntry('invalid_email').hint,
+        };
+        return sendHtml(reply, 400, emailPage(base, returnTo, problem, email));
+      }
+      try {
+        const sent = await ctx.otp.sendCode(email, request.ip);
+        return sendHtml(reply, 200, codePage(base, returnTo, email, sent.otpSessionToken));
+      } catch (error) {
+        const p = problemOf(error, reply);
+        if (!p) throw error;
+        return sendHtml(reply, p.status, emailPage(base, returnTo, p.problem, email));
+      }
+    });
+
+    app.post<{ Body: SignInBody }>(`${CONSOLE_PATH}/sign-in/code`, async (request, reply) => {
+      const body = request.body ?? {};
+      const returnTo = safeReturnTo(body.return_to, prefix);
+      const email = body.email ?? '';
+      const token = body.otp_session_token ?? '';
+      const code = (body.code ?? '').trim();
+      if (!/^[0-9]{8}$/.test(code) || token.length === 0 || token.length > 200) {
+        const problem = { message: 'The code is 8 digits.', hint: 'Type the 8 digits from the e-mail.' };
+        return sendHtml(reply, 400, codePage(base, returnTo, email, token, problem));
+      }
+      try {
+        const signedIn = await ctx.otp.verifyCode(
+          { code, otpSessionToken: token, label: CONSOLE_KEY_LABEL },
+          { kind: 'console', expiresAt: new Date(Date.now() + CONSOLE_SESSION_HOURS * 3_600_000) },
+        );
+        reply.header('set-cookie', sessionCookie(ctx.config.publicUrl, signedIn.apiKey));
+        return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+      } catch (error) {
+        const p = problemOf(error, reply);
+        if (!p) throw error;
+        if (isApiError(error) && error.code !== 'invalid_code' && error.code !== 'rate_limited') {
+          // The sign-in session is void or expired: start again.
+          return sendHtml(reply, p.status, emailPage(base, returnTo, p.problem, email));
+        }
+        return sendHtml(reply, p.status, codePage(base, returnTo, email, token, p.problem));
+      }
+    });
+
+    app.post(`${CONSOLE_PATH}/sign-out`, async (request, reply) => {
+      await signOut(ctx, request);
+      reply.header('set-cookie', clearedSessionCookie(ctx.config.publicUrl));
+      return reply.redirect(`${base}/sign-in`, 303);
+    });
+
+    await app.register(async (api) => {
+      // The API validates the body; the proxy passes it on as it came.
+      api.removeAllContentTypeParsers();
+      api.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) =>
+        done(null, body),
+      );
+      api.all(`${CONSOLE_PATH}/api/*`, async (request, reply) =>
+        proxyToApi(ctx, root(), `${prefix}/v1`, `${base}/api`, request, reply),
+      );
+    });
+  };
+}
+
+/** Revokes the session's key (every process forgets it: the database announces the revocation). */
+async function signOut(ctx: AppContext, request: FastifyRequest): Promise<void> {
+  const principal = await readConsoleSession(ctx, request);
+  if (!principal || !sessionKeyOf(ctx, request)) return;
+  await ctx.db.query(
+    `UPDATE expense_internal.api_keys SET revoked_at = now()
+     WHERE connection_id = $1 AND kind = 'console' AND revoked_at IS NULL`,
+    [principal.connectionId],
+  );
+  ctx.keys.invalidate({ connectionId: principal.connectionId });
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { sessionKeyOf } from './session.js';
+
+/** Request headers the console's calls carry to the API. */
+const FORWARDED_REQUEST = ['accept', 'content-type', 'x-workspace-id', 'idempotency-key'];
+/** Response headers that must not be copied from the inner response. */
+const HOP_BY_HOP = new Set(['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'set-cookie']);
+
+/**
+ * `/console/api/<path>` → `/v1/<path>` of this server (`app.inject`), with `Authorization: ApiKey <session
+ * key>`: the same authentication, limits, guard and request log as any API call of that key. Without a
+ * session no Authorization is sent, so the API's own 401 answers. The Origin check ran before (onRequest).
+ */
+export async function proxyToApi(
+  ctx: AppContext,
+  app: FastifyInstance,
+  apiBase: string,
+  proxyBase: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_REQUEST) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const key = sessionKeyOf(ctx, request);
+  if (key) headers.authorization = `ApiKey ${key}`;
+  const body = request.body;
+  const response = await app.inject({
+    method: request.method as 'GET',
+    url: `${apiBase}${request.url.slice(proxyBase.length)}`,
+    headers,
+    remoteAddress: request.ip,
+    ...(Buffer.isBuffer(body) ? { payload: body } : {}),
+  });
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name.toLowerCase())) continue;
+    reply.header(name, value);
+  }
+  return reply.code(response.statusCode).send(response.rawPayload);
+}

@@ -1,0 +1,123 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/api-keys.js';
+import { isWellFormedApiKey } from '../auth/secrets.js';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { checkInvalidKeyBudget, spendInvalidKey } from '../ratelimit/invalid-keys.js';
+
+/** A console session is an ApiKey of kind `console` that lives this long (docs/console.md). */
+export const CONSOLE_SESSION_HOURS = 12;
+
+/** Where the console lives, relative to the server's prefix. */
+export const CONSOLE_PATH = '/console';
+
+/**
+ * The session cookie's name. Browsers accept a `__Host-` cookie only with Secure (and Path=/, no Domain), and
+ * a Secure cookie is not sent over plain http: on an http origin (development, tests) the prefix is dropped.
+ */
+export function consoleCookieName(publicUrl: string): string {
+  return isHttps(publicUrl) ? '__Host-expense_console' : 'expense_console';
+}
+
+function isHttps(publicUrl: string): boolean {
+  return new URL(publicUrl).protocol === 'https:';
+}
+
+function setCookie(publicUrl: string, value: string, maxAgeSeconds: number): string {
+  const secure = isHttps(publicUrl) ? '; Secure' : '';
+  return `${consoleCookieName(publicUrl)}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly${secure}; SameSite=Strict`;
+}
+
+/** The Set-Cookie value that stores a new session key (HttpOnly, SameSite=Strict, Path=/, 12 hours). */
+export function sessionCookie(publicUrl: string, apiKey: string): string {
+  return setCookie(publicUrl, apiKey, CONSOLE_SESSION_HOURS * 3600);
+}
+
+/** The Set-Cookie value that removes the session cookie. */
+export function clearedSessionCookie(publicUrl: string): string {
+  return setCookie(publicUrl, '', 0);
+}
+
+/** The session key in a request's cookie (not yet verified), or undefined. */
+export function sessionKeyOf(ctx: AppContext, request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  const name = consoleCookieName(ctx.config.publicUrl);
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      if (isWellFormedApiKey(value)) return value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The signed-in person of a console request, or null: the cookie's key must be a live key of kind `console`
+ * (not revoked, not expired). Unknown keys spend the client's invalid-key budget like on the API.
+ */
+export async function readConsoleSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+): Promise<Principal | null> {
+  const key = sessionKeyOf(ctx, request);
+  if (!key) return null;
+  const principal = await ctx.keys.verify(key, () => checkInvalidKeyBudget(ctx.invalidKeyLimit, request.ip));
+  if (!principal) {
+    await spendInvalidKey(ctx.invalidKeyLimit, request.ip);
+    return null;
+  }
+  return principal.kind === 'console' ? principal : null;
+}
+
+/**
+ * A same-origin path to return to after sign-in, or the console's home. Only a path that starts with one `/`
+ * and resolves on this origin is accepted (no `//host`, no `/\host`, no scheme, no control characters), so
+ * the sign-in page cannot be used as an open redirect.
+ */
+export function safeReturnTo(value: unknown, prefix = ''): string {
+  const home = `${prefix}${CONSOLE_PATH}/`;
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return home;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return home;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here
+  if (/[\u0000-\u001f\u007f]/.test(value)) return home;
+  const base = 'http://console.invalid';
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    return home;
+  }
+  if (url.origin !== base) return home;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The sign-in page's address that comes back to `returnTo` (a same-origin path) afterwards. */
+export function signInUrl(returnTo: string, prefix = ''): string {
+  return `${prefix}${CONSOLE_PATH}/sign-in?return_to=${encodeURIComponent(safeReturnTo(returnTo, prefix))}`;
+}
+
+/** Sends an unsigned-in browser to sign-in, returning afterwards to the page it asked for (303). */
+export function redirectToSignIn(reply: FastifyReply, request: FastifyRequest, prefix = ''): FastifyReply {
+  return reply.redirect(signInUrl(request.url, prefix), 303);
+}
+
+/** The server's own origin, as browsers send it in the Origin header. */
+export function serverOrigin(ctx: AppContext): string {
+  return new URL(ctx.actions.publicUrl).origin;
+}
+
+/**
+ * Refuses a state-changing browser request whose Origin is not this server's (cross-site request forgery).
+ * A missing Origin is refused too: every browser that runs the console sends it on POST, PUT, PATCH, DELETE.
+ */
+export function checkOrigin(ctx: AppContext, request: FastifyRequest): void {
+  const method = request.method.toUpperCase();
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return;
+  if (request.headers.origin !== serverOrigin(ctx)) {
+    throw new ApiError('forbidden', 'This console request does not come from the console’s own origin.', {
+      hint: `Send it from a page of ${serverOrigin(ctx)}${CONSOLE_PATH}/ (the Origin header must equal the server's origin).`,
+    });
+  }
+}

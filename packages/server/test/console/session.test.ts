@@ -1,0 +1,191 @@
+// The console session: sign-in with server-rendered forms (no JavaScript), a console-kind key in an HttpOnly
+// cookie, the same-origin proxy to /v1 with an Origin check, and sign-out revoking the key.
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeReturnTo, sessionCookie, signInUrl } from '../../src/console/session.js';
+import { createServer } from '../../src/index.js';
+import { codeOf, freshPostgres, lastMailTo, removeDir, tempDir } from '../http/helpers.js';
+
+const ORIGIN = 'http://console.example.test';
+
+function form(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+function hidden(html: string, name: string): string {
+  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
+  if (!match) throw new Error(`no ${name} in the page`);
+  return match[1]!;
+}
+
+describe('console session', () => {
+  let drop: () => Promise<void>;
+  let outbox: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    const fresh = await freshPostgres();
+    drop = fresh.drop;
+    outbox = await tempDir();
+    app = await createServer({
+      databaseUrl: fresh.url,
+      publicUrl: ORIGIN,
+      mailOutbox: outbox,
+      logLevel: process.env.LOGS ? 'error' : 'silent',
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await drop?.();
+    await removeDir(outbox);
+  });
+
+  async function signIn(
+    email: string,
+    returnTo = '/console/',
+  ): Promise<{ cookie: string; location: string }> {
+    const first = await app.inject({
+      method: 'POST',
+      url: '/console/sign-in',
+      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ email, return_to: returnTo }),
+    });
+    expect(first.statusCode).toBe(200);
+    const token = hidden(first.body, 'otp_session_token');
+    const code = codeOf(await lastMailTo(outbox, email));
+    const second = await app.inject({
+      method: 'POST',
+      url: '/console/sign-in/code',
+      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ email, code, otp_session_token: token, return_to: hidden(first.body, 'return_to') }),
+    });
+    expect(second.statusCode, second.body).toBe(303);
+    const setCookie = String(second.headers['set-cookie']);
+    expect(setCookie).toMatch(/^expense_console=exp_live_/);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    expect(setCookie).toContain('Path=/');
+    expect(setCookie).toContain(`Max-Age=${12 * 3600}`);
+    return { cookie: setCookie.split(';')[0]!, location: String(second.headers.location) };
+  }
+
+  it('sends a browser without a session to sign-in, and back afterwards', async () => {
+    const home = await app.inject({ method: 'GET', url: '/console/' });
+    expect(home.statusCode).toBe(303);
+    expect(home.headers.location).toBe('/console/sign-in?return_to=%2Fconsole%2F');
+    const page = await app.inject({ method: 'GET', url: String(home.headers.location) });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.body).toContain('<label for="email">');
+    expect(page.body).not.toMatch(/<script(?![^>]*\ssrc=)/);
+
+    const { cookie, location } = await signIn('ada@example.com', '/console/#/keys');
+    expect(location).toBe('/console/#/keys');
+    const shell = await app.inject({ method: 'GET', url: '/console/', headers: { cookie } });
+    expect(shell.statusCode).toBe(200);
+    expect(shell.body).toContain('src="/console/assets/app.js"');
+  });
+
+  it('calls the API with the session key through the proxy; the key is a console key with a lifetime', async () => {
+    const { cookie } = await signIn('bea@example.com');
+    const me = await app.inject({ method: 'GET', url: '/console/api/me', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().data.user.email).toBe('bea@example.com');
+    const keys = await app.inject({ method: 'GET', url: '/console/api/keys', headers: { cookie } });
+    expect(keys.json().data.keys.map((k: { label: string }) => k.label)).toEqual(['Console session']);
+    const noSession = await app.inject({ method: 'GET', url: '/console/api/me' });
+    expect(noSession.statusCode).toBe(401);
+    expect(noSession.json().error.code).toBe('missing_api_key');
+  });
+
+  it('refuses a state-changing call from another origin or without one', async () => {
+    const { cookie } = await signIn('cai@example.com');
+    const payload = JSON.stringify({ name: 'Household' });
+    for (const origin of ['https://evil.example', undefined]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/console/api/workspaces',
+        headers: { cookie, 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+        payload,
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error.code).toBe('forbidden');
+      expect(res.json().error.hint).toContain(ORIGIN);
+    }
+    const list = await app.inject({ method: 'GET', url: '/console/api/workspaces', headers: { cookie } });
+    expect(list.json().data.workspaces).toEqual([]);
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/console/api/workspaces',
+      headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' },
+      payload,
+    });
+    expect(ok.statusCode).toBe(201);
+  });
+
+  it('signs out by revoking the key: the cookie answers 401 at once', async () => {
+    const { cookie } = await signIn('dan@example.com');
+    const out = await app.inject({
+      method: 'POST',
+      url: '/console/sign-out',
+      headers: { cookie, origin: ORIGIN },
+    });
+    expect(out.statusCode).toBe(303);
+    expect(String(out.headers['set-cookie'])).toContain('Max-Age=0');
+    const me = await app.inject({ method: 'GET', url: '/console/api/me', headers: { cookie } });
+    expect(me.statusCode).toBe(401);
+    expect(me.json().error.code).toBe('invalid_api_key');
+    const home = await app.inject({ method: 'GET', url: '/console/', headers: { cookie } });
+    expect(home.statusCode).toBe(303);
+  });
+
+  it('shows a wrong code with its hint, without JavaScript', async () => {
+    const first = await app.inject({
+      method: 'POST',
+      url: '/console/sign-in',
+      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ email: 'eve@example.com' }),
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/console/sign-in/code',
+      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({
+        email: 'eve@example.com',
+        code: '00000000',
+        otp_session_token: hidden(first.body, 'otp_session_token'),
+      }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('role="alert"');
+    expect(res.body).toContain('The code is not correct.');
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('names the cookie __Host- and marks it Secure on an https origin only', () => {
+    const https = sessionCookie('https://expense.example', 'exp_live_x');
+    expect(https).toMatch(/^__Host-expense_console=exp_live_x; /);
+    expect(https).toContain('; Secure');
+    expect(https).not.toContain('Domain');
+    const http = sessionCookie('http://127.0.0.1:3000', 'exp_live_x');
+    expect(http).toMatch(/^expense_console=/);
+    expect(http).not.toContain('Secure');
+  });
+
+  it('returns only to same-origin paths (no open redirect)', () => {
+    for (const bad of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      '/console/\nSet-Cookie:x',
+      'console/',
+      '',
+    ]) {
+      expect(safeReturnTo(bad)).toBe('/console/');
+    }
+    expect(safeReturnTo('/oauth/authorize?client_id=a&state=b')).toBe('/oauth/authorize?client_id=a&state=b');
+    expect(signInUrl('//evil.example')).toBe('/console/sign-in?return_to=%2Fconsole%2F');
+  });
+});
