@@ -3,6 +3,7 @@
 // refresh with rotation and reuse detection, revocation — on both engines (the grants live in the database).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeOf, lastMailTo, removeDir, tempDir } from '../http/helpers.js';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
 import {
   type ConsentChoice,
@@ -21,8 +22,11 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
   let cookie: string;
   let clientId: string;
 
+  let outbox: string;
+
   beforeAll(async () => {
-    live = await startLive(engine);
+    outbox = await tempDir();
+    live = await startLive(engine, { mailOutbox: outbox });
     user = await createUser(live.db);
     home = await addWorkspace(live.db, user.userId, 'Home');
     other = await addWorkspace(live.db, user.userId, 'Shop');
@@ -33,7 +37,10 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     expect(reg.status).toBe(201);
     clientId = reg.body.client_id;
   });
-  afterAll(async () => live?.close());
+  afterAll(async () => {
+    await live?.close();
+    await removeDir(outbox);
+  });
 
   const authorizeUrl = (challenge: string, extra: Record<string, string> = {}) =>
     `${live.origin}/oauth/authorize?${new URLSearchParams({
@@ -333,6 +340,53 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     // 20 per hour and address: the one in beforeAll, the refused one, and 18 more; then 429.
     expect(statuses.filter((s) => s === 201)).toHaveLength(18);
     expect(statuses.slice(-2)).toEqual([429, 429]);
+  });
+
+  it('sends a signed-out browser through the console sign-in and back to the consent', async () => {
+    const { verifier, challenge } = pkce();
+    const first = await fetch(authorizeUrl(challenge), { redirect: 'manual' });
+    const next = (/url=([^"]+)"/.exec(await first.text())?.[1] ?? '').replace(/&amp;/g, '&');
+    const toSignIn = await fetch(`${live.origin}${next}`, { redirect: 'manual' });
+    expect(toSignIn.status).toBe(303);
+    const signInPath = toSignIn.headers.get('location') ?? '';
+    const returnTo = new URL(signInPath, live.origin).searchParams.get('return_to') ?? '';
+    expect(returnTo).toBe(next);
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST',
+      headers: { origin: live.origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+      redirect: 'manual' as const,
+    });
+    const sent = await fetch(
+      `${live.origin}/console/sign-in`,
+      form({ email: user.email, return_to: returnTo }),
+    );
+    const sentPage = await sent.text();
+    const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(sentPage)?.[1] ?? '';
+    const code = codeOf(await lastMailTo(outbox, user.email));
+    const signedIn = await fetch(
+      `${live.origin}/console/sign-in/code`,
+      form({
+        email: user.email,
+        code,
+        otp_session_token: hidden('otp_session_token'),
+        return_to: hidden('return_to').replace(/&amp;/g, '&'),
+      }),
+    );
+    expect(signedIn.status).toBe(303);
+    const sessionCookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const back = signedIn.headers.get('location') ?? '';
+    expect(back).toBe(next);
+    // The consent page, now with the session: same flow as any signed-in browser.
+    const redirect = await consentInBrowser(live.origin, authorizeUrl(challenge), sessionCookie);
+    const t = await tokenRequest(live.origin, {
+      grant_type: 'authorization_code',
+      code: redirect.searchParams.get('code') ?? '',
+      code_verifier: verifier,
+      client_id: clientId,
+    });
+    expect(t.status).toBe(200);
+    expect(await mcpStatus(t.body.access_token)).toBe(200);
   });
 
   it('protects the consent form: another origin, or a forged CSRF token, is refused', async () => {
