@@ -20,14 +20,20 @@ export type MeData = z.infer<typeof MeDataSchema>;
 
 export const KeySchema = ConnectionSchema.extend({
   current: z.boolean().describe('true for the key that made this request'),
+  // Optional in the schema so that clients of this version still read the answers of older servers.
   kind: z
     .enum(['agent', 'cli', 'oauth', 'console'])
+    .optional()
     .describe(
       'agent: e-mailed code flow; cli: expense login; oauth: an OAuth client; console: a browser session',
     ),
-  access: z.enum(['read', 'read_write']).describe('read keys may only read'),
-  workspaceId: z.string().nullable().describe("the one workspace this key reaches; null: all of the user's"),
-  expiresAt: z.string().nullable().describe('when the key stops working; null: until revoked'),
+  access: z.enum(['read', 'read_write']).optional().describe('read keys may only read'),
+  workspaceId: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("the one workspace this key reaches; null: all of the user's"),
+  expiresAt: z.string().nullable().optional().describe('when the key stops working; null: until revoked'),
   client: z
     .object({ clientId: z.string(), name: z.string() })
     .optional()

@@ -38,6 +38,8 @@ export async function consentInBrowser(
   authorizationUrl: string,
   cookie: string,
   choice: ConsentChoice = {},
+  /** The server's public origin, as the browser sends it (when the socket's address differs). */
+  publicOrigin = origin,
 ): Promise<URL> {
   const first = await fetch(authorizationUrl, { redirect: 'manual' });
   const html = await first.text();
@@ -64,7 +66,7 @@ export async function consentInBrowser(
   });
   const posted = await fetch(`${origin}/oauth/consent`, {
     method: 'POST',
-    headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { cookie, origin: publicOrigin, 'content-type': 'application/x-www-form-urlencoded' },
     body: form.toString(),
     redirect: 'manual',
   });
