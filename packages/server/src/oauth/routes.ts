@@ -120,6 +120,25 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
       );
     }
 
+    // Browser-based clients (e.g. an inspector in a web page) call these across origins. They carry no cookie
+    // and no ambient authority, so any origin may; the consent pages are never cross-origin readable.
+    const CORS_PATHS = new Set([
+      AUTHORIZATION_SERVER_METADATA_PATH,
+      '/oauth/register',
+      '/oauth/token',
+      '/oauth/revoke',
+    ]);
+    app.addHook('onRequest', async (request, reply) => {
+      if (!CORS_PATHS.has(request.url.split('?')[0] ?? '')) return;
+      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
+      reply.header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version');
+      reply.header('access-control-max-age', '86400');
+    });
+    for (const path of CORS_PATHS) {
+      app.options(path, { schema: { hide: true } }, async (_request, reply) => reply.code(204).send());
+    }
+
     app.get(AUTHORIZATION_SERVER_METADATA_PATH, { schema: { hide: true } }, async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=3600');
       const base = issuer();

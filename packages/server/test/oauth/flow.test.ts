@@ -99,6 +99,14 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     expect(as.body.code_challenge_methods_supported).toEqual(['S256']);
     expect(as.body.authorization_response_iss_parameter_supported).toBe(true);
     expect(as.body.client_id_metadata_document_supported).toBe(true);
+    // Browser-based clients may read the metadata and call the token endpoint across origins.
+    expect(as.headers.get('access-control-allow-origin')).toBe('*');
+    const preflight = await fetch(`${live.origin}/oauth/token`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     for (const path of [
       '/.well-known/oauth-protected-resource/mcp',
       '/.well-known/oauth-protected-resource',
