@@ -144,7 +144,17 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
       workspaceId: null,
       client: { clientId, name: 'Test agent' },
     });
-    expect(oauth[0].expiresAt).not.toBeNull();
+    // The connection's expiry is the grant's (the lifetime chosen, 30 days), not the hourly access token's.
+    expect(Date.parse(oauth[0].expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    // Listed while the access token is expired too (the client refreshes when it comes back).
+    await live.db.query(
+      "UPDATE expense_internal.api_keys SET expires_at = now() - interval '1 second' WHERE connection_id = $1",
+      [oauth[0].connectionId],
+    );
+    const later = await live.request('GET', '/v1/keys', { key: user.apiKey });
+    expect(later.body.data.keys.map((k: { connectionId: string }) => k.connectionId)).toContain(
+      oauth[0].connectionId,
+    );
     // Revoked like every key: DELETE /v1/keys ends it at once, and its refresh token with it.
     const del = await live.request('DELETE', `/v1/keys/${oauth[0].connectionId}`, { key: user.apiKey });
     expect(del.status).toBe(204);

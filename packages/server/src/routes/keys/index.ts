@@ -39,12 +39,15 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           client_id: string | null;
           client_name: string | null;
         }>(
+          // An OAuth connection lives as long as its grant (its access token is renewed hourly): listed, and
+          // revocable, while the grant is, with the grant's expiry.
           `SELECT k.connection_id, k.label, k.created_at, k.last_used_at, k.kind, k.access, k.workspace_id,
-                  k.expires_at, c.client_id, c.client_name
+                  coalesce(g.expires_at, k.expires_at) AS expires_at, c.client_id, c.client_name
              FROM expense_internal.api_keys AS k
              LEFT JOIN expense_internal.oauth_grants AS g ON g.grant_id = k.oauth_grant_id
              LEFT JOIN expense_internal.oauth_clients AS c ON c.client_id = g.client_id
-            WHERE k.user_id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+            WHERE k.user_id = $1 AND k.revoked_at IS NULL
+              AND coalesce(g.expires_at, k.expires_at, 'infinity') > now()
             ORDER BY k.created_at, k.connection_id`,
           [userId],
         );
