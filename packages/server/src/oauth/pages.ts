@@ -56,6 +56,8 @@ export function errorPage(title: string, message: string): string {
 }
 
 export interface ConsentView {
+  /** Where the form posts (the consent route, with the server's prefix). */
+  action: string;
   requestId: string;
   csrf: string;
   clientName: string;
@@ -87,7 +89,7 @@ export function consentPage(v: ConsentView): string {
     `<p><strong>${escapeHtml(v.clientName)}</strong> wants to use your expense data as
 <strong>${escapeHtml(v.userEmail)}</strong>. After you decide, you go back to <strong>${escapeHtml(v.redirectHost)}</strong>.</p>
 <p>Client id: <code>${escapeHtml(v.clientId)}</code></p>
-<form method="post" action="/oauth/consent">
+<form method="post" action="${escapeHtml(v.action)}">
 <input type="hidden" name="request" value="${escapeHtml(v.requestId)}">
 <input type="hidden" name="csrf" value="${escapeHtml(v.csrf)}">
 <fieldset>

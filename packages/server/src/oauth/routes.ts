@@ -300,7 +300,7 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
       });
       // The client's link is a cross-site navigation, which carries no SameSite=Strict cookie: continue on a
       // page of this origin, whose navigation does.
-      return htmlReply(reply, 200, continuePage(`/oauth/consent?request=${requestId}`));
+      return htmlReply(reply, 200, continuePage(`${app.prefix}/oauth/consent?request=${requestId}`));
     });
 
     const csrfFor = (sessionKey: string, requestId: string) =>
@@ -321,7 +321,10 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
       }
       const session = await consoleSession(ctx, request);
       if (!session) {
-        return reply.redirect(signInUrl(`/oauth/consent?request=${pending.requestId}`), 303);
+        return reply.redirect(
+          signInUrl(`${app.prefix}/oauth/consent?request=${pending.requestId}`, app.prefix),
+          303,
+        );
       }
       const client = await findClient(ctx.db, pending.clientId);
       if (!client) return htmlReply(reply, 400, errorPage('Unknown application', 'invalid_client'));
@@ -339,6 +342,7 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
         reply,
         200,
         consentPage({
+          action: `${app.prefix}/oauth/consent`,
           requestId: pending.requestId,
           csrf: csrfFor(session.sessionKey, pending.requestId),
           clientName: client.clientName,
