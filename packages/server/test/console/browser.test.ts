@@ -81,10 +81,11 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       viewport: { width: 1200, height: 900 },
     });
     const problems: string[] = [];
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => {
-        console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`);
-      });
+    // Runs in every page before its own scripts (injected by the driver, not subject to the page's CSP).
+    await context.addInitScript({
+      content: `document.addEventListener('securitypolicyviolation', (e) => {
+        console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + e.blockedURI);
+      });`,
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const watch = (p: Page) => {
@@ -211,15 +212,17 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await alert.waitFor();
     const text = (await alert.textContent()) ?? '';
     // The hint the API itself gives for this statement (the page's own session, through the proxy).
-    const envelope = await alice.page.evaluate(async (body) => {
-      const workspaceId = sessionStorage.getItem('expense-console-workspace') ?? '';
+    const envelope = (await alice.page.evaluate(`(async () => {
       const res = await fetch('/console/api/sql/query', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-workspace-id': workspaceId },
-        body: JSON.stringify({ sql: body }),
+        headers: {
+          'content-type': 'application/json',
+          'x-workspace-id': sessionStorage.getItem('expense-console-workspace') ?? '',
+        },
+        body: JSON.stringify({ sql: ${JSON.stringify(sql)} }),
       });
       return res.json();
-    }, sql);
+    })()`)) as { error: { hint: string } };
     expect(envelope.error.hint).toBeTruthy();
     expect(text).toContain(`Hint: ${envelope.error.hint}`);
     expect(text).toMatch(/At line 1, column \d+/);
