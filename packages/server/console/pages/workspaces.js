@@ -90,11 +90,18 @@ class Settings extends Component {
         });
         return;
       }
-      const sql =
-        `INSERT INTO workspace_settings (reporting_currency, timezone) VALUES ('${currency}', '${timeZone}') ` +
-        'ON CONFLICT (workspace_id) DO UPDATE SET reporting_currency = EXCLUDED.reporting_currency, timezone = EXCLUDED.timezone';
+      // The server creates every workspace's settings row; an older workspace without one gets it inserted.
+      const values = `reporting_currency = '${currency}', timezone = '${timeZone}'`;
+      const options = { workspaceId: this.props.workspaceId };
       try {
-        await api('POST', '/sql/execute', { body: { sql }, workspaceId: this.props.workspaceId });
+        const updated = await api('POST', '/sql/execute', {
+          body: { sql: `UPDATE workspace_settings SET ${values}` },
+          ...options,
+        });
+        if (updated.statements[0]?.rowCount === 0) {
+          const sql = `INSERT INTO workspace_settings (reporting_currency, timezone) VALUES ('${currency}', '${timeZone}')`;
+          await api('POST', '/sql/execute', { body: { sql }, ...options });
+        }
         this.setState({ error: null, saved: true });
       } catch (error) {
         this.setState({ error, saved: false });

@@ -161,7 +161,14 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       .filter({ hasText: 'Workspace “Household” created and selected.' })
       .waitFor();
     await alice.page.getByRole('cell', { name: 'Household' }).waitFor();
-    await alice.page.getByRole('textbox', { name: 'Reporting currency' }).waitFor();
+    await alice.page.getByRole('textbox', { name: 'Reporting currency' }).fill('EUR');
+    await alice.page.getByRole('textbox', { name: 'Time zone' }).fill('Europe/Berlin');
+    await alice.page.getByRole('button', { name: 'Save settings' }).click();
+    await alice.page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    await alice.page.reload();
+    await expect
+      .poll(() => alice.page.getByRole('textbox', { name: 'Time zone' }).inputValue())
+      .toBe('Europe/Berlin');
   });
 
   it('creates a key shown once; revoking it makes the API answer 401', async () => {
