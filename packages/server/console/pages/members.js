@@ -101,13 +101,15 @@ export class MembersPage extends Component {
                         (m) => html`<tr>
                           <td>${m.email}</td><td>${m.role}</td><td>${m.status === 'invited' ? 'invited (pending)' : 'active'}</td>
                           <td>${when(m.addedAt)}</td>
-                          <td>${
-                            m.userId === me?.user.userId
-                              ? html`<span class="muted">you</span>`
-                              : html`<button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
-                                  ${m.status === 'invited' ? `Withdraw invitation for ${m.email}` : `Remove ${m.email}`}
-                                </button>`
-                          }</td>
+                          <td><button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
+                            ${
+                              m.userId === me?.user.userId
+                                ? 'Leave this workspace'
+                                : m.status === 'invited'
+                                  ? `Withdraw invitation for ${m.email}`
+                                  : `Remove ${m.email}`
+                            }
+                          </button></td>
                         </tr>`,
                       )}
                     </tbody>
@@ -128,8 +130,10 @@ export class MembersPage extends Component {
   }
 
   confirmation(member) {
-    const text =
-      member.status === 'invited'
+    const self = member.userId === this.props.me?.user.userId;
+    const text = self
+      ? 'Leave this workspace? This revokes all of your keys, this console session included. The last owner cannot leave.'
+      : member.status === 'invited'
         ? `Withdraw the invitation for ${member.email}? It touches no key.`
         : `Remove ${member.email}? This revokes all of ${member.email}'s keys at once (every agent and connection they use stops working), not only for this workspace.`;
     return html`<div role="alertdialog" aria-modal="false" aria-labelledby="confirm-remove-text" class="notice">

@@ -64,6 +64,10 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
   return async (app) => {
     const prefix = app.prefix;
     const base = `${prefix}${CONSOLE_PATH}`;
+    // The console's routes are pages and a proxy, not API routes: they stay out of the OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
     await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
 
     app.addHook('onRequest', async (request, reply) => {

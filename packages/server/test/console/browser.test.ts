@@ -208,6 +208,13 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await dialog.getByRole('button', { name: 'Yes, remove' }).click();
     await alice.page.getByRole('status').filter({ hasText: 'bob@example.com removed' }).waitFor();
     expect(await statusOf(bobKey)).toBe(401);
+
+    // The last owner cannot leave: the refusal is shown with its hint, and nothing changes.
+    await alice.page.getByRole('button', { name: 'Leave this workspace' }).click();
+    await alice.page.getByRole('alertdialog').getByRole('button', { name: 'Yes, remove' }).click();
+    const refusal = alice.page.getByRole('alert');
+    await refusal.filter({ hasText: 'last_owner' }).waitFor();
+    expect(await refusal.textContent()).toContain('Hint: Add another owner first');
   });
 
   it('shows a guard error with its hint and position on the SQL page', async () => {
