@@ -2,6 +2,12 @@
 import { api } from '../api.js';
 import { Component, html, NeedsWorkspace, Notice, Problem, when } from '../ui.js';
 
+function keysOf(member) {
+  const n = member.activeKeys;
+  if (n === undefined) return `all of ${member.email}'s keys`;
+  return n === 1 ? `${member.email}'s 1 key` : `all ${n} of ${member.email}'s keys`;
+}
+
 export class MembersPage extends Component {
   constructor() {
     super();
@@ -135,7 +141,7 @@ export class MembersPage extends Component {
       ? 'Leave this workspace? This revokes all of your keys, this console session included. The last owner cannot leave.'
       : member.status === 'invited'
         ? `Withdraw the invitation for ${member.email}? It touches no key.`
-        : `Remove ${member.email}? This revokes all of ${member.email}'s keys at once (every agent and connection they use stops working), not only for this workspace.`;
+        : `Remove ${member.email}? This revokes ${keysOf(member)} at once (every agent and connection they use stops working), not only for this workspace.`;
     return html`<div role="alertdialog" aria-modal="false" aria-labelledby="confirm-remove-text" class="notice">
       <p id="confirm-remove-text">${text}</p>
       <button type="button" class="danger" onClick=${() => this.remove(member)}>Yes, remove</button>
