@@ -47,6 +47,7 @@ import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
 import { guideRoutes } from './routes/guide/index.js';
 import { healthRoutes } from './routes/health/index.js';
 import { invitationRoutes } from './routes/invitations/index.js';
+import { createKeyRoutes } from './routes/keys/create.js';
 import { keyRoutes } from './routes/keys/index.js';
 import { meRoutes } from './routes/me/index.js';
 import { memberRoutes } from './routes/members/index.js';
@@ -170,6 +171,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(memberRoutes(ctx));
       await v1.register(invitationRoutes(ctx));
       await v1.register(keyRoutes(ctx));
+      await v1.register(createKeyRoutes(ctx));
       await v1.register(schemaRoutes(ctx));
       await v1.register(sqlRoutes(ctx, options.sqlCheckPool));
       await v1.register(changeRoutes(ctx));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UserSchema } from './auth.js';
+import { LabelSchema, UserSchema } from './auth.js';
 import { ClockSchema } from './schema.js';
 
 export const ConnectionSchema = z.object({
@@ -45,3 +45,17 @@ export const KeysDataSchema = z.object({ keys: z.array(KeySchema) });
 export type KeysData = z.infer<typeof KeysDataSchema>;
 
 export const ConnectionParamsSchema = z.object({ connectionId: z.string() });
+
+export const CreateKeyBodySchema = z.object({ label: LabelSchema });
+export type CreateKeyBody = z.infer<typeof CreateKeyBodySchema>;
+
+export const CreateKeyDataSchema = z.object({
+  apiKey: z.string().describe('the new key: shown only in this answer'),
+  connection: z.object({
+    connectionId: z.string(),
+    label: z.string(),
+    kind: z.literal('agent'),
+    createdAt: z.string(),
+  }),
+});
+export type CreateKeyData = z.infer<typeof CreateKeyDataSchema>;

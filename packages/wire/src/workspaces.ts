@@ -44,6 +44,11 @@ export const MemberSchema = z.object({
   role: RoleSchema,
   status: MemberStatusSchema.describe('an invited address has no access until it accepts'),
   addedAt: z.string().describe('when the member was added, or for an invitation when it was sent'),
+  activeKeys: z
+    .number()
+    .int()
+    .optional()
+    .describe("shown to owners for active members: the member's live keys, all revoked if they are removed"),
 });
 export type Member = z.infer<typeof MemberSchema>;
 

@@ -1,8 +1,10 @@
+import { ReportInputError, ReportInputSchema, reportSql } from '@expense/wire/reports';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { isApiError } from '../http/api-error.js';
+import { ApiError, isApiError } from '../http/api-error.js';
+import { success } from '../http/envelope.js';
 import { catalogEntry } from '../http/error-catalog.js';
 import { BODY_LIMIT } from '../http/errors-plugin.js';
 import { consoleAssetsDirectory, VENDOR_FILES, vendorRoots } from './assets.js';
@@ -62,13 +64,18 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
   return async (app) => {
     const prefix = app.prefix;
     const base = `${prefix}${CONSOLE_PATH}`;
+    // The console's routes are pages and a proxy, not API routes: they stay out of the OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
     await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
 
     app.addHook('onRequest', async (request, reply) => {
       if (!request.url.startsWith(base)) return;
       reply.header('content-security-policy', CONSOLE_CSP);
       reply.header('x-content-type-options', 'nosniff');
-      reply.header('referrer-policy', 'no-referrer');
+      // Not no-referrer: under it Chromium sends `Origin: null` with form posts, and the Origin check needs it.
+      reply.header('referrer-policy', 'same-origin');
       checkOrigin(ctx, request);
     });
 
@@ -145,6 +152,28 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
         return sendHtml(reply, p.status, codePage(base, returnTo, email, token, p.problem));
       }
     });
+
+    // The SQL of a fixed report (wire/reports.ts, shared with the MCP `report` tool); the browser runs it
+    // through /console/api/sql/query, so the guard, row-level security and limits apply as to any query.
+    app.get<{ Querystring: Record<string, string | undefined> }>(
+      `${CONSOLE_PATH}/report-sql`,
+      async (request) => {
+        const { kind, from, to, currency } = request.query;
+        const input = ReportInputSchema.safeParse({ kind, from, to, ...(currency ? { currency } : {}) });
+        if (!input.success) {
+          throw new ApiError(
+            'invalid_request',
+            'The report needs a kind, from and to (YYYY-MM-DD), and an optional 3-letter currency.',
+          );
+        }
+        try {
+          return success({ sql: reportSql(input.data) });
+        } catch (error) {
+          if (error instanceof ReportInputError) throw new ApiError('invalid_request', error.message);
+          throw error;
+        }
+      },
+    );
 
     app.post(`${CONSOLE_PATH}/sign-out`, async (request, reply) => {
       await signOut(ctx, request);

@@ -24,6 +24,7 @@ export function page(base: string, title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)} · Expense console</title>
 <link rel="stylesheet" href="${base}/assets/console.css">
 </head>
@@ -89,6 +90,7 @@ export function appShell(base: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>Expense console</title>
 <link rel="stylesheet" href="${base}/vendor/uPlot.min.css">
 <link rel="stylesheet" href="${base}/assets/console.css">
@@ -96,7 +98,6 @@ export function appShell(base: string): string {
 </head>
 <body>
 <div id="app"><noscript><p>The console's pages need JavaScript; sign-in works without it.</p></noscript></div>
-<form method="post" action="${base}/sign-out" class="sign-out"><button type="submit">Sign out</button></form>
 </body>
 </html>
 `;

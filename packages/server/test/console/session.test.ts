@@ -124,6 +124,32 @@ describe('console session', () => {
     expect(ok.statusCode).toBe(201);
   });
 
+  it('refuses a sign-in form posted from another origin (login CSRF), sending no mail', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/console/sign-in',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ email: 'csrf@example.com' }),
+    });
+    expect(res.statusCode).toBe(403);
+    await expect(lastMailTo(outbox, 'csrf@example.com')).rejects.toThrow('no mail');
+  });
+
+  it('builds a report from the shared definitions and refuses a bad range', async () => {
+    const ok = await app.inject({
+      method: 'GET',
+      url: '/console/report-sql?kind=monthly_trend&from=2026-08-01&to=2026-10-31',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.sql).toContain('FROM (VALUES');
+    const bad = await app.inject({
+      method: 'GET',
+      url: '/console/report-sql?kind=monthly_trend&from=2020-01-01&to=2026-10-31',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toContain('at most 36 months');
+  });
+
   it('signs out by revoking the key: the cookie answers 401 at once', async () => {
     const { cookie } = await signIn('dan@example.com');
     const out = await app.inject({

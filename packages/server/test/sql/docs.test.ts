@@ -35,6 +35,7 @@ const ROUTES = [
   'POST /api/agent/verify-code',
   'GET /v1/me',
   'GET /v1/keys"',
+  'POST /v1/keys"',
   'DELETE /v1/keys/$CONNECTION_ID',
   'POST /v1/workspaces"',
   'GET /v1/workspaces"',
@@ -108,7 +109,7 @@ describe('docs/api.md', () => {
         env.OTP_SESSION_TOKEN = data.otpSessionToken;
         env.CODE = codeOf(await lastMailTo(outbox, env.EMAIL!));
       }
-      if (data.apiKey) {
+      if (data.apiKey && data.user) {
         env.EXPENSE_API_KEY = data.apiKey;
         const other = await createApiKey(live.db, data.user.userId, 'old laptop');
         env.CONNECTION_ID = other.connectionId;

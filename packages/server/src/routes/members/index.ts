@@ -1,5 +1,6 @@
 import {
   AddMemberBodySchema,
+  type Member,
   MemberDataSchema,
   MemberParamsSchema,
   MembersDataSchema,
@@ -23,6 +24,23 @@ async function requireOwner(db: Queryable, userId: string, workspaceId: string, 
   return workspace;
 }
 
+/**
+ * For owners: how many live keys each active member holds, so that removing one (which revokes them all) can
+ * say what it ends. Invitations hold no key of this workspace's and get no count.
+ */
+async function countActiveKeys(db: Queryable, members: Member[]): Promise<void> {
+  const active = members.filter((m) => m.status === 'active');
+  if (active.length === 0) return;
+  const { rows } = await db.query<{ user_id: string; n: string | number }>(
+    `SELECT user_id, count(*) AS n FROM expense_internal.api_keys
+     WHERE user_id = ANY($1::uuid[]) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+     GROUP BY user_id`,
+    [active.map((m) => m.userId)],
+  );
+  const counts = new Map(rows.map((r) => [r.user_id, Number(r.n)]));
+  for (const m of active) m.activeKeys = counts.get(m.userId) ?? 0;
+}
+
 /** Members of a workspace: list (members), invite and remove (owners). */
 export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -44,6 +62,7 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { userId } = principalOf(request);
         const workspace = await findMembership(ctx.db, userId, request.params.workspaceId);
         const members = await listMembers(ctx.db, workspace.workspaceId);
+        if (workspace.role === 'owner') await countActiveKeys(ctx.db, members);
         const actions =
           workspace.role === 'owner'
             ? [a.addMember(workspace.workspaceId), a.removeMember(workspace.workspaceId)]

@@ -1,0 +1,59 @@
+// Calls of the console: the same-origin proxy /console/api/* → /v1/* with the session cookie.
+
+/** Where the console is mounted (this file is served from <base>/assets/api.js). */
+export const BASE = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+
+export class ApiFailure extends Error {
+  constructor(status, error) {
+    super(error?.message ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = error?.code ?? 'internal_error';
+    this.hint = error?.hint;
+    this.details = error?.details ?? {};
+  }
+}
+
+/** Sends the browser to sign-in, coming back to this page. */
+export function signInAgain() {
+  const here = `${location.pathname}${location.search}${location.hash}`;
+  location.assign(`${BASE}/sign-in?return_to=${encodeURIComponent(here)}`);
+}
+
+/** One API call; resolves with the envelope's data, rejects with ApiFailure. */
+export async function api(method, path, options = {}) {
+  const headers = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  const response = await fetch(`${BASE}/api${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  if (response.status === 204) return null;
+  let envelope;
+  try {
+    envelope = await response.json();
+  } catch {
+    throw new ApiFailure(response.status, { message: 'The server answered without its envelope.' });
+  }
+  if (response.status === 401 && options.redirectOn401 !== false) {
+    signInAgain();
+  }
+  if (!envelope.ok) throw new ApiFailure(response.status, envelope.error);
+  return envelope.data;
+}
+
+/** The SQL of one fixed report (the definitions the MCP `report` tool uses), built by the server. */
+export async function reportSql(input) {
+  const query = new URLSearchParams(Object.entries(input).filter(([, v]) => v));
+  const response = await fetch(`${BASE}/report-sql?${query}`, { credentials: 'same-origin' });
+  const envelope = await response.json();
+  if (!envelope.ok) throw new ApiFailure(response.status, envelope.error);
+  return envelope.data.sql;
+}
+
+export function newIdempotencyKey() {
+  return crypto.randomUUID();
+}

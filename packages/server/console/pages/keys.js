@@ -1,0 +1,128 @@
+// Keys and connections in one list: CLI and agent keys, OAuth connections, console sessions.
+import { api } from '../api.js';
+import { Component, html, Notice, Problem, when } from '../ui.js';
+
+function kindOf(key) {
+  if (key.kind === 'oauth') return `oauth${key.client?.name ? ` (${key.client.name})` : ''}`;
+  return key.kind ?? 'key';
+}
+
+function reachOf(key) {
+  const access = key.access === 'read' ? 'read only' : key.access === 'read_write' ? 'read-write' : '';
+  const where = key.workspaceId
+    ? `workspace ${key.workspaceId.slice(0, 8)}…`
+    : key.kind
+      ? 'all workspaces'
+      : '';
+  return [access, where].filter(Boolean).join(', ') || '—';
+}
+
+export class KeysPage extends Component {
+  constructor() {
+    super();
+    this.state = { keys: null, label: '', created: null, error: null, message: null };
+    this.create = async (event) => {
+      event.preventDefault();
+      try {
+        const created = await api('POST', '/keys', { body: { label: this.state.label } });
+        this.setState({ label: '', created, error: null, message: null });
+        await this.load();
+      } catch (error) {
+        this.setState({ error });
+      }
+    };
+  }
+
+  componentDidMount() {
+    this.load();
+  }
+
+  async load() {
+    try {
+      const { keys } = await api('GET', '/keys');
+      this.setState({ keys });
+    } catch (error) {
+      this.setState({ error });
+    }
+  }
+
+  async revoke(key) {
+    try {
+      await api('DELETE', `/keys/${key.connectionId}`);
+      this.setState({
+        error: null,
+        message: `“${key.label}” revoked: it is refused from now on.`,
+        created: null,
+      });
+      await this.load();
+    } catch (error) {
+      this.setState({ error });
+    }
+  }
+
+  render(_props, { keys, label, created, error, message }) {
+    return html`
+      <${Problem} error=${error} />
+      ${message ? html`<${Notice} kind="success">${message}<//>` : null}
+      ${created ? html`<${NewKey} created=${created} email=${this.props.me?.user.email} />` : null}
+      ${
+        keys === null
+          ? html`<p>Loading…</p>`
+          : html`<table>
+              <caption class="muted">Your keys and connections (every one acts as you)</caption>
+              <thead><tr>
+                <th scope="col">Label</th><th scope="col">Kind</th><th scope="col">Reach</th>
+                <th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Actions</th>
+              </tr></thead>
+              <tbody>
+                ${keys.map(
+                  (k) => html`<tr>
+                    <td>${k.label}</td><td>${kindOf(k)}${k.scopes ? html` <span class="muted">${k.scopes.join(' ')}</span>` : null}</td>
+                    <td>${reachOf(k)}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
+                    <td>${k.expiresAt ? when(k.expiresAt) : 'never'}</td>
+                    <td>${
+                      k.current
+                        ? html`<span class="muted">this session</span>`
+                        : html`<button type="button" class="danger" onClick=${() => this.revoke(k)}>Revoke ${k.label}</button>`
+                    }</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>`
+      }
+      <h2>New key for an agent</h2>
+      <form onSubmit=${this.create}>
+        <label for="key-label">Key label</label>
+        <input id="key-label" value=${label} required maxlength="100" placeholder="e.g. laptop agent"
+          onInput=${(e) => this.setState({ label: e.currentTarget.value })} />
+        <button type="submit">Create key</button>
+      </form>
+    `;
+  }
+}
+
+function NewKey({ created, email }) {
+  const origin = location.origin;
+  const key = created.apiKey;
+  const mcp = JSON.stringify(
+    { mcpServers: { expense: { url: `${origin}/mcp`, headers: { Authorization: `ApiKey ${key}` } } } },
+    null,
+    2,
+  );
+  return html`<section class="success" aria-labelledby="new-key-heading">
+    <h2 id="new-key-heading">New key “${created.connection.label}”</h2>
+    <p><strong>Copy it now: it is shown only once.</strong></p>
+    <label for="new-key-value">The new key</label>
+    <input id="new-key-value" readonly value=${key} size="60" onFocus=${(e) => e.currentTarget.select()} />
+    <h3>expense CLI</h3>
+    <p>Use this key for one shell (nothing is stored):</p>
+    <pre><code>export EXPENSE_API_URL=${origin}/v1 EXPENSE_API_KEY=${key}
+expense whoami</code></pre>
+    <p>Or let the CLI get its own key, kept in the system keychain:</p>
+    <pre><code>expense --api-url ${origin}/v1 login --email ${email ?? 'you@example.com'}</code></pre>
+    <h3>curl</h3>
+    <pre><code>curl -H "Authorization: ApiKey ${key}" ${origin}/v1/me</code></pre>
+    <h3>MCP client configuration</h3>
+    <pre><code>${mcp}</code></pre>
+  </section>`;
+}

@@ -1,0 +1,151 @@
+// Members and invitations of the selected workspace, and the invitations addressed to me.
+import { api } from '../api.js';
+import { Component, html, NeedsWorkspace, Notice, Problem, when } from '../ui.js';
+
+function keysOf(member) {
+  const n = member.activeKeys;
+  if (n === undefined) return `all of ${member.email}'s keys`;
+  return n === 1 ? `${member.email}'s 1 key` : `all ${n} of ${member.email}'s keys`;
+}
+
+export class MembersPage extends Component {
+  constructor() {
+    super();
+    this.state = { members: null, mine: null, email: '', error: null, message: null, confirming: null };
+    this.invite = async (event) => {
+      event.preventDefault();
+      try {
+        const { member } = await api('POST', `/workspaces/${this.props.workspaceId}/members`, {
+          body: { email: this.state.email },
+        });
+        this.setState({ email: '', error: null, message: `Invitation sent to ${member.email}.` });
+        await this.load();
+      } catch (error) {
+        this.setState({ error });
+      }
+    };
+  }
+
+  componentDidMount() {
+    this.load();
+  }
+
+  async load() {
+    try {
+      const { invitations } = await api('GET', '/invitations');
+      const members = this.props.workspaceId
+        ? (await api('GET', `/workspaces/${this.props.workspaceId}/members`)).members
+        : null;
+      this.setState({ mine: invitations, members });
+    } catch (error) {
+      this.setState({ error });
+    }
+  }
+
+  async remove(member) {
+    try {
+      await api('DELETE', `/workspaces/${this.props.workspaceId}/members/${member.userId}`);
+      const what =
+        member.status === 'invited'
+          ? 'Invitation withdrawn'
+          : `${member.email} removed; their keys are revoked`;
+      this.setState({ confirming: null, error: null, message: `${what}.` });
+      await this.load();
+    } catch (error) {
+      this.setState({ confirming: null, error });
+    }
+  }
+
+  async answer(invitation, accept) {
+    try {
+      if (accept) await api('POST', `/invitations/${invitation.workspaceId}/accept`);
+      else await api('DELETE', `/invitations/${invitation.workspaceId}`);
+      this.setState({
+        error: null,
+        message: `${accept ? 'Joined' : 'Declined'} “${invitation.workspaceName}”.`,
+      });
+      if (accept) this.props.selectWorkspace(invitation.workspaceId);
+      await this.load();
+    } catch (error) {
+      this.setState({ error });
+    }
+  }
+
+  render({ workspaceId, me }, { members, mine, email, error, message, confirming }) {
+    return html`
+      <${Problem} error=${error} />
+      ${message ? html`<${Notice} kind="success">${message}<//>` : null}
+      <h2>Invitations to me</h2>
+      ${
+        mine === null
+          ? html`<p>Loading…</p>`
+          : mine.length === 0
+            ? html`<p>No pending invitations.</p>`
+            : html`<ul>
+                ${mine.map(
+                  (i) => html`<li>
+                    “${i.workspaceName}” from ${i.invitedBy.email} (${when(i.invitedAt)})
+                    <button type="button" onClick=${() => this.answer(i, true)}>Accept ${i.workspaceName}</button>
+                    <button type="button" class="secondary" onClick=${() => this.answer(i, false)}>Decline ${i.workspaceName}</button>
+                  </li>`,
+                )}
+              </ul>`
+      }
+      <h2>Members of the selected workspace</h2>
+      ${
+        !workspaceId
+          ? html`<${NeedsWorkspace} />`
+          : html`
+            ${
+              members === null
+                ? html`<p>Loading…</p>`
+                : html`<table>
+                    <caption class="muted">Members and pending invitations</caption>
+                    <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead>
+                    <tbody>
+                      ${members.map(
+                        (m) => html`<tr>
+                          <td>${m.email}</td><td>${m.role}</td><td>${m.status === 'invited' ? 'invited (pending)' : 'active'}</td>
+                          <td>${when(m.addedAt)}</td>
+                          <td><button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
+                            ${
+                              m.userId === me?.user.userId
+                                ? 'Leave this workspace'
+                                : m.status === 'invited'
+                                  ? `Withdraw invitation for ${m.email}`
+                                  : `Remove ${m.email}`
+                            }
+                          </button></td>
+                        </tr>`,
+                      )}
+                    </tbody>
+                  </table>`
+            }
+            ${confirming ? this.confirmation(confirming) : null}
+            <p class="muted">The last owner of a workspace cannot be removed: the API refuses with last_owner, so
+              a workspace always has someone who can manage it. Add another owner first.</p>
+            <h2>Invite someone</h2>
+            <form onSubmit=${this.invite}>
+              <label for="invite-email">E-mail address to invite</label>
+              <input id="invite-email" type="email" value=${email} required
+                onInput=${(e) => this.setState({ email: e.currentTarget.value })} />
+              <button type="submit">Send invitation</button>
+            </form>`
+      }
+    `;
+  }
+
+  confirmation(member) {
+    const self = member.userId === this.props.me?.user.userId;
+    const text = self
+      ? 'Leave this workspace? This revokes all of your keys, this console session included. The last owner cannot leave.'
+      : member.status === 'invited'
+        ? `Withdraw the invitation for ${member.email}? It touches no key.`
+        : `Remove ${member.email}? This revokes ${keysOf(member)} at once (every agent and connection they use stops working), not only for this workspace.`;
+    return html`<div role="alertdialog" aria-modal="false" aria-labelledby="confirm-remove-text" class="notice">
+      <p id="confirm-remove-text">${text}</p>
+      <button type="button" class="danger" onClick=${() => this.remove(member)}>Yes, remove</button>
+      <button type="button" class="secondary" onClick=${() => this.setState({ confirming: null })}>Cancel</button>
+    </div>`;
+  }
+}

@@ -1,0 +1,77 @@
+// SQL: read with /sql/query; writes go through a dry run first, then an explicit confirmation.
+import { api, newIdempotencyKey } from '../api.js';
+import { Component, DataTable, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+
+export function StatementResults({ result }) {
+  return html`${result.statements.map(
+    (s) => html`<section aria-label="Statement ${s.index + 1}">
+      <h3>${s.command} · ${s.rowCount} row${s.rowCount === 1 ? '' : 's'}</h3>
+      ${
+        s.truncated
+          ? html`<div class="notice" role="status"><strong>Truncated:</strong> showing ${s.returnedRowCount} of
+              ${s.totalRowCount} rows (the server's row cap). Narrow the query or page with LIMIT/OFFSET.</div>`
+          : null
+      }
+      ${
+        s.columns.length > 0
+          ? html`<${DataTable} caption="Result of statement ${s.index + 1}" columns=${s.columns.map((c) => c.name)} rows=${s.rows} />`
+          : null
+      }
+    </section>`,
+  )}`;
+}
+
+export class SqlPage extends Component {
+  constructor() {
+    super();
+    this.state = {
+      sql: 'SELECT * FROM ledger_entries ORDER BY ts DESC LIMIT 20',
+      result: null,
+      error: null,
+      pending: null,
+    };
+    this.query = () => this.run('/sql/query', {});
+    this.dryRun = () => this.run('/sql/execute', { dryRun: true });
+    this.confirm = () => this.run('/sql/execute', {}, this.state.pending.idempotencyKey);
+  }
+
+  async run(endpoint, extra, idempotencyKey) {
+    const sql = this.state.sql;
+    try {
+      const result = await api('POST', endpoint, {
+        body: { sql, ...extra },
+        workspaceId: this.props.workspaceId,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      });
+      const pending = extra.dryRun ? { sql, idempotencyKey: newIdempotencyKey() } : null;
+      this.setState({ result, error: null, pending });
+    } catch (error) {
+      this.setState({ error, result: null, pending: null });
+    }
+  }
+
+  render({ workspaceId }, { sql, result, error, pending }) {
+    if (!workspaceId) return html`<${NeedsWorkspace} />`;
+    return html`
+      <p class="muted">The same dialect as the API: GET /v1/schema lists the relations and what may be written.</p>
+      <label for="sql-text">SQL</label>
+      <textarea id="sql-text" spellcheck="false" value=${sql}
+        onInput=${(e) => this.setState({ sql: e.currentTarget.value, pending: null })}></textarea>
+      <div>
+        <button type="button" onClick=${this.query}>Run query</button>
+        <button type="button" class="secondary" onClick=${this.dryRun}>Dry run write</button>
+      </div>
+      <${Problem} error=${error} />
+      ${
+        pending && pending.sql === sql
+          ? html`<div class="notice" role="status">
+              <p><strong>Dry run:</strong> nothing was changed. Check the rows below, then confirm to commit.</p>
+              <button type="button" class="danger" onClick=${this.confirm}>Confirm write</button>
+            </div>`
+          : null
+      }
+      ${result?.committed ? html`<${Notice} kind="success">Committed.<//>` : null}
+      ${result ? html`<${StatementResults} result=${result} />` : null}
+    `;
+  }
+}

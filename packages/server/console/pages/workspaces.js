@@ -1,0 +1,159 @@
+// Workspaces: list, select, create; the selected workspace's settings (reporting currency, time zone).
+import { api } from '../api.js';
+import { Component, html, Notice, Problem } from '../ui.js';
+
+export class WorkspacesPage extends Component {
+  constructor() {
+    super();
+    this.state = { workspaces: null, name: '', error: null, created: null };
+    this.create = async (event) => {
+      event.preventDefault();
+      try {
+        const { workspace } = await api('POST', '/workspaces', { body: { name: this.state.name } });
+        this.setState({ name: '', error: null, created: workspace.name });
+        this.props.selectWorkspace(workspace.workspaceId);
+        await this.load();
+      } catch (error) {
+        this.setState({ error });
+      }
+    };
+  }
+
+  componentDidMount() {
+    this.load();
+  }
+
+  async load() {
+    try {
+      const { workspaces } = await api('GET', '/workspaces');
+      this.setState({ workspaces });
+    } catch (error) {
+      this.setState({ error });
+    }
+  }
+
+  render({ workspaceId, selectWorkspace }, { workspaces, name, error, created }) {
+    return html`
+      <${Problem} error=${error} />
+      ${created ? html`<${Notice} kind="success">Workspace “${created}” created and selected.<//>` : null}
+      ${
+        workspaces === null
+          ? html`<p>Loading…</p>`
+          : workspaces.length === 0
+            ? html`<p>You have no workspace yet.</p>`
+            : html`<table>
+                <caption class="muted">Your workspaces</caption>
+                <thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Selected</th></tr></thead>
+                <tbody>
+                  ${workspaces.map(
+                    (w) => html`<tr>
+                      <td>${w.name}</td>
+                      <td>${w.role}</td>
+                      <td>${
+                        w.workspaceId === workspaceId
+                          ? html`<strong>selected</strong>`
+                          : html`<button type="button" class="secondary" aria-label="Select ${w.name}"
+                              onClick=${() => selectWorkspace(w.workspaceId)}>Select</button>`
+                      }</td>
+                    </tr>`,
+                  )}
+                </tbody>
+              </table>`
+      }
+      <h2>New workspace</h2>
+      <form onSubmit=${this.create}>
+        <label for="workspace-name">Workspace name</label>
+        <input id="workspace-name" value=${name} required maxlength="100"
+          onInput=${(e) => this.setState({ name: e.currentTarget.value })} />
+        <button type="submit">Create workspace</button>
+      </form>
+      ${workspaceId ? html`<${Settings} workspaceId=${workspaceId} />` : null}
+    `;
+  }
+}
+
+const CURRENCY = /^[A-Z]{3}$/;
+const TIME_ZONE = /^[A-Za-z0-9_+\-/]{1,64}$/;
+
+/** Settings live in the workspace_settings relation, read and written through the SQL API like any data. */
+class Settings extends Component {
+  constructor() {
+    super();
+    this.state = { currency: 'USD', timeZone: 'UTC', error: null, saved: false };
+    this.save = async (event) => {
+      event.preventDefault();
+      const currency = this.state.currency.trim().toUpperCase();
+      const timeZone = this.state.timeZone.trim();
+      if (!CURRENCY.test(currency) || !TIME_ZONE.test(timeZone)) {
+        this.setState({
+          error: { message: 'Use a 3-letter currency code and an IANA time zone such as Europe/Berlin.' },
+        });
+        return;
+      }
+      // The server creates every workspace's settings row; an older workspace without one gets it inserted.
+      const values = `reporting_currency = '${currency}', timezone = '${timeZone}'`;
+      const options = { workspaceId: this.props.workspaceId };
+      try {
+        const updated = await api('POST', '/sql/execute', {
+          body: { sql: `UPDATE workspace_settings SET ${values}` },
+          ...options,
+        });
+        if (updated.statements[0]?.rowCount === 0) {
+          const sql = `INSERT INTO workspace_settings (reporting_currency, timezone) VALUES ('${currency}', '${timeZone}')`;
+          await api('POST', '/sql/execute', { body: { sql }, ...options });
+        }
+        this.setState({ error: null, saved: true });
+      } catch (error) {
+        this.setState({ error, saved: false });
+      }
+    };
+  }
+
+  componentDidMount() {
+    this.load();
+  }
+
+  componentDidUpdate(previous) {
+    if (previous.workspaceId !== this.props.workspaceId) this.load();
+  }
+
+  async load() {
+    try {
+      const result = await api('POST', '/sql/query', {
+        body: { sql: 'SELECT reporting_currency, timezone FROM workspace_settings' },
+        workspaceId: this.props.workspaceId,
+      });
+      const row = result.statements[0]?.rows[0];
+      this.setState({
+        currency: row?.reporting_currency ?? 'USD',
+        timeZone: row?.timezone ?? 'UTC',
+        saved: false,
+      });
+    } catch (error) {
+      this.setState({ error });
+    }
+  }
+
+  render(_props, { currency, timeZone, error, saved }) {
+    return html`
+      <h2>Settings of the selected workspace</h2>
+      <${Problem} error=${error} />
+      ${saved ? html`<${Notice} kind="success">Settings saved.<//>` : null}
+      <form onSubmit=${this.save}>
+        <div class="row">
+          <div>
+            <label for="reporting-currency">Reporting currency</label>
+            <input id="reporting-currency" value=${currency} maxlength="3" size="5"
+              onInput=${(e) => this.setState({ currency: e.currentTarget.value })} />
+          </div>
+          <div>
+            <label for="time-zone">Time zone</label>
+            <input id="time-zone" value=${timeZone} maxlength="64"
+              onInput=${(e) => this.setState({ timeZone: e.currentTarget.value })} />
+          </div>
+        </div>
+        <button type="submit">Save settings</button>
+      </form>
+    `;
+  }
+}

@@ -1,0 +1,55 @@
+// Shared pieces: Preact and htm from the pinned packages, and small accessible building blocks.
+import htm from '../vendor/htm.mjs';
+import { Component, createRef, h, render } from '../vendor/preact.mjs';
+
+export const html = htm.bind(h);
+export { Component, createRef, h, render };
+
+/** An API failure as the person needs it: the message, the hint naming the next step, the position if any. */
+export function Problem({ error }) {
+  if (!error) return null;
+  const position = error.details?.position;
+  return html`<div class="problem" role="alert">
+    <p><strong>${error.message}</strong> <span class="muted">(${error.code ?? 'error'})</span></p>
+    ${error.hint ? html`<p>Hint: ${error.hint}</p>` : null}
+    ${position ? html`<p>At line ${position.line}, column ${position.column}.</p>` : null}
+  </div>`;
+}
+
+export function Notice({ children, kind = 'notice' }) {
+  return html`<div class=${kind} role="status">${children}</div>`;
+}
+
+/** A result table (columns by name) with a caption; numbers right-aligned. */
+export function DataTable({ caption, columns, rows }) {
+  return html`<table>
+    <caption class="muted">${caption}</caption>
+    <thead><tr>${columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
+    <tbody>
+      ${rows.map(
+        (row) =>
+          html`<tr>${columns.map((c) => {
+            const value = row[c];
+            const numeric =
+              typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value));
+            return html`<td class=${numeric ? 'num' : ''}>${format(value)}</td>`;
+          })}</tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+export function format(value) {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function when(iso) {
+  return iso ? new Date(iso).toLocaleString() : '—';
+}
+
+/** A page that needs a selected workspace says so instead of failing. */
+export function NeedsWorkspace() {
+  return html`<${Notice}>Select or create a workspace first (<a href="#/workspaces">Workspaces</a>).<//>`;
+}

@@ -1,0 +1,65 @@
+import { CreateKeyBodySchema, CreateKeyDataSchema } from '@expense/wire';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createApiKey } from '../../auth/api-keys.js';
+import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/api-error.js';
+import { success } from '../../http/envelope.js';
+import { iso } from '../../http/time.js';
+import { apiKeySecurity, responses } from '../responses.js';
+
+/**
+ * POST /v1/keys {label}: a new key of kind `agent` for the caller, shown once (the console's "new key").
+ * Only a key with the whole of its user's reach may mint one: an OAuth token, a read-only key or a key bound
+ * to one workspace would otherwise turn itself into a broader, longer-lived credential.
+ */
+export function createKeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onRequest', requireApiKey(ctx));
+
+    app.post(
+      '/keys',
+      {
+        config: { fieldCodes: { label: 'invalid_label' } },
+        schema: {
+          tags: ['keys'],
+          summary: 'Create a key of kind agent for yourself (shown once)',
+          security: apiKeySecurity,
+          body: CreateKeyBodySchema,
+          response: responses(201, CreateKeyDataSchema),
+        },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        if (
+          principal.kind === 'oauth' ||
+          principal.access !== 'read_write' ||
+          principal.workspaceId !== null
+        ) {
+          throw new ApiError('forbidden', 'This key may not create keys.', {
+            hint: 'Create keys from the console or with a key from `expense login` (full access, all workspaces).',
+          });
+        }
+        const label = request.body.label.trim();
+        const key = await createApiKey(ctx.db, principal.userId, label, { kind: 'agent' });
+        reply.code(201);
+        return success(
+          {
+            apiKey: key.apiKey,
+            connection: {
+              connectionId: key.connectionId,
+              label,
+              kind: 'agent' as const,
+              createdAt: iso(key.createdAt),
+            },
+          },
+          [
+            'Store the ApiKey outside chat memory now; it is shown only once.',
+            'Send it on every call as "Authorization: ApiKey <key>".',
+          ],
+          [ctx.actions.listKeys(), ctx.actions.revokeKey(key.connectionId)],
+        );
+      },
+    );
+  };
+}

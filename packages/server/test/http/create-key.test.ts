@@ -1,0 +1,86 @@
+// POST /v1/keys {label}: a new agent key for the caller, shown once; only a key with its user's whole reach may
+// mint one (an OAuth token, a read-only or a workspace-bound key would otherwise widen itself).
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/auth/api-keys.js';
+import { createServer } from '../../src/index.js';
+import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Client, freshPostgres, injectClient, removeDir, signIn, tempDir } from './helpers.js';
+
+describe('POST /v1/keys', () => {
+  let drop: () => Promise<void>;
+  let outbox: string;
+  let db: Database;
+  let app: FastifyInstance;
+  let client: Client;
+
+  beforeAll(async () => {
+    const fresh = await freshPostgres();
+    drop = fresh.drop;
+    outbox = await tempDir();
+    db = await openDatabase({ databaseUrl: fresh.url });
+    app = await createServer({ mailOutbox: outbox, logLevel: 'silent' }, { database: db });
+    client = injectClient(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+    await drop?.();
+    await removeDir(outbox);
+  });
+
+  it('creates an agent key shown once, listed without its secret, revocable', async () => {
+    const { apiKey } = await signIn(client, outbox, 'keys@example.com');
+    const created = await client.request('POST', '/v1/keys', {
+      key: apiKey,
+      body: { label: ' build agent ' },
+    });
+    expect(created.status).toBe(201);
+    const data = created.body.data;
+    expect(data.apiKey).toMatch(/^exp_live_/);
+    expect(data.connection).toMatchObject({ label: 'build agent', kind: 'agent' });
+    expect((await client.request('GET', '/v1/me', { key: data.apiKey })).status).toBe(200);
+    const list = await client.request('GET', '/v1/keys', { key: apiKey });
+    expect(list.body.data.keys.map((k: { label: string }) => k.label)).toEqual(['laptop', 'build agent']);
+    expect(JSON.stringify(list.body)).not.toContain(data.apiKey);
+    const { rows } = await db.query<{ kind: string; expires_at: Date | null }>(
+      'SELECT kind, expires_at FROM expense_internal.api_keys WHERE connection_id = $1',
+      [data.connection.connectionId],
+    );
+    expect(rows[0]).toEqual({ kind: 'agent', expires_at: null });
+    const revoked = await client.request('DELETE', `/v1/keys/${data.connection.connectionId}`, {
+      key: apiKey,
+    });
+    expect(revoked.status).toBe(204);
+    expect((await client.request('GET', '/v1/me', { key: data.apiKey })).status).toBe(401);
+  });
+
+  it('refuses a blank label with invalid_label', async () => {
+    const { apiKey } = await signIn(client, outbox, 'blank@example.com');
+    const res = await client.request('POST', '/v1/keys', { key: apiKey, body: { label: '   ' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_label');
+  });
+
+  it('refuses OAuth, read-only and workspace-bound keys', async () => {
+    const { user } = await signIn(client, outbox, 'narrow@example.com');
+    const ws = await client.request('POST', '/v1/workspaces', {
+      key: (await signIn(client, outbox, 'narrow@example.com', 'owner')).apiKey,
+      body: { name: 'Narrow' },
+    });
+    const narrow = [
+      { kind: 'oauth' as const },
+      { kind: 'agent' as const, access: 'read' as const },
+      { kind: 'agent' as const, workspaceId: ws.body.data.workspace.workspaceId as string },
+    ];
+    for (const options of narrow) {
+      const { apiKey } = await createApiKey(db, user.userId, 'narrow', options);
+      const res = await client.request('POST', '/v1/keys', { key: apiKey, body: { label: 'wider' } });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('forbidden');
+      expect(res.body.error.hint).toContain('console');
+    }
+    const { rows } = await db.query('SELECT 1 FROM expense_internal.api_keys WHERE label = $1', ['wider']);
+    expect(rows).toEqual([]);
+  });
+});
