@@ -47,9 +47,7 @@ function notFound(): ApiError {
   return new ApiError(
     'not_found',
     'This workspace has no change with this changeId (changes are kept 90 days).',
-    {
-      hint: 'List the changes with GET /v1/changes and use one of their changeIds.',
-    },
+    { variant: 'change' },
   );
 }
 

@@ -74,7 +74,7 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           : { rowCount: 0 };
         if (result.rowCount === 0) {
           throw new ApiError('not_found', 'You have no active key with this connectionId.', {
-            actions: [ctx.actions.listKeys()],
+            variant: 'key',
           });
         }
         ctx.keys.invalidate({ connectionId: id });
