@@ -280,7 +280,7 @@ export const HTTP_ERRORS = {
   },
   database_unavailable: {
     status: 503,
-    message: 'The database is not available.',
+    message: 'The database is not available; nothing was committed.',
     hint: 'The database is not answering: retry in a few seconds.',
     retryable: true,
     actions: [],
