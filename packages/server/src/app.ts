@@ -10,6 +10,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
+import { apiKeyAuth } from './auth/api-key-auth.js';
 import { DEFAULT_KEY_CACHE, type KeyCacheOptions, KeyVerifier } from './auth/api-keys.js';
 import { OtpService } from './auth/otp.js';
 import { RateLimits } from './auth/rate-limits.js';
@@ -121,6 +122,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(httpBasics, { actions });
+  await app.register(apiKeyAuth, { ctx });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -1,7 +1,7 @@
 import { ConnectionParamsSchema, KeysDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
@@ -12,8 +12,6 @@ import { isUuid } from '../workspaces/store.js';
 /** GET /v1/keys and DELETE /v1/keys/{connectionId}: the caller's own keys. */
 export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('onRequest', requireApiKey(ctx));
-
     app.get(
       '/keys',
       {

@@ -7,7 +7,7 @@ import {
 } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import { upsertUser } from '../../auth/otp.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
@@ -26,7 +26,6 @@ async function requireOwner(db: Queryable, userId: string, workspaceId: string, 
 /** Members of a workspace: list (members), invite and remove (owners). */
 export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('onRequest', requireApiKey(ctx));
     const a = ctx.actions;
 
     app.get(
