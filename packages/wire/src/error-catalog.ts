@@ -124,10 +124,13 @@ export const HTTP_ERRORS = {
   sql_execution_failed: {
     status: 400,
     message: 'The database refused the statement; nothing was changed.',
-    hint: 'Fix the statement (see details.position and GET /schema) and send it again; nothing was changed.',
+    hint: 'Fix the statement at details.position (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.',
     retryable: false,
     actions: ['get_schema'],
     variants: {
+      no_position: {
+        hint: 'Fix the statement (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.',
+      },
       revert: {
         hint: 'Nothing was reverted. Read the rows this change touched (GET /v1/changes/{changeId}) and fix them with SQL.',
       },
