@@ -1,4 +1,5 @@
 import { GUARD_ERROR_CODES, type GuardErrorCode } from '@expense/sql-guard/codes';
+import { GUIDE_TOPICS } from './guide/index.js';
 
 /**
  * The one error catalogue (docs/architecture.md, "Errors"): every code the API or its MCP tools can answer, with
@@ -170,6 +171,7 @@ export const HTTP_ERRORS = {
         hint: 'List the changes with GET /v1/changes and use one of their changeIds.',
       },
       invitation: { hint: 'List your pending invitations with GET /invitations.' },
+      guide_topic: { hint: `Topics: ${GUIDE_TOPICS.join(', ')}; GET /v1/guide has them all.` },
       key: { actions: ['list_keys'] },
     },
   },
