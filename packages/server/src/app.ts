@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GuardOptions } from '@expense/sql-guard';
@@ -11,6 +10,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
+import { apiKeyAuth } from './auth/api-key-auth.js';
 import { DEFAULT_KEY_CACHE, type KeyCacheOptions, KeyVerifier } from './auth/api-keys.js';
 import { OtpService } from './auth/otp.js';
 import { RateLimits } from './auth/rate-limits.js';
@@ -27,14 +27,12 @@ import type { AppContext } from './context.js';
 import { FxCoverage } from './fx/coverage.js';
 import { seedFxIfEmpty, startFxScheduler } from './fx/index.js';
 import { ActionBuilder, type Urls } from './http/actions.js';
+import { BODY_LIMIT } from './http/body-parser.js';
 import { success } from './http/envelope.js';
-import {
-  BODY_LIMIT,
-  clientErrorHandler,
-  frameworkErrorHandler,
-  registerHttpBasics,
-} from './http/errors-plugin.js';
+import { httpBasics } from './http/http-basics.js';
 import { loggerOptions } from './http/logger.js';
+import { newRequestId } from './http/request-id.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/socket-errors.js';
 import { createMailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/index.js';
 import { oauthRoutes, REGISTRATION_LIMIT } from './oauth/routes.js';
@@ -131,7 +129,8 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerHttpBasics(app, actions);
+  await app.register(httpBasics, { actions });
+  await app.register(apiKeyAuth, { ctx });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -219,13 +218,12 @@ export async function createServer(
   const parsed = isParsed(config) ? config : parseConfig(config);
   const urls: Urls = { publicUrl: parsed.publicUrl, authUrl: parsed.authUrl };
   const actions = new ActionBuilder(urls);
-  const newRequestId = () => `req_${randomUUID().replace(/-/g, '')}`;
   const app = Fastify({
     logger: loggerOptions({ level: parsed.logLevel, stream: options.logStream }),
     bodyLimit: BODY_LIMIT,
     genReqId: newRequestId,
     frameworkErrors: frameworkErrorHandler(actions),
-    clientErrorHandler: clientErrorHandler(actions, newRequestId),
+    clientErrorHandler: clientErrorHandler(actions),
     return503OnClosing: true,
     // Opening the database applies migrations; on a busy machine PGlite needs more than the 10 s default.
     pluginTimeout: 120_000,

@@ -41,7 +41,7 @@ export function enforceKeyConsent(request: FastifyRequest, principal: Principal)
     const access = config.keyAccess ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
     if (access === 'write') {
       throw new ApiError('forbidden', 'This key may only read: the user granted read access.', {
-        hint: 'Use read-only routes (GET routes, POST /sql/query), or ask the user to connect again with read-write access.',
+        variant: 'read_only_key',
         details: { access: principal.access },
       });
     }

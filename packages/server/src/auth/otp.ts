@@ -87,8 +87,7 @@ export class OtpService {
         [challengeId],
       );
       throw new ApiError('internal_error', 'The sign-in mail could not be sent.', {
-        retryable: true,
-        hint: 'Retry in a minute; if it persists, the server cannot reach its mail server.',
+        variant: 'mail',
         cause,
       });
     }
@@ -131,13 +130,9 @@ export class OtpService {
            SET attempts = $2, voided_at = CASE WHEN $3 THEN now() ELSE voided_at END WHERE challenge_id = $1`,
           [challenge.challenge_id, attempts, remaining === 0],
         );
-        const hint =
-          remaining === 0
-            ? 'Too many wrong codes: this session is void. Request a new code.'
-            : 'Ask the user to check the 8-digit code in the e-mail and send it again.';
         return {
           error: new ApiError('invalid_code', 'The code is not correct.', {
-            hint,
+            ...(remaining === 0 ? { variant: 'void' as const } : {}),
             details: { attemptsRemaining: remaining },
           }),
         };

@@ -78,7 +78,6 @@ export async function consumeAll(
         'rate_limited',
         `Too many ${what}: at most ${limiter.rule.points} per ${describe(limiter.rule.durationSeconds)}.`,
         {
-          retryable: true,
           headers: { 'retry-after': String(retryAfter) },
           details: {
             limit: limiter.rule.points,

@@ -8,18 +8,18 @@ export function success<T>(data: T, instructions: string[] = [], actions: Action
 }
 
 export function failure(error: ApiError, actions: ActionBuilder): FailureEnvelope {
-  const entry = catalogEntry(error.code);
   const o = error.options;
+  const entry = catalogEntry(error.code, o.variant);
   const body: FailureEnvelope = {
     ok: false,
     error: {
       code: error.code,
       message: error.message,
       hint: o.hint ?? entry.hint,
-      retryable: o.retryable ?? entry.retryable ?? false,
+      retryable: o.retryable ?? entry.retryable,
     },
     instructions: o.instructions ?? [],
-    actions: o.actions ?? entry.actions?.(actions) ?? [],
+    actions: o.actions ?? entry.actions(actions),
   };
   if (o.details) body.error.details = o.details;
   return body;

@@ -95,7 +95,6 @@ export class IdempotencyStore {
         throw new ApiError(
           'idempotency_key_reused',
           'This Idempotency-Key was already used with another request (body, endpoint or workspace).',
-          { hint: 'Use a new Idempotency-Key for every different request.' },
         );
       }
       if (row.state === 'completed' && row.status_code !== null && row.response_body !== null) {
@@ -106,8 +105,7 @@ export class IdempotencyStore {
           'idempotency_key_reused',
           'A request with this Idempotency-Key is still running.',
           {
-            retryable: true,
-            hint: 'Send the same request with the same Idempotency-Key again in a few seconds to get its result.',
+            variant: 'in_progress',
             details: { state: 'in_progress' },
           },
         );
@@ -135,7 +133,7 @@ export class IdempotencyStore {
     if (results.at(-1)?.rowCount !== 1) {
       // Another request took the key over (this one outlived the stale limit): commit nothing.
       throw new ApiError('idempotency_key_reused', 'This request lost its Idempotency-Key to a retry.', {
-        retryable: true,
+        variant: 'taken_over',
       });
     }
   }

@@ -8,7 +8,6 @@ export function tooManyConcurrent(refusal: InflightRefusal): ApiError {
       ? `This key already has ${refusal.limit} SQL requests in flight, the most one key may have at once.`
       : `This user already has ${refusal.limit} SQL requests in flight over all their keys, the most one user may have at once.`;
   return new ApiError('too_many_concurrent_requests', message, {
-    retryable: true,
     headers: { 'retry-after': '1' },
     details: { scope: refusal.scope, limit: refusal.limit, retryAfterSeconds: 1 },
   });

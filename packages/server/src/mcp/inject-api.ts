@@ -1,4 +1,11 @@
-import type { Action, ChangeRevertData, ChangesData, SchemaData, WorkspacesData } from '@expense/wire';
+import {
+  type Action,
+  type ChangeRevertData,
+  type ChangesData,
+  HTTP_ERRORS,
+  type SchemaData,
+  type WorkspacesData,
+} from '@expense/wire';
 import { type McpApi, McpApiError, type PendingInvitation, type SqlResult } from '@expense/wire/mcp';
 import type { FastifyInstance } from 'fastify';
 
@@ -55,7 +62,8 @@ export function injectApi(t: InjectTarget): McpApi {
       throw new McpApiError(response.statusCode, {
         code: 'internal_error',
         message: 'The API answered without its envelope.',
-        retryable: false,
+        hint: HTTP_ERRORS.internal_error.hint,
+        retryable: HTTP_ERRORS.internal_error.retryable,
       });
     }
     if (!envelope.ok || response.statusCode >= 400) {

@@ -21,8 +21,7 @@ export async function checkInvalidKeyBudget(limiter: Limiter, clientAddress: str
     'rate_limited',
     `Too many invalid ApiKeys from this client: at most ${limiter.rule.points} per ${limiter.rule.durationSeconds / 60} minutes.`,
     {
-      retryable: true,
-      hint: 'Use a valid ApiKey (sign in again to get one) after the time in Retry-After.',
+      variant: 'invalid_keys',
       headers: { 'retry-after': String(retryAfter) },
       details: {
         limit: limiter.rule.points,

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { consumeAll, type Limiter, type RateLimits, rateLimitHeaders } from '../auth/rate-limits.js';
-import { ApiError, isApiError } from '../http/api-error.js';
+import { ApiError, type ApiErrorOptions, isApiError } from '../http/api-error.js';
 
 /** The per-key policies: a one-second burst window and a daily quota (EXPENSE_RATE_PER_SECOND / _PER_DAY). */
 export function createKeyLimits(
@@ -40,7 +40,7 @@ export async function applyKeyLimits(limiters: Limiter[], key: string, reply: Fa
       (l) => l.rule.points === details.limit && l.rule.durationSeconds === details.windowSeconds,
     );
     throw new ApiError('rate_limited', error.message, {
-      ...error.options,
+      ...(error.options as ApiErrorOptions<'rate_limited'>),
       details: { ...details, policy: exhausted?.rule.name },
       headers: {
         ...error.options.headers,

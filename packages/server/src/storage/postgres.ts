@@ -1,6 +1,7 @@
 import { type PgSession, pgOutputSettingsOption, pgSession } from '@expense/sql-guard/pg';
 import pg from 'pg';
 import { cancelRequest } from './cancel.js';
+import { isConnectionFailure } from './connection-failure.js';
 import {
   type BatchSession,
   type Connection,
@@ -36,31 +37,6 @@ export interface PostgresOptions {
 
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_INTERNAL_POOL_SIZE = 4;
-
-const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const CONNECTION_ERRNOS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
-const CONNECTION_MESSAGES =
-  /connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|client was closed|cannot use a pool after calling end/i;
-
-export function isPgConnectionError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (
-    typeof code === 'string' &&
-    (code.startsWith('08') || CONNECTION_SQLSTATES.has(code) || CONNECTION_ERRNOS.has(code))
-  )
-    return true;
-  return CONNECTION_MESSAGES.test(error.message);
-}
 
 /** Owner queries: pg's parsers, except date stays 'YYYY-MM-DD' (pg would build a local-midnight Date). */
 const ownerTypes: pg.CustomTypesConfig = {
@@ -144,7 +120,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
         try {
           return await work;
         } catch (error) {
-          if (isPgConnectionError(error)) broken = error as Error;
+          if (isConnectionFailure(error)) broken = error as Error;
           throw error;
         }
       },
@@ -223,7 +199,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       const result = lastResult((await client.query(text, params)) as PgResult | PgResult[]);
       return { rows: (result?.rows ?? []) as R[], rowCount: result?.rowCount ?? 0 };
     } catch (error) {
-      if (isPgConnectionError(error)) broken = error as Error;
+      if (isConnectionFailure(error)) broken = error as Error;
       throw error;
     } finally {
       client.release(broken ?? false);
@@ -250,7 +226,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     transaction,
     exclusive,
     listen: (channel, handlers) => listenOnPostgres(direct, channel, handlers, options.logger),
-    isConnectionError: isPgConnectionError,
+    isConnectionError: isConnectionFailure,
     close: async () => {
       await Promise.all([userPool.end(), internalPool.end()]);
     },

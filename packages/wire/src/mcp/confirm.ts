@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { McpErrorCode } from './errors.js';
+import type { McpErrorCode } from '../error-catalog.js';
 
 export const CONFIRM_TTL_MS = 10 * 60 * 1000;
 

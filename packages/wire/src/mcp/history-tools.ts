@@ -6,13 +6,12 @@ import { commitIdempotencyKey } from './confirm.js';
 import { fencedText } from './render.js';
 import {
   askUser,
-  failure,
   guarded,
   inp,
   inputRequiredResult,
   mcpFailure,
-  nextActionFor,
   out,
+  outcomeUnknown,
   READ,
   type ToolOptions,
 } from './tools.js';
@@ -141,17 +140,10 @@ export function registerHistoryTools(
           if (definite && error.status !== 429) confirmations.spend(claims);
           else confirmations.release(claims);
           if (definite) throw error;
-          return failure({
-            error: {
-              code: 'mutation_outcome_unknown',
-              message: `The revert's outcome is unknown (${error instanceof McpApiError ? error.error.code : String(error)}).`,
-              hint: 'The revert may or may not be applied: call history to see whether it is listed.',
-              retryable: true,
-            },
-            nextAction: nextActionFor(
-              new McpApiError(500, { code: 'mutation_outcome_unknown', message: '' }),
-            ),
-          });
+          return outcomeUnknown(
+            `The revert's outcome is unknown (${error instanceof McpApiError ? error.error.code : String(error)}).`,
+            'revert',
+          );
         }
       }),
   );

@@ -4,9 +4,9 @@ import type { Confirmations } from './confirm.js';
 import { registerPrompts, registerResources } from './resources.js';
 import { registerTools } from './tools.js';
 
+export { MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
 export * from './api.js';
 export { CONFIRM_TTL_MS, Confirmations, commitIdempotencyKey } from './confirm.js';
-export { MCP_ERROR_CODES, type McpErrorCode } from './errors.js';
 export { fence, fencedJson, MAX_ROWS_PER_STATEMENT, MAX_TEXT_CHARS } from './render.js';
 
 export interface ExpenseMcpOptions {

@@ -5,11 +5,11 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { HTTP_ERRORS, MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
 import { REPORT_KINDS, ReportInputError, reportSql } from '../reports.js';
 import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
 import { type Confirmations, commitIdempotencyKey } from './confirm.js';
-import { MCP_ERROR_CODES, type McpErrorCode } from './errors.js';
 import { registerHistoryTools } from './history-tools.js';
 import { lean } from './lean-schema.js';
 import { fencedText, fitSqlResult } from './render.js';
@@ -79,29 +79,28 @@ export function failure(f: Failure): CallToolResult {
 
 export function mcpFailure(code: McpErrorCode, nextAction: string, hint?: string): CallToolResult {
   return failure({
-    error: { code, message: MCP_ERROR_CODES[code], ...(hint ? { hint } : {}), retryable: false },
+    error: { code, message: MCP_ERRORS[code].message, ...(hint ? { hint } : {}), retryable: false },
     nextAction,
   });
 }
 
-/** The next legal step after an API error, in words an agent can act on. */
+/** The next legal step after an API error, in words an agent can act on (the error catalogue's). */
 export function nextActionFor(e: McpApiError): string {
-  const c = e.error.code;
-  if (c === 'missing_workspace' || c === 'workspace_not_found')
-    return 'Call list_workspaces and pass one of its workspaceId values.';
-  if (c === 'missing_api_key' || c === 'invalid_api_key')
-    return 'The key is not valid (revoked?): the user signs in again (`expense login`).';
-  if (c === 'mutation_outcome_unknown')
-    return 'Do NOT run other writes yet: query the affected rows (e.g. by external_id) to see whether the change is there; only if it is not, call execute again with the same sql and confirmToken (the same Idempotency-Key, so it cannot apply twice).';
-  if (c === 'rate_limited' || c === 'too_many_concurrent_requests' || e.error.retryable)
-    return 'Wait a moment (Retry-After) and call the tool again.';
-  if (c === 'mutation_row_limit_exceeded') return 'Split the change into statements of at most 100 rows.';
-  if (c === 'result_too_large') return 'Select fewer or shorter columns, or aggregate.';
-  if (c === 'change_conflict')
-    return 'Rows changed since that change (error.details.rows): tell the user; revert the later changes first (history lists them), or fix the rows with execute.';
-  if (e.status === 400)
-    return 'Fix the SQL as the hint says (get_guide topic sql-dialect lists the rules) and call again.';
-  return 'Report the error to the user.';
+  return mcpNextStep(e.error, e.status);
+}
+
+/** A commit (or a revert) was sent and its answer never came: the catalogue's mutation_outcome_unknown. */
+export function outcomeUnknown(message: string, variant?: 'revert'): CallToolResult {
+  const entry = HTTP_ERRORS.mutation_outcome_unknown;
+  const error = { code: 'mutation_outcome_unknown', message };
+  return failure({
+    error: {
+      ...error,
+      hint: variant ? entry.variants[variant].hint : entry.hint,
+      retryable: entry.retryable,
+    },
+    nextAction: mcpNextStep(error, entry.status, variant),
+  });
 }
 
 export async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
@@ -308,17 +307,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
             if (definite) throw error;
             const cause =
               error instanceof McpApiError ? `${error.error.code}: ${error.error.message}` : String(error);
-            return failure({
-              error: {
-                code: 'mutation_outcome_unknown',
-                message: `The commit's outcome is unknown (${cause}).`,
-                hint: 'The change may or may not be applied.',
-                retryable: true,
-              },
-              nextAction: nextActionFor(
-                new McpApiError(500, { code: 'mutation_outcome_unknown', message: '' }),
-              ),
-            });
+            return outcomeUnknown(`The commit's outcome is unknown (${cause}).`);
           }
         }),
     );

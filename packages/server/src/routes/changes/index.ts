@@ -11,7 +11,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { failure, success } from '../../http/envelope.js';
@@ -47,16 +47,13 @@ function notFound(): ApiError {
   return new ApiError(
     'not_found',
     'This workspace has no change with this changeId (changes are kept 90 days).',
-    {
-      hint: 'List the changes with GET /v1/changes and use one of their changeIds.',
-    },
+    { variant: 'change' },
   );
 }
 
 /** GET /v1/changes, GET /v1/changes/{changeId}, POST /v1/changes/{changeId}/revert. */
 export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('onRequest', requireApiKey(ctx));
     const idempotency = new IdempotencyStore(ctx.db, {
       ttlMs: DAY_MS,
       staleAfterMs: ctx.config.sqlDeadlineMs + 60_000,

@@ -128,7 +128,7 @@ function revertError(error: unknown): unknown {
   }
   if (e.code.startsWith('08') || e.code.startsWith('57')) return error;
   return new ApiError('sql_execution_failed', `The revert was refused: ${String(e.message)}`, {
-    hint: 'Nothing was reverted. Read the rows this change touched (GET /v1/changes/{changeId}) and fix them with SQL.',
+    variant: 'revert',
     details: { sqlstate: e.code },
   });
 }

@@ -39,7 +39,7 @@ export function guideRoutes(): FastifyPluginAsyncZod {
         const { topic } = request.params;
         if (!isGuideTopic(topic)) {
           throw new ApiError('not_found', `The guide has no topic '${topic}'.`, {
-            hint: `Topics: ${GUIDE_TOPICS.join(', ')}; GET /v1/guide has them all.`,
+            variant: 'guide_topic',
           });
         }
         return reply.type(MARKDOWN).send(guide(topic));

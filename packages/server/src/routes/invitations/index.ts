@@ -1,7 +1,7 @@
 import { InvitationParamsSchema, InvitationsDataSchema, WorkspaceDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { success } from '../../http/envelope.js';
 import { apiKeySecurity, errorResponses, responses } from '../responses.js';
@@ -10,7 +10,6 @@ import { acceptInvitation, declineInvitation, listInvitations } from './store.js
 /** The caller's pending invitations: list, accept (becomes an active member), decline. */
 export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('onRequest', requireApiKey(ctx));
     const a = ctx.actions;
 
     app.get(

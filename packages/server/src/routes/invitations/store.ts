@@ -32,7 +32,7 @@ export async function listInvitations(db: Queryable, userId: string): Promise<In
 
 function invitationNotFound(): ApiError {
   return new ApiError('not_found', 'You have no pending invitation to this workspace.', {
-    hint: 'List your pending invitations with GET /invitations.',
+    variant: 'invitation',
   });
 }
 

@@ -1,7 +1,7 @@
 import { CreateKeyBodySchema, CreateKeyDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createApiKey } from '../../auth/api-keys.js';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
@@ -15,8 +15,6 @@ import { apiKeySecurity, responses } from '../responses.js';
  */
 export function createKeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('onRequest', requireApiKey(ctx));
-
     app.post(
       '/keys',
       {
@@ -37,7 +35,7 @@ export function createKeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           principal.workspaceId !== null
         ) {
           throw new ApiError('forbidden', 'This key may not create keys.', {
-            hint: 'Create keys from the console or with a key from `expense login` (full access, all workspaces).',
+            variant: 'narrow_key',
           });
         }
         const label = request.body.label.trim();

@@ -2,7 +2,7 @@ import { ConnectionParamsSchema, KeysDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { KeyAccess, KeyKind } from '../../auth/api-keys.js';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
@@ -13,8 +13,6 @@ import { isUuid } from '../workspaces/store.js';
 /** GET /v1/keys and DELETE /v1/keys/{connectionId}: the caller's own keys. */
 export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('onRequest', requireApiKey(ctx));
-
     app.get(
       '/keys',
       {
@@ -94,7 +92,7 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           : { rowCount: 0 };
         if (result.rowCount === 0) {
           throw new ApiError('not_found', 'You have no active key with this connectionId.', {
-            actions: [ctx.actions.listKeys()],
+            variant: 'key',
           });
         }
         ctx.keys.invalidate({ connectionId: id });

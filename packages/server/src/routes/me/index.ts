@@ -1,6 +1,6 @@
 import { MeDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import { clockAt } from '../../clock/clock.js';
 import type { AppContext } from '../../context.js';
 import { fxInstructions } from '../../fx/coverage.js';
@@ -16,7 +16,6 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/me',
       {
-        onRequest: requireApiKey(ctx),
         schema: {
           tags: ['account'],
           summary: 'The signed-in user, this key, and its selected workspace',

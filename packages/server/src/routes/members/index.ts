@@ -8,7 +8,7 @@ import {
 } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import { upsertUser } from '../../auth/otp.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
@@ -44,7 +44,6 @@ async function countActiveKeys(db: Queryable, members: Member[]): Promise<void> 
 /** Members of a workspace: list (members), invite and remove (owners). */
 export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('onRequest', requireApiKey(ctx));
     const a = ctx.actions;
 
     app.get(

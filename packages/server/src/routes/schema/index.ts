@@ -2,7 +2,7 @@ import { defaultLimits, expenseDialect } from '@expense/sql-guard';
 import { SchemaDataSchema, WORKSPACE_HEADER, WORKSPACE_NAME_MAX_LENGTH } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import { workspaceClock } from '../../clock/workspace-time-zone.js';
 import type { AppContext } from '../../context.js';
 import { coverageHints } from '../../fx/coverage.js';
@@ -19,7 +19,6 @@ export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/schema',
       {
-        onRequest: requireApiKey(ctx),
         schema: {
           tags: ['schema'],
           summary: 'The relations SQL can reach, their columns, and hints on how to write them',

@@ -7,7 +7,7 @@ import {
   WorkspacesDataSchema,
 } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { success } from '../../http/envelope.js';
 import { invitationPrompt } from '../invitations/prompt.js';
@@ -22,7 +22,6 @@ const CONFIRM_SETTINGS =
 /** GET/POST /v1/workspaces and POST /v1/workspaces/{workspaceId}/select. */
 export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('onRequest', requireApiKey(ctx));
     const a = ctx.actions;
 
     app.get(
