@@ -1,4 +1,9 @@
 import type { Queryable } from '../storage/database.js';
+import {
+  BatchedKeyLookup,
+  type BatchedKeyLookupOptions,
+  DEFAULT_BATCHED_LOOKUP,
+} from './batched-key-lookup.js';
 import { generateApiKey, isWellFormedApiKey, sha256Hex } from './secrets.js';
 
 /** Who a verified key belongs to. */
@@ -48,18 +53,24 @@ export class KeyVerifier {
   private readonly lastUsedWrites = new Map<string, number>();
   /** Bumped by every invalidation, so a lookup that raced with a revocation is not cached. */
   private generation = 0;
+  /** Lookups of clients that sent too many unknown keys (see ratelimit/invalid-keys.ts). */
+  readonly slowLane: BatchedKeyLookup;
 
   constructor(
     private readonly db: Queryable,
     private readonly options: KeyCacheOptions = DEFAULT_KEY_CACHE,
     private readonly onBackgroundError: (error: unknown) => void = () => {},
-  ) {}
+    slowLane: BatchedKeyLookupOptions = DEFAULT_BATCHED_LOOKUP,
+  ) {
+    this.slowLane = new BatchedKeyLookup(db, slowLane);
+  }
 
   /**
-   * The key's principal, or undefined for a malformed, unknown or revoked key. `beforeLookup` runs only when
-   * the database must be asked (not in the cache), and may throw to refuse without asking.
+   * The key's principal, or undefined for a malformed, unknown or revoked key. `laneFor` runs only when the
+   * database must be asked (not in the cache): it names the client address whose lookups must go through the
+   * batched slow lane, or undefined for a direct lookup. No key is refused without its lookup.
    */
-  async verify(apiKey: string, beforeLookup?: () => Promise<void>): Promise<Principal | undefined> {
+  async verify(apiKey: string, laneFor?: () => Promise<string | undefined>): Promise<Principal | undefined> {
     if (!isWellFormedApiKey(apiKey)) return undefined;
     const hash = sha256Hex(apiKey);
     const now = Date.now();
@@ -67,13 +78,17 @@ export class KeyVerifier {
     let principal = hit && hit.until > now ? hit.principal : undefined;
     if (!principal) {
       this.cache.delete(hash);
-      await beforeLookup?.();
+      const slowAddress = await laneFor?.();
       const generation = this.generation;
-      const { rows } = await this.db.query<{ connection_id: string; user_id: string }>(
-        `SELECT connection_id, user_id FROM expense_internal.api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
-        [hash],
-      );
-      const row = rows[0];
+      const row =
+        slowAddress === undefined
+          ? (
+              await this.db.query<{ connection_id: string; user_id: string }>(
+                `SELECT connection_id, user_id FROM expense_internal.api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+                [hash],
+              )
+            ).rows[0]
+          : await this.slowLane.lookup(slowAddress, hash);
       if (!row) return undefined;
       principal = { connectionId: row.connection_id, userId: row.user_id };
       if (generation !== this.generation) return principal;

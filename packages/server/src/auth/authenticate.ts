@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { checkInvalidKeyBudget, spendInvalidKey } from '../ratelimit/invalid-keys.js';
+import { checkInvalidKeyBudget, overInvalidKeyBudget, spendInvalidKey } from '../ratelimit/invalid-keys.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import type { Principal } from './api-keys.js';
 import { isWellFormedApiKey } from './secrets.js';
@@ -20,19 +20,33 @@ export function requireApiKey(ctx: AppContext): onRequestAsyncHookHandler {
       throw new ApiError('missing_api_key', 'This route needs an ApiKey.');
     }
     const match = AUTH_HEADER.exec(header);
-    const key = match?.[1];
-    const wellFormed = key !== undefined && isWellFormedApiKey(key);
-    // A client that sent too many unknown keys gets no further database lookups for a while.
-    const principal = wellFormed
-      ? await ctx.keys.verify(key, () => checkInvalidKeyBudget(ctx.invalidKeyLimit, request.ip))
-      : undefined;
-    if (!principal) {
-      if (wellFormed) await spendInvalidKey(ctx.invalidKeyLimit, request.ip);
-      throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
-    }
+    const principal = await verifyKey(ctx, match?.[1], request.ip);
+    if (!principal) throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
     await applyKeyLimits(ctx.keyLimits, principal.connectionId, reply);
     request.principal = principal;
   };
+}
+
+/**
+ * Verifies a key under the unknown-key limit of its client address (every route that takes keys, /mcp too):
+ * a client that sent too many unknown keys has its lookups batched, never refused before them; an unknown
+ * well-formed key is counted, and past the limit answered 429 rate_limited. Undefined for a key that is not
+ * valid (malformed keys cost no lookup and are not counted).
+ */
+export async function verifyKey(
+  ctx: AppContext,
+  key: string | undefined,
+  clientAddress: string,
+): Promise<Principal | undefined> {
+  if (key === undefined || !isWellFormedApiKey(key)) return undefined;
+  const principal = await ctx.keys.verify(key, async () =>
+    (await overInvalidKeyBudget(ctx.invalidKeyLimit, clientAddress)) ? clientAddress : undefined,
+  );
+  if (!principal) {
+    await checkInvalidKeyBudget(ctx.invalidKeyLimit, clientAddress);
+    await spendInvalidKey(ctx.invalidKeyLimit, clientAddress);
+  }
+  return principal;
 }
 
 export function principalOf(request: FastifyRequest): Principal {

@@ -4,6 +4,7 @@ import { Confirmations, createExpenseMcpServer } from '@expense/wire/mcp';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-keys.js';
+import { verifyKey } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { injectApi } from './inject-api.js';
@@ -83,7 +84,7 @@ export function mcpRoutes(
         );
       }
       const match = CREDENTIALS.exec(header);
-      const principal = match ? await ctx.keys.verify(match[1]!) : undefined;
+      const principal = await verifyKey(ctx, match?.[1], request.ip);
       if (!principal) {
         throw new ApiError('invalid_api_key', 'The key is not valid.', {
           headers: { 'www-authenticate': `${challenge()}, error="invalid_token"` },
