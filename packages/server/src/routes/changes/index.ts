@@ -21,7 +21,14 @@ import { apiKeySecurity, responses } from '../responses.js';
 import { resolveWorkspace } from '../sql/workspace.js';
 import { isUuid } from '../workspaces/store.js';
 import { revertChange } from './revert.js';
-import { changeRows, findChange, listChanges, purgeChanges } from './store.js';
+import {
+  changeRows,
+  droppedHistory,
+  findChange,
+  listChanges,
+  purgeChanges,
+  setHistoryLimits,
+} from './store.js';
 
 const DAY_MS = 86_400_000;
 const PURGE_INTERVAL_MS = 60 * 60_000;
@@ -53,10 +60,42 @@ function notFound(): ApiError {
   );
 }
 
+/**
+ * 404 not_found for a change that is not there; when the workspace's history bound dropped older changes, the
+ * message and details say so (and whether this id is one of them: change ids are time-ordered).
+ */
+async function missingChange(ctx: AppContext, workspaceId: string, changeId: string): Promise<ApiError> {
+  const dropped = await droppedHistory(ctx.db, workspaceId, isUuid(changeId) ? changeId : undefined);
+  if (!dropped) return notFound();
+  const bound = `${ctx.config.changeHistoryMaxBytes} bytes and ${ctx.config.changeHistoryMaxChanges} changes`;
+  return new ApiError(
+    'not_found',
+    dropped.idWasDropped
+      ? `This change was dropped from the workspace's history: it keeps the newest ${bound} (and 90 days), and ${dropped.droppedChanges} older change(s) up to ${dropped.droppedThrough} were dropped.`
+      : `This workspace has no change with this changeId. Its history keeps the newest ${bound} (and 90 days); ${dropped.droppedChanges} older change(s) up to ${dropped.droppedThrough} were dropped.`,
+    {
+      hint: dropped.idWasDropped
+        ? 'Its rows and SQL are no longer stored, so it cannot be shown or reverted: undo it with SQL of your own, or list the changes kept with GET /v1/changes.'
+        : 'List the changes with GET /v1/changes and use one of their changeIds.',
+      details: {
+        reason: dropped.idWasDropped ? 'dropped_by_history_bound' : 'unknown_change',
+        droppedChanges: dropped.droppedChanges,
+        droppedThrough: dropped.droppedThrough,
+        maxBytes: ctx.config.changeHistoryMaxBytes,
+        maxChanges: ctx.config.changeHistoryMaxChanges,
+      },
+    },
+  );
+}
+
 /** GET /v1/changes, GET /v1/changes/{changeId}, POST /v1/changes/{changeId}/revert. */
 export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', requireApiKey(ctx));
+    await setHistoryLimits(ctx.db, {
+      maxBytes: ctx.config.changeHistoryMaxBytes,
+      maxChanges: ctx.config.changeHistoryMaxChanges,
+    });
     const idempotency = new IdempotencyStore(ctx.db, {
       ttlMs: DAY_MS,
       staleAfterMs: ctx.config.sqlDeadlineMs + 60_000,
@@ -120,7 +159,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const workspaceId = await workspaceOf(request);
         const { changeId } = request.params;
         const change = isUuid(changeId) ? await findChange(ctx.db, workspaceId, changeId) : undefined;
-        if (!change) throw notFound();
+        if (!change) throw await missingChange(ctx, workspaceId, changeId);
         const rows = await changeRows(ctx.db, changeId);
         const instructions = change.revertedBy
           ? [`This change was reverted by ${change.revertedBy}.`]
@@ -155,7 +194,9 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const key = idempotencyKeyOf(request.headers['idempotency-key']);
         const workspaceId = await workspaceOf(request);
         const { changeId } = request.params;
-        if (!isUuid(changeId) || !(await findChange(ctx.db, workspaceId, changeId))) throw notFound();
+        if (!isUuid(changeId) || !(await findChange(ctx.db, workspaceId, changeId))) {
+          throw await missingChange(ctx, workspaceId, changeId);
+        }
         const render = (data: Parameters<Parameters<typeof revertChange>[1]['render']>[0]) =>
           JSON.stringify(
             success(data, [
