@@ -127,6 +127,9 @@ describe.each(ENGINES)('change history bound on $name', (engine) => {
       expect(revert.status).toBe(404);
       expect(revert.body.error.details.reason).toBe('dropped_by_history_bound');
     }
+    // The end of the list says that older changes were dropped.
+    const all = await live.request('GET', '/v1/changes?limit=100', { key: user.apiKey });
+    expect(all.body.instructions.join(' ')).toMatch(/Older changes are gone/);
     // An id that never existed is told apart.
     const unknown = await live.request('GET', `/v1/changes/${randomUUID()}`, { key: user.apiKey });
     expect(unknown.body.error).toMatchObject({ code: 'not_found', details: { reason: 'unknown_change' } });

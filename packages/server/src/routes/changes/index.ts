@@ -138,6 +138,13 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         ];
         if (changes.length === limit) {
           instructions.push(`More changes may be older: GET /v1/changes?before=${changes.at(-1)?.changeId}.`);
+        } else {
+          const dropped = await droppedHistory(ctx.db, workspaceId, undefined);
+          if (dropped) {
+            instructions.push(
+              `Older changes are gone: this workspace's history keeps the newest ${ctx.config.changeHistoryMaxBytes} bytes and ${ctx.config.changeHistoryMaxChanges} changes (and 90 days); ${dropped.droppedChanges} change(s) up to ${dropped.droppedThrough} were dropped and cannot be reverted.`,
+            );
+          }
         }
         return success({ workspaceId, changes }, instructions);
       },
