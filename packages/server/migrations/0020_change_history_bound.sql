@@ -6,9 +6,12 @@
 -- workspace (how many, and the time of the newest dropped change), so that GET and revert of a dropped change
 -- can say so; change ids are now time-ordered (UUID version 7), so a dropped change is recognised by its id.
 --
--- The workspace's usage row is locked by its first recorded write until COMMIT: recorded writes of one
--- workspace commit one after the other (those of different workspaces do not wait for each other). The purge of
--- changes older than 90 days takes the same row lock before it deletes, so the two never deadlock.
+-- The workspace's usage row is locked by its first recorded write statement until COMMIT, BEFORE that statement
+-- writes a row (a statement-level BEFORE trigger): recorded writes of one workspace commit one after the other
+-- (those of different workspaces do not wait for each other), and a transaction waiting for the row holds no row
+-- lock of its own, so two scripts writing the same rows in opposite orders wait instead of deadlocking. A revert
+-- takes the row before it locks the rows it checks; the purge of changes older than 90 days takes it before it
+-- deletes.
 
 CREATE TABLE expense_internal.change_history_limits (
   singleton   boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -134,6 +137,45 @@ BEGIN
 END
 $fn$;
 REVOKE EXECUTE ON FUNCTION expense_internal.trim_changes(uuid, uuid) FROM PUBLIC;
+
+-- Locks the workspace's usage row (creating it) when the transaction has a change open: called by the BEFORE
+-- statement triggers below and by a revert before it locks the change's rows.
+CREATE FUNCTION expense_internal.lock_change_usage(p_workspace uuid) RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+  INSERT INTO expense_internal.change_usage (workspace_id) VALUES (p_workspace) ON CONFLICT (workspace_id) DO NOTHING;
+  PERFORM 1 FROM expense_internal.change_usage WHERE workspace_id = p_workspace FOR UPDATE;
+END
+$fn$;
+REVOKE EXECUTE ON FUNCTION expense_internal.lock_change_usage(uuid) FROM PUBLIC;
+
+CREATE FUNCTION expense_internal.lock_change_usage_trigger() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  v_workspace uuid := nullif(current_setting('expense.workspace_id', true), '')::uuid;
+BEGIN
+  IF nullif(current_setting('expense.change_id', true), '') IS NOT NULL AND v_workspace IS NOT NULL THEN
+    PERFORM expense_internal.lock_change_usage(v_workspace);
+  END IF;
+  RETURN NULL;
+END
+$fn$;
+REVOKE EXECUTE ON FUNCTION expense_internal.lock_change_usage_trigger() FROM PUBLIC;
+
+DO $triggers$
+DECLARE
+  t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['ledger_entries', 'budget_lines', 'workspace_settings', 'account_metadata'] LOOP
+    EXECUTE format('CREATE TRIGGER %I BEFORE INSERT OR UPDATE OR DELETE ON public.%I
+      FOR EACH STATEMENT EXECUTE FUNCTION expense_internal.lock_change_usage_trigger()', t || '_history_lock', t);
+  END LOOP;
+END
+$triggers$;
 
 -- record_change of migration 0017, now also sizing each statement's rows, keeping the workspace's total and
 -- trimming the oldest changes past the bounds.
