@@ -20,13 +20,14 @@ describe('change history after SIGKILL of the embedded server', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'expense-history-sigkill-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('the history and the data agree after a restart', { timeout: 240_000 }, async () => {
+  it('the history and the data agree after a restart', { timeout: 480_000 }, async () => {
     const seeding = await openForSeeding({ dataDir });
     const keys = await seed(seeding, { users: WRITERS });
     await seeding.close();
 
     const server = await startServerProcess({
       build: 'source',
+      startTimeoutMs: 180_000,
       env: { EXPENSE_DATA_DIR: dataDir, EXPENSE_RATE_PER_SECOND: '1000', EXPENSE_RATE_PER_DAY: '1000000' },
     });
     const acknowledged = new Set<string>();
@@ -64,7 +65,11 @@ describe('change history after SIGKILL of the embedded server', () => {
     expect(await killing).toBe('SIGKILL');
 
     // Restarting the server runs recovery and the migrations on the killed data directory, and it serves.
-    const again = await startServerProcess({ build: 'source', env: { EXPENSE_DATA_DIR: dataDir } });
+    const again = await startServerProcess({
+      build: 'source',
+      startTimeoutMs: 180_000,
+      env: { EXPENSE_DATA_DIR: dataDir },
+    });
     try {
       const res = await sqlRequest(
         again.origin,
