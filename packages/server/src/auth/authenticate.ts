@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import { clientBucket } from '../ratelimit/client-address.js';
 import { checkInvalidKeyBudget, overInvalidKeyBudget, spendInvalidKey } from '../ratelimit/invalid-keys.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import type { Principal } from './api-keys.js';
@@ -28,7 +29,8 @@ export function requireApiKey(ctx: AppContext): onRequestAsyncHookHandler {
 }
 
 /**
- * Verifies a key under the unknown-key limit of its client address (every route that takes keys, /mcp too):
+ * Verifies a key under the unknown-key limit of its client address (an IPv6 address counts as its /64; every
+ * route that takes keys, /mcp too):
  * a client that sent too many unknown keys has its lookups batched, never refused before them; an unknown
  * well-formed key is counted, and past the limit answered 429 rate_limited. Undefined for a key that is not
  * valid (malformed keys cost no lookup and are not counted).
@@ -39,12 +41,13 @@ export async function verifyKey(
   clientAddress: string,
 ): Promise<Principal | undefined> {
   if (key === undefined || !isWellFormedApiKey(key)) return undefined;
+  const bucket = clientBucket(clientAddress);
   const principal = await ctx.keys.verify(key, async () =>
-    (await overInvalidKeyBudget(ctx.invalidKeyLimit, clientAddress)) ? clientAddress : undefined,
+    (await overInvalidKeyBudget(ctx.invalidKeyLimit, bucket)) ? bucket : undefined,
   );
   if (!principal) {
-    await checkInvalidKeyBudget(ctx.invalidKeyLimit, clientAddress);
-    await spendInvalidKey(ctx.invalidKeyLimit, clientAddress);
+    await checkInvalidKeyBudget(ctx.invalidKeyLimit, bucket);
+    await spendInvalidKey(ctx.invalidKeyLimit, bucket);
   }
   return principal;
 }

@@ -197,4 +197,21 @@ describe.each(engines)('sign-in limits on $name', (engine) => {
     expect(more.status).toBe(429);
     expect(more.body.error.code).toBe('rate_limited');
   });
+
+  it('attack: unknown keys from one IPv6 /64, each from another address, share one budget', async () => {
+    const guess = (i: number) => `exp_live_${String(i).padStart(43, 'E')}`;
+    for (let i = 0; i < 20; i++) {
+      const res = await c.request('GET', '/v1/me', {
+        key: guess(i),
+        headers: from(`2001:db8:5:6::${i + 1}`),
+      });
+      expect(res.status).toBe(401);
+    }
+    const more = await c.request('GET', '/v1/me', { key: guess(20), headers: from('2001:db8:5:6:ffff::77') });
+    expect(more.status).toBe(429);
+    expect(more.body.error.code).toBe('rate_limited');
+    // Another /64 has its own budget.
+    const neighbour = await c.request('GET', '/v1/me', { key: guess(21), headers: from('2001:db8:5:7::1') });
+    expect(neighbour.status).toBe(401);
+  });
 });
