@@ -119,6 +119,18 @@ describe.each(engines)('sign-in limits on $name', (engine) => {
     expect((await sendCode('someone-else@example.com', '192.0.2.201')).status).toBe(200);
   });
 
+  it('attack: send-codes from every address of one IPv6 /64 share the 30 codes an hour of one client', async () => {
+    for (let i = 0; i < 30; i++) {
+      expect((await sendCode(`v6-${i}@example.com`, `2001:db8:9:9::${(i + 1).toString(16)}`)).status).toBe(
+        200,
+      );
+    }
+    const limited = await sendCode('v6-else@example.com', '2001:db8:9:9:abcd::1');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.details).toMatchObject({ limit: 30, windowSeconds: 3600 });
+    expect((await sendCode('v6-else@example.com', '2001:db8:9:a::1')).status).toBe(200);
+  });
+
   it('limits unknown well-formed ApiKeys per client address, without touching valid cached keys', async () => {
     const sent = await sendCode('keeper@example.com', '192.0.2.50');
     const signedIn = await verify(
