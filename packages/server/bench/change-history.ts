@@ -56,6 +56,7 @@ async function measure(engine: string, db: Database): Promise<string> {
         await db.query('DELETE FROM public.ledger_entries WHERE workspace_id = $1', [workspaceId]);
         await db.query('DELETE FROM expense_internal.change_rows');
         await db.query('DELETE FROM expense_internal.changes');
+        await db.query('DELETE FROM expense_internal.change_usage');
       }
     }
     const ratio = median(times.with) / median(times.without);

@@ -37,6 +37,7 @@ import { createMailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/index.js';
 import { oauthRoutes, REGISTRATION_LIMIT } from './oauth/routes.js';
 import { createInvalidKeyLimit } from './ratelimit/invalid-keys.js';
+import { createInvitationLimits } from './ratelimit/invitation-limits.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
 import { changeRoutes } from './routes/changes/index.js';
@@ -119,6 +120,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     otp: new OtpService(db, mailer, limits),
     keyLimits: createKeyLimits(limits, config),
     invalidKeyLimit: createInvalidKeyLimit(limits),
+    invitationLimits: createInvitationLimits(limits),
     fxCoverage,
   };
   // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.

@@ -4,6 +4,7 @@ import type { Limiter } from './auth/rate-limits.js';
 import type { ServerConfig } from './config/config.js';
 import type { FxCoverage } from './fx/coverage.js';
 import type { ActionBuilder } from './http/actions.js';
+import type { InvitationLimiters } from './ratelimit/invitation-limits.js';
 import type { Database } from './storage/database.js';
 
 /** What every route plugin receives: configuration, the database, and the services built on it. */
@@ -17,6 +18,8 @@ export interface AppContext {
   keyLimits: Limiter[];
   /** Unknown or revoked well-formed ApiKeys per client address (ratelimit/invalid-keys.ts). */
   invalidKeyLimit: Limiter;
+  /** New invitations per invited address and per workspace (ratelimit/invitation-limits.ts). */
+  invitationLimits: InvitationLimiters;
   /** The first and newest ECB dates held (cached; refreshed after each FX worker run). */
   fxCoverage: FxCoverage;
 }

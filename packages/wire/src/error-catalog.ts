@@ -178,6 +178,9 @@ export const HTTP_ERRORS = {
       change: {
         hint: 'List the changes with GET /v1/changes and use one of their changeIds.',
       },
+      dropped_change: {
+        hint: 'Its rows and SQL are no longer stored, so it cannot be shown or reverted: undo it with SQL of your own, or list the changes kept with GET /v1/changes.',
+      },
       invitation: { hint: 'List your pending invitations with GET /invitations.' },
       guide_topic: { hint: `Topics: ${GUIDE_TOPICS.join(', ')}; GET /v1/guide has them all.` },
       key: { actions: ['list_keys'] },

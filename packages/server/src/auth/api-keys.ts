@@ -1,4 +1,10 @@
 import type { Queryable } from '../storage/database.js';
+import {
+  BatchedKeyLookup,
+  type BatchedKeyLookupOptions,
+  DEFAULT_BATCHED_LOOKUP,
+} from './batched-key-lookup.js';
+import { type KeyRow, selectLiveKeys } from './key-row.js';
 import { generateApiKey, isWellFormedApiKey, sha256Hex } from './secrets.js';
 
 export type KeyKind = 'agent' | 'cli' | 'oauth' | 'console';
@@ -65,16 +71,6 @@ export async function createApiKey(
   return { apiKey, connectionId: row.connection_id, createdAt: row.created_at };
 }
 
-interface KeyRow {
-  connection_id: string;
-  user_id: string;
-  kind: KeyKind;
-  access: KeyAccess;
-  workspace_id: string | null;
-  expires_at: Date | string | null;
-  resource: string | null;
-}
-
 /**
  * Verifies keys by their SHA-256, with a short in-memory cache. Revocations in this process invalidate the
  * cache at once; on PostgreSQL, so do revocations in other processes (announced by the database, see
@@ -85,18 +81,24 @@ export class KeyVerifier {
   private readonly lastUsedWrites = new Map<string, number>();
   /** Bumped by every invalidation, so a lookup that raced with a revocation is not cached. */
   private generation = 0;
+  /** Lookups of clients that sent too many unknown keys (see ratelimit/invalid-keys.ts). */
+  readonly slowLane: BatchedKeyLookup;
 
   constructor(
     private readonly db: Queryable,
     private readonly options: KeyCacheOptions = DEFAULT_KEY_CACHE,
     private readonly onBackgroundError: (error: unknown) => void = () => {},
-  ) {}
+    slowLane: BatchedKeyLookupOptions = DEFAULT_BATCHED_LOOKUP,
+  ) {
+    this.slowLane = new BatchedKeyLookup(db, slowLane);
+  }
 
   /**
-   * The key's principal, or undefined for a malformed, unknown or revoked key. `beforeLookup` runs only when
-   * the database must be asked (not in the cache), and may throw to refuse without asking.
+   * The key's principal, or undefined for a malformed, unknown or revoked key. `laneFor` runs only when the
+   * database must be asked (not in the cache): it names the client address whose lookups must go through the
+   * batched slow lane, or undefined for a direct lookup. No key is refused without its lookup.
    */
-  async verify(apiKey: string, beforeLookup?: () => Promise<void>): Promise<Principal | undefined> {
+  async verify(apiKey: string, laneFor?: () => Promise<string | undefined>): Promise<Principal | undefined> {
     if (!isWellFormedApiKey(apiKey)) return undefined;
     const hash = sha256Hex(apiKey);
     const now = Date.now();
@@ -104,16 +106,12 @@ export class KeyVerifier {
     let principal = hit && hit.until > now ? hit.principal : undefined;
     if (!principal) {
       this.cache.delete(hash);
-      await beforeLookup?.();
+      const slowAddress = await laneFor?.();
       const generation = this.generation;
-      const { rows } = await this.db.query<KeyRow>(
-        `SELECT k.connection_id, k.user_id, k.kind, k.access, k.workspace_id, k.expires_at, g.resource
-           FROM expense_internal.api_keys AS k
-           LEFT JOIN expense_internal.oauth_grants AS g ON g.grant_id = k.oauth_grant_id
-          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
-        [hash],
-      );
-      const row = rows[0];
+      const row =
+        slowAddress === undefined
+          ? (await this.db.query<KeyRow>(selectLiveKeys('k.key_hash = $1'), [hash])).rows[0]
+          : await this.slowLane.lookup(slowAddress, hash);
       if (!row) return undefined;
       principal = {
         connectionId: row.connection_id,

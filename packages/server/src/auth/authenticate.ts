@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { checkInvalidKeyBudget, spendInvalidKey } from '../ratelimit/invalid-keys.js';
+import { clientBucket } from '../ratelimit/client-address.js';
+import { checkInvalidKeyBudget, overInvalidKeyBudget, spendInvalidKey } from '../ratelimit/invalid-keys.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import type { Principal } from './api-keys.js';
 import { enforceKeyConsent, hasAudience } from './consent.js';
@@ -24,20 +25,38 @@ export function requireApiKey(ctx: AppContext): onRequestAsyncHookHandler {
       throw new ApiError('missing_api_key', 'This route needs an ApiKey.');
     }
     const match = AUTH_HEADER.exec(header);
-    const key = match?.[1];
-    const wellFormed = key !== undefined && isWellFormedApiKey(key);
-    // A client that sent too many unknown keys gets no further database lookups for a while.
-    const principal = wellFormed
-      ? await ctx.keys.verify(key, () => checkInvalidKeyBudget(ctx.invalidKeyLimit, request.ip))
-      : undefined;
-    if (!principal || !hasAudience(principal, ctx.actions.publicUrl)) {
-      if (wellFormed) await spendInvalidKey(ctx.invalidKeyLimit, request.ip);
-      throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
-    }
+    const principal = await verifyKey(ctx, match?.[1], request.ip);
+    if (!principal) throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
     await applyKeyLimits(ctx.keyLimits, principal.connectionId, reply);
     enforceKeyConsent(request, principal);
     request.principal = principal;
   };
+}
+
+/**
+ * Verifies a key under the unknown-key limit of its client address (an IPv6 address counts as its /64; every
+ * route that takes keys, /mcp too):
+ * a client that sent too many unknown keys has its lookups batched, never refused before them; an unknown
+ * well-formed key is counted, and past the limit answered 429 rate_limited. Undefined for a key that is not
+ * valid (malformed keys cost no lookup and are not counted).
+ */
+export async function verifyKey(
+  ctx: AppContext,
+  key: string | undefined,
+  clientAddress: string,
+): Promise<Principal | undefined> {
+  if (key === undefined || !isWellFormedApiKey(key)) return undefined;
+  const bucket = clientBucket(clientAddress);
+  const verified = await ctx.keys.verify(key, async () =>
+    (await overInvalidKeyBudget(ctx.invalidKeyLimit, bucket)) ? bucket : undefined,
+  );
+  // An OAuth token issued for another resource is no key here.
+  const principal = verified && hasAudience(verified, ctx.actions.publicUrl) ? verified : undefined;
+  if (!principal) {
+    await checkInvalidKeyBudget(ctx.invalidKeyLimit, bucket);
+    await spendInvalidKey(ctx.invalidKeyLimit, bucket);
+  }
+  return principal;
 }
 
 export function principalOf(request: FastifyRequest): Principal {

@@ -45,6 +45,12 @@ export const ServerConfigSchema = z
     /** SQL requests in flight at once per key and per user (too_many_concurrent_requests beyond). */
     maxInflightPerKey: positiveInt.default(2),
     maxInflightPerUser: positiveInt.default(4),
+    /**
+     * Stored change history per workspace: at most this many bytes (SQL text, statements, row images as text)
+     * and changes; a write past either drops the workspace's oldest changes (migration 0020).
+     */
+    changeHistoryMaxBytes: positiveInt.default(64 * 1024 * 1024),
+    changeHistoryMaxChanges: positiveInt.max(2_000_000_000).default(100_000),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** `production` refuses to start without smtpUrl. */
     nodeEnv: optionalString,
@@ -84,6 +90,8 @@ export const CONFIG_ENV = {
   sqlDeadlineMs: 'EXPENSE_SQL_DEADLINE_MS',
   maxInflightPerKey: 'EXPENSE_MAX_INFLIGHT_PER_KEY',
   maxInflightPerUser: 'EXPENSE_MAX_INFLIGHT_PER_USER',
+  changeHistoryMaxBytes: 'EXPENSE_CHANGE_HISTORY_MAX_BYTES',
+  changeHistoryMaxChanges: 'EXPENSE_CHANGE_HISTORY_MAX_CHANGES',
   logLevel: 'EXPENSE_LOG_LEVEL',
   nodeEnv: 'NODE_ENV',
   ...FX_CONFIG_ENV,

@@ -4,7 +4,7 @@ import { Confirmations, createExpenseMcpServer } from '@expense/wire/mcp';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-keys.js';
-import { hasAudience } from '../auth/consent.js';
+import { verifyKey } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { SCOPES } from '../oauth/routes.js';
@@ -91,9 +91,7 @@ export function mcpRoutes(
         );
       }
       const match = CREDENTIALS.exec(header);
-      const verified = match ? await ctx.keys.verify(match[1]!) : undefined;
-      // An OAuth access token is accepted only at the resource it was issued for (RFC 8707).
-      const principal = verified && hasAudience(verified, ctx.actions.publicUrl) ? verified : undefined;
+      const principal = await verifyKey(ctx, match?.[1], request.ip);
       if (!principal) {
         throw new ApiError('invalid_api_key', 'The key is not valid.', {
           headers: { 'www-authenticate': `${challenge()}, error="invalid_token"` },

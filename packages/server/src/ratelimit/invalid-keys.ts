@@ -2,14 +2,22 @@ import { consumeAll, type Limiter, type RateLimits } from '../auth/rate-limits.j
 import { ApiError } from '../http/api-error.js';
 
 /**
- * Well-formed ApiKeys that turn out unknown or revoked, per client address: 20 per 10 minutes. Past it, a key
- * that is not in the verified-key cache is refused with 429 before any database lookup, so guessing keys costs
- * the database nothing; keys already verified (cached) keep working from the same address.
+ * Well-formed ApiKeys that turn out unknown or revoked, per client address: 20 per 10 minutes. Past it, the
+ * address's keys that are not in the verified-key cache are looked up in the batched slow lane
+ * (auth/batched-key-lookup.ts), never refused before the lookup: a valid key is answered as usual, an unknown
+ * one is refused with 429 after its lookup missed. A flood of guesses thus costs the database at most one
+ * batched query in flight, whatever its size, and locks out no one who shares the address.
  */
 export const INVALID_KEY_LIMIT = { name: 'invalid-api-keys', points: 20, durationSeconds: 600 } as const;
 
 export function createInvalidKeyLimit(limits: RateLimits): Limiter {
   return limits.create(INVALID_KEY_LIMIT);
+}
+
+/** Whether the client has used up its invalid keys (spends nothing): its lookups then take the slow lane. */
+export async function overInvalidKeyBudget(limiter: Limiter, clientAddress: string): Promise<boolean> {
+  const state = await limiter.limiter.get(clientAddress);
+  return state !== null && state.consumedPoints >= limiter.rule.points;
 }
 
 /** Throws 429 rate_limited when the client has used up its invalid keys (spends nothing). */

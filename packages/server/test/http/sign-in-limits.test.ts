@@ -119,6 +119,18 @@ describe.each(engines)('sign-in limits on $name', (engine) => {
     expect((await sendCode('someone-else@example.com', '192.0.2.201')).status).toBe(200);
   });
 
+  it('attack: send-codes from every address of one IPv6 /64 share the 30 codes an hour of one client', async () => {
+    for (let i = 0; i < 30; i++) {
+      expect((await sendCode(`v6-${i}@example.com`, `2001:db8:9:9::${(i + 1).toString(16)}`)).status).toBe(
+        200,
+      );
+    }
+    const limited = await sendCode('v6-else@example.com', '2001:db8:9:9:abcd::1');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.details).toMatchObject({ limit: 30, windowSeconds: 3600 });
+    expect((await sendCode('v6-else@example.com', '2001:db8:9:a::1')).status).toBe(200);
+  });
+
   it('limits unknown well-formed ApiKeys per client address, without touching valid cached keys', async () => {
     const sent = await sendCode('keeper@example.com', '192.0.2.50');
     const signedIn = await verify(
@@ -135,17 +147,83 @@ describe.each(engines)('sign-in limits on $name', (engine) => {
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('invalid_api_key');
     }
-    // The 21st is refused before any lookup: even a key that exists would be (it is not cached).
+    // Past the budget an unknown key is refused after its (batched) lookup missed.
     const more = await c.request('GET', '/v1/me', { key: guess(20), headers: from('192.0.2.50') });
     expect(more.status).toBe(429);
     expect(more.body.error).toMatchObject({ code: 'rate_limited', retryable: true });
     expect(Number(more.headers['retry-after'])).toBeGreaterThan(0);
-    // The valid key, already verified, keeps working from the same client; other clients are not affected.
+    // The valid key keeps working from the same client; other clients are not affected.
     expect((await c.request('GET', '/v1/me', { key, headers: from('192.0.2.50') })).status).toBe(200);
     const elsewhere = await c.request('GET', '/v1/me', { key: guess(21), headers: from('192.0.2.51') });
     expect(elsewhere.status).toBe(401);
     // Malformed keys cost no lookup and are not counted.
     const malformed = await c.request('GET', '/v1/me', { key: 'nope', headers: from('192.0.2.52') });
     expect(malformed.body.error.code).toBe('invalid_api_key');
+  });
+
+  it('attack: unknown keys from a shared address no longer lock out a new, uncached valid key there', async () => {
+    const office = '192.0.2.60';
+    const guess = (i: number) => `exp_live_${String(i).padStart(43, 'B')}`;
+    for (let i = 0; i < 25; i++) {
+      await c.request('GET', '/v1/me', { key: guess(i), headers: from(office) });
+    }
+    expect(
+      (await c.request('GET', '/v1/me', { key: guess(99), headers: from(office) })).body.error.code,
+    ).toBe('rate_limited');
+    // A colleague behind the same address signs in now: the new key was never seen by the cache.
+    const sent = await sendCode('colleague@example.com', office);
+    expect(sent.status).toBe(200);
+    const signedIn = await verify(
+      codeOf(await lastMailTo(outbox, 'colleague@example.com')),
+      sent.body.data.otpSessionToken,
+      office,
+    );
+    const key: string = signedIn.body.data.apiKey;
+    const me = await c.request('GET', '/v1/me', { key, headers: from(office) });
+    expect(me.status).toBe(200);
+    // Many at once, interleaved with the attacker's guesses: every valid request is answered 200.
+    const mixed = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        c.request('GET', '/v1/me', { key: i % 2 === 0 ? key : guess(100 + i), headers: from(office) }),
+      ),
+    );
+    mixed.forEach((res, i) => {
+      expect(res.status).toBe(i % 2 === 0 ? 200 : 429);
+    });
+  });
+
+  it('attack: /mcp looked up every unknown key without limit; it now counts them like every keyed route', async () => {
+    const scanner = '192.0.2.61';
+    const guess = (i: number) => `exp_live_${String(i).padStart(43, 'D')}`;
+    const mcp = (key: string) =>
+      c.request('POST', '/mcp', {
+        headers: {
+          ...from(scanner),
+          authorization: `Bearer ${key}`,
+          accept: 'application/json, text/event-stream',
+        },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      });
+    for (let i = 0; i < 20; i++) expect((await mcp(guess(i))).status).toBe(401);
+    const more = await mcp(guess(20));
+    expect(more.status).toBe(429);
+    expect(more.body.error.code).toBe('rate_limited');
+  });
+
+  it('attack: unknown keys from one IPv6 /64, each from another address, share one budget', async () => {
+    const guess = (i: number) => `exp_live_${String(i).padStart(43, 'E')}`;
+    for (let i = 0; i < 20; i++) {
+      const res = await c.request('GET', '/v1/me', {
+        key: guess(i),
+        headers: from(`2001:db8:5:6::${i + 1}`),
+      });
+      expect(res.status).toBe(401);
+    }
+    const more = await c.request('GET', '/v1/me', { key: guess(20), headers: from('2001:db8:5:6:ffff::77') });
+    expect(more.status).toBe(429);
+    expect(more.body.error.code).toBe('rate_limited');
+    // Another /64 has its own budget.
+    const neighbour = await c.request('GET', '/v1/me', { key: guess(21), headers: from('2001:db8:5:7::1') });
+    expect(neighbour.status).toBe(401);
   });
 });

@@ -7,6 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { success } from '../../http/envelope.js';
+import { clientBucket } from '../../ratelimit/client-address.js';
 import { responses } from '../responses.js';
 
 /** The sign-in routes on `{auth_url}`: POST /api/agent/send-code and /api/agent/verify-code. */
@@ -24,7 +25,8 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const data = await ctx.otp.sendCode(request.body.email, request.ip);
+        // An IPv6 client counts as its /64 (ratelimit/client-address.ts).
+        const data = await ctx.otp.sendCode(request.body.email, clientBucket(request.ip));
         return success(
           data,
           [

@@ -21,7 +21,14 @@ import { apiKeySecurity, responses } from '../responses.js';
 import { resolveWorkspace } from '../sql/workspace.js';
 import { isUuid } from '../workspaces/store.js';
 import { revertChange } from './revert.js';
-import { changeRows, findChange, listChanges, purgeChanges } from './store.js';
+import {
+  changeRows,
+  droppedHistory,
+  findChange,
+  listChanges,
+  purgeChanges,
+  setHistoryLimits,
+} from './store.js';
 
 const DAY_MS = 86_400_000;
 const PURGE_INTERVAL_MS = 60 * 60_000;
@@ -51,9 +58,39 @@ function notFound(): ApiError {
   );
 }
 
+/**
+ * 404 not_found for a change that is not there; when the workspace's history bound dropped older changes, the
+ * message and details say so (and whether this id is one of them: change ids are time-ordered).
+ */
+async function missingChange(ctx: AppContext, workspaceId: string, changeId: string): Promise<ApiError> {
+  const dropped = await droppedHistory(ctx.db, workspaceId, isUuid(changeId) ? changeId : undefined);
+  if (!dropped) return notFound();
+  const bound = `${ctx.config.changeHistoryMaxBytes} bytes and ${ctx.config.changeHistoryMaxChanges} changes`;
+  return new ApiError(
+    'not_found',
+    dropped.idWasDropped
+      ? `This change was dropped from the workspace's history: it keeps the newest ${bound} (and 90 days), and ${dropped.droppedChanges} older change(s) up to ${dropped.droppedThrough} were dropped.`
+      : `This workspace has no change with this changeId. Its history keeps the newest ${bound} (and 90 days); ${dropped.droppedChanges} older change(s) up to ${dropped.droppedThrough} were dropped.`,
+    {
+      variant: dropped.idWasDropped ? 'dropped_change' : 'change',
+      details: {
+        reason: dropped.idWasDropped ? 'dropped_by_history_bound' : 'unknown_change',
+        droppedChanges: dropped.droppedChanges,
+        droppedThrough: dropped.droppedThrough,
+        maxBytes: ctx.config.changeHistoryMaxBytes,
+        maxChanges: ctx.config.changeHistoryMaxChanges,
+      },
+    },
+  );
+}
+
 /** GET /v1/changes, GET /v1/changes/{changeId}, POST /v1/changes/{changeId}/revert. */
 export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    await setHistoryLimits(ctx.db, {
+      maxBytes: ctx.config.changeHistoryMaxBytes,
+      maxChanges: ctx.config.changeHistoryMaxChanges,
+    });
     const idempotency = new IdempotencyStore(ctx.db, {
       ttlMs: DAY_MS,
       staleAfterMs: ctx.config.sqlDeadlineMs + 60_000,
@@ -96,6 +133,13 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         ];
         if (changes.length === limit) {
           instructions.push(`More changes may be older: GET /v1/changes?before=${changes.at(-1)?.changeId}.`);
+        } else {
+          const dropped = await droppedHistory(ctx.db, workspaceId, undefined);
+          if (dropped) {
+            instructions.push(
+              `Older changes are gone: this workspace's history keeps the newest ${ctx.config.changeHistoryMaxBytes} bytes and ${ctx.config.changeHistoryMaxChanges} changes (and 90 days); ${dropped.droppedChanges} change(s) up to ${dropped.droppedThrough} were dropped and cannot be reverted.`,
+            );
+          }
         }
         return success({ workspaceId, changes }, instructions);
       },
@@ -117,7 +161,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const workspaceId = await workspaceOf(request);
         const { changeId } = request.params;
         const change = isUuid(changeId) ? await findChange(ctx.db, workspaceId, changeId) : undefined;
-        if (!change) throw notFound();
+        if (!change) throw await missingChange(ctx, workspaceId, changeId);
         const rows = await changeRows(ctx.db, changeId);
         const instructions = change.revertedBy
           ? [`This change was reverted by ${change.revertedBy}.`]
@@ -152,7 +196,9 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const key = idempotencyKeyOf(request.headers['idempotency-key']);
         const workspaceId = await workspaceOf(request);
         const { changeId } = request.params;
-        if (!isUuid(changeId) || !(await findChange(ctx.db, workspaceId, changeId))) throw notFound();
+        if (!isUuid(changeId) || !(await findChange(ctx.db, workspaceId, changeId))) {
+          throw await missingChange(ctx, workspaceId, changeId);
+        }
         const render = (data: Parameters<Parameters<typeof revertChange>[1]['render']>[0]) =>
           JSON.stringify(
             success(data, [

@@ -50,6 +50,8 @@ export async function revertChange(db: Database, request: RevertRequest): Promis
   const { principal, workspaceId, changeId, dryRun, claim } = request;
   try {
     const body = await db.transaction(async (tx) => {
+      // The workspace's history lock first, as every recorded write takes it before its rows (migration 0020).
+      await tx.query('SELECT expense_internal.lock_change_usage($1)', [workspaceId]);
       const conflicts = await changeConflicts(tx, changeId);
       if (conflicts.length > 0) {
         throw new ApiError(

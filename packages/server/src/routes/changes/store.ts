@@ -123,3 +123,46 @@ export async function purgeChanges(db: Queryable, batch: number): Promise<number
   const { rows } = await db.query<{ n: number }>('SELECT expense_internal.purge_changes($1) AS n', [batch]);
   return Number(rows[0]?.n ?? 0);
 }
+
+/** Writes the configured bounds of every workspace's history (the database applies them at each write). */
+export async function setHistoryLimits(
+  db: Queryable,
+  limits: { maxBytes: number; maxChanges: number },
+): Promise<void> {
+  await db.query('UPDATE expense_internal.change_history_limits SET max_bytes = $1, max_changes = $2', [
+    limits.maxBytes,
+    limits.maxChanges,
+  ]);
+}
+
+/** What the bound dropped from a workspace's history, and whether a change id is older than that. */
+export interface DroppedHistory {
+  droppedChanges: number;
+  droppedThrough: string;
+  /** The id is time-ordered and no newer than the newest dropped change. */
+  idWasDropped: boolean;
+}
+
+export async function droppedHistory(
+  db: Queryable,
+  workspaceId: string,
+  changeId: string | undefined,
+): Promise<DroppedHistory | undefined> {
+  const { rows } = await db.query<{
+    dropped_changes: string;
+    dropped_through: Date;
+    dropped: boolean | null;
+  }>(
+    `SELECT dropped_changes, dropped_through,
+            expense_internal.uuid_v7_time($2::uuid) <= dropped_through AS dropped
+     FROM expense_internal.change_usage WHERE workspace_id = $1 AND dropped_through IS NOT NULL`,
+    [workspaceId, changeId ?? null],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    droppedChanges: Number(row.dropped_changes),
+    droppedThrough: row.dropped_through.toISOString(),
+    idWasDropped: row.dropped === true,
+  };
+}

@@ -13,6 +13,7 @@ import { upsertUser } from '../../auth/otp.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
+import { admitInvitation } from '../../ratelimit/invitation-limits.js';
 import type { Queryable } from '../../storage/database.js';
 import { apiKeySecurity, errorResponses, responses } from '../responses.js';
 import { findMembership, inviteMember, listMembers, removeMember } from '../workspaces/store.js';
@@ -89,7 +90,13 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const result = await ctx.db.transaction(async (tx) => {
           const workspace = await requireOwner(tx, userId, request.params.workspaceId);
           const user = await upsertUser(tx, request.body.email);
-          return inviteMember(tx, workspace.workspaceId, user.userId, userId);
+          return inviteMember(tx, workspace.workspaceId, user.userId, userId, () =>
+            admitInvitation(tx, ctx.invitationLimits, {
+              workspaceId: workspace.workspaceId,
+              userId: user.userId,
+              email: user.email,
+            }),
+          );
         });
         reply.code(result.created ? 201 : 200);
         const instructions =

@@ -129,6 +129,8 @@ export async function inviteMember(
   workspaceId: string,
   userId: string,
   invitedBy: string,
+  /** Runs before a new invitation is written (not for an active member or one already invited); may refuse. */
+  admit?: () => Promise<void>,
 ): Promise<{ member: Member; created: boolean }> {
   const active = await tx.query<MemberRow>(
     `SELECT m.user_id, u.email, m.role, 'active' AS status, m.added_at
@@ -137,6 +139,13 @@ export async function inviteMember(
     [workspaceId, userId],
   );
   if (active.rows[0]) return { member: toMember(active.rows[0]), created: false };
+  if (admit) {
+    const pending = await tx.query(
+      'SELECT 1 FROM expense_internal.workspace_invitations WHERE workspace_id = $1 AND user_id = $2',
+      [workspaceId, userId],
+    );
+    if (pending.rowCount === 0) await admit();
+  }
   const inserted = await tx.query(
     `INSERT INTO expense_internal.workspace_invitations (workspace_id, user_id, role, invited_by)
      VALUES ($1, $2, 'member', $3) ON CONFLICT (workspace_id, user_id) DO NOTHING`,
@@ -179,6 +188,17 @@ export async function removeMember(
       [workspaceId, userId],
     );
     if (withdrawn.rowCount === 0) throw memberNotFound();
+    // An address that was only ever invited leaves nothing behind (invitations cannot pile up user rows). The
+    // lock first, so that the check below (a new statement) sees an invitation committed meanwhile.
+    await tx.query('SELECT 1 FROM expense_internal.users WHERE user_id = $1 FOR UPDATE', [userId]);
+    await tx.query(
+      `DELETE FROM expense_internal.users u WHERE u.user_id = $1
+         AND NOT EXISTS (SELECT 1 FROM expense_internal.api_keys k WHERE k.user_id = u.user_id)
+         AND NOT EXISTS (SELECT 1 FROM expense_internal.workspace_members m WHERE m.user_id = u.user_id)
+         AND NOT EXISTS (SELECT 1 FROM expense_internal.workspace_invitations i
+                         WHERE i.user_id = u.user_id OR i.invited_by = u.user_id)`,
+      [userId],
+    );
     return 'withdrawn';
   }
   if (role === 'owner' && owners.rows.length <= 1) {
