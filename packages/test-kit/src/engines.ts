@@ -34,7 +34,7 @@ export const POSTGRES: EngineSpec = {
 };
 
 /** PGlite and PostgreSQL: what every suite of the server runs on. */
-export const ENGINES: readonly EngineSpec[] = [PGLITE, POSTGRES];
+export const ENGINES = [PGLITE, POSTGRES] as const;
 
 /**
  * A fresh PostgreSQL database served through a private PgBouncer in transaction mode: `url` is the pooled
