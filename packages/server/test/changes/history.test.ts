@@ -1,8 +1,8 @@
 // The change history (issue 16) through HTTP on both engines: every accepted write shape leaves exactly one
 // record with exact row images; dry runs and replays add none; a revert restores the rows byte for byte.
 import { randomUUID } from 'node:crypto';
+import { pooledEngines } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pooledEngines } from '../pooler/engines.js';
 import {
   addWorkspace,
   createUser,
