@@ -10,7 +10,7 @@ import {
   insertEntries,
   type Json,
   type Live,
-  startLive,
+  startWithWorkspace,
   type TestUser,
 } from '../sql/setup.js';
 
@@ -23,9 +23,7 @@ describe.each([...ENGINES, ...pooledEngines('the change history tests through Pg
     let workspaceId: string;
 
     beforeAll(async () => {
-      live = await startLive(engine);
-      user = await createUser(live.db);
-      workspaceId = await addWorkspace(live.db, user.userId);
+      ({ live, user, workspaceId } = await startWithWorkspace(engine));
       other = await createUser(live.db);
       await addWorkspace(live.db, other.userId, 'Other');
     });
