@@ -4,17 +4,6 @@ import { bodyOf, type Client, requestInit } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { createServer, type ServerConfigInput } from '../../src/index.js';
 
-// Moved to @expense/test-kit; re-exported until the suites of other folders import them from there.
-export {
-  type Client,
-  freshPostgres,
-  removeDir,
-  type SignedIn,
-  signIn,
-  socketClient,
-  tempDir,
-} from '@expense/test-kit';
-
 /** Collects the JSON log lines of a server. */
 export class LogCapture extends Writable {
   readonly lines: string[] = [];
