@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { hasCommand, suiteRuns } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, codeFromOutbox, openSandbox, type RunningServer, spawnCommand } from './e2e/harness.js';
 
@@ -9,23 +9,13 @@ const KEYRING = createRequire(import.meta.url).resolve('@napi-rs/keyring');
 
 const INSTALL = 'bash .ci/keyring-deps.sh';
 
-function hasTool(tool: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 // Outside CI a machine without the Secret Service packages skips this suite with the reason; CI installs them
 // (.ci/run) and fails here if they are still missing.
-const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter((tool) => !hasTool(tool));
-const skip = missing.length > 0 && process.env.CI !== 'true';
-if (skip) console.warn(`keychain suite skipped: ${missing.join(', ')} missing (install: \`${INSTALL}\`)`);
+const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter((tool) => !hasCommand(tool));
+const skip = !suiteRuns('the keychain suite', missing, INSTALL);
 
 function requireTool(tool: string): void {
-  if (!hasTool(tool))
+  if (!hasCommand(tool))
     throw new Error(`${tool} is missing: install the keychain test dependencies with \`${INSTALL}\``);
 }
 

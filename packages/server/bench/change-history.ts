@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGuard } from '@expense/sql-guard';
+import { freshPostgres } from '@expense/test-kit';
 import type { Database } from '../src/storage/index.js';
-import { freshDatabase } from './lib/postgres.js';
 import { arg, log } from './lib/results.js';
 import { openForSeeding, seed } from './lib/seed.js';
 
@@ -75,7 +75,7 @@ const lines = [
   '| engine | without median | without p95 | recorded median | recorded p95 | ratio (median) |',
   '|---|---|---|---|---|---|',
 ];
-const pg = await freshDatabase('expense_history');
+const pg = await freshPostgres({ prefix: 'expense_history' });
 try {
   const db = await openForSeeding({ databaseUrl: pg.url });
   try {

@@ -5,11 +5,11 @@
 // inline (the old behaviour) and in its worker pool (the default), in the same run.
 // Run in packages/server: node --conditions=@expense/source --import tsx bench/event-loop.ts [--seconds 8]
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { freshPostgres } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { createServer } from '../src/index.js';
 import { openDatabase } from '../src/storage/index.js';
 import { call } from './lib/http.js';
-import { freshDatabase } from './lib/postgres.js';
 import { openForSeeding, seed } from './lib/seed.js';
 
 const argv = process.argv.slice(2);
@@ -101,7 +101,7 @@ async function measure(
   };
 }
 
-const target = await freshDatabase('expense_loop');
+const target = await freshPostgres({ prefix: 'expense_loop' });
 const figures: Figures[] = [];
 try {
   const seeding = await openForSeeding({ databaseUrl: target.url });

@@ -1,11 +1,10 @@
 // Measures the FX worker on both engines: importing the shipped excerpt, and a synthetic 2-year history of
 // 31 currencies (EUR + 30 quotes, ~961 ordered pairs), with its full and incremental daily rebuilds.
 // Run in packages/server: node --conditions=@expense/source --import tsx bench/fx-rebuild.ts [--engines pglite,postgres]
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { freshPostgres } from '@expense/test-kit';
 import { rebuildFxDaily } from '../src/fx/daily.js';
 import { addDays } from '../src/fx/dates.js';
 import { importFxText } from '../src/fx/import.js';
@@ -13,7 +12,6 @@ import { FX_SEED_CSV } from '../src/fx/seed.js';
 import type { Database } from '../src/storage/database.js';
 import { openDatabase } from '../src/storage/open.js';
 
-const ADMIN_URL = process.env.EXPENSE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const QUOTES =
   'USD JPY BGN CZK DKK GBP HUF PLN RON SEK CHF ISK NOK TRY AUD BRL CAD CNY HKD IDR ILS INR KRW MXN MYR NZD PHP SGD THB ZAR'.split(
     ' ',
@@ -63,19 +61,11 @@ async function pglite(): Promise<Engine> {
 }
 
 async function postgres(): Promise<Engine> {
-  const name = `expense_fx_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const database = await freshPostgres({ prefix: 'expense_fx_bench' });
   return {
     name: 'postgres',
-    open: () => openDatabase({ databaseUrl: url.toString(), maxConnections: 2 }),
-    async dispose() {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
+    open: () => openDatabase({ databaseUrl: database.url, maxConnections: 2 }),
+    dispose: database.drop,
   };
 }
 

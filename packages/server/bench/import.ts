@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freshPostgres } from '@expense/test-kit';
 import { call } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { CLI_BIN_DIST } from './lib/paths.js';
-import { freshDatabase } from './lib/postgres.js';
 import { arg, log, writeResult } from './lib/results.js';
 import { RssSampler, round } from './lib/rss.js';
 import { openForSeeding, type SeededKey, seed } from './lib/seed.js';
@@ -105,7 +105,7 @@ const runs = [];
 try {
   for (const engine of ENGINES) {
     if (engine === 'postgres') {
-      const db = await freshDatabase('expense_bench_import');
+      const db = await freshPostgres({ prefix: 'expense_bench_import' });
       try {
         const s = await openForSeeding({ databaseUrl: db.url });
         const [key] = await seed(s, { users: 1 });

@@ -4,8 +4,8 @@
 //   node --conditions=@expense/source --import tsx bench/round-trips.ts
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { adminQuery, freshPostgres } from '@expense/test-kit';
 import { call } from './lib/http.js';
-import { adminQuery, freshDatabase } from './lib/postgres.js';
 import { openForSeeding, seed } from './lib/seed.js';
 import { startServerProcess } from './lib/server-process.js';
 import { QUERY_SQL } from './workload.js';
@@ -17,7 +17,7 @@ const logFile = () =>
     .map((f) => join(LOG_DIR, f))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]!;
 
-const db = await freshDatabase('expense_rt');
+const db = await freshPostgres({ prefix: 'expense_rt' });
 try {
   const s = await openForSeeding({ databaseUrl: db.url });
   const [k] = await seed(s, { users: 1, rowsPerWorkspace: 50 });

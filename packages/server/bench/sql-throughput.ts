@@ -10,14 +10,19 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  freshPostgres,
+  INSTALL_HINT,
+  type PgBouncer,
+  pgbouncerBinary,
+  startPgBouncer,
+} from '@expense/test-kit';
 import autocannon, { type Result } from 'autocannon';
-import { INSTALL_HINT, type PgBouncer, pgbouncerBinary, startPgBouncer } from '../test/pooler/pgbouncer.js';
 import { type CpuPerRequest, cpuMeter } from './lib/cpu.js';
 import { summarizeProfiles } from './lib/cpuprofile.js';
 import { call } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { RESULTS_DIR, SERVER_DIR } from './lib/paths.js';
-import { freshDatabase } from './lib/postgres.js';
 import { arg, log, writeResult } from './lib/results.js';
 import { RssSampler, type RssSummary, round } from './lib/rss.js';
 import { openForSeeding, seed } from './lib/seed.js';
@@ -139,7 +144,7 @@ async function assertServes(origin: string, key: string): Promise<void> {
 }
 
 async function postgresRun() {
-  const db = await freshDatabase('expense_bench');
+  const db = await freshPostgres({ prefix: 'expense_bench' });
   try {
     const seeding = await openForSeeding({ databaseUrl: db.url });
     const keys = await seed(seeding, { users: 4, rowsPerWorkspace: ROWS_PER_WORKSPACE });

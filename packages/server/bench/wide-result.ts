@@ -6,8 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freshPostgres } from '@expense/test-kit';
 import { call } from './lib/http.js';
-import { freshDatabase } from './lib/postgres.js';
 import { RssSampler, rssMiB } from './lib/rss.js';
 import { openForSeeding, seed } from './lib/seed.js';
 import { startServerProcess } from './lib/server-process.js';
@@ -86,7 +86,7 @@ const outcomes: Outcome[] = [];
   }
 }
 {
-  const db = await freshDatabase('expense_wide');
+  const db = await freshPostgres({ prefix: 'expense_wide' });
   try {
     const seeding = await openForSeeding({ databaseUrl: db.url });
     const keys = await seed(seeding, { users: 2 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adminQuery, freshDatabase } from '../bench/lib/postgres.js';
+import { adminQuery, freshPostgres } from '@expense/test-kit';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
 import { codeOf, eventScript, Scenario, type ScenarioReport, sqlRequest, waitFor } from './common.js';
@@ -17,7 +17,7 @@ export async function deadlineScenario(
     `Deadline on ${engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
     `a read over 2,000^3 joined rows (minutes of work) answers 504 deadline_exceeded at the deadline (${deadlineMs} ms here), a script stopped by it keeps none of its rows, the statement stops in the database, and the next request is served`,
   );
-  const db = engine === 'postgres' ? await freshDatabase('expense_faults_deadline') : undefined;
+  const db = engine === 'postgres' ? await freshPostgres({ prefix: 'expense_faults_deadline' }) : undefined;
   const dataDir = engine === 'pglite' ? mkdtempSync(join(tmpdir(), 'expense-faults-deadline-')) : undefined;
   const target = db ? { databaseUrl: db.url } : { dataDir: dataDir! };
   try {

@@ -4,10 +4,10 @@
 // and bodiless answers (HEAD, 204).
 //   node --conditions=@expense/source --import tsx test-faults/fuzz-http.ts [--count 20000] [--seed n]
 import { randomUUID } from 'node:crypto';
+import { freshPostgres } from '@expense/test-kit';
 import fc from 'fast-check';
 import { call, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
 import { machineInfo } from '../bench/lib/machine.js';
-import { freshDatabase } from '../bench/lib/postgres.js';
 import { regenerateDocs } from '../bench/lib/report-docs.js';
 import { arg, log, writeResult } from '../bench/lib/results.js';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
@@ -17,7 +17,7 @@ const COUNT = Number(arg('count', '20000'));
 const SEED = Number(arg('seed', String(Date.now() % 2 ** 31)));
 const CONCURRENCY = 8;
 
-const db = await freshDatabase('expense_fuzz_http');
+const db = await freshPostgres({ prefix: 'expense_fuzz_http' });
 const seeding = await openForSeeding({ databaseUrl: db.url });
 const keys = await seed(seeding, { users: 3, workspacesPerUser: 2, rowsPerWorkspace: 30 });
 await seeding.close();

@@ -1,6 +1,6 @@
 // Connections killed with pg_terminate_backend mid-statement, mid-script and mid-commit (PostgreSQL).
 import { randomUUID } from 'node:crypto';
-import { adminQuery, freshDatabase } from '../bench/lib/postgres.js';
+import { adminQuery, freshPostgres } from '@expense/test-kit';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
 import { codeOf, eventScript, Scenario, type ScenarioReport, sqlRequest, waitFor } from './common.js';
@@ -28,7 +28,7 @@ async function activeBackend(dbName: string, where = "state = 'active'"): Promis
 const terminate = (pid: number) => adminQuery('SELECT pg_terminate_backend($1)', [pid]);
 
 export async function postgresKillScenarios(): Promise<ScenarioReport[]> {
-  const db = await freshDatabase('expense_faults_kill');
+  const db = await freshPostgres({ prefix: 'expense_faults_kill' });
   const reports: ScenarioReport[] = [];
   try {
     const seeding = await openForSeeding({ databaseUrl: db.url });

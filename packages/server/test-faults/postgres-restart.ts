@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { adminQuery, freshDatabase } from '../bench/lib/postgres.js';
+import { adminQuery, freshPostgres } from '@expense/test-kit';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
 import { codeOf, eventScript, Scenario, type ScenarioReport, sleep, sqlRequest, waitFor } from './common.js';
@@ -58,7 +58,7 @@ export async function postgresRestartScenario(options: {
     'PostgreSQL restarted under load',
     'during a restart requests fail only with 503 database_unavailable or 500 mutation_outcome_unknown, the server serves again without a restart of its own, every acknowledged script is stored entirely and no script is stored in part',
   );
-  const db = await freshDatabase('expense_faults_restart');
+  const db = await freshPostgres({ prefix: 'expense_faults_restart' });
   try {
     const seeding = await openForSeeding({ databaseUrl: db.url });
     const keys = await seed(seeding, { users: options.workers, rowsPerWorkspace: 20 });

@@ -5,8 +5,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freshPostgres } from '@expense/test-kit';
 import { call, envelopeProblem } from '../bench/lib/http.js';
-import { freshDatabase } from '../bench/lib/postgres.js';
 import { arg, log } from '../bench/lib/results.js';
 import { addKey, createUser, insertLedgerRows, openForSeeding } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
@@ -63,7 +63,7 @@ async function runEngine(
   options: FairnessOptions,
 ): Promise<FairnessEngineReport> {
   const failures: string[] = [];
-  const pg = engine === 'postgres' ? await freshDatabase('expense_fairness') : undefined;
+  const pg = engine === 'postgres' ? await freshPostgres({ prefix: 'expense_fairness' }) : undefined;
   const dataDir = engine === 'pglite' ? await mkdtemp(join(tmpdir(), 'expense-fairness-')) : undefined;
   const target = pg ? { databaseUrl: pg.url } : { dataDir: dataDir as string };
   try {

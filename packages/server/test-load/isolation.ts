@@ -5,10 +5,11 @@
 //   - no write ever changes a row of another workspace (every workspace's rows carry its own marker and
 //     their count equals the model's, which only the workspace's own acknowledged writes change);
 //   - a non-member gets 404 workspace_not_found; a removed member's keys get 401 at once.
+
+import { freshPostgres } from '@expense/test-kit';
 import fc from 'fast-check';
 import pg from 'pg';
 import { call, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
-import { freshDatabase } from '../bench/lib/postgres.js';
 import { arg, log } from '../bench/lib/results.js';
 import { addKey, openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
@@ -52,7 +53,7 @@ type Action =
   | { type: 'reissue-key'; user: number };
 
 export async function runIsolation(options: IsolationOptions): Promise<IsolationReport> {
-  const db = await freshDatabase('expense_isolation');
+  const db = await freshPostgres({ prefix: 'expense_isolation' });
   const seedValue = options.seed ?? Date.now() % 2 ** 31;
   const statuses: Record<string, number> = {};
   let requests = 0;

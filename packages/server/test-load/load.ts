@@ -3,9 +3,9 @@
 // than q admitted per limiter window, every window filled under pressure), every acknowledged write is stored,
 // and the server's RSS stays flat. Bounded: stops after --duration seconds (default 60).
 import { randomUUID } from 'node:crypto';
+import { freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { call, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
-import { freshDatabase } from '../bench/lib/postgres.js';
 import { arg, log } from '../bench/lib/results.js';
 import { RssSampler, type RssSummary, round } from '../bench/lib/rss.js';
 import { openForSeeding, type SeededKey, seed } from '../bench/lib/seed.js';
@@ -74,7 +74,7 @@ function remaining(res: HttpResponse): number | undefined {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
-  const db = await freshDatabase('expense_load');
+  const db = await freshPostgres({ prefix: 'expense_load' });
   const failures: string[] = [];
   try {
     const seeding = await openForSeeding({ databaseUrl: db.url });

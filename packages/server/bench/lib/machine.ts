@@ -1,5 +1,5 @@
 import { cpus, totalmem } from 'node:os';
-import { postgresVersion } from './postgres.js';
+import { postgresVersion } from '@expense/test-kit';
 
 export interface MachineInfo {
   nproc: number;

@@ -2,7 +2,14 @@
 // SQL result, /me and /schema, and the refusal of NOW()/CURRENT_DATE quotes it.
 import { createGuard } from '@expense/sql-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
+import {
+  addWorkspace,
+  createUser,
+  ENGINES,
+  type Live,
+  startWithWorkspace,
+  type TestUser,
+} from '../sql/setup.js';
 
 const HOUR_MS = 3_600_000;
 /** The date `hours` after an instant (zones without daylight saving: a fixed offset). */
@@ -15,9 +22,7 @@ describe.each(ENGINES)('the clock on $name', (engine) => {
   let workspaceId: string;
 
   beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-    workspaceId = await addWorkspace(live.db, user.userId);
+    ({ live, user, workspaceId } = await startWithWorkspace(engine));
   });
   afterAll(async () => live?.close());
 

@@ -9,7 +9,7 @@ import {
   ENGINES,
   type Json,
   type Live,
-  startLive,
+  startWithWorkspace,
   type TestUser,
 } from '../sql/setup.js';
 
@@ -39,9 +39,7 @@ describe.each(ENGINES)('database refusals on $name', (engine) => {
   let workspaceId: string;
 
   beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-    workspaceId = await addWorkspace(live.db, user.userId);
+    ({ live, user, workspaceId } = await startWithWorkspace(engine));
   });
   afterAll(async () => live?.close());
 

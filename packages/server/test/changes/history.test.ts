@@ -1,8 +1,8 @@
 // The change history (issue 16) through HTTP on both engines: every accepted write shape leaves exactly one
 // record with exact row images; dry runs and replays add none; a revert restores the rows byte for byte.
 import { randomUUID } from 'node:crypto';
+import { pooledEngines } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pooledEngines } from '../pooler/engines.js';
 import {
   addWorkspace,
   createUser,
@@ -10,7 +10,7 @@ import {
   insertEntries,
   type Json,
   type Live,
-  startLive,
+  startWithWorkspace,
   type TestUser,
 } from '../sql/setup.js';
 
@@ -23,9 +23,7 @@ describe.each([...ENGINES, ...pooledEngines('the change history tests through Pg
     let workspaceId: string;
 
     beforeAll(async () => {
-      live = await startLive(engine);
-      user = await createUser(live.db);
-      workspaceId = await addWorkspace(live.db, user.userId);
+      ({ live, user, workspaceId } = await startWithWorkspace(engine));
       other = await createUser(live.db);
       await addWorkspace(live.db, other.userId, 'Other');
     });

@@ -3,10 +3,10 @@
 // vacuumed after such a rollback, so repeated rolled-back writes do not make the data directory grow.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import { removeDir, tempDir } from '../http/helpers.js';
 import { type Live, request } from '../sql/setup.js';
 import { type Tenant, tenant } from './helpers.js';
 

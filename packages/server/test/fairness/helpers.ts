@@ -1,8 +1,8 @@
 // Shared pieces of the fairness tests: users with several keys, slow statements, and answers in the order
 // they arrived at the client.
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { createServer, type ServerConfigInput } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import type { ServerConfigInput } from '../../src/index.js';
+import type { Database } from '../../src/storage/index.js';
 import {
   addWorkspace,
   createUser,
@@ -10,7 +10,7 @@ import {
   insertEntries,
   type Live,
   type Response,
-  request,
+  startLive,
   type TestUser,
 } from '../sql/setup.js';
 
@@ -19,26 +19,12 @@ import {
  * test: a key check then never waits for the database, so what is measured is the SQL requests alone.
  */
 export async function startFair(engine: EngineSpec, config: ServerConfigInput = {}): Promise<Live> {
-  const target = await engine.open();
-  const db = await openDatabase({ databaseUrl: target.url });
-  const app = await createServer(
-    { logLevel: 'silent', ratePerSecond: 100_000, ratePerDay: 1_000_000, ...config },
-    { database: db, keyCache: { ttlMs: 600_000 } },
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const live = await startLive(engine, config, { keyCache: { ttlMs: 600_000 } });
   return {
-    app,
-    db,
-    origin,
-    databaseUrl: target.url,
-    request: (method, path, options) => request(origin, method, path, options),
+    ...live,
     async close() {
-      app.server.closeAllConnections(); // sockets of requests whose clients went away
-      await app.close();
-      await db.close();
-      await target.drop();
+      live.app.server.closeAllConnections(); // sockets of requests whose clients went away
+      await live.close();
     },
   };
 }

@@ -4,12 +4,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freshPostgres } from '@expense/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { InflightLimiter } from '../../src/inflight/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import { freshPostgres } from '../http/helpers.js';
 import { request } from '../sql/setup.js';
 import { ENDLESS, type Tenant, tenant } from './helpers.js';
 

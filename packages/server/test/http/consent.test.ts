@@ -1,49 +1,30 @@
 // Membership needs the invitee's consent (issue 11, finding 4): an invitation grants nothing, withdrawing it
 // touches no key, and a newcomer's first SQL never lands in an inviter's workspace. Real HTTP, both engines.
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
 import {
   type Client,
-  freshPostgres,
+  ENGINES,
   removeDir,
   type SignedIn,
   signIn,
   socketClient,
   tempDir,
-} from './helpers.js';
+} from '@expense/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Live, startLive } from '../sql/setup.js';
 
-const engines = [
-  { name: 'PGlite', open: async () => ({ url: 'memory://', drop: async () => {} }) },
-  { name: 'PostgreSQL', open: freshPostgres },
-];
-
-describe.each(engines)('membership with consent on $name', (engine) => {
-  let app: FastifyInstance;
-  let db: Database;
+describe.each(ENGINES)('membership with consent on $name', (engine) => {
+  let live: Live;
   let outbox: string;
-  let drop: () => Promise<void>;
   let c: Client;
 
   beforeAll(async () => {
-    const target = await engine.open();
-    drop = target.drop;
     outbox = await tempDir();
-    db = await openDatabase({ databaseUrl: target.url });
-    app = await createServer(
-      { mailOutbox: outbox, logLevel: 'silent', ratePerSecond: 100_000, ratePerDay: 1_000_000 },
-      { database: db },
-    );
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    c = socketClient(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+    live = await startLive(engine, { mailOutbox: outbox });
+    c = socketClient(live.origin);
   });
 
   afterAll(async () => {
-    await app?.close();
-    await db?.close();
-    await drop?.();
+    await live?.close();
     await removeDir(outbox);
   });
 
@@ -78,7 +59,7 @@ describe.each(engines)('membership with consent on $name', (engine) => {
         expect((await c.request('GET', '/v1/me', { key })).status).toBe(200);
       }
     }
-    const keys = await db.query<{ n: number }>(
+    const keys = await live.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM expense_internal.api_keys WHERE user_id = $1 AND revoked_at IS NULL',
       [victim.user.userId],
     );
@@ -164,7 +145,7 @@ describe.each(engines)('membership with consent on $name', (engine) => {
     expect(members.status).toBe(404);
 
     // Below the HTTP layer too: row-level security gives an invited user's transaction no row.
-    const rows = await db.userTransaction(
+    const rows = await live.db.userTransaction(
       { userId: guest.user.userId, workspaceId: ws, readOnly: true },
       (session) => session.query('SELECT count(*)::int AS n FROM ledger_entries'),
     );

@@ -1,9 +1,10 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import { FailureEnvelopeSchema } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { codeOf, injectClient, lastMailTo, removeDir, tempDir } from './helpers.js';
+import { injectClient } from './helpers.js';
 
 describe('errors and the OpenAPI document (PGlite in memory)', () => {
   let app: FastifyInstance;

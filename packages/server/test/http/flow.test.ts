@@ -1,31 +1,24 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
-import { pooledEngines } from '../pooler/engines.js';
 import {
   type Client,
   codeOf,
-  freshPostgres,
-  injectClient,
+  ENGINES,
   lastMailTo,
+  pooledEngines,
   removeDir,
   signIn,
   socketClient,
   tempDir,
-} from './helpers.js';
+} from '@expense/test-kit';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../src/index.js';
+import { type Database, openDatabase } from '../../src/storage/index.js';
+import { injectClient } from './helpers.js';
 
 const PUBLIC = 'https://api.example.test';
 const AUTH = 'https://auth.example.test';
 
-const engines: {
-  name: string;
-  open(): Promise<{ url: string; directUrl?: string; drop: () => Promise<void> }>;
-}[] = [
-  { name: 'PGlite', open: async () => ({ url: 'memory://', drop: async () => {} }) },
-  { name: 'PostgreSQL', open: freshPostgres },
-  ...pooledEngines('the HTTP flow through PgBouncer'),
-];
+const engines = [...ENGINES, ...pooledEngines('the HTTP flow through PgBouncer')];
 
 describe.each(engines)('the whole flow on $name', (engine) => {
   let app: FastifyInstance;

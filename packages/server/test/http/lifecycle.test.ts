@@ -3,8 +3,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, lastMailTo, removeDir, tempDir } from './helpers.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/bin.js');
 

@@ -1,6 +1,7 @@
+import { codeOf, freshPostgres, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type ServerConfigInput } from '../../src/index.js';
-import { codeOf, freshPostgres, injectClient, lastMailTo, removeDir, tempDir } from './helpers.js';
+import { injectClient } from './helpers.js';
 
 const dirs: string[] = [];
 const drops: (() => Promise<void>)[] = [];

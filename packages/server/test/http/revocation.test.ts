@@ -1,11 +1,13 @@
 // A key revoked through one server process is refused at once by another that had it cached (PostgreSQL
 // announces revocations on a channel every process listens to), also after that listening connection was lost.
+
+import { type Client, freshPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import { type Client, freshPostgres, injectClient, removeDir, signIn, tempDir } from './helpers.js';
+import { injectClient } from './helpers.js';
 
 /** Waiting for an event (a NOTIFY, a reconnect), not timing it: the 10 s bound is far below the 10-minute cache. */
 const WAIT = { timeout: 10_000, interval: 50 };

@@ -1,50 +1,31 @@
 // Sign-in cannot be blocked from elsewhere (issue 11, finding 5): a newer code never voids an older challenge,
 // send-code limits are per address AND client address, and unknown ApiKeys are limited per client address.
 // Real HTTP on both engines; client addresses come from X-Forwarded-For behind a trusted proxy.
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
 import {
   type Client,
   codeOf,
-  freshPostgres,
+  ENGINES,
   lastMailTo,
   removeDir,
   socketClient,
   tempDir,
-} from './helpers.js';
+} from '@expense/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Live, startLive } from '../sql/setup.js';
 
-const engines = [
-  { name: 'PGlite', open: async () => ({ url: 'memory://', drop: async () => {} }) },
-  { name: 'PostgreSQL', open: freshPostgres },
-];
-
-describe.each(engines)('sign-in limits on $name', (engine) => {
-  let app: FastifyInstance;
-  let db: Database;
+describe.each(ENGINES)('sign-in limits on $name', (engine) => {
+  let live: Live;
   let outbox: string;
-  let drop: () => Promise<void>;
   let c: Client;
 
   beforeAll(async () => {
-    const target = await engine.open();
-    drop = target.drop;
     outbox = await tempDir();
-    db = await openDatabase({ databaseUrl: target.url });
-    app = await createServer(
-      { mailOutbox: outbox, logLevel: 'silent', ratePerSecond: 100_000, ratePerDay: 1_000_000 },
-      { database: db, trustProxy: true },
-    );
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    c = socketClient(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+    live = await startLive(engine, { mailOutbox: outbox }, { trustProxy: true });
+    c = socketClient(live.origin);
   });
 
   afterAll(async () => {
-    await app?.close();
-    await db?.close();
-    await drop?.();
+    await live?.close();
     await removeDir(outbox);
   });
 

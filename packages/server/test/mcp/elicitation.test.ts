@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addWorkspace,
-  createUser,
-  ENGINES,
-  insertEntries,
-  type Live,
-  startLive,
-  type TestUser,
-} from '../sql/setup.js';
+import { ENGINES, insertEntries, type Live, startWithWorkspace, type TestUser } from '../sql/setup.js';
 import { CLI_BIN, call, type Elicit, httpClient, stdioClient, withElicitation } from './helpers.js';
 
 // Where the client can ask its user, `execute` with a confirmToken asks them too: over stdio with a 2025-era
@@ -18,9 +10,7 @@ describe.skipIf(!existsSync(CLI_BIN))('execute asks the user where the client su
   let live: Live;
   let user: TestUser;
   beforeAll(async () => {
-    live = await startLive(ENGINES[0]);
-    user = await createUser(live.db);
-    await addWorkspace(live.db, user.userId);
+    ({ live, user } = await startWithWorkspace(ENGINES[0]));
   });
   afterAll(async () => live?.close());
   const count = async (account: string) =>

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
+import {
+  addWorkspace,
+  createUser,
+  ENGINES,
+  type Live,
+  startLive,
+  startWithWorkspace,
+  type TestUser,
+} from '../sql/setup.js';
 import { call, type Era, httpClient, type Transport } from './helpers.js';
 import { type SuiteContext, setKey, toolSuite } from './suite.js';
 
@@ -11,9 +19,7 @@ describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
   let workspaceId: string;
 
   beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-    workspaceId = await addWorkspace(live.db, user.userId);
+    ({ live, user, workspaceId } = await startWithWorkspace(engine));
   });
   afterAll(async () => live?.close());
 

@@ -2,7 +2,7 @@ import { createGuard } from '@expense/sql-guard';
 import { guide } from '@expense/wire/guide';
 import { REPORT_KINDS, reportSql } from '@expense/wire/reports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
+import { ENGINES, type Live, startWithWorkspace, type TestUser } from '../sql/setup.js';
 import { call, httpClient } from './helpers.js';
 
 describe('report SQL and guide recipes', () => {
@@ -43,9 +43,7 @@ describe.each(ENGINES)('report results on $name', (engine) => {
   let live: Live;
   let user: TestUser;
   beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-    await addWorkspace(live.db, user.userId);
+    ({ live, user } = await startWithWorkspace(engine));
     await live.db.query(
       `INSERT INTO public.fx_rates_daily (base_currency, quote_currency, calendar_date, rate, source_rate_date)
        VALUES ('USD', 'EUR', DATE '2026-02-03', 0.9, DATE '2026-02-03')`,

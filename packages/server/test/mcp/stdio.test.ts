@@ -9,6 +9,7 @@ import {
   insertEntries,
   type Live,
   startLive,
+  startWithWorkspace,
   type TestUser,
 } from '../sql/setup.js';
 import { CLI_BIN, call, type Era, stdioClient } from './helpers.js';
@@ -22,9 +23,7 @@ describe.skipIf(!existsSync(CLI_BIN)).each(ENGINES)('MCP over stdio (expense mcp
   const apiUrl = () => `${live.origin}/v1`;
 
   beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-    workspaceId = await addWorkspace(live.db, user.userId);
+    ({ live, user, workspaceId } = await startWithWorkspace(engine));
   });
   afterAll(async () => live?.close());
 

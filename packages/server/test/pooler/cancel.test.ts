@@ -1,14 +1,20 @@
 // The deadline's cancel is a protocol CancelRequest to the host and port the client is connected to: it stops
 // the statement on a direct connection and through PgBouncer in transaction mode alike (where the pid the
 // client knows is PgBouncer's own, so pg_cancel_backend(pid) could not work), and the connection stays usable.
+
+import {
+  type FreshPostgres,
+  freshPostgres,
+  type PgBouncer,
+  poolerAvailable,
+  startPgBouncer,
+} from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cancelRequest } from '../../src/storage/cancel.js';
-import { freshPostgres } from '../http/helpers.js';
-import { type PgBouncer, poolerAvailable, startPgBouncer } from './pgbouncer.js';
 
 describe.runIf(poolerAvailable('the cancel test through PgBouncer'))('cancelRequest', () => {
-  let target: { url: string; drop: () => Promise<void> };
+  let target: FreshPostgres;
   let bouncer: PgBouncer;
   let monitor: pg.Client;
 
@@ -26,7 +32,7 @@ describe.runIf(poolerAvailable('the cancel test through PgBouncer'))('cancelRequ
 
   for (const via of ['direct', 'PgBouncer'] as const) {
     it(`stops a running statement ${via === 'direct' ? 'on a direct connection' : 'through PgBouncer'}`, async () => {
-      const url = via === 'direct' ? target.url : bouncer.urlOf(new URL(target.url).pathname.slice(1));
+      const url = via === 'direct' ? target.url : bouncer.urlOf(target.name);
       const client = new pg.Client({ connectionString: url, application_name: `cancel-${via}` });
       await client.connect();
       try {

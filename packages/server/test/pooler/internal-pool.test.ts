@@ -2,18 +2,26 @@
 // a slow statement, key checks, /v1/me, /v1/workspaces and sign-in still answer, from their own pool. The
 // statements are kept slow by a lock the test holds (no timing involved), and end when it lets go; the
 // deadline only bounds the test if something goes wrong.
+
+import {
+  type FreshPostgres,
+  freshPostgres,
+  removeDir,
+  signIn,
+  socketClient,
+  tempDir,
+} from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import { freshPostgres, removeDir, signIn, socketClient, tempDir } from '../http/helpers.js';
 import { addWorkspace, createUser, request, type TestUser } from '../sql/setup.js';
 
 const USER_POOL = 10; // the default databasePoolSize
 
 describe('internal work beside a full user-SQL pool on PostgreSQL', () => {
-  let target: { url: string; drop: () => Promise<void> };
+  let target: FreshPostgres;
   let app: FastifyInstance;
   let origin: string;
   let outbox: string;

@@ -3,20 +3,25 @@
 // fewer server connections than the server's pools, so that consecutive transactions of one pooled connection
 // land on different server sessions. Every answer must be a success and every acknowledged write stored.
 import { randomUUID } from 'node:crypto';
+import {
+  type FreshPostgres,
+  freshPostgres,
+  type PgBouncer,
+  poolerAvailable,
+  startPgBouncer,
+} from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { freshPostgres } from '../http/helpers.js';
 import { addWorkspace, createUser, request, type TestUser } from '../sql/setup.js';
-import { type PgBouncer, poolerAvailable, startPgBouncer } from './pgbouncer.js';
 
 const CONCURRENCY = 24;
 const REQUESTS = 240;
 
 describe.runIf(poolerAvailable('the pooler load test'))('behind PgBouncer in transaction mode', () => {
   let bouncer: PgBouncer;
-  let target: { url: string; drop: () => Promise<void> };
+  let target: FreshPostgres;
   let app: FastifyInstance;
   let origin: string;
   let direct: pg.Client;
@@ -25,9 +30,8 @@ describe.runIf(poolerAvailable('the pooler load test'))('behind PgBouncer in tra
   beforeAll(async () => {
     target = await freshPostgres();
     bouncer = await startPgBouncer({ poolSize: 4 });
-    const database = new URL(target.url).pathname.slice(1);
     app = await createServer({
-      databaseUrl: bouncer.urlOf(database),
+      databaseUrl: bouncer.urlOf(target.name),
       databaseDirectUrl: target.url,
       logLevel: 'silent',
       ratePerSecond: 100_000,

@@ -1,12 +1,12 @@
 // Two server processes behind PgBouncer in transaction mode: a key revoked through one is refused by the other
 // at once. The announcement needs LISTEN on a session of its own, which DATABASE_DIRECT_URL provides (through
 // the pooler, a LISTEN would land on whichever server session served that one transaction).
+
+import { type Client, pooledPostgres, poolerAvailable, removeDir, signIn, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { type Client, injectClient, removeDir, signIn, tempDir } from '../http/helpers.js';
-import { pooledPostgres } from './engines.js';
-import { poolerAvailable } from './pgbouncer.js';
+import { injectClient } from '../http/helpers.js';
 
 const WAIT = { timeout: 10_000, interval: 50 };
 

@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { codeOf, lastMailTo, removeDir, tempDir } from '../http/helpers.js';
 import { ENGINES, type Json, type Live, startLive } from './setup.js';
 
 const run = promisify(execFile);

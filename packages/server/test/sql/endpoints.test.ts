@@ -6,6 +6,7 @@ import {
   insertEntries,
   type Live,
   startLive,
+  startWithWorkspace,
   type TestUser,
 } from './setup.js';
 
@@ -15,9 +16,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
   let workspaceId: string;
 
   beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-    workspaceId = await addWorkspace(live.db, user.userId);
+    ({ live, user, workspaceId } = await startWithWorkspace(engine));
   });
   afterAll(async () => live?.close());
 

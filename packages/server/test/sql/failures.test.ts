@@ -1,17 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { pooledEngines } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pooledEngines } from '../pooler/engines.js';
-import {
-  addWorkspace,
-  createUser,
-  ENGINES,
-  insertEntries,
-  type Live,
-  startLive,
-  type TestUser,
-  waitFor,
-} from './setup.js';
+import { ENGINES, insertEntries, type Live, startWithWorkspace, type TestUser, waitFor } from './setup.js';
 
 /** Ten billion rows to count: minutes of work on either engine. */
 const MINUTES_LONG =
@@ -35,9 +26,7 @@ describe.each([...ENGINES, ...pooledEngines('the deadline test through PgBouncer
     let user: TestUser;
 
     beforeAll(async () => {
-      live = await startLive(engine, { sqlDeadlineMs: 1500 });
-      user = await createUser(live.db);
-      await addWorkspace(live.db, user.userId);
+      ({ live, user } = await startWithWorkspace(engine, { sqlDeadlineMs: 1500 }));
       await seedHundredRows(live, user);
     });
     afterAll(async () => live?.close());
@@ -78,9 +67,7 @@ describe('a database connection killed mid-request (PostgreSQL)', () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    live = await startLive(ENGINES[1]);
-    user = await createUser(live.db);
-    await addWorkspace(live.db, user.userId);
+    ({ live, user } = await startWithWorkspace(ENGINES[1]));
     await seedHundredRows(live, user);
   });
   afterAll(async () => live?.close());

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { pooledEngines } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pooledEngines } from '../pooler/engines.js';
 import {
   addWorkspace,
   createUser,
   ENGINES,
   insertEntries,
   type Live,
-  startLive,
+  startWithWorkspace,
   type TestUser,
 } from './setup.js';
 
@@ -20,9 +20,10 @@ describe.each([...ENGINES, ...pooledEngines('the idempotency tests through PgBou
     beforeAll(async () => {
       // Several requests with one key at once (the replay race): the in-flight limits (test/fairness) are
       // raised here so that only idempotency decides.
-      live = await startLive(engine, { maxInflightPerKey: 100, maxInflightPerUser: 100 });
-      user = await createUser(live.db);
-      await addWorkspace(live.db, user.userId);
+      ({ live, user } = await startWithWorkspace(engine, {
+        maxInflightPerKey: 100,
+        maxInflightPerUser: 100,
+      }));
     });
     afterAll(async () => live?.close());
 

@@ -1,8 +1,9 @@
 // Two users in two workspaces send random reads and writes through every SQL endpoint; neither ever sees or
 // changes the other's rows, and the database always equals a simple model of what each was allowed to do.
+
+import { pooledEngines } from '@expense/test-kit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pooledEngines } from '../pooler/engines.js';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from './setup.js';
 
 type Who = 0 | 1;

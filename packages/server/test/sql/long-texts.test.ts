@@ -1,7 +1,7 @@
 // Long SQL texts are checked off the main thread (the guard's checkAsync) through the check cache: the same
 // answers as inline, and short texts still served from the cache. (The bounded queue is tested in the guard.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from './setup.js';
+import { ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
 
 const inList = (n: number) =>
   `SELECT count(*) AS n FROM ledger_entries WHERE amount IN (${Array.from({ length: n }, () => '1').join(',')})`;
@@ -10,9 +10,7 @@ describe.each(ENGINES)('long texts on $name', (engine) => {
   let live: Live;
   let user: TestUser;
   beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-    await addWorkspace(live.db, user.userId);
+    ({ live, user } = await startWithWorkspace(engine));
   });
   afterAll(async () => live?.close());
 

@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freshPostgres } from '@expense/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/index.js';
-import { freshPostgres } from '../http/helpers.js';
 import { addWorkspace, createUser, ENGINES, type Live, request, startLive, type TestUser } from './setup.js';
 
 const QUERY = { sql: 'SELECT 1 AS one' };

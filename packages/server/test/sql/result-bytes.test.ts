@@ -1,6 +1,6 @@
 // A wide result (1,600 columns of long notes in a few rows) answers 400 result_too_large and the server goes on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from './setup.js';
+import { ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
 
 const note = 'n'.repeat(2000);
 const wide = `SELECT ${Array.from({ length: 1600 }, (_, i) => `note c${i}`).join(', ')} FROM ledger_entries`;
@@ -10,9 +10,7 @@ describe.each(ENGINES)('result_too_large on $name', (engine) => {
   let user: TestUser;
 
   beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-    await addWorkspace(live.db, user.userId);
+    ({ live, user } = await startWithWorkspace(engine));
     const values = Array.from(
       { length: 5 },
       (_, i) => `(TIMESTAMPTZ '2026-01-01 00:00:00+00', 'wide', ${i + 1}, 'EUR', 'spend', '${note}')`,

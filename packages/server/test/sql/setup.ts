@@ -1,39 +1,21 @@
-// Real servers for the SQL API tests: a fresh database per file (PGlite in a temporary directory, or a
-// random PostgreSQL database dropped after), served over a real socket on 127.0.0.1.
+// Real servers for the SQL API tests: a fresh database per file (PGlite in memory, or a random PostgreSQL
+// database dropped after: the engines of @expense/test-kit), served over a real socket on 127.0.0.1.
 import { randomUUID } from 'node:crypto';
+import { type EngineSpec, type RequestOptions, type Response, request } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { createServer, type ServerConfigInput } from '../../src/index.js';
+import { type CreateServerOptions, createServer, type ServerConfigInput } from '../../src/index.js';
 import { createWorkspace } from '../../src/routes/workspaces/store.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import { freshPostgres } from '../http/helpers.js';
 
-export const ENGINES = [
-  { name: 'PGlite', open: async () => ({ url: 'memory://', drop: async () => {} }) },
-  { name: 'PostgreSQL', open: freshPostgres },
-] as const;
-/** An engine: where to open its database; `directUrl` when `url` is a pooler (test/pooler). */
-export interface EngineSpec {
-  name: string;
-  open(): Promise<{ url: string; directUrl?: string; drop: () => Promise<void> }>;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON the tests assert on field by field
-export type Json = any;
-
-export interface Response {
-  status: number;
-  headers: Headers;
-  body: Json;
-  text: string;
-}
-
-export interface RequestOptions {
-  key?: string;
-  body?: unknown;
-  rawBody?: string | Uint8Array;
-  headers?: Record<string, string>;
-}
+export {
+  ENGINES,
+  type EngineSpec,
+  type Json,
+  type RequestOptions,
+  type Response,
+  request,
+} from '@expense/test-kit';
 
 export interface Live {
   app: FastifyInstance;
@@ -45,35 +27,20 @@ export interface Live {
   close(): Promise<void>;
 }
 
-export async function request(
-  origin: string,
-  method: string,
-  path: string,
-  options: RequestOptions = {},
-): Promise<Response> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.key) headers.authorization = `ApiKey ${options.key}`;
-  let body: string | Uint8Array | undefined = options.rawBody;
-  if (body === undefined && options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const res = await fetch(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
-  const text = await res.text();
-  let parsed: Json = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: res.status, headers: res.headers, body: parsed, text };
-}
-
-/** Starts a server on a fresh database of the engine; rate limits are high unless the test sets them. */
-export async function startLive(engine: EngineSpec, config: ServerConfigInput = {}): Promise<Live> {
+/**
+ * Starts a server on a fresh database of the engine; rate limits are high unless the test sets them.
+ * `options` go to createServer beside the database (e.g. trustProxy, keyCache).
+ */
+export async function startLive(
+  engine: EngineSpec,
+  config: ServerConfigInput = {},
+  options: Omit<CreateServerOptions, 'database'> = {},
+): Promise<Live> {
   const target = await engine.open();
   const db = await openDatabase({ databaseUrl: target.url, directUrl: target.directUrl });
   const app = await createServer(
     { logLevel: 'silent', ratePerSecond: 100_000, ratePerDay: 1_000_000, ...config },
-    { database: db },
+    { ...options, database: db },
   );
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -85,11 +52,36 @@ export async function startLive(engine: EngineSpec, config: ServerConfigInput = 
     databaseUrl: target.url,
     request: (method, path, options) => request(origin, method, path, options),
     async close() {
-      await app.close();
-      await db.close();
-      await target.drop();
+      try {
+        await app.close();
+        await db.close();
+      } finally {
+        await target.drop();
+      }
     },
   };
+}
+
+export interface LiveWorkspace {
+  live: Live;
+  user: TestUser;
+  workspaceId: string;
+}
+
+/** startLive, and a user (createUser) with a workspace (addWorkspace): what most SQL suites start from. */
+export async function startWithWorkspace(
+  engine: EngineSpec,
+  config: ServerConfigInput = {},
+  options: Omit<CreateServerOptions, 'database'> = {},
+): Promise<LiveWorkspace> {
+  const live = await startLive(engine, config, options);
+  try {
+    const user = await createUser(live.db);
+    return { live, user, workspaceId: await addWorkspace(live.db, user.userId) };
+  } catch (error) {
+    await live.close();
+    throw error;
+  }
 }
 
 export interface TestUser {

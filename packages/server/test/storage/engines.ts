@@ -1,14 +1,12 @@
-// Real engines for the storage tests: an embedded PGlite in a temporary directory, and a fresh PostgreSQL
-// database (random name) on the local server, dropped after.
-import { randomBytes } from 'node:crypto';
+// Real engines for the storage tests: an embedded PGlite in a temporary directory (a test may open it again),
+// and a fresh PostgreSQL database (@expense/test-kit's freshPostgres), dropped after.
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { freshPostgres } from '@expense/test-kit';
 import type { Database } from '../../src/storage/database.js';
 import { type OpenDatabaseConfig, openDatabase } from '../../src/storage/open.js';
-
-const ADMIN_URL = process.env.EXPENSE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface EngineFixture {
   /** Config that opens this engine's database (PGlite: the same dataDir each time). */
@@ -28,20 +26,12 @@ async function pgliteFixture(): Promise<EngineFixture> {
 }
 
 async function postgresFixture(): Promise<EngineFixture> {
-  const name = `expense_storage_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const config: OpenDatabaseConfig = { databaseUrl: url.toString(), maxConnections: 4 };
+  const database = await freshPostgres({ prefix: 'expense_storage_test' });
+  const config: OpenDatabaseConfig = { databaseUrl: database.url, maxConnections: 4 };
   return {
     config,
     open: (options) => openDatabase({ ...config, ...options }),
-    async dispose() {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
+    dispose: database.drop,
   };
 }
 

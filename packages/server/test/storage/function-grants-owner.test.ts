@@ -4,27 +4,25 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ADMIN_URL, type FreshPostgres, freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsDirectory } from '../../src/storage/migrate.js';
 import { openDatabase } from '../../src/storage/open.js';
 
-const ADMIN_URL = process.env.EXPENSE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
 describe('migration 0012 with a non-superuser owner (PostgreSQL)', () => {
   const suffix = randomBytes(5).toString('hex');
   const role = `expense_owner_${suffix}`;
-  const name = `expense_owner_db_${suffix}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
+  let database: FreshPostgres | undefined;
   let ownerUrl: string;
   let adminOfDb: pg.Client;
 
   beforeAll(async () => {
     await admin.connect();
     await admin.query(`CREATE ROLE ${role} LOGIN CREATEROLE`);
-    await admin.query(`CREATE DATABASE ${name} OWNER ${role}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
+    database = await freshPostgres({ prefix: 'expense_owner_db', owner: role });
+    const url = new URL(database.url);
     adminOfDb = new pg.Client({ connectionString: url.toString() });
     await adminOfDb.connect();
     // The documented one-time superuser step for set_config (docs/data-model.md).
@@ -38,7 +36,7 @@ describe('migration 0012 with a non-superuser owner (PostgreSQL)', () => {
 
   afterAll(async () => {
     await adminOfDb?.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await database?.drop();
     await admin.query(`DROP ROLE IF EXISTS ${role}`);
     await admin.end();
   });
@@ -54,7 +52,7 @@ describe('migration 0012 with a non-superuser owner (PostgreSQL)', () => {
     expect(failed?.message).toMatch(
       /Migration 12 .*only a superuser can change that: as a superuser, run the file migrations\/0012_sql_role_functions\.sql/,
     );
-    expect(failed?.message).toContain(`psql -v ON_ERROR_STOP=1 -d ${name} -f`);
+    expect(failed?.message).toContain(`psql -v ON_ERROR_STOP=1 -d ${database!.name} -f`);
 
     // The superuser runs the shipped file, as the message says.
     const file = await readFile(join(migrationsDirectory(), '0012_sql_role_functions.sql'), 'utf8');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { type FreshPostgres, freshPostgres } from '@expense/test-kit';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -226,23 +226,16 @@ describe('name resolution against an independent resolver', () => {
  * would not be an integer. So every accepted statement must run and return integer columns only.
  */
 describe('accepted generated statements on PostgreSQL', () => {
-  const admin = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' };
-  const database = `sql_guard_names_${randomBytes(6).toString('hex')}`;
+  let database: FreshPostgres;
   let client: pg.Client;
   beforeAll(async () => {
-    const root = new pg.Client(admin);
-    await root.connect();
-    await root.query(`CREATE DATABASE ${database}`);
-    await root.end();
-    client = new pg.Client({ ...admin, database });
+    database = await freshPostgres({ prefix: 'sql_guard_names' });
+    client = new pg.Client({ connectionString: database.url });
     await client.connect();
   });
   afterAll(async () => {
     await client?.end();
-    const root = new pg.Client(admin);
-    await root.connect();
-    await root.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await root.end();
+    await database?.drop();
   });
 
   it('runs them, and PostgreSQL reads every reference as an integer column', async () => {

@@ -1,5 +1,6 @@
 /** Reads that skip the cursor (a literal LIMIT within the cap) and sessions with pinned output settings. */
-import { randomBytes } from 'node:crypto';
+
+import { type FreshPostgres, freshPostgres } from '@expense/test-kit';
 import { loadModule } from 'libpg-query';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,30 +8,11 @@ import { pgOutputSettingsOption, pgSession } from '../../src/adapters/pg.js';
 import { createGuard } from '../../src/guard.js';
 import { GuardRunError } from '../../src/run/errors.js';
 import { literalLimit } from '../../src/run/statement-shape.js';
-import type { Guard, SqlSession } from '../../src/types.js';
+import type { Guard } from '../../src/types.js';
 import { type Engine, openEngine, schema, testDialect } from './engines.js';
+import { recording } from './helpers.js';
 
 const limits = { maxReturnedRows: 100, maxAffectedRows: 100, deadlineMs: 20_000 };
-
-/** Records every text the guard sends through the session. */
-function recording(session: SqlSession): { session: SqlSession; sent: string[] } {
-  const sent: string[] = [];
-  const wrapped: SqlSession = {
-    ...session,
-    query: (text) => {
-      sent.push(text);
-      return session.query(text);
-    },
-  };
-  const batch = session.queryBatch?.bind(session);
-  if (batch) {
-    wrapped.queryBatch = (text, info) => {
-      sent.push(text);
-      return batch(text, info);
-    };
-  }
-  return { session: wrapped, sent };
-}
 
 describe('literalLimit', () => {
   beforeAll(() => loadModule());
@@ -140,29 +122,20 @@ describe.each(['postgres', 'pglite'] as const)('reads without a cursor on %s', (
 });
 
 describe('pinned output settings on PostgreSQL', () => {
-  const admin = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' };
-  const database = `sql_guard_pinned_${randomBytes(6).toString('hex')}`;
+  let database: FreshPostgres;
   let guard: Guard;
 
   beforeAll(async () => {
-    const root = new pg.Client(admin);
-    await root.connect();
-    await root.query(`CREATE DATABASE ${database}`);
-    await root.end();
+    database = await freshPostgres({ prefix: 'sql_guard_pinned' });
     guard = await createGuard({ dialect: testDialect, limits });
   });
-  afterAll(async () => {
-    const root = new pg.Client(admin);
-    await root.connect();
-    await root.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await root.end();
-  });
+  afterAll(async () => database?.drop());
 
   const inTransaction = async <T>(
     options: string | undefined,
     fn: (client: pg.Client) => Promise<T>,
   ): Promise<T> => {
-    const client = new pg.Client({ ...admin, database, ...(options ? { options } : {}) });
+    const client = new pg.Client({ connectionString: database.url, ...(options ? { options } : {}) });
     await client.connect();
     try {
       await client.query('BEGIN');

@@ -1,9 +1,12 @@
-/** Real databases for the run tests: PostgreSQL (a fresh database per file), PGlite in-process, PGlite in a worker. */
-import { randomBytes } from 'node:crypto';
+/**
+ * Real databases for the run tests: PostgreSQL (a fresh database per file, @expense/test-kit's freshPostgres),
+ * PGlite in-process, PGlite in a worker.
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { pgSession } from '../../src/adapters/pg.js';
 import { PGliteWorkerHost, pgliteSession } from '../../src/adapters/pglite.js';
@@ -23,8 +26,6 @@ export interface Engine {
   transaction<T>(fn: (session: SqlSession) => Promise<T>, options?: { rollback?: boolean }): Promise<T>;
   close(): Promise<void>;
 }
-
-const admin = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' };
 
 class Rollback extends Error {
   constructor(readonly value: unknown) {
@@ -48,12 +49,8 @@ export async function openEngine(name: EngineName): Promise<Engine> {
 }
 
 async function openPostgres(): Promise<Engine> {
-  const database = `sql_guard_run_${randomBytes(6).toString('hex')}`;
-  const root = new pg.Client(admin);
-  await root.connect();
-  await root.query(`CREATE DATABASE ${database}`);
-  await root.end();
-  const pool = new pg.Pool({ ...admin, database, max: 4 });
+  const database = await freshPostgres({ prefix: 'sql_guard_run' });
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
   // pool.end() resolves before its sockets close, so the DROP … WITH (FORCE) in close() can terminate a backend
   // whose client is still ending: without this listener the Pool would throw that as an uncaught error.
   pool.on('error', () => {});
@@ -77,11 +74,11 @@ async function openPostgres(): Promise<Engine> {
       }
     },
     async close() {
-      await pool.end();
-      const drop = new pg.Client(admin);
-      await drop.connect();
-      await drop.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await drop.end();
+      try {
+        await pool.end();
+      } finally {
+        await database.drop();
+      }
     },
   };
 }

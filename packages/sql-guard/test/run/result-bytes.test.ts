@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/guard.js';
-import { GuardRunError } from '../../src/run/errors.js';
 import type { Guard, SessionResult, SqlSession } from '../../src/types.js';
 import { type Engine, engineNames, openEngine, schema, testDialect } from './engines.js';
+import { runError } from './helpers.js';
 
 const MiB = 1024 * 1024;
 const limits = { maxReturnedRows: 100, maxAffectedRows: 100, deadlineMs: 60_000 };
@@ -29,15 +29,6 @@ function counting(session: SqlSession): { session: SqlSession; received: () => n
   const batch = session.queryBatch?.bind(session);
   if (batch) wrapped.queryBatch = async (text, info) => count(await batch(text, info));
   return { session: wrapped, received: () => bytes };
-}
-
-async function runError(promise: Promise<unknown>): Promise<GuardRunError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GuardRunError);
-  return error as GuardRunError;
 }
 
 /** `SELECT note c0, note c1, ... FROM audit` with `columns` columns. */

@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/guard.js';
-import { GuardCheckError, GuardRunError } from '../../src/run/errors.js';
+import { GuardCheckError } from '../../src/run/errors.js';
 import type { Guard, RunResult, SqlSession } from '../../src/types.js';
 import { type Engine, type EngineName, engineNames, openEngine, schema, testDialect } from './engines.js';
+import { runError } from './helpers.js';
 
 const limits = { maxReturnedRows: 100, maxAffectedRows: 100, deadlineMs: 20_000 };
 const valuesByEngine = new Map<EngineName, RunResult>();
-
-async function runError(promise: Promise<unknown>): Promise<GuardRunError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GuardRunError);
-  return error as GuardRunError;
-}
 
 const insert = (from: number, to: number) =>
   `INSERT INTO items (id, name) SELECT n, 'item ' || n FROM numbers WHERE n BETWEEN ${from} AND ${to}`;

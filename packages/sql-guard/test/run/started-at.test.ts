@@ -2,27 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/guard.js';
 import { GuardRunError } from '../../src/run/errors.js';
-import type { Guard, SqlSession } from '../../src/types.js';
+import type { Guard } from '../../src/types.js';
 import { type Engine, engineNames, openEngine, schema, testDialect } from './engines.js';
-
-function recording(session: SqlSession): { session: SqlSession; sent: string[] } {
-  const sent: string[] = [];
-  const wrapped: SqlSession = {
-    ...session,
-    query: (text) => {
-      sent.push(text);
-      return session.query(text);
-    },
-  };
-  const batch = session.queryBatch?.bind(session);
-  if (batch) {
-    wrapped.queryBatch = (text, info) => {
-      sent.push(text);
-      return batch(text, info);
-    };
-  }
-  return { session: wrapped, sent };
-}
+import { recording } from './helpers.js';
 
 describe.each(engineNames)('startedAt on %s', (name) => {
   let engine: Engine;

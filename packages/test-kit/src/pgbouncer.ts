@@ -1,16 +1,18 @@
 // A private PgBouncer in transaction mode for one test file (or the benchmark): its own port, config and auth
 // file in a temporary directory, in front of the local PostgreSQL (127.0.0.1:5432, trust). Stopped after.
-// Node built-ins only, so that bench/ can use it outside vitest.
+// No vitest here, so that bench/ can use it outside vitest.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { suiteRuns } from './system-dependency.js';
 
 const CANDIDATES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer'];
-export const INSTALL_HINT =
-  'install it with: DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pgbouncer';
+export const INSTALL_COMMAND =
+  'DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pgbouncer';
+export const INSTALL_HINT = `install it with: ${INSTALL_COMMAND}`;
 
 /** The PgBouncer binary, or undefined when it is not installed. */
 export function pgbouncerBinary(): string | undefined {
@@ -28,9 +30,7 @@ export function pgbouncerBinary(): string | undefined {
  * (one line says why and how to install it), under CI=true they run and fail.
  */
 export function poolerAvailable(suite: string): boolean {
-  if (pgbouncerBinary() !== undefined || process.env.CI === 'true') return true;
-  console.warn(`skipped ${suite}: pgbouncer is not installed; ${INSTALL_HINT}`);
-  return false;
+  return suiteRuns(suite, pgbouncerBinary() === undefined ? ['pgbouncer'] : [], INSTALL_COMMAND);
 }
 
 export interface PgBouncerOptions {

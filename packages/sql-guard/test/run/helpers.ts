@@ -1,0 +1,34 @@
+/** What the run tests share beyond their engines: a session that records what it sends, and run errors. */
+import { expect } from 'vitest';
+import { GuardRunError } from '../../src/run/errors.js';
+import type { SqlSession } from '../../src/types.js';
+
+/** Records every text the guard sends through the session. */
+export function recording(session: SqlSession): { session: SqlSession; sent: string[] } {
+  const sent: string[] = [];
+  const wrapped: SqlSession = {
+    ...session,
+    query: (text) => {
+      sent.push(text);
+      return session.query(text);
+    },
+  };
+  const batch = session.queryBatch?.bind(session);
+  if (batch) {
+    wrapped.queryBatch = (text, info) => {
+      sent.push(text);
+      return batch(text, info);
+    };
+  }
+  return { session: wrapped, sent };
+}
+
+/** The GuardRunError a run rejects with (fails the test when it resolves or rejects with something else). */
+export async function runError(promise: Promise<unknown>): Promise<GuardRunError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GuardRunError);
+  return error as GuardRunError;
+}

@@ -1,0 +1,8 @@
+// @expense/test-kit: what the tests and benchmarks of the packages share. Private, read from source.
+export * from './engines.js';
+export * from './http.js';
+export * from './pgbouncer.js';
+export * from './postgres.js';
+export * from './sign-in.js';
+export * from './system-dependency.js';
+export * from './temp.js';
