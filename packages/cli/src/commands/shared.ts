@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import { isSqlRejection } from '../http/exit-codes.js';
+import { fileNotReadable } from '../output/file-error.js';
 import { confirm, readAll } from '../prompt/prompt.js';
 
 /** A SQL rejection, with the SQL it refers to so the message can point into it. */
@@ -57,11 +58,7 @@ export async function sqlFrom(
     try {
       sql = await readFile(file, 'utf8');
     } catch (error) {
-      throw new CliError(
-        'file_not_readable',
-        `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code}`,
-        ExitCode.failure,
-      );
+      throw fileNotReadable(file, error);
     }
   } else throw usageError('No SQL given.', 'Pass it as an argument, with -f <file>, or on stdin.');
   if (!sql.trim()) throw usageError('The SQL is empty.');
