@@ -17,8 +17,11 @@ export interface ImportRow {
 export interface ImportTarget<R extends ImportRow> {
   table: 'ledger_entries' | 'budget_lines';
   columns: readonly (readonly [keyof R & string, LiteralType | null])[];
-  /** The subquery condition (over `e`, the table, and `v`, the VALUES row) under which a row is skipped. */
-  present: string;
+  /**
+   * Conditions (over `e`, the table, and `v`, the VALUES row) any of which skips a row; each is its own
+   * NOT EXISTS, so PostgreSQL can plan each as an anti-join on its index rather than a scan per row.
+   */
+  present: readonly string[];
   /** Rows that must travel in the same batch (the legs of one event), or null for a row on its own. */
   group(row: R): string | null;
 }
@@ -50,7 +53,7 @@ export const LEDGER_TARGET: ImportTarget<LedgerRow> = {
     ['event_id', null],
     ['external_id', null],
   ],
-  present: 'e.external_id = v.external_id OR e.event_id = v.event_id',
+  present: ['e.external_id = v.external_id', 'e.event_id = v.event_id'],
   group: (row) => row.event_id,
 };
 
@@ -137,7 +140,7 @@ export function buildInsert<R extends ImportRow = LedgerRow>(
     'FROM (VALUES',
     rows.map((r) => `  ${valuesRow(r, target)}`).join(',\n'),
     `) AS v (${list})`,
-    `WHERE NOT EXISTS (SELECT 1 FROM ${target.table} e WHERE ${target.present})`,
+    `WHERE ${target.present.map((c) => `NOT EXISTS (SELECT 1 FROM ${target.table} e WHERE ${c})`).join('\n  AND ')}`,
   ].join('\n');
 }
 

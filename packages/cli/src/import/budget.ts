@@ -17,7 +17,9 @@ export const BUDGET_TARGET: ImportTarget<BudgetRow> = {
     ['planned_value', 'numeric'],
     ['note', null],
   ],
-  present: 'e.budget_month = v.budget_month::date AND e.direction = v.direction AND e.category = v.category',
+  present: [
+    'e.budget_month = v.budget_month::date AND e.direction = v.direction AND e.category = v.category',
+  ],
   group: () => null,
 };
 
