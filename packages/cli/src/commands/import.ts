@@ -1,15 +1,6 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
-import {
-  buildInsert,
-  type ImportRow,
-  type ImportTarget,
-  LEDGER_TARGET,
-  planBatches,
-} from '../import/batches.js';
+import { LEDGER_TARGET } from '../import/batches.js';
 import { BUDGET_TARGET, validateBudget } from '../import/budget.js';
 import {
   DATE_FORMATS,
@@ -23,13 +14,11 @@ import { BUDGET_FIELD_SET, type BudgetRow, LEDGER_FIELD_SET, type LedgerRow } fr
 import { findColumn, parseMapArgs, resolveMapping } from '../import/mapping.js';
 import { CsvSyntaxError, parseCsv } from '../import/parse.js';
 import { PRESET_NAMES, PRESETS, type Preset, presetNamed } from '../import/presets.js';
-import { BatchFailed, type ImportSummary, runBatches } from '../import/run.js';
+import { headerLineOf, readText } from '../import/read-file.js';
 import { validateRecords } from '../import/validate.js';
-import { fileNotReadable } from '../output/file-error.js';
-import { ProgressBar } from '../output/progress.js';
-import { ask } from '../prompt/prompt.js';
 import type { Action } from './action.js';
-import { approve, callSql, showSql, workspaceLabel } from './shared.js';
+import { chooseDateFormat } from './import-dates.js';
+import { send } from './import-send.js';
 
 interface ImportOptions {
   account?: string;
@@ -51,40 +40,6 @@ interface ImportOptions {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-async function readText(
-  file: string,
-  encoding: string | undefined,
-  latin1Fallback: boolean,
-): Promise<{ text: string; digest: string; encoding: string }> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw fileNotReadable(file, error);
-  }
-  const digest = createHash('sha256').update(bytes).digest('hex');
-  const decode = (name: 'utf-8' | 'latin1') => new TextDecoder(name, { fatal: true }).decode(bytes);
-  if (encoding === 'latin1') return { text: decode('latin1'), digest, encoding: 'latin1' };
-  try {
-    return { text: decode('utf-8'), digest, encoding: 'utf8' };
-  } catch {
-    if (latin1Fallback && encoding === undefined)
-      return { text: decode('latin1'), digest, encoding: 'latin1' };
-    throw new CliError('invalid_csv', `${file} is not UTF-8 text.`, ExitCode.failure, {
-      hint: 'Read it as Latin-1 with --encoding latin1 (or convert it: iconv -f latin1 -t utf-8).',
-    });
-  }
-}
-
-/** The line index of a preset's header (below the bank's preamble), or undefined. */
-function headerLineOf(text: string, header: RegExp): number | undefined {
-  const index = text
-    .replace(/^\uFEFF/, '')
-    .split(/\r\n|\r|\n/)
-    .findIndex((line) => header.test(line));
-  return index === -1 ? undefined : index;
-}
-
 const shown = (d: string) => (d === '\t' ? 'tab' : `'${d}'`);
 
 /** What to try when the file did not parse: the delimiter the header line suggests, the preamble option. */
@@ -94,57 +49,6 @@ function delimiterHint(text: string, skipLines: number, given: Delimiter | undef
   if (given && given !== detected)
     return `Nothing was sent. The header line looks ${shown(detected)}-separated: try --delimiter ${shown(detected)}.`;
   return `Nothing was sent. It was read with the delimiter ${shown(given ?? detected)}; give --delimiter (',' ';' or tab) if that is wrong, and --skip-lines <n> when lines above the header are not part of the table.`;
-}
-
-function summaryLine(s: ImportSummary): string {
-  const verb = s.dryRun ? 'would be inserted' : 'inserted';
-  const parts = [`${s.inserted} ${verb}`, `${s.skipped} skipped as already present`, `${s.failed} failed`];
-  if (s.notSent) parts.push(`${s.notSent} not sent`);
-  return `${s.dryRun ? 'Dry run (nothing was changed): ' : ''}${parts.join(', ')} (of ${s.rows} row${s.rows === 1 ? '' : 's'}).`;
-}
-
-function printSummary(ctx: Context, summary: ImportSummary): void {
-  if (ctx.json) ctx.printJson(summary);
-  else ctx.note(`${summary.failed ? ctx.err.red('✗') : ctx.err.green('✓')} ${summaryLine(summary)}`);
-}
-
-const DATE_WORDS: Record<string, (d: number, m: number) => string> = {
-  'MM/DD/YYYY': (a, b) => `${MONTHS[a - 1]} ${b}`,
-  'DD/MM/YYYY': (a, b) => `${b > 0 ? MONTHS[b - 1] : '?'} ${a}`,
-};
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/** Dates that read two ways: a terminal is asked which order; otherwise it is wrong usage naming the option. */
-async function chooseDateFormat(ctx: Context, formats: DateFormat[], example: string): Promise<DateFormat> {
-  const [a, b] = example.split('/').map(Number) as [number, number];
-  const readings = formats.map((f) => `${f} (${DATE_WORDS[f]?.(a, b) ?? f})`).join(' or ');
-  if (!ctx.interactive) {
-    throw usageError(
-      `The dates can be read two ways: ${example} is ${readings}; nothing was sent.`,
-      `Say which with ${formats.map((f) => `--date-format ${f}`).join(' or ')}.`,
-    );
-  }
-  ctx.note(`The dates can be read two ways: ${example} is ${readings}.`);
-  for (;;) {
-    const answer = (
-      await ask(ctx.io, `Which order? ${formats.map((f, i) => `[${i + 1}] ${f}`).join('  ')} `)
-    ).trim();
-    const chosen = formats[Number(answer) - 1] ?? formats.find((f) => f === answer.toUpperCase());
-    if (chosen) return chosen;
-  }
 }
 
 export function registerImport(program: Command, action: Action): void {
@@ -384,81 +288,4 @@ ${PRESET_NAMES.map((n) => `  ${n.padEnd(11)} ${PRESETS[n].description}`).join('\
           });
       }),
     );
-}
-
-async function send<R extends ImportRow>(
-  ctx: Context,
-  path: string,
-  options: ImportOptions,
-  rows: R[],
-  target: ImportTarget<R>,
-  keys: { digest: string; fingerprint: string },
-): Promise<void> {
-  if (rows.length === 0) {
-    if (ctx.json)
-      ctx.printJson({
-        rows: 0,
-        inserted: 0,
-        skipped: 0,
-        failed: 0,
-        notSent: 0,
-        dryRun: Boolean(options.dryRun),
-      });
-    else ctx.note(`${path} has no rows to import.`);
-    return;
-  }
-
-  await ctx.key(); // signed in at all? Asked before the approval question, not after it.
-  const batches = planBatches(rows, target);
-  const where = await workspaceLabel(ctx);
-  if (!ctx.json) {
-    const rest = batches.length - 1;
-    ctx.note(
-      `${options.dryRun ? 'Dry run: ' : ''}${rows.length} row${rows.length === 1 ? '' : 's'} from ${path} into ${target.table} of ${where}: ` +
-        `a probe of ${batches[0]!.rows.length} row${batches[0]!.rows.length === 1 ? '' : 's'}` +
-        (rest ? `, then ${rest} batch${rest === 1 ? '' : 'es'} of up to 100 rows.` : '.') +
-        (target.table === 'ledger_entries'
-          ? ' Rows whose external_id (or event_id) is already there are skipped.'
-          : ' Lines whose month, direction and category are already there are skipped.'),
-    );
-    showSql(ctx, 'The probe (every batch has the same shape):', buildInsert(batches[0]!.rows, target));
-  }
-  if (!options.dryRun)
-    await approve(
-      ctx,
-      `Import ${rows.length} row${rows.length === 1 ? '' : 's'} into ${where}?`,
-      options.yes,
-    );
-
-  const progress = new ProgressBar(ctx.io.stderr, rows.length, options.dryRun ? 'checking' : 'importing');
-  try {
-    const summary = await runBatches(
-      batches,
-      target,
-      { fileDigest: keys.digest, fingerprint: keys.fingerprint },
-      (sql, o) => callSql(ctx, '/sql/execute', sql, o),
-      { dryRun: Boolean(options.dryRun), onProgress: (done) => !ctx.json && progress.update(done) },
-    );
-    progress.done();
-    printSummary(ctx, summary);
-  } catch (error) {
-    progress.done();
-    if (!(error instanceof BatchFailed)) throw error;
-    const cause = error.cause instanceof CliError ? error.cause : undefined;
-    const lines = `lines ${error.batch.rows[0]!.line}–${error.batch.rows.at(-1)!.line}`;
-    if (!ctx.json) ctx.note(`${ctx.err.red('✗')} ${summaryLine(error.summary)}`);
-    throw new CliError(
-      cause?.code ?? 'import_failed',
-      `${error.batch.probe ? 'The probe' : `Batch ${error.batch.index}`} (${lines}) failed: ${
-        cause?.message ?? String(error.cause)
-      }`,
-      cause?.exitCode ?? ExitCode.failure,
-      {
-        hint:
-          cause?.hint ??
-          'Rows before this batch are in; running the same import again skips them and continues.',
-        details: { ...(cause?.details ?? {}), summary: error.summary },
-      },
-    );
-  }
 }
