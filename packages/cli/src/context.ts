@@ -83,7 +83,11 @@ export class Context {
   /** `{base_url}`: --api-url / EXPENSE_API_URL, else the profile's, else the default. */
   async apiUrl(): Promise<string> {
     if (this.apiUrlCache) return this.apiUrlCache;
-    const raw = this.globals.apiUrl?.trim() || (await this.profile()).apiUrl || DEFAULT_API_URL;
+    const raw =
+      this.globals.apiUrl?.trim() ||
+      (await this.profile()).apiUrl ||
+      (await this.inheritedApiUrl()) ||
+      DEFAULT_API_URL;
     try {
       this.apiUrlCache = normaliseApiUrl(raw);
     } catch (error) {
@@ -100,6 +104,15 @@ export class Context {
       );
     }
     return this.apiUrlCache;
+  }
+
+  /**
+   * A profile not in the configuration yet takes the URL in use (the default profile's), so `--profile work
+   * login` signs in to the same service rather than to the built-in default.
+   */
+  private async inheritedApiUrl(): Promise<string | undefined> {
+    if (this.profileName === DEFAULT_PROFILE || (await this.config.has(this.profileName))) return undefined;
+    return (await this.config.profile(DEFAULT_PROFILE)).apiUrl;
   }
 
   async url(path: string): Promise<string> {

@@ -1,5 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { createAction, type RunState } from './commands/action.js';
+import { registerApi } from './commands/api.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerConfig, registerProfiles } from './commands/config.js';
 import { registerExec } from './commands/exec.js';
 import { registerHistory } from './commands/history.js';
 import { registerImport } from './commands/import.js';
@@ -10,6 +13,7 @@ import { registerLogout } from './commands/logout.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerMembers } from './commands/members.js';
 import { registerQuery } from './commands/query.js';
+import { registerReport } from './commands/report.js';
 import { registerRevert } from './commands/revert.js';
 import { registerSchema } from './commands/schema.js';
 import { registerWhoami } from './commands/whoami.js';
@@ -66,10 +70,15 @@ export function createProgram(io: IO, state: RunState): Command {
   registerHistory(program, action);
   registerRevert(program, action);
   registerImport(program, action);
+  registerReport(program, action);
   registerKeys(program, action);
   registerMembers(program, action);
   registerInvitations(program, action);
   registerMcp(program, action);
+  registerApi(program, action);
+  registerConfig(program, action);
+  registerProfiles(program, action);
+  registerCompletion(program, action);
   for (const command of program.commands) {
     command.exitOverride();
     for (const sub of command.commands) sub.exitOverride();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectDelimiter, isoDate, normaliseAmount } from '../src/import/dialect.js';
+import { detectDateFormat, detectDelimiter, isoDate, normaliseAmount } from '../src/import/dialect.js';
 
 describe('bank export dialects', () => {
   it('detects comma, semicolon and tab from the header line, ignoring quoted text', () => {
@@ -22,5 +22,17 @@ describe('bank export dialects', () => {
     expect(normaliseAmount('12 USD', false)).toBeUndefined();
     expect(normaliseAmount('1,5', false)).toBeUndefined();
     expect(normaliseAmount('1.234.5', false)).toBeUndefined();
+  });
+  it('detects the date order from every value, and says when it cannot', () => {
+    expect(detectDateFormat(['03/04/2026', '03/14/2026'])).toEqual({ kind: 'found', format: 'MM/DD/YYYY' });
+    expect(detectDateFormat(['03/04/2026', '13/04/2026'])).toEqual({ kind: 'found', format: 'DD/MM/YYYY' });
+    expect(detectDateFormat(['03/04/2026', '04/05/2026'])).toEqual({
+      kind: 'ambiguous',
+      formats: ['MM/DD/YYYY', 'DD/MM/YYYY'],
+      example: '03/04/2026',
+    });
+    expect(detectDateFormat(['04.03.26'])).toEqual({ kind: 'found', format: 'DD.MM.YYYY' });
+    expect(detectDateFormat(['2026-03-04'])).toEqual({ kind: 'none' });
+    expect(detectDateFormat(['13/14/2026'])).toEqual({ kind: 'none' });
   });
 });

@@ -296,7 +296,7 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     const rows = Array.from({ length: 150 }, (_, i) => `2026-05-01,tty,-${i + 1},USD`);
     await writeFile(file, `ts,account_id,amount,currency\n${rows.join('\n')}\n`);
     const term = spawnInTerminal(['import', file], env);
-    await term.waitFor(/Import 150 rows\? \[y\/N\] /, 'stdout');
+    await term.waitFor(/Import 150 rows into workspace "Books" \([^)]+\)\? \[y\/N\] /, 'stdout');
     term.write('y\r');
     const result = await term.result;
     const out = plain(result.stdout);

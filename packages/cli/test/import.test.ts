@@ -3,10 +3,12 @@ import { createGuard } from '@expense/sql-guard';
 import { describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../src/errors.js';
 import { buildInsert, idempotencyKey, MAX_BATCH_ROWS, planBatches } from '../src/import/batches.js';
+import { BUDGET_TARGET, budgetMonth, validateBudget } from '../src/import/budget.js';
 import type { LedgerRow } from '../src/import/fields.js';
+import { BUDGET_FIELD_SET } from '../src/import/fields.js';
 import { parseMapArgs, resolveMapping } from '../src/import/mapping.js';
 import { parseCsv } from '../src/import/parse.js';
-import { validateRecords } from '../src/import/validate.js';
+import { eventProblems, validateRecords } from '../src/import/validate.js';
 import { parseAmount, parseTimestamp } from '../src/import/values.js';
 
 const validate = (csv: string, maps: string[] = [], account?: string) => {
@@ -151,12 +153,84 @@ describe('planBatches', () => {
     expect(planBatches([row(1)]).map((b) => b.rows.length)).toEqual([1]);
   });
 
+  it('never splits the rows of one event_id across the probe or a batch', () => {
+    const legs = (i: number, event: string) => [
+      row(i, { kind: 'transfer', amount: '-5', event_id: event }),
+      row(i + 1, { kind: 'transfer', amount: '5', event_id: event }),
+    ];
+    const rows = [
+      row(0),
+      row(1),
+      ...legs(2, 'a'),
+      ...Array.from({ length: 97 }, (_, i) => row(10 + i)),
+      ...legs(200, 'b'),
+    ];
+    const plan = planBatches(rows);
+    expect(plan.map((b) => b.rows.length)).toEqual([2, 99, 2]);
+    for (const event of ['a', 'b']) {
+      const holding = plan.filter((b) => b.rows.some((r) => r.event_id === event));
+      expect(holding).toHaveLength(1);
+    }
+    // Legs far apart in the file still travel together.
+    const apart = planBatches([
+      row(0, { event_id: 'c' }),
+      ...Array.from({ length: 150 }, (_, i) => row(1 + i)),
+      row(200, { event_id: 'c' }),
+    ]);
+    expect(apart[0]!.rows.map((r) => r.line)).toEqual([2, 202, 3]);
+  });
+
   it('ends a batch early when its SQL would pass the server limit', () => {
     const long = Array.from({ length: 120 }, (_, i) => row(i, { note: 'n'.repeat(1000) }));
     for (const batch of planBatches(long)) {
       expect(batch.rows.length).toBeLessThanOrEqual(MAX_BATCH_ROWS);
       expect(buildInsert(batch.rows).length).toBeLessThan(100_000);
     }
+  });
+});
+
+describe('eventProblems', () => {
+  it('refuses transfer legs that do not sum to zero, exactly', () => {
+    const t = (i: number, amount: string, event = 'e') =>
+      row(i, { kind: 'transfer', amount, event_id: event });
+    expect(eventProblems([t(0, '-0.10'), t(1, '0.05'), t(2, '0.05')])).toEqual([]);
+    expect(eventProblems([t(0, '-500.00'), t(1, '499.999999')])[0]?.message).toContain(
+      'do not sum to zero in USD',
+    );
+  });
+});
+
+describe('budget lines', () => {
+  it('reads months as their first day and refuses what the table would', () => {
+    const parsed = parseCsv(
+      'budget_month,direction,category,currency,planned_value\n2026-11,spend,food,USD,400\n2026-11-15,spend,x,USD,1\n2026-11-01,saving,y,USD,-3\n2026-11-01,spend,food,USD,2\n',
+    );
+    const mapping = resolveMapping(parsed.header, new Map(), { set: BUDGET_FIELD_SET });
+    const { rows, problems } = validateBudget(parsed.header, parsed.records, mapping);
+    expect(rows.map((r) => r.budget_month)).toEqual(['2026-11-01']);
+    expect(problems.map((p) => [p.line, p.field])).toEqual([
+      [3, 'budget_month'],
+      [4, 'direction'],
+      [4, 'planned_value'],
+      [5, 'category'],
+    ]);
+    expect(budgetMonth('11/2026', undefined)).toBeUndefined();
+    expect(budgetMonth('01.11.2026', 'DD.MM.YYYY')).toBe('2026-11-01');
+  });
+
+  it('a full batch is one statement the real guard accepts', async () => {
+    const guard = await createGuard();
+    const lines = Array.from({ length: MAX_BATCH_ROWS }, (_, i) => ({
+      line: i + 2,
+      budget_month: '2026-11-01',
+      direction: 'spend',
+      category: `c'${i}`,
+      currency: 'USD',
+      planned_value: '10.50',
+      note: null,
+    }));
+    const result = guard.check(buildInsert(lines, BUDGET_TARGET), { mode: 'execute' });
+    expect(result.ok ? 'ok' : result.error).toBe('ok');
   });
 });
 

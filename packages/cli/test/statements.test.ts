@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorOffset } from '../src/sql/error-position.js';
 import { pointAt } from '../src/sql/pointer.js';
-import { scriptMayWrite, splitStatements } from '../src/sql/statements.js';
+import { blankComments, scriptMayWrite, splitStatements } from '../src/sql/statements.js';
 
 describe('splitStatements', () => {
   it('splits at semicolons outside literals and keeps offsets', () => {
@@ -12,8 +12,21 @@ describe('splitStatements', () => {
   });
 });
 
+describe('blankComments', () => {
+  it('blanks comments outside literals, keeping length and lines', () => {
+    const sql = "-- don't\nSELECT '--x' /* a /* nested */ b */ AS y; -- end";
+    const out = blankComments(sql);
+    expect(out).toHaveLength(sql.length);
+    expect(out.split('\n')).toHaveLength(2);
+    expect(out.replace(/\s+/g, ' ').trim()).toBe("SELECT '--x' AS y;");
+  });
+});
+
 describe('scriptMayWrite', () => {
   it.each([
+    ["-- read only, don't ask\nSELECT 1", false],
+    ['/* delete nothing */ SELECT 1', false],
+    ['-- tidy\nDELETE FROM t', true],
     ['SELECT 1', false],
     ['with x as (select 1) select * from x', false],
     ["SELECT 'insert into t' AS note", false],

@@ -4,7 +4,9 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import { isSqlRejection } from '../http/exit-codes.js';
+import { fileNotReadable } from '../output/file-error.js';
 import { confirm, readAll } from '../prompt/prompt.js';
+import { blankComments, hasComments } from '../sql/statements.js';
 
 /** A SQL rejection, with the SQL it refers to so the message can point into it. */
 export class SqlRejected extends CliError {
@@ -57,13 +59,13 @@ export async function sqlFrom(
     try {
       sql = await readFile(file, 'utf8');
     } catch (error) {
-      throw new CliError(
-        'file_not_readable',
-        `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code}`,
-        ExitCode.failure,
-      );
+      throw fileNotReadable(file, error);
     }
   } else throw usageError('No SQL given.', 'Pass it as an argument, with -f <file>, or on stdin.');
+  if (hasComments(sql)) {
+    sql = blankComments(sql);
+    if (!ctx.json) ctx.note('Comments are not sent (the service accepts none); the rest is sent as written.');
+  }
   if (!sql.trim()) throw usageError('The SQL is empty.');
   return sql;
 }
@@ -101,8 +103,19 @@ export function showSql(ctx: Context, heading: string, sql: string): void {
   );
 }
 
-/** "workspace <id>" for messages, or the server's saved selection. */
+/**
+ * The workspace a write goes to, for prompts and messages: its name and id (`workspace "Household"
+ * (0b6f…)`), so the question says where in words. The name comes from the workspace list; when that call
+ * fails the id alone is shown (the write itself then reports the real problem).
+ */
 export async function workspaceLabel(ctx: Context): Promise<string> {
   const id = await ctx.workspaceId();
+  try {
+    const { workspaces } = (await (await ctx.api()).workspaces()).data;
+    const match = workspaces.find((w) => (id ? w.workspaceId === id : w.selected));
+    if (match) return `workspace "${match.name}" (${match.workspaceId})`;
+  } catch {
+    // fall through to what is known locally
+  }
   return id ? `workspace ${id}` : 'the selected workspace';
 }

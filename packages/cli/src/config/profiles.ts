@@ -42,6 +42,17 @@ export class ConfigStore {
     return (await this.load()).profiles[name] ?? {};
   }
 
+  /** Whether the configuration holds a profile of this name. */
+  async has(name: string): Promise<boolean> {
+    return name in (await this.load()).profiles;
+  }
+
+  async remove(name: string): Promise<void> {
+    const config = await this.load();
+    delete config.profiles[name];
+    await writeJson(this.path, config, 0o600);
+  }
+
   /** Merges `patch` into a profile; `undefined` values remove a setting. */
   async update(name: string, patch: Partial<Record<keyof Profile, string | undefined>>): Promise<Profile> {
     const config = await this.load();

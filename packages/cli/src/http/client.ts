@@ -21,7 +21,7 @@ export interface ClientOptions {
 }
 
 export interface CallSpec<T> {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   /** Schema of `data` on success; omitted for 204 responses. */
   data?: z.ZodType<T>;

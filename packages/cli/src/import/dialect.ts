@@ -67,3 +67,49 @@ export function normaliseAmount(raw: string, decimalComma: boolean): string | un
   if (!/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(s)) return undefined;
   return `${negative ? '-' : ''}${s}`;
 }
+
+export type DateDetection =
+  /** ISO dates, or nothing recognisable: nothing to decide (validation reports what does not parse). */
+  | { kind: 'none' }
+  /** Exactly one order fits every value. */
+  | { kind: 'found'; format: DateFormat }
+  /** Both orders fit every value (03/04/2026): the user decides. */
+  | { kind: 'ambiguous'; formats: DateFormat[]; example: string };
+
+const NUMERIC_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{2}|\d{4})(?:\s|$)/;
+
+/**
+ * The order of numeric dates in a column, from all its values: dots mean DD.MM.YYYY and dashes DD-MM-YYYY;
+ * slashes fit MM/DD/YYYY when no first part is above 12 and DD/MM/YYYY when no second part is; when every
+ * value fits both, the answer is ambiguous.
+ */
+export function detectDateFormat(values: string[]): DateDetection {
+  const dates = values.map((v) => v.trim()).filter((v) => v !== '');
+  const parts = dates.map((v) => NUMERIC_DATE.exec(v));
+  if (dates.length === 0 || parts.some((p) => p === null)) return { kind: 'none' };
+  const separators = new Set(parts.map((p) => p![2]));
+  if (separators.size !== 1) return { kind: 'none' };
+  const separator = [...separators][0];
+  if (separator === '.') return { kind: 'found', format: 'DD.MM.YYYY' };
+  if (separator === '-') return { kind: 'found', format: 'DD-MM-YYYY' };
+  const fits = (month: 1 | 3) =>
+    parts.every((p) => {
+      const m = Number(p![month]);
+      const d = Number(p![4 - month]);
+      return m >= 1 && m <= 12 && d >= 1 && d <= 31;
+    });
+  const formats: DateFormat[] = [];
+  if (fits(1)) formats.push('MM/DD/YYYY');
+  if (fits(3)) formats.push('DD/MM/YYYY');
+  if (formats.length === 1) return { kind: 'found', format: formats[0]! };
+  if (formats.length === 2) {
+    const example = dates.find((d) => {
+      const p = NUMERIC_DATE.exec(d)!;
+      return p[1] !== p[3];
+    });
+    // Every day equals its month (01/01, 02/02): both orders give the same dates.
+    if (example === undefined) return { kind: 'found', format: 'MM/DD/YYYY' };
+    return { kind: 'ambiguous', formats, example };
+  }
+  return { kind: 'none' };
+}

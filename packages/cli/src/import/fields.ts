@@ -34,3 +34,56 @@ export interface LedgerRow {
   event_id: string | null;
   external_id: string;
 }
+
+/** The budget_lines columns an import may fill (`--into budget_lines`). */
+export const BUDGET_FIELDS = [
+  'budget_month',
+  'direction',
+  'category',
+  'currency',
+  'planned_value',
+  'note',
+] as const;
+export type BudgetField = (typeof BUDGET_FIELDS)[number];
+export const BUDGET_REQUIRED: readonly BudgetField[] = [
+  'budget_month',
+  'direction',
+  'category',
+  'planned_value',
+  'currency',
+];
+export const DIRECTIONS = ['income', 'spend'] as const;
+
+/** One validated budget line. */
+export interface BudgetRow {
+  line: number;
+  /** The first day of the month, YYYY-MM-01. */
+  budget_month: string;
+  direction: string;
+  category: string;
+  currency: string;
+  planned_value: string;
+  note: string | null;
+}
+
+/** The fields of the table an import writes into, for mapping columns to them. */
+export interface FieldSet {
+  table: 'ledger_entries' | 'budget_lines';
+  fields: readonly string[];
+  required: readonly string[];
+  /** A --map example for the hint when a required field has no column. */
+  example: string;
+}
+
+export const LEDGER_FIELD_SET: FieldSet = {
+  table: 'ledger_entries',
+  fields: LEDGER_FIELDS,
+  required: REQUIRED_FIELDS,
+  example: '--map "Date=ts" --map "Amount=amount"',
+};
+export const BUDGET_FIELD_SET: FieldSet = {
+  table: 'budget_lines',
+  fields: BUDGET_FIELDS,
+  required: BUDGET_REQUIRED,
+  example: '--map "Month=budget_month" --map "Planned=planned_value"',
+};

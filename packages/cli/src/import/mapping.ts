@@ -1,9 +1,9 @@
 import { usageError } from '../errors.js';
-import { isLedgerField, LEDGER_FIELDS, type LedgerField, REQUIRED_FIELDS } from './fields.js';
+import { type FieldSet, LEDGER_FIELD_SET } from './fields.js';
 
 export interface Mapping {
   /** Index of the CSV column that feeds each mapped field. */
-  columns: Partial<Record<LedgerField, number>>;
+  columns: Partial<Record<string, number>>;
   /** Header names that feed nothing (reported, not an error). */
   ignored: string[];
   /** Value for account_id where the file has none (`--account`). */
@@ -11,29 +11,43 @@ export interface Mapping {
 }
 
 /** A header name as a field name: case and surrounding space ignored, spaces and dashes as underscores. */
-const normalise = (name: string) =>
+export const normalise = (name: string) =>
   name
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
 
+/** The index of a header column by its exact name, else case- and spacing-insensitively; -1 when absent. */
+export function findColumn(header: string[], column: string): number {
+  const index = header.indexOf(column);
+  return index === -1 ? header.findIndex((h) => normalise(h) === normalise(column)) : index;
+}
+
 /** Parses `--map column=field` arguments. */
-export function parseMapArgs(args: string[]): Map<string, LedgerField> {
-  const maps = new Map<string, LedgerField>();
+export function parseMapArgs(args: string[], set: FieldSet = LEDGER_FIELD_SET): Map<string, string> {
+  const maps = new Map<string, string>();
   for (const arg of args) {
     const eq = arg.lastIndexOf('=');
     const column = arg.slice(0, eq).trim();
     const field = normalise(arg.slice(eq + 1));
     if (eq <= 0 || !column) throw usageError(`--map ${arg}: expected column=field`);
-    if (!isLedgerField(field)) {
+    if (!set.fields.includes(field)) {
       throw usageError(
-        `--map ${arg}: "${field}" is not a ledger_entries field`,
-        `Fields: ${LEDGER_FIELDS.join(', ')}.`,
+        `--map ${arg}: "${field}" is not a ${set.table} field`,
+        `Fields: ${set.fields.join(', ')}.`,
       );
     }
     maps.set(column, field);
   }
   return maps;
+}
+
+export interface MappingOptions {
+  account?: string | undefined;
+  currency?: string | undefined;
+  /** Columns the amount comes from instead (`--debit`/`--credit`): no amount column is needed. */
+  debitCredit?: number[];
+  set?: FieldSet;
 }
 
 /**
@@ -43,13 +57,19 @@ export function parseMapArgs(args: string[]): Map<string, LedgerField> {
  */
 export function resolveMapping(
   header: string[],
-  maps: Map<string, LedgerField>,
-  account?: string,
-  currency?: string,
+  maps: Map<string, string>,
+  accountOrOptions?: string | MappingOptions,
+  currencyArg?: string,
 ): Mapping {
-  const columns: Partial<Record<LedgerField, number>> = {};
-  const used = new Set<number>();
-  const assign = (field: LedgerField, index: number) => {
+  const options: MappingOptions =
+    typeof accountOrOptions === 'object'
+      ? accountOrOptions
+      : { account: accountOrOptions, currency: currencyArg };
+  const set = options.set ?? LEDGER_FIELD_SET;
+  const { currency } = options;
+  const columns: Partial<Record<string, number>> = {};
+  const used = new Set<number>(options.debitCredit ?? []);
+  const assign = (field: string, index: number) => {
     const taken = columns[field];
     if (taken !== undefined && taken !== index) {
       throw usageError(
@@ -61,31 +81,35 @@ export function resolveMapping(
     used.add(index);
   };
   for (const [column, field] of maps) {
-    const index = header.indexOf(column);
-    const loose = index === -1 ? header.findIndex((h) => normalise(h) === normalise(column)) : index;
-    if (loose === -1)
+    const index = findColumn(header, column);
+    if (index === -1)
       throw usageError(
         `--map ${column}=${field}: the file has no column "${column}".`,
         `Columns: ${header.join(', ')}.`,
       );
-    assign(field, loose);
+    assign(field, index);
   }
   header.forEach((name, index) => {
     if (used.has(index)) return;
     const field = normalise(name);
-    if (isLedgerField(field) && columns[field] === undefined) assign(field, index);
+    if (set.fields.includes(field) && columns[field] === undefined) assign(field, index);
   });
-  const cleanAccount = account?.trim() || undefined;
-  const missing = REQUIRED_FIELDS.filter(
+  const cleanAccount = set.table === 'ledger_entries' ? options.account?.trim() || undefined : undefined;
+  const missing = set.required.filter(
     (f) =>
-      columns[f] === undefined && !(f === 'account_id' && cleanAccount) && !(f === 'currency' && currency),
+      columns[f] === undefined &&
+      !(f === 'account_id' && cleanAccount) &&
+      !(f === 'currency' && currency) &&
+      !(f === 'amount' && options.debitCredit?.length),
   );
   if (missing.length > 0) {
     throw usageError(
       `No column for ${missing.join(', ')}.`,
-      `Name the columns after the fields, or map them: --map "Date=ts" --map "Amount=amount"${
+      `Name the columns after the fields, or map them: ${set.example}${
         missing.includes('account_id') ? ', or give --account <id>' : ''
       }${missing.includes('currency') ? ', or give --currency <code>' : ''}${
+        missing.includes('amount') ? ', or give --debit <column> --credit <column>' : ''
+      }${
         header.length === 1 && /[;\t]/.test(header[0] ?? '')
           ? ` (one column "${header[0]}": is the delimiter --delimiter ';' or tab?)`
           : ''

@@ -1,6 +1,6 @@
 import type { SqlResultData } from '@expense/wire';
 import type { CallResult } from '../http/client.js';
-import { type Batch, buildInsert, idempotencyKey } from './batches.js';
+import { type Batch, buildInsert, type ImportRow, type ImportTarget, idempotencyKey } from './batches.js';
 
 export interface ImportSummary {
   rows: number;
@@ -21,7 +21,7 @@ export type BatchRunner = (
 
 export class BatchFailed extends Error {
   constructor(
-    readonly batch: Batch,
+    readonly batch: Batch<ImportRow>,
     readonly summary: ImportSummary,
     override readonly cause: unknown,
   ) {
@@ -33,8 +33,9 @@ export class BatchFailed extends Error {
  * Sends the probe and the batches in order, one at a time. A dry run sends every batch with dryRun (and no
  * Idempotency-Key, whose stored response would otherwise answer the real run later).
  */
-export async function runBatches(
-  batches: Batch[],
+export async function runBatches<R extends ImportRow>(
+  batches: Batch<R>[],
+  target: ImportTarget<R>,
   keys: { fileDigest: string; fingerprint: string },
   send: BatchRunner,
   options: { dryRun: boolean; onProgress?: (done: number) => void },
@@ -50,7 +51,7 @@ export async function runBatches(
   };
   let done = 0;
   for (const batch of batches) {
-    const sql = buildInsert(batch.rows);
+    const sql = buildInsert(batch.rows, target);
     let result: CallResult<SqlResultData>;
     try {
       result = await send(sql, {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MAX_BATCH_ROWS } from './batches.js';
 import { type DateFormat, isoDate, normaliseAmount } from './dialect.js';
 import { KINDS, type LedgerField, type LedgerRow } from './fields.js';
 import type { Mapping } from './mapping.js';
@@ -11,9 +12,11 @@ export interface RowProblem {
   message: string;
 }
 
-export interface Validation {
-  rows: LedgerRow[];
+export interface Validation<R = LedgerRow> {
+  rows: R[];
   problems: RowProblem[];
+  /** Rows that are not movements (a preset's balance line, a reverted payment), left out on purpose. */
+  left: { line: number; reason: string }[];
 }
 
 const TEXT_LIMIT = 1000;
@@ -32,6 +35,58 @@ export interface ValueOptions {
   decimalComma?: boolean;
   /** The currency of rows without a currency column. */
   currency?: string;
+  /** Columns of money out and money in (`--debit`/`--credit`), used when no amount column is mapped. */
+  debit?: number;
+  credit?: number;
+  /** The file shows money out as positive (`--invert-sign`). */
+  invertSign?: boolean;
+  /** Rows without an amount are left out instead of refused (a preset's balance line). */
+  skipWithoutAmount?: boolean;
+  /** Only rows whose column holds one of the values are imported. */
+  keepWhen?: { index: number; column: string; values: readonly string[] };
+}
+
+/** The amount of a row: its amount column, or its debit (negative) or credit (positive) column. */
+function rowAmount(
+  values: string[],
+  amountIndex: number | undefined,
+  options: ValueOptions,
+): { ok: true; value: string } | { ok: false; problem: string; field: string } | { ok: 'empty' } {
+  const comma = options.decimalComma === true;
+  const parse = (raw: string, field: string) => {
+    const normal = normaliseAmount(raw, comma);
+    const parsed = normal === undefined ? parseAmount(raw) : parseAmount(normal);
+    if (parsed.ok) return parsed;
+    const hint =
+      !comma && /\d,\d{1,2}\)?\s*\S{0,3}$/.test(raw.trim()) ? ' — a decimal comma? use --decimal-comma' : '';
+    return { ok: false as const, problem: `${parsed.problem}${hint}`, field };
+  };
+  let value: string;
+  if (amountIndex !== undefined) {
+    const raw = values[amountIndex] ?? '';
+    if (raw.trim() === '') return options.skipWithoutAmount ? { ok: 'empty' } : { ...parse(raw, 'amount') };
+    const parsed = parse(raw, 'amount');
+    if (!parsed.ok) return parsed;
+    value = parsed.value;
+  } else {
+    const debit = options.debit === undefined ? '' : (values[options.debit] ?? '').trim();
+    const credit = options.credit === undefined ? '' : (values[options.credit] ?? '').trim();
+    if (debit === '' && credit === '') {
+      if (options.skipWithoutAmount) return { ok: 'empty' };
+      return { ok: false, problem: 'has neither a debit nor a credit', field: 'amount' };
+    }
+    const d = debit === '' ? undefined : parse(debit, 'debit');
+    const c = credit === '' ? undefined : parse(credit, 'credit');
+    if (d && !d.ok) return d;
+    if (c && !c.ok) return c;
+    const magnitude = (v: string) => v.replace(/^-/, '');
+    if (d && c && signOf(d.value) !== 0 && signOf(c.value) !== 0)
+      return { ok: false, problem: `has both a debit (${debit}) and a credit (${credit})`, field: 'amount' };
+    value = d && signOf(d.value) !== 0 ? `-${magnitude(d.value)}` : magnitude(c?.value ?? d!.value);
+  }
+  if (options.invertSign) value = value.startsWith('-') ? value.slice(1) : `-${value}`;
+  if (signOf(value) === 0) value = value.replace(/^-/, '');
+  return { ok: true, value };
 }
 
 export function validateRecords(
@@ -45,15 +100,23 @@ export function validateRecords(
   const seenContent = new Map<string, number>();
   const seenExternal = new Map<string, number>();
 
+  const left: { line: number; reason: string }[] = [];
   for (const record of records) {
     const before = problems.length;
+    if (values.keepWhen) {
+      const state = (record.values[values.keepWhen.index] ?? '').trim();
+      if (!values.keepWhen.values.includes(state)) {
+        left.push({ line: record.line, reason: `${values.keepWhen.column} is ${state || 'empty'}` });
+        continue;
+      }
+    }
     const problem = (message: string, field?: string) =>
       problems.push({ line: record.line, message, ...(field ? { field } : {}) });
     if (record.values.length !== header.length) {
       problem(`has ${record.values.length} fields, the header has ${header.length}`);
       continue;
     }
-    const get = (field: LedgerField): string | undefined => {
+    const get = (field: LedgerField | 'amount'): string | undefined => {
       const index = mapping.columns[field];
       return index === undefined ? undefined : record.values[index];
     };
@@ -70,6 +133,13 @@ export function validateRecords(
       return raw === '' ? null : raw;
     };
 
+    const money = rowAmount(record.values, mapping.columns.amount, values);
+    if (money.ok === 'empty') {
+      left.push({ line: record.line, reason: 'no amount' });
+      continue;
+    }
+    const amount = money.ok ? money : ({ ok: false, problem: money.problem } as const);
+    if (!money.ok) problem(money.problem, money.field);
     const rawTs = get('ts') ?? '';
     const ts =
       values.dateFormat && values.dateFormat !== 'YYYY-MM-DD'
@@ -86,16 +156,6 @@ export function validateRecords(
           ? ` — give its order with --date-format (${rawTs.trim()[2] === '.' ? 'DD.MM.YYYY' : 'MM/DD/YYYY or DD/MM/YYYY'})`
           : '';
       problem(`${ts.problem}${hint}`, 'ts');
-    }
-    const rawAmount = get('amount') ?? '';
-    const normal = normaliseAmount(rawAmount, values.decimalComma === true);
-    const amount = normal === undefined ? parseAmount(rawAmount) : parseAmount(normal);
-    if (!amount.ok) {
-      const hint =
-        !values.decimalComma && /\d,\d{1,2}\)?\s*\S{0,3}$/.test(rawAmount.trim())
-          ? ' — a decimal comma? use --decimal-comma'
-          : '';
-      problem(`${amount.problem}${hint}`, 'amount');
     }
     const currency = parseCurrency(get('currency') || values.currency || '');
     if (!currency.ok) problem(currency.problem, 'currency');
@@ -155,5 +215,52 @@ export function validateRecords(
       external_id: externalId,
     });
   }
-  return { rows, problems };
+  problems.push(...eventProblems(rows));
+  return { rows, problems, left };
+}
+
+/**
+ * What the service would refuse about an event as a whole, said with line numbers before anything is sent:
+ * the transfer legs of an event must sum to zero per currency, and an event must fit in one batch.
+ */
+export function eventProblems(rows: LedgerRow[]): RowProblem[] {
+  const events = new Map<string, LedgerRow[]>();
+  for (const row of rows) {
+    if (row.event_id === null) continue;
+    const legs = events.get(row.event_id) ?? [];
+    legs.push(row);
+    events.set(row.event_id, legs);
+  }
+  const problems: RowProblem[] = [];
+  for (const [event, legs] of events) {
+    const lines = legs.map((l) => l.line).join(', ');
+    if (legs.length > MAX_BATCH_ROWS)
+      problems.push({
+        line: legs[0]!.line,
+        field: 'event_id',
+        message: `event "${event}" has ${legs.length} rows (lines ${lines}); one event is sent in one batch of at most ${MAX_BATCH_ROWS}`,
+      });
+    const sums = new Map<string, bigint>();
+    for (const leg of legs) {
+      if (leg.kind !== 'transfer') continue;
+      sums.set(leg.currency, (sums.get(leg.currency) ?? 0n) + cents(leg.amount));
+    }
+    for (const [currency, sum] of sums) {
+      if (sum !== 0n)
+        problems.push({
+          line: legs[0]!.line,
+          field: 'event_id',
+          message: `the transfer legs of event "${event}" (lines ${lines}) do not sum to zero in ${currency}`,
+        });
+    }
+  }
+  return problems;
+}
+
+/** An exact decimal as an integer of its smallest unit (10^-12), for summing without rounding. */
+function cents(amount: string): bigint {
+  const negative = amount.startsWith('-');
+  const [whole = '0', fraction = ''] = amount.replace(/^[+-]/, '').split('.');
+  const value = BigInt(whole || '0') * 10n ** 12n + BigInt((fraction.slice(0, 12) || '0').padEnd(12, '0'));
+  return negative ? -value : value;
 }

@@ -10,4 +10,4 @@ export function quoteLiteral(value: string): string {
 }
 
 /** The types the import casts to; all are on the dialect's cast list. */
-export type LiteralType = 'text' | 'numeric' | 'timestamptz';
+export type LiteralType = 'text' | 'numeric' | 'timestamptz' | 'date';

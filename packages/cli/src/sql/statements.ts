@@ -10,6 +10,54 @@ export interface StatementSpan {
   offset: number;
 }
 
+/**
+ * The SQL with every comment (`-- ...` to the end of the line, `/* ... *\/`, nested as PostgreSQL nests them)
+ * outside string literals replaced by spaces, newlines kept: the same length and layout, so positions the
+ * server reports still point at the right place. The dialect accepts no comments, so a commented file is sent
+ * this way; a quote inside a comment (`-- don't`) no longer looks like a literal.
+ */
+export function blankComments(sql: string): string {
+  let out = '';
+  let i = 0;
+  const blank = (text: string) => text.replace(/[^\n]/g, ' ');
+  while (i < sql.length) {
+    const ch = sql[i]!;
+    if (ch === "'") {
+      let j = i + 1;
+      while (j < sql.length && !(sql[j] === "'" && sql[j + 1] !== "'")) j += sql[j] === "'" ? 2 : 1;
+      out += sql.slice(i, j + 1);
+      i = j + 1;
+    } else if (ch === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      const stop = end === -1 ? sql.length : end;
+      out += blank(sql.slice(i, stop));
+      i = stop;
+    } else if (ch === '/' && sql[i + 1] === '*') {
+      let depth = 0;
+      let j = i;
+      while (j < sql.length) {
+        if (sql[j] === '/' && sql[j + 1] === '*') {
+          depth++;
+          j += 2;
+        } else if (sql[j] === '*' && sql[j + 1] === '/') {
+          depth--;
+          j += 2;
+          if (depth === 0) break;
+        } else j++;
+      }
+      out += blank(sql.slice(i, j));
+      i = j;
+    } else {
+      out += ch;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** Whether the SQL has a comment outside its string literals. */
+export const hasComments = (sql: string) => blankComments(sql) !== sql;
+
 /** Splits a script at semicolons outside string literals; empty statements are dropped. */
 export function splitStatements(sql: string): StatementSpan[] {
   const spans: StatementSpan[] = [];
@@ -50,7 +98,7 @@ const WRITE_WORDS =
  * (which also catches data-modifying CTEs). A false "write" only costs an approval question.
  */
 export function scriptMayWrite(sql: string): boolean {
-  const statements = splitStatements(sql);
+  const statements = splitStatements(blankComments(sql));
   if (statements.length === 0) return false;
   return statements.some((s) => {
     const bare = withoutLiterals(s.text);
