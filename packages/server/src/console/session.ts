@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-keys.js';
+import { verifyKey } from '../auth/authenticate.js';
 import { isWellFormedApiKey } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { checkInvalidKeyBudget, spendInvalidKey } from '../ratelimit/invalid-keys.js';
 
 /** A console session is an ApiKey of kind `console` that lives this long (docs/console.md). */
 export const CONSOLE_SESSION_HOURS = 12;
@@ -63,12 +63,8 @@ export async function readConsoleSession(
 ): Promise<Principal | null> {
   const key = sessionKeyOf(ctx, request);
   if (!key) return null;
-  const principal = await ctx.keys.verify(key, () => checkInvalidKeyBudget(ctx.invalidKeyLimit, request.ip));
-  if (!principal) {
-    await spendInvalidKey(ctx.invalidKeyLimit, request.ip);
-    return null;
-  }
-  return principal.kind === 'console' ? principal : null;
+  const principal = await verifyKey(ctx, key, request.ip);
+  return principal?.kind === 'console' ? principal : null;
 }
 
 /**

@@ -2,11 +2,12 @@
 // statement writes a row, so two transactions of one workspace that write the same rows in opposite orders wait
 // for each other instead of deadlocking (with the lock taken after the rows, PostgreSQL aborted one of them).
 // Two real connections as the owner, interleaved statement by statement.
+
+import { freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/storage/database.js';
 import { openDatabase } from '../../src/storage/index.js';
-import { freshPostgres } from '../http/helpers.js';
 import { addWorkspace, createUser } from '../sql/setup.js';
 
 describe('history lock order on PostgreSQL', () => {

@@ -1,10 +1,11 @@
 // The console session: sign-in with server-rendered forms (no JavaScript), a console-kind key in an HttpOnly
 // cookie, the same-origin proxy to /v1 with an Origin check, and sign-out revoking the key.
+
+import { codeOf, freshPostgres, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeReturnTo, sessionCookie, signInUrl } from '../../src/console/session.js';
 import { createServer } from '../../src/index.js';
-import { codeOf, freshPostgres, lastMailTo, removeDir, tempDir } from '../http/helpers.js';
 
 const ORIGIN = 'http://console.example.test';
 

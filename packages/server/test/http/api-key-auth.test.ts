@@ -1,7 +1,8 @@
+import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { codeOf, injectClient, lastMailTo, removeDir, tempDir } from './helpers.js';
+import { injectClient } from './helpers.js';
 
 type OpenApi = { paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>> };
 

@@ -1,11 +1,13 @@
 // POST /v1/keys {label}: a new agent key for the caller, shown once; only a key with its user's whole reach may
 // mint one (an OAuth token, a read-only or a workspace-bound key would otherwise widen itself).
+
+import { type Client, freshPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import { type Client, freshPostgres, injectClient, removeDir, signIn, tempDir } from './helpers.js';
+import { injectClient } from './helpers.js';
 
 describe('POST /v1/keys', () => {
   let drop: () => Promise<void>;

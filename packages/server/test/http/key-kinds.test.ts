@@ -1,11 +1,13 @@
 // Keys carry a kind, an access level, an optional workspace and an optional lifetime (migration 0018). A key
 // past its lifetime is refused like a revoked one, also when this process had it cached for longer.
+
+import { type Client, freshPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import { type Client, freshPostgres, injectClient, removeDir, signIn, tempDir } from './helpers.js';
+import { injectClient } from './helpers.js';
 
 describe('key lifetimes (PostgreSQL)', () => {
   let drop: () => Promise<void>;

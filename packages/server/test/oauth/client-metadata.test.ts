@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { join } from 'node:path';
+import { removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchMetadataDocument, isPrivateAddress } from '../../src/oauth/client-metadata.js';
-import { removeDir, tempDir } from '../http/helpers.js';
 import { createUser, ENGINES, type Live, request, startLive } from '../sql/setup.js';
 import { consentInBrowser, consoleCookie, pkce, REDIRECT_URI, tokenRequest } from './helpers.js';
 

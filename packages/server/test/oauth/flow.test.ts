@@ -1,9 +1,10 @@
 // The OAuth 2.1 authorization server for /mcp, driven over HTTP on a listening server as a remote MCP client
 // does: registration, authorization with PKCE, the consent form, tokens, an MCP call with the bearer token,
 // refresh with rotation and reuse detection, revocation — on both engines (the grants live in the database).
+
+import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, lastMailTo, removeDir, tempDir } from '../http/helpers.js';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
 import {
   type ConsentChoice,

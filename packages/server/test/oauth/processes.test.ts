@@ -1,11 +1,13 @@
 // Two server processes on one PostgreSQL database, the second trusting cached keys for ten minutes: an OAuth
 // access token replaced by a refresh, or ended with its grant (refresh-token reuse), is refused by the other
 // process at once (migration 0019 announces both on the channel every process listens to).
+
+import { freshPostgres, type Client as InjectClient } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
-import { freshPostgres, type Client as InjectClient, injectClient } from '../http/helpers.js';
+import { injectClient } from '../http/helpers.js';
 import { addWorkspace, createUser } from '../sql/setup.js';
 import { consentInBrowser, consoleCookie, pkce, REDIRECT_URI, tokenRequest } from './helpers.js';
 
