@@ -30,6 +30,12 @@ export const VerifyCodeBodySchema = z.object({
     .describe('The 8-digit code from the e-mail'),
   otpSessionToken: z.string().min(1).max(200),
   label: LabelSchema,
+  kind: z
+    .enum(['agent', 'cli'])
+    .optional()
+    .describe(
+      'What the key is for, as listed by GET /keys: "cli" for `expense login`, else "agent" (the default)',
+    ),
 });
 export type VerifyCodeBody = z.infer<typeof VerifyCodeBodySchema>;
 

@@ -89,7 +89,12 @@ async function verify(
   url: string,
   body: { code: string; otpSessionToken: string; label: string },
 ) {
-  return ctx.client.call<VerifyCodeData>({ method: 'POST', url, data: VerifyCodeDataSchema, body });
+  return ctx.client.call<VerifyCodeData>({
+    method: 'POST',
+    url,
+    data: VerifyCodeDataSchema,
+    body: { ...body, kind: 'cli' },
+  });
 }
 
 /** Asks for the code on a terminal until it is accepted, or the server says the challenge is over. */

@@ -1,7 +1,15 @@
 // Keys carry a kind, an access level, an optional workspace and an optional lifetime (migration 0018). A key
 // past its lifetime is refused like a revoked one, also when this process had it cached for longer.
 
-import { type Client, freshPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
+import {
+  type Client,
+  codeOf,
+  freshPostgres,
+  lastMailTo,
+  removeDir,
+  signIn,
+  tempDir,
+} from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -74,5 +82,21 @@ describe('key lifetimes (PostgreSQL)', () => {
         WHERE u.email = 'kinds@example.com' AND k.label = 'laptop'`,
     );
     expect(signedIn.rows[0]?.kind).toBe('agent');
+  });
+
+  it('lists a key from `expense login` as kind cli, and one from an agent as kind agent', async () => {
+    const email = 'cli-kind@example.com';
+    const sent = await client.request('POST', '/api/agent/send-code', { body: { email } });
+    const code = codeOf(await lastMailTo(outbox, email));
+    const verified = await client.request('POST', '/api/agent/verify-code', {
+      body: { code, otpSessionToken: sent.body.data.otpSessionToken, label: 'terminal', kind: 'cli' },
+    });
+    expect(verified.status).toBe(200);
+    await signIn(client, outbox, email, 'assistant');
+    const keys = await client.request('GET', '/v1/keys', { key: verified.body.data.apiKey });
+    const kinds = Object.fromEntries(
+      (keys.body.data.keys as { label: string; kind: string }[]).map((k) => [k.label, k.kind]),
+    );
+    expect(kinds).toEqual({ terminal: 'cli', assistant: 'agent' });
   });
 });

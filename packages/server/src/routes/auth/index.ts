@@ -51,7 +51,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const data = await ctx.otp.verifyCode(request.body);
+        const data = await ctx.otp.verifyCode(request.body, { kind: request.body.kind ?? 'agent' });
         return success(
           data,
           [
