@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createServer, type ServerConfigInput } from '../../src/index.js';
-import { createWorkspace } from '../../src/routes/workspaces/store.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
 import { freshPostgres } from '../http/helpers.js';
 
 export const ENGINES = [
