@@ -16,13 +16,19 @@
  * (storage/user-context.ts) looks the workspace up as the owner before the role switch; when the lookup finds
  * nothing it raises, nothing behind it runs, and WorkspaceResolution (workspace.ts) decides the answer.
  */
-import type { CheckResult, Guard, Mode, PreludeEpilogue } from '@expense/sql-guard';
+import type { CheckResult, Guard, Mode, PreludeEpilogue, RunResult, SqlSession } from '@expense/sql-guard';
 import type { Principal } from '../auth/api-keys.js';
 import { clockAt } from '../clock/clock.js';
 import { type FxCoverage, staleRatesInstruction } from '../fx/coverage.js';
 import type { ActionBuilder } from '../http/actions.js';
 import type { Claim, IdempotencyStore } from '../idempotency/store.js';
-import type { Database, UserConnection, UserContext, UserScope } from '../storage/database.js';
+import type {
+  Database,
+  UserConnection,
+  UserConnectionOptions,
+  UserContext,
+  UserScope,
+} from '../storage/database.js';
 import { RolledBackError } from '../storage/engine.js';
 import { PreemptedError, StartDeadlineError, WorkspaceNotResolvedError } from '../storage/errors.js';
 import { INTERNAL_SCHEMA } from '../storage/names.js';
@@ -116,13 +122,85 @@ function writtenRelations(checked: CheckResult): string[] {
   return [...new Set(names.map((r) => r.name))];
 }
 
+/** One guarded run in a user transaction (see runGuarded). */
+export interface GuardedRun {
+  mode: Mode;
+  sql: string;
+  /** The guard's accepted check of `sql` in `mode`, if the caller has it. */
+  checked?: CheckResult;
+  /** Roll back at the end (dry runs). A read-only context that does not roll back commits behind its last batch. */
+  dryRun: boolean;
+  /** When the request arrived (epoch ms): the guard's deadline counts from here. */
+  startedAt?: number;
+  signal?: AbortSignal;
+  /** How the connection is had (tenant, read-only and roll-back come from the context and dryRun). */
+  connection?: Pick<UserConnectionOptions, 'startBy' | 'writes' | 'fairShareMs'>;
+  /** Wraps the session the guard runs on (tests that watch what is sent). */
+  observe?(session: SqlSession): SqlSession;
+}
+
+/**
+ * Runs `sql` through the guard in one user transaction under `ctx`, in the round trips planned above. `settle`
+ * gets the guard's result and the context's scope once the statements ran, before a write commits (it may add to
+ * the transaction through the session); its value is returned after COMMIT (or the dry run's ROLLBACK).
+ * Rejects with WorkspaceNotResolvedError when the workspace was a lookup that found nothing (no user SQL ran).
+ */
+export async function runGuarded<T>(
+  db: Database,
+  guard: Guard,
+  ctx: UserContext,
+  run: GuardedRun,
+  settle: (result: RunResult, scope: UserScope, session: SqlSession) => Promise<T>,
+): Promise<T> {
+  contextSelect(ctx); // rejects ids that are not UUIDs before any I/O
+  const commitBehindLast = ctx.readOnly && !run.dryRun;
+  const options: UserConnectionOptions = {
+    tenant: ctx.userId,
+    readOnly: ctx.readOnly,
+    rollsBack: run.dryRun,
+    ...run.connection,
+    ...(run.signal ? { signal: run.signal } : {}),
+  };
+  return db.userConnection(options, async (connection) => {
+    // Waiting for the connection counts: a run whose start-by time passed meanwhile runs nothing.
+    if (options.startBy !== undefined && Date.now() >= options.startBy) throw new StartDeadlineError();
+    const plan = roundTripPlan(ctx, connection.outputSettings, commitBehindLast);
+    const session = run.observe ? run.observe(connection.session) : connection.session;
+    const result = await guard
+      .run(session, run.sql, {
+        mode: run.mode,
+        ...(run.checked ? { checked: run.checked } : {}),
+        ...(run.startedAt === undefined ? {} : { startedAt: run.startedAt }),
+        ...(run.signal ? { signal: run.signal } : {}),
+        around: plan.around,
+        // The change history's rows, written by triggers beside each write, are not the statement's own.
+        bookkeepingSchemas: [INTERNAL_SCHEMA],
+      })
+      .catch((error: unknown) => {
+        throw isWorkspaceNotResolved(error) ? new WorkspaceNotResolvedError() : error;
+      });
+    const value = await settle(result, plan.scope(), connection.session);
+    if (commitBehindLast) return value;
+    if (run.dryRun) {
+      // A dry run of a write runs the deferred checks (balanced transfers) first: it refuses what COMMIT would.
+      await connection.session.queryBatch(
+        ctx.readOnly ? 'ROLLBACK' : 'SET CONSTRAINTS ALL IMMEDIATE;\nROLLBACK',
+      );
+    } else {
+      await connection.commit();
+    }
+    return value;
+  });
+}
+
 export class SqlPipeline {
   constructor(private readonly deps: SqlPipelineDeps) {}
 
   /**
    * Runs an accepted request in one user transaction (READ ONLY for queries; rolled back for dry runs) in
-   * `workspace`, and returns the success envelope as JSON text. Rejects with WorkspaceNotResolvedError when the
-   * workspace was a lookup that found nothing (no user SQL ran).
+   * `workspace`, and returns the success envelope as JSON text: the exact bytes sent and, with an
+   * Idempotency-Key, recorded in the same transaction. Rejects with WorkspaceNotResolvedError when the workspace
+   * was a lookup that found nothing (no user SQL ran).
    */
   async run(call: SqlCall, workspace: UserContext['workspaceId']): Promise<string> {
     const { db, guard, actions, idempotency, fxCoverage } = this.deps;
@@ -137,54 +215,30 @@ export class SqlPipeline {
         ? { change: { endpoint: mode, connectionId: principal.connectionId, sql } }
         : {}),
     };
-    contextSelect(ctx); // rejects ids that are not UUIDs before any I/O
     // Whether old rates were carried forward: a cached range (no round trip), read while the statement runs.
     const coverage = readsDailyRates(checked) ? fxCoverage.peek().catch(() => undefined) : undefined;
-    const commitBehindLast = readOnly && !dryRun;
-    const options = {
-      tenant: principal.userId,
-      readOnly,
-      rollsBack: dryRun,
-      startBy: deadline.at,
-      writes: writtenRelations(checked),
-      fairShareMs: fairShare(deadline.deadlineMs),
+    const run: GuardedRun = {
+      mode,
+      sql,
+      checked,
+      dryRun,
+      startedAt: deadline.arrivedAt,
       ...(signal ? { signal } : {}),
+      connection: {
+        startBy: deadline.at,
+        writes: writtenRelations(checked),
+        fairShareMs: fairShare(deadline.deadlineMs),
+      },
     };
     try {
-      return await db.userConnection(options, async (connection) => {
-        // Waiting for the connection counts: a request whose deadline passed meanwhile runs nothing.
-        if (deadline.passed) throw deadline.notStarted();
-        const plan = roundTripPlan(ctx, connection.outputSettings, commitBehindLast);
-        const result = await guard
-          .run(connection.session, sql, {
-            mode,
-            checked,
-            startedAt: deadline.arrivedAt,
-            around: plan.around,
-            // The change history's rows, written by triggers beside each write, are not the statement's own.
-            bookkeepingSchemas: [INTERNAL_SCHEMA],
-            ...(signal ? { signal } : {}),
-          })
-          .catch((error: unknown) => {
-            throw isWorkspaceNotResolved(error) ? new WorkspaceNotResolvedError() : error;
-          });
-        const { workspaceId, timeZone } = plan.scope();
+      return await runGuarded(db, guard, ctx, run, async (result, { workspaceId, timeZone }, session) => {
         const clock = clockAt(new Date(), timeZone);
         const range = coverage && (await coverage);
         const staleRates = range && staleRatesInstruction(range, clock.today);
         const success = { mode, dryRun, workspaceId, result, limits: guard.limits, clock, staleRates };
         const body = successEnvelope(success, actions);
-        if (commitBehindLast) return body;
-        if (dryRun) {
-          // A dry run of a write runs the deferred checks (balanced transfers) first: it refuses what COMMIT would.
-          await connection.session.queryBatch(
-            readOnly ? 'ROLLBACK' : 'SET CONSTRAINTS ALL IMMEDIATE;\nROLLBACK',
-          );
-          return body;
-        }
-        if (claim)
-          await idempotency.completeInTransaction(connection.session, claim, { statusCode: 200, body });
-        await connection.commit();
+        if (claim && !dryRun)
+          await idempotency.completeInTransaction(session, claim, { statusCode: 200, body });
         return body;
       });
     } catch (error) {
