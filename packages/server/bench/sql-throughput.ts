@@ -32,7 +32,14 @@ const CONNECTIONS = Number(arg('connections', '20'));
 const ENGINES = arg('engines', 'postgres,pglite').split(',');
 const PROFILE = process.argv.includes('--profile');
 const ROUNDS = Math.max(1, Number(arg('rounds', '1')));
-const HIGH_LIMITS = { EXPENSE_RATE_PER_SECOND: '1000000', EXPENSE_RATE_PER_DAY: '1000000000' };
+// The in-flight limits (2 per key, 4 per user by default) would answer most of 20 concurrent connections of one key
+// with 429: raised above the connection count, still consulted on every request like the rate limits.
+const HIGH_LIMITS = {
+  EXPENSE_RATE_PER_SECOND: '1000000',
+  EXPENSE_RATE_PER_DAY: '1000000000',
+  EXPENSE_MAX_INFLIGHT_PER_KEY: '64',
+  EXPENSE_MAX_INFLIGHT_PER_USER: '64',
+};
 const ROWS_PER_WORKSPACE = 500;
 /** PgBouncer's server connections for the pooled run (its default_pool_size default). */
 const POOLER_POOL_SIZE = 20;
