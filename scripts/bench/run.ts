@@ -1,6 +1,7 @@
 // `pnpm bench`: builds, runs every benchmark one after the other (never two at once: they share the cores), writes
 // bench-results/*.json and regenerates docs/benchmarks.md with its charts.
 //   pnpm bench [-- --only guard,server,import,fx,wide,loop,history] [--duration 10] [--profile] [--no-build]
+//              [--rounds 3] [--engines postgres]   (server part: interleaved rounds, which engines)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -50,6 +51,8 @@ if (only.includes('guard')) {
 if (only.includes('server')) {
   const extra = [
     ...(value('duration') ? ['--duration', value('duration')!] : []),
+    ...(value('rounds') ? ['--rounds', value('rounds')!] : []),
+    ...(value('engines') ? ['--engines', value('engines')!] : []),
     ...(argv.includes('--profile') ? ['--profile'] : []),
   ];
   results.server = run('server', process.execPath, [...SOURCE, 'bench/sql-throughput.ts', ...extra], server);

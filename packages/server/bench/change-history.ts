@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGuard } from '@expense/sql-guard';
 import { freshPostgres } from '@expense/test-kit';
+import { runGuarded } from '../src/sql/pipeline.js';
 import type { Database } from '../src/storage/index.js';
 import { arg, log } from './lib/results.js';
 import { openForSeeding, seed } from './lib/seed.js';
@@ -34,7 +35,9 @@ async function measure(engine: string, db: Database): Promise<string> {
     const workspaceId = key!.workspaceIds[0]!;
     const once = async (recorded: boolean) => {
       const started = performance.now();
-      await db.userTransaction(
+      await runGuarded(
+        db,
+        guard,
         {
           userId,
           workspaceId,
@@ -43,7 +46,8 @@ async function measure(engine: string, db: Database): Promise<string> {
             ? { change: { endpoint: 'execute', connectionId: key!.connectionId, sql: INSERT } }
             : {}),
         },
-        (session) => guard.run(session, INSERT, { mode: 'execute' }),
+        { mode: 'execute', sql: INSERT, dryRun: false },
+        async (result) => result,
       );
       return performance.now() - started;
     };

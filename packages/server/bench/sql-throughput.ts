@@ -5,7 +5,10 @@
 // one key is not capped at 10/s (EXPENSE_RATE_PER_SECOND / EXPENSE_RATE_PER_DAY below).
 //
 //   node --conditions=@expense/source --import tsx bench/sql-throughput.ts [--duration 10] [--connections 20]
-//        [--engines postgres,pglite] [--profile]   (writes bench-results/server.json)
+//        [--engines postgres,pglite] [--rounds 1] [--profile]   (writes bench-results/server.json)
+// With --rounds n the PostgreSQL candidates (floor, direct, through PgBouncer) are measured n times each, interleaved
+// (the order rotating every round) for --duration seconds each, so that a machine whose speed drifts (shared cores)
+// weighs on all of them alike; each candidate's figures then combine its rounds.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +36,15 @@ const DURATION = Number(arg('duration', '10'));
 const CONNECTIONS = Number(arg('connections', '20'));
 const ENGINES = arg('engines', 'postgres,pglite').split(',');
 const PROFILE = process.argv.includes('--profile');
-const HIGH_LIMITS = { EXPENSE_RATE_PER_SECOND: '1000000', EXPENSE_RATE_PER_DAY: '1000000000' };
+const ROUNDS = Math.max(1, Number(arg('rounds', '1')));
+// The in-flight limits (2 per key, 4 per user by default) would answer most of 20 concurrent connections of one key
+// with 429: raised above the connection count, still consulted on every request like the rate limits.
+const HIGH_LIMITS = {
+  EXPENSE_RATE_PER_SECOND: '1000000',
+  EXPENSE_RATE_PER_DAY: '1000000000',
+  EXPENSE_MAX_INFLIGHT_PER_KEY: '64',
+  EXPENSE_MAX_INFLIGHT_PER_USER: '64',
+};
 const ROWS_PER_WORKSPACE = 500;
 /** PgBouncer's server connections for the pooled run (its default_pool_size default). */
 const POOLER_POOL_SIZE = 20;
@@ -54,6 +65,38 @@ export interface CannonSummary {
   timeouts: number;
   /** CPU µs per request by process (see lib/cpu.ts). */
   cpuUs: CpuPerRequest;
+}
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+/** One candidate's interleaved rounds as one summary: throughput over all its requests, median latencies and CPU. */
+function combine(rounds: CannonSummary[]): CannonSummary {
+  const first = rounds[0]!;
+  if (rounds.length === 1) return first;
+  const sum = (pick: (s: CannonSummary) => number) => rounds.reduce((n, s) => n + pick(s), 0);
+  const durationS = sum((s) => s.durationS);
+  return {
+    ...first,
+    durationS,
+    reqPerSec: round(sum((s) => s.requests) / durationS, 0),
+    p50Ms: median(rounds.map((s) => s.p50Ms)),
+    p90Ms: median(rounds.map((s) => s.p90Ms)),
+    p99Ms: median(rounds.map((s) => s.p99Ms)),
+    maxMs: Math.max(...rounds.map((s) => s.maxMs)),
+    requests: sum((s) => s.requests),
+    ok2xx: sum((s) => s.ok2xx),
+    non2xx: sum((s) => s.non2xx),
+    errors: sum((s) => s.errors),
+    timeouts: sum((s) => s.timeouts),
+    cpuUs: {
+      server: median(rounds.map((s) => s.cpuUs.server)),
+      postgres: median(rounds.map((s) => s.cpuUs.postgres)),
+      loadGenerator: median(rounds.map((s) => s.cpuUs.loadGenerator)),
+    },
+  };
 }
 
 function summarize(label: string, r: Result, cpuUs: CpuPerRequest): CannonSummary {
@@ -181,14 +224,43 @@ async function postgresRun() {
       await cannon('floor warm-up', floorTarget, {}, 3);
       await cannon('server warm-up', sqlTarget, auth, 3);
       if (pooledTarget) await cannon('server through PgBouncer warm-up', pooledTarget, auth, 3);
-      log('PostgreSQL: measured');
-      const floorResult = await cannon('floor (Fastify + pg, one round trip)', floorTarget, {}, DURATION);
+      log(`PostgreSQL: measured${ROUNDS > 1 ? `, ${ROUNDS} interleaved rounds` : ''}`);
+      const candidates = [
+        { key: 'floor', label: 'floor (Fastify + pg, one round trip)', target: floorTarget, headers: {} },
+        { key: 'server', label: '/v1/sql/query on PostgreSQL', target: sqlTarget, headers: auth },
+        ...(pooledTarget
+          ? [
+              {
+                key: 'pooled',
+                label: '/v1/sql/query through PgBouncer (transaction mode)',
+                target: pooledTarget,
+                headers: auth,
+              },
+            ]
+          : []),
+      ];
+      const rounds: Record<string, CannonSummary[]> = { floor: [], server: [], pooled: [] };
       const rss = new RssSampler(server.pid, 250);
-      const serverResult = await cannon('/v1/sql/query on PostgreSQL', sqlTarget, auth, DURATION);
+      for (let r = 0; r < ROUNDS; r++) {
+        const order = [
+          ...candidates.slice(r % candidates.length),
+          ...candidates.slice(0, r % candidates.length),
+        ];
+        for (const c of order) rounds[c.key]!.push(await cannon(c.label, c.target, c.headers, DURATION));
+      }
       const memory = rss.stop();
-      const pooledResult =
-        pooledTarget &&
-        (await cannon('/v1/sql/query through PgBouncer (transaction mode)', pooledTarget, auth, DURATION));
+      const floorResult = combine(rounds.floor!);
+      const serverResult = combine(rounds.server!);
+      const pooledResult = rounds.pooled!.length > 0 ? combine(rounds.pooled!) : undefined;
+      if (ROUNDS > 1) {
+        log(
+          `  combined: floor ${floorResult.reqPerSec}, direct ${serverResult.reqPerSec}${pooledResult ? `, pooled ${pooledResult.reqPerSec}` : ''} req/s; ` +
+            `per round direct/floor ${rounds.server!.map((s, i) => round(s.reqPerSec / rounds.floor![i]!.reqPerSec, 2)).join(', ')}` +
+            (pooledResult
+              ? `; pooled/direct ${rounds.pooled!.map((s, i) => round(s.reqPerSec / rounds.server![i]!.reqPerSec, 2)).join(', ')}`
+              : ''),
+        );
+      }
       return { floor: floorResult, server: serverResult, memory, pooled: pooledResult };
     } finally {
       await server.stop();
@@ -236,7 +308,8 @@ const profiles = PROFILE
   : undefined;
 const result = {
   machine,
-  command: `node bench/sql-throughput.ts --duration ${DURATION} --connections ${CONNECTIONS}`,
+  command: `node bench/sql-throughput.ts --duration ${DURATION} --connections ${CONNECTIONS}${ROUNDS > 1 ? ` --rounds ${ROUNDS}` : ''}`,
+  rounds: ROUNDS,
   sql: QUERY_SQL,
   rowsPerWorkspace: ROWS_PER_WORKSPACE,
   limits: HIGH_LIMITS,

@@ -130,7 +130,8 @@ export interface SessionResult {
 
 /**
  * An open transaction on some PostgreSQL driver. The caller opens it, sets its security context,
- * and commits or rolls it back; `run` never issues BEGIN, COMMIT or ROLLBACK.
+ * and commits or rolls it back; `run` never issues BEGIN, COMMIT or ROLLBACK. (A caller that wants its BEGIN
+ * and COMMIT in the guard's round trips hands them to `run` as a prelude and epilogue: RunOptions.around.)
  */
 export interface SqlSession {
   /** Runs one statement (simple protocol, no parameters). Values should be PostgreSQL's text output. */
@@ -141,14 +142,11 @@ export interface SqlSession {
    * with its wrapper (timeout, cursor, row counting) in a single round trip.
    *
    * `info.last` is true on the batch that carries the request's last statement: nothing of the submitted
-   * SQL runs after it. A session that owns its transaction may use this to send COMMIT of a read-only
-   * transaction in the same round trip (only a catalog lookup of unknown type OIDs can still follow).
+   * SQL runs after it.
    */
   queryBatch?(text: string, info?: BatchInfo): Promise<SessionResult[]>;
   /** Which engine answers; decides how the deadline is enforced. */
   readonly engine?: 'postgres' | 'pglite';
-  /** What the session tells `run` about itself, so `run` can leave work out (see SessionCapabilities). */
-  capabilities?: SessionCapabilities;
   /**
    * Interrupt the statement in flight (called when the deadline passes). For PostgreSQL this cancels
    * the backend's query; for PGlite in a worker thread it terminates the worker. After a cancel the
@@ -157,29 +155,28 @@ export interface SqlSession {
   cancel?(): Promise<void>;
 }
 
-/** What a session may tell `run` about itself; the caller that owns the connection vouches for it. */
-export interface SessionCapabilities {
+/**
+ * The caller's own statements in the round trips of `run` (README, "Prelude and epilogue"): BEGIN and a context in
+ * front of the first statement, COMMIT behind the last, each in the same round trip as the guard's batch. `run`
+ * sends them; they stay the caller's (`run` issues no BEGIN, COMMIT or ROLLBACK of its own).
+ */
+export interface PreludeEpilogue {
   /**
-   * It runs with `pinnedOutputSettings` (DateStyle ISO, IntervalStyle postgres, extra_float_digits 1) as session
-   * settings: `run` verifies them in its first round trip instead of setting them.
+   * The statements to send in front of the first batch, in its round trip (one result each). `settingsCheck` is a
+   * select-list expression that fails unless the session has the settings `run` needs, `pinnedOutputSettings`
+   * included (given at connection start, or with SET LOCAL in this prelude, before the check): one of the
+   * statements must evaluate it, as a role allowed to call `current_setting` (`run` throws a TypeError, sending
+   * nothing, when none contains it). `run` then neither sets the output settings nor checks them itself.
    */
-  outputSettingsPinned?: boolean;
+  prelude?(settingsCheck: string): readonly string[];
   /**
-   * With `outputSettingsPinned`: the session puts `pinnedSettingsCheck` into its own first round trip, in front of
-   * the first batch (as the expense server does in its context SELECT), so `run` does not repeat it.
+   * The statements to send behind the batch of the request's last statement, in its round trip (one result each).
+   * They end the transaction (COMMIT or ROLLBACK), so `run` does not set `statement_timeout` back. Only a catalog
+   * lookup of unknown type OIDs can follow them, in a query of its own.
    */
-  settingsCheckedInFirstRoundTrip?: boolean;
-  /**
-   * It ends the transaction right behind the batch marked `last` (COMMIT or ROLLBACK in the same round trip), so
-   * `statement_timeout` need not be set back: SET LOCAL ends with the transaction.
-   */
-  endsTransactionAfterLastBatch?: boolean;
-  /**
-   * Schemas whose tables the database writes beside a statement for its own bookkeeping (an audit trail kept by
-   * triggers, say): rows written there do not count toward `maxAffectedRows`. The session's role must not be
-   * able to write them itself. Unquoted lower-case identifiers.
-   */
-  bookkeepingSchemas?: readonly string[];
+  epilogue?: readonly string[];
+  /** Receives the results of the prelude, then of the epilogue, as their round trips answer. */
+  answered?(part: 'prelude' | 'epilogue', results: readonly SessionResult[]): void;
 }
 
 /** What `run` tells a session about a batch it sends. */
@@ -203,6 +200,14 @@ export interface RunOptions {
    * object that `check` did not return) is ignored and the text is checked again.
    */
   checked?: CheckResult;
+  /** The caller's statements around the guard's, in the same round trips (see PreludeEpilogue). */
+  around?: PreludeEpilogue;
+  /**
+   * Schemas whose tables the database writes beside a statement for its own bookkeeping (an audit trail kept by
+   * triggers, say): rows written there do not count toward `maxAffectedRows`. The session's role must not be
+   * able to write them itself. Unquoted lower-case identifiers.
+   */
+  bookkeepingSchemas?: readonly string[];
 }
 
 export interface StatementResult {

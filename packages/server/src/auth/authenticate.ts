@@ -18,8 +18,6 @@ const AUTH_HEADER = /^(?:ApiKey|Bearer)[ \t]+(\S+)[ \t]*$/i;
  */
 export function requireApiKey(ctx: AppContext): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    // Already verified for this request (a route still naming this hook beside api-key-auth.ts): once only.
-    if (request.principal) return;
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') {
       throw new ApiError('missing_api_key', 'This route needs an ApiKey.');

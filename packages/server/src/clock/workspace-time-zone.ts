@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/api-keys.js';
-import { isUuid } from '../routes/workspaces/store.js';
 import type { Queryable } from '../storage/database.js';
+import { isUuid } from '../workspaces/store.js';
 import { clockAt } from './clock.js';
 
 /**

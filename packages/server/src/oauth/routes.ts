@@ -5,7 +5,7 @@ import { consumeAll, type Limiter } from '../auth/rate-limits.js';
 import { sha256Hex } from '../auth/secrets.js';
 import { serverOrigin, signInUrl } from '../console/session.js';
 import type { AppContext } from '../context.js';
-import { listWorkspaces } from '../routes/workspaces/store.js';
+import { listWorkspaces } from '../workspaces/store.js';
 import { fetchMetadataDocument, isMetadataClientId, type MetadataFetchOptions } from './client-metadata.js';
 import { consentPage, continuePage, errorPage, LIFETIMES, pageCsp } from './pages.js';
 import { parseRegistration, RegistrationError } from './registration.js';

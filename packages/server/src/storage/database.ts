@@ -1,4 +1,4 @@
-import type { SqlSession } from '@expense/sql-guard';
+import type { SessionResult, SqlSession } from '@expense/sql-guard';
 import type { ListenHandlers } from './engine.js';
 
 /**
@@ -50,6 +50,37 @@ export interface UserTransactionOptions {
   fairShareMs?: number;
 }
 
+/** How the SQL endpoints ask for a connection of their own (see Database.userConnection). */
+export interface UserConnectionOptions {
+  /** Whose request it is (the user id): the embedded engine takes turns between users. */
+  tenant: string;
+  /** The transaction will be READ ONLY: a lost COMMIT is then DatabaseUnavailableError, not an unknown outcome. */
+  readOnly: boolean;
+  /** The transaction rolls back even when it succeeds (dry runs). */
+  rollsBack: boolean;
+  /** Epoch milliseconds by which the connection must be had, else StartDeadlineError (nothing ran). */
+  startBy?: number;
+  /** Stop waiting for a connection (AbortError-free: the wait rejects with StartDeadlineError). */
+  signal?: AbortSignal;
+  /** The relations the user SQL may write (the embedded engine reclaims their space after a rollback). */
+  writes?: readonly string[];
+  /** See ExclusiveOptions.fairShareMs. */
+  fairShareMs?: number;
+}
+
+/** One exclusive connection outside any transaction, for a caller that plans its own round trips. */
+export interface UserConnection {
+  /** The connection as a guard session: PostgreSQL's text values, batches, and a cancel of the statement in flight. */
+  readonly session: SqlSession & { queryBatch(text: string): Promise<SessionResult[]> };
+  /**
+   * `pinned`: the connection started with the guard's output settings. `per-transaction`: it cannot keep session
+   * settings (a transaction-mode pooler), so each transaction sets them with SET LOCAL (OUTPUT_SETTINGS_LOCAL).
+   */
+  readonly outputSettings: 'pinned' | 'per-transaction';
+  /** Sends COMMIT in a round trip of its own (a lost answer to it is an unknown outcome, see userTransaction). */
+  commit(): Promise<void>;
+}
+
 /** What a user transaction learnt in its first round trip. */
 export interface UserScope {
   /** The workspace the transaction runs in; known once the session sent its first statement. */
@@ -71,8 +102,7 @@ export interface Database extends Queryable {
   /**
    * A transaction under the restricted SQL role with the user and workspace context set (SET LOCAL ROLE,
    * set_config(..., true)). Commits when fn resolves unless `rollback` is true (dry runs); rolls back when it throws.
-   * BEGIN and the context travel with the session's first statement; a read-only transaction commits in the
-   * round trip of the batch that `run` marks as its last. Throws InvalidContextError for ids that are not UUIDs
+   * BEGIN and the context travel in a round trip of their own, before fn. Throws InvalidContextError for ids that are not UUIDs
    * (before any I/O), WorkspaceNotResolvedError when a workspace lookup finds nothing, DatabaseUnavailableError
    * when the connection is lost before the outcome is decided, MutationOutcomeUnknownError when a writing
    * COMMIT could not be confirmed (errors.ts).
@@ -81,6 +111,16 @@ export interface Database extends Queryable {
     ctx: UserContext,
     fn: (session: SqlSession, scope: UserScope) => Promise<T>,
     options?: UserTransactionOptions,
+  ): Promise<T>;
+  /**
+   * An exclusive connection for user SQL, outside any transaction: the body sends BEGIN, the context
+   * (user-context.ts) and COMMIT itself, in the round trips it plans (src/sql/pipeline.ts). When the body throws, an
+   * open transaction is rolled back. Errors map as in userTransaction; StartDeadlineError when no connection was
+   * had by `startBy` (or `signal` aborted first), PreemptedError (embedded engine) as in ExclusiveOptions.
+   */
+  userConnection<T>(
+    options: UserConnectionOptions,
+    body: (connection: UserConnection) => Promise<T>,
   ): Promise<T>;
   /**
    * On PostgreSQL, LISTENs on `channel` over a connection of its own, kept open (reconnected after a loss,

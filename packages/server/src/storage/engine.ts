@@ -10,14 +10,9 @@ export interface Connection {
 export interface BatchSession extends SqlSession {
   queryBatch(text: string): Promise<SessionResult[]>;
   /**
-   * Unused since migration 0008: user transactions no longer PREPARE their context (a transaction-mode
-   * pooler does not keep a session's prepared statements). Kept until every engine stops setting it.
-   */
-  prepared?: Set<string>;
-  /**
    * The connection cannot keep session settings (a transaction-mode pooler hands each transaction another
-   * server session): the user transaction sets the guard's output formats with SET LOCAL in its first round
-   * trip, checks them in its context SELECT, and tells the guard they are pinned.
+   * server session): a user transaction sets the guard's output formats with SET LOCAL in its first round
+   * trip (UserConnection.outputSettings).
    */
   setsOutputSettingsPerTransaction?: boolean;
 }
@@ -32,8 +27,13 @@ export interface TransactionSpec {
 export interface ExclusiveOptions {
   /** Whose transaction it is (the user id): an engine with one connection takes turns between tenants. */
   tenant: string;
-  /** Epoch milliseconds by which it must start, else StartDeadlineError (nothing ran). */
+  /**
+   * Epoch milliseconds by which it must start (have its connection), else StartDeadlineError (nothing ran): bounds
+   * the wait for a pooled connection, or for the embedded engine's turn.
+   */
   startBy?: number;
+  /** Stops waiting for the connection (StartDeadlineError) when it aborts: the client went away. */
+  signal?: AbortSignal;
   /** Relations the transaction may write, and whether it rolls back even when its body succeeds. */
   writes?: readonly string[];
   rollsBack?: boolean;

@@ -151,20 +151,13 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     }
   };
 
-  // Statements prepared on the worker's database session; a worker replaced after an interrupt has none.
-  const prepared = new Set<string>();
   const onHost = <T>(body: (session: BatchSession) => Promise<T>): Promise<T> =>
     host.exclusive((session) => {
       const pinned: BatchSession = {
         engine: 'pglite',
         query: (text) => session.query(text),
         queryBatch: (text) => session.queryBatch(text),
-        cancel: () => {
-          prepared.clear();
-          return session.cancel();
-        },
-        capabilities: { outputSettingsPinned: true },
-        prepared,
+        cancel: () => session.cancel(),
       };
       return inside.run(true, () => body(pinned));
     });

@@ -7,11 +7,12 @@ import {
   type Connection,
   DATE_OID,
   type Engine,
+  type ExclusiveOptions,
   RolledBackError,
   type StorageLogger,
   type TransactionSpec,
 } from './engine.js';
-import { DatabaseUnavailableError, StorageError } from './errors.js';
+import { DatabaseUnavailableError, StartDeadlineError, StorageError } from './errors.js';
 import { listenOnPostgres } from './listen.js';
 
 export interface PostgresOptions {
@@ -79,7 +80,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
   const sessionOf = (client: pg.PoolClient) => {
     let session = sessions.get(client);
     if (!session) {
-      session = pgSession(client, { outputSettingsPinned: !pooled }) as PgSession & BatchSession;
+      session = pgSession(client) as PgSession & BatchSession;
       // The deadline's cancel is a protocol cancel request on a connection of its own (the pool may be busy
       // exactly then); a pooler forwards it to the server session the client is on at that moment.
       session.cancel = () => cancelRequest(client, options.logger);
@@ -103,11 +104,51 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
   };
 
   /**
+   * A pooled client by `startBy` (epoch ms) at the latest, and before `signal` aborts: the request's deadline
+   * bounds the wait, not the pool's connect timeout. A client that arrives after the caller gave up goes straight
+   * back to the pool, unused.
+   */
+  const connectBy = (pool: pg.Pool, startBy?: number, signal?: AbortSignal): Promise<pg.PoolClient> => {
+    if (startBy === undefined && signal === undefined) return connect(pool);
+    if (signal?.aborted || (startBy !== undefined && startBy <= Date.now())) {
+      return Promise.reject(new StartDeadlineError());
+    }
+    return new Promise((resolve, reject) => {
+      let waiting = true;
+      const giveUp = () => {
+        if (!waiting) return;
+        waiting = false;
+        clearTimeout(timer);
+        reject(new StartDeadlineError());
+      };
+      const timer = startBy === undefined ? undefined : setTimeout(giveUp, startBy - Date.now());
+      signal?.addEventListener('abort', giveUp, { once: true });
+      connect(pool).then(
+        (client) => {
+          signal?.removeEventListener('abort', giveUp);
+          if (waiting) {
+            waiting = false;
+            clearTimeout(timer);
+            resolve(client);
+          } else client.release();
+        },
+        (error: unknown) => {
+          signal?.removeEventListener('abort', giveUp);
+          if (!waiting) return;
+          waiting = false;
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  };
+
+  /**
    * A pooled client for one transaction: `tracked` remembers a lost connection (an error event, or a
    * connection error from a query), and `release` destroys such a client instead of pooling it again.
    */
-  const checkout = async (pool: pg.Pool) => {
-    const client = await connect(pool);
+  const checkout = async (pool: pg.Pool, by?: Pick<ExclusiveOptions, 'startBy' | 'signal'>) => {
+    const client = await connectBy(pool, by?.startBy, by?.signal);
     let broken: Error | undefined;
     const onError = (error: Error) => {
       broken = error;
@@ -169,17 +210,17 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     }
   };
 
-  const exclusive = async <T>(body: (session: BatchSession) => Promise<T>): Promise<T> => {
-    const { client, tracked, isBroken, release } = await checkout(userPool);
+  const exclusive = async <T>(
+    body: (session: BatchSession) => Promise<T>,
+    options?: ExclusiveOptions,
+  ): Promise<T> => {
+    const { client, tracked, isBroken, release } = await checkout(userPool, options);
     const raw = sessionOf(client);
     const session: BatchSession & PgSession = {
       engine: 'postgres',
       query: (text) => tracked(raw.query(text)),
       queryBatch: (text) => tracked(raw.queryBatch(text)),
       ...(raw.cancel && { cancel: raw.cancel }),
-      // The settings check travels in the context SELECT either way (pinned per connection, or set per
-      // transaction behind a pooler), so the guard skips its own.
-      capabilities: { outputSettingsPinned: true },
       ...(pooled && { setsOutputSettingsPerTransaction: true }),
     };
     try {

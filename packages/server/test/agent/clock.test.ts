@@ -2,6 +2,7 @@
 // SQL result, /me and /schema, and the refusal of NOW()/CURRENT_DATE quotes it.
 import { createGuard } from '@expense/sql-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGuarded } from '../../src/sql/pipeline.js';
 import {
   addWorkspace,
   createUser,
@@ -123,20 +124,23 @@ describe.each(ENGINES)('the clock on $name', (engine) => {
   it('reads the time zone in the first round trip: a query is still one batch', async () => {
     const guard = await createGuard();
     let batches = 0;
-    const result = await live.db.userTransaction(
+    const result = await runGuarded(
+      live.db,
+      guard,
       { userId: user.userId, workspaceId, readOnly: true },
-      async (session, scope) => {
-        const batch = session.queryBatch?.bind(session);
-        expect(batch).toBeDefined();
-        const counted = Object.assign(session, {
+      {
+        mode: 'query',
+        sql: 'SELECT count(*) AS n FROM ledger_entries',
+        dryRun: false,
+        observe: (session) => ({
+          ...session,
           queryBatch: (text: string, info?: { last: boolean }) => {
             batches++;
-            return batch!(text, info);
+            return session.queryBatch?.(text, info) ?? Promise.resolve([]);
           },
-        });
-        const run = await guard.run(counted, 'SELECT count(*) AS n FROM ledger_entries', { mode: 'query' });
-        return { run, timeZone: scope.timeZone };
+        }),
       },
+      async (run, scope) => ({ run, timeZone: scope.timeZone }),
     );
     expect(batches).toBe(1);
     expect(result.timeZone).toBe('Pacific/Kiritimati');

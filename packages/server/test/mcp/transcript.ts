@@ -4,8 +4,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createServer } from '../../src/index.js';
-import { createWorkspace } from '../../src/routes/workspaces/store.js';
 import { openDatabase } from '../../src/storage/index.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
 
 const db = await openDatabase({ databaseUrl: 'memory://' });
 const app = await createServer({ logLevel: 'silent' }, { database: db });

@@ -5,8 +5,8 @@ import { type EngineSpec, type RequestOptions, type Response, request } from '@e
 import type { FastifyInstance } from 'fastify';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { type CreateServerOptions, createServer, type ServerConfigInput } from '../../src/index.js';
-import { createWorkspace } from '../../src/routes/workspaces/store.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
 
 export {
   ENGINES,

@@ -6,6 +6,7 @@ import { createGuard, type Mode } from '@expense/sql-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The guard's legitimate corpus, over the real columns of the dialect.
 import { cases } from '../../../sql-guard/test/check/corpus.js';
+import { runGuarded } from '../../src/sql/pipeline.js';
 import type { Database, Queryable } from '../../src/storage/database.js';
 import { ENGINES, type EngineFixture } from './engines.js';
 import { type Seed, seedTwoWorkspaces } from './seed.js';
@@ -172,10 +173,13 @@ describe.each(ENGINES)('the SQL role’s functions on %s', (_name, makeFixture) 
     const failed: string[] = [];
     for (const [sql, mode] of cases) {
       try {
-        await db.userTransaction(
+        // The SQL endpoints' own plan (src/sql/pipeline.ts): the guard's settings check in the context, as the owner.
+        await runGuarded(
+          db,
+          guard,
           { userId: seed.memberOfA, workspaceId: seed.workspaceA, readOnly: mode === 'query' },
-          (session) => guard.run(session, sql, { mode: mode as Mode }),
-          { rollback: true },
+          { mode: mode as Mode, sql, dryRun: true },
+          async (result) => result,
         );
       } catch (error) {
         const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };

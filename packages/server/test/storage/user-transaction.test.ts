@@ -1,8 +1,9 @@
-// The user transaction's first round trip: BEGIN, the context and the workspace lookup travel with the first
-// statement, and a read-only transaction commits with the batch `run` marks as its last.
+// User transactions: BEGIN, the context and the workspace lookup (in the SQL endpoints' plan, with the first
+// statement, and a read-only transaction's COMMIT behind its last batch: src/sql/pipeline.ts).
 import { type BatchInfo, createGuard } from '@expense/sql-guard';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGuarded } from '../../src/sql/pipeline.js';
 import type { Database, UserContext } from '../../src/storage/database.js';
 import { InvalidContextError, WorkspaceNotResolvedError } from '../../src/storage/errors.js';
 import { ENGINES, type EngineFixture } from './engines.js';
@@ -110,25 +111,31 @@ describe.each(ENGINES)('user transactions on %s', (engine, makeFixture) => {
       try {
         const guard = await createGuard();
         const sent: string[] = [];
-        const result = await other.userTransaction(seed.a(true), (session) => {
-          const batch = session.queryBatch?.bind(session);
-          const recorded = Object.assign(session, {
-            queryBatch: batch
-              ? (text: string, info?: BatchInfo) => {
-                  sent.push(text);
-                  return batch(text, info);
-                }
-              : undefined,
-          });
-          return guard.run(recorded, "SELECT DATE '2026-08-09' AS d, INTERVAL '1 day' AS i LIMIT 1", {
+        // The SQL endpoints' plan (src/sql/pipeline.ts): BEGIN, context and the guard's batch in one round trip.
+        const result = await runGuarded(
+          other,
+          guard,
+          seed.a(true),
+          {
             mode: 'query',
-          });
-        });
-        expect(result.statements[0]?.rows).toEqual([{ d: '2026-08-09', i: '1 day' }]);
-        // The guard sets none of the output settings and leaves their check to the context SELECT.
-        expect(sent.join('\n')).not.toMatch(
-          /DateStyle|IntervalStyle|extra_float_digits|standard_conforming_strings|DECLARE/,
+            sql: "SELECT DATE '2026-08-09' AS d, INTERVAL '1 day' AS i LIMIT 1",
+            dryRun: false,
+            observe: (session) => ({
+              ...session,
+              queryBatch: (text: string, info?: BatchInfo) => {
+                sent.push(text);
+                return session.queryBatch?.(text, info) ?? Promise.resolve([]);
+              },
+            }),
+          },
+          async (run) => run,
         );
+        expect(result.statements[0]?.rows).toEqual([{ d: '2026-08-09', i: '1 day' }]);
+        // The guard sets none of the output settings; their check travels once, in the context SELECT.
+        expect(sent).toHaveLength(1);
+        expect(sent[0]).not.toMatch(/SET LOCAL (DateStyle|IntervalStyle|extra_float_digits)|DECLARE/);
+        expect(sent[0]?.split("current_setting('IntervalStyle')")).toHaveLength(2);
+        expect(sent[0]).toMatch(/guard_settings, expense_internal\.begin_user_context/);
       } finally {
         await other.close();
         await admin.query(`ALTER DATABASE ${name} RESET ALL`);

@@ -14,9 +14,9 @@ import type { SessionResult, SqlSession } from '../types.js';
 
 /**
  * The startup `options` for a pg Client or Pool whose connections run with the output formats the guard needs
- * as session settings (`new pg.Pool({ ..., options: pgOutputSettingsOption })`). Pass `outputSettingsPinned:
- * true` to `pgSession` for such a connection: `run` then verifies the settings instead of setting them in
- * every transaction (three statements fewer per request).
+ * as session settings (`new pg.Pool({ ..., options: pgOutputSettingsOption })`). Runs on such a connection can
+ * verify the settings in a prelude instead of setting them in every transaction (three statements fewer per
+ * request): `guard.run(session, sql, { mode, around: { prelude: (check) => [`SELECT ${check}`] } })`.
  */
 export const pgOutputSettingsOption = Object.entries(pinnedOutputSettings)
   .map(([name, value]) => `-c ${name}=${value}`)
@@ -34,11 +34,6 @@ export interface PgSessionOptions {
    * `statement_timeout`, set before every statement to the time left.
    */
   cancelWith?: Pool | ClientConfig | string;
-  /**
-   * The connection was opened with {@link pgOutputSettingsOption}. `run` verifies the settings in its first
-   * round trip (a mismatch fails before the statement runs) instead of setting them with SET LOCAL.
-   */
-  outputSettingsPinned?: boolean;
 }
 
 // Every value as PostgreSQL's text output; `run` converts by type OID.
@@ -54,7 +49,6 @@ export function pgSession(client: ClientBase, options: PgSessionOptions = {}): P
     query: async (text) => (await run(text)).at(-1) as SessionResult,
     queryBatch: run,
   };
-  if (options.outputSettingsPinned) session.capabilities = { outputSettingsPinned: true };
   const { cancelWith } = options;
   if (cancelWith !== undefined) {
     session.cancel = () => cancelBackend(client, cancelWith);

@@ -18,6 +18,7 @@ import {
   configMarker,
   cursorName,
   pinnedMarker,
+  pinnedSettingsCheck,
   planStatement,
   type StatementPlan,
   tooLargeMarker,
@@ -61,8 +62,15 @@ export async function runStatements(
     return deadlineError(deadline.reason ?? 'deadline', limits.deadlineMs, statementIndex);
   };
 
-  const capabilities = session.capabilities ?? {};
+  const around = options.around;
   try {
+    const prelude = around?.prelude ? [...around.prelude(pinnedSettingsCheck)] : [];
+    if (around?.prelude && !prelude.some((statement) => statement.includes(pinnedSettingsCheck))) {
+      throw new TypeError(
+        'sql-guard: the prelude must evaluate the settings check it is given; nothing was run.',
+      );
+    }
+    const epilogue = around?.epilogue ? [...around.epilogue] : [];
     const out: StatementResult[] = [];
     let writtenSoFar: number | undefined;
     let affectedInRequest = 0;
@@ -70,30 +78,28 @@ export async function runStatements(
     for (const [index, statement] of statements.entries()) {
       if (deadline.reason) throw await stopped(index);
       const remainingBytes = Math.max(0, limits.maxResultBytes - resultBytes);
+      const first = index === 0;
+      const last = index === statements.length - 1;
       const plan = planStatement(statement, {
-        first: index === 0,
-        last: index === statements.length - 1,
-        bookkeepingSchemas: capabilities.bookkeepingSchemas ?? [],
+        first,
+        last,
+        bookkeepingSchemas: options.bookkeepingSchemas ?? [],
         timeoutMs: deadline.remainingMs(),
         maxReturnedRows: limits.maxReturnedRows,
         countBefore: !statement.readOnly && writtenSoFar === undefined,
         statementShape: statementShape(statement),
         maxRowBytes: databaseByteCap(remainingBytes),
-        pinnedSettings: !capabilities.outputSettingsPinned
-          ? false
-          : capabilities.settingsCheckedInFirstRoundTrip && session.queryBatch
-            ? 'checked'
-            : 'verify',
-        endsAfterLast:
-          session.queryBatch !== undefined && capabilities.endsTransactionAfterLastBatch === true,
+        settingsChecked: around?.prelude !== undefined,
+        endsAfterLast: epilogue.length > 0,
       });
+      const framed: Framed = { plan, before: first ? prelude : [], after: last ? epilogue : [] };
       let results: SessionResult[];
       inFlight = true;
       try {
-        results = await execute(session, plan, index === statements.length - 1);
+        results = await execute(session, framed, last, around);
       } catch (error) {
         if (deadline.reason) throw await stopped(index);
-        throw toRunError(error, { plan, statement, index, sql, session, limits });
+        throw toRunError(error, { framed, statement, index, sql, session, limits });
       } finally {
         inFlight = false;
       }
@@ -159,18 +165,38 @@ function databaseByteCap(remainingBytes: number): number {
   return Math.min(Number.MAX_SAFE_INTEGER, 2 * remainingBytes);
 }
 
-async function execute(session: SqlSession, plan: StatementPlan, last: boolean): Promise<SessionResult[]> {
+/** A statement's plan with the caller's prelude in front (first statement) and epilogue behind (last). */
+interface Framed {
+  plan: StatementPlan;
+  before: readonly string[];
+  after: readonly string[];
+}
+
+/** The texts sent, in order: the prelude's statements, the plan's parts, the epilogue's statements. */
+const textsOf = ({ plan, before, after }: Framed): string[] => [...before, ...plan.parts, ...after];
+
+async function execute(
+  session: SqlSession,
+  framed: Framed,
+  last: boolean,
+  around: RunOptions['around'],
+): Promise<SessionResult[]> {
+  const { plan, before, after } = framed;
+  let all: SessionResult[];
   if (session.queryBatch) {
-    const results = await session.queryBatch(plan.parts.join(batchSeparator), { last });
-    const expected = plan.leadingResults + plan.parts.length;
-    if (results.length !== expected) {
-      throw new Error(`sql-guard: expected ${expected} results from the batch, got ${results.length}`);
+    all = await session.queryBatch(textsOf(framed).join(batchSeparator), { last });
+    const expected = before.length + plan.leadingResults + plan.parts.length + after.length;
+    if (all.length !== expected) {
+      throw new Error(`sql-guard: expected ${expected} results from the batch, got ${all.length}`);
     }
-    return results.slice(plan.leadingResults);
+    all = [...all.slice(0, before.length), ...all.slice(before.length + plan.leadingResults)];
+  } else {
+    all = [];
+    for (const text of textsOf(framed)) all.push(await session.query(text));
   }
-  const results: SessionResult[] = [];
-  for (const part of plan.parts) results.push(await session.query(part));
-  return results;
+  if (before.length > 0) around?.answered?.('prelude', all.slice(0, before.length));
+  if (after.length > 0) around?.answered?.('epilogue', all.slice(all.length - after.length));
+  return all.slice(before.length, all.length - after.length);
 }
 
 function toStatementResult(session: SqlSession, s: RawStatement): StatementResult {
@@ -256,7 +282,7 @@ const optionalString = (v: unknown): string | undefined =>
 function toRunError(
   error: unknown,
   context: {
-    plan: StatementPlan;
+    framed: Framed;
     statement: CheckedStatement;
     index: number;
     sql: string;
@@ -296,19 +322,20 @@ function toRunError(
 function mapPosition(
   characters: number,
   {
-    plan,
+    framed,
     statement,
     sql,
     session,
-  }: { plan: StatementPlan; statement: CheckedStatement; sql: string; session: SqlSession },
+  }: { framed: Framed; statement: CheckedStatement; sql: string; session: SqlSession },
 ): ReturnType<typeof positionAt> | undefined {
   if (!Number.isInteger(characters) || characters < 1) return undefined;
+  const { plan } = framed;
   // The position counts characters in the text sent: the whole batch, or the statement's own part.
-  const sent = session.queryBatch
-    ? plan.parts.join(batchSeparator)
-    : (plan.parts[plan.statementPart] as string);
+  const texts = textsOf(framed);
+  const at = framed.before.length + plan.statementPart;
+  const sent = session.queryBatch ? texts.join(batchSeparator) : (texts[at] as string);
   const partStart = session.queryBatch
-    ? plan.parts.slice(0, plan.statementPart).reduce((n, part) => n + part.length + batchSeparator.length, 0)
+    ? texts.slice(0, at).reduce((n, part) => n + part.length + batchSeparator.length, 0)
     : 0;
   const within = offsetOfCharacter(sent, characters) - partStart - plan.statementStart;
   if (within < 0 || within > statement.sql.length) return undefined;

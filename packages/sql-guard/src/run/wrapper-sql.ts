@@ -17,7 +17,7 @@ export const cursorName = 'sql_guard_cursor';
  */
 export const configMarker = 'sql_guard.requires_standard_conforming_strings_and_track_counts';
 
-/** The same for a session that says its output settings are pinned ({@link pinnedOutputSettings}) but has others. */
+/** The same for a session whose prelude says its output settings are pinned ({@link pinnedOutputSettings}) but has others. */
 export const pinnedMarker = 'sql_guard.requires_pinned_output_settings';
 
 const requiredSettings =
@@ -25,10 +25,10 @@ const requiredSettings =
 const settingsCheck = `pg_catalog.current_setting(CASE WHEN ${requiredSettings} THEN 'standard_conforming_strings' ELSE '${configMarker}' END) AS s`;
 
 /**
- * The output formats the serializer relies on, for connections opened with them as session settings (for
- * PostgreSQL, the startup option `-c DateStyle=ISO -c IntervalStyle=postgres -c extra_float_digits=1`).
- * Such a session (`capabilities.outputSettingsPinned`) skips the three SET LOCALs below; `run` verifies the values
- * instead, in the same check.
+ * The output formats the serializer relies on, for sessions that have them already: connections opened with them
+ * as session settings (for PostgreSQL, the startup option `-c DateStyle=ISO -c IntervalStyle=postgres -c
+ * extra_float_digits=1`), or a prelude that sets them with SET LOCAL. A run with a prelude
+ * (RunOptions.around) skips the three SET LOCALs below; the prelude verifies the values ({@link pinnedSettingsCheck}).
  */
 export const pinnedOutputSettings = {
   DateStyle: 'ISO',
@@ -38,8 +38,8 @@ export const pinnedOutputSettings = {
 
 /**
  * A select-list expression that fails (with a clear error from `run`) unless the session has the settings
- * the guard needs and {@link pinnedOutputSettings}. A session that pins its settings and says
- * `capabilities.settingsCheckedInFirstRoundTrip` must evaluate it in the round trip of the first batch, before it.
+ * the guard needs and {@link pinnedOutputSettings}. A prelude (RunOptions.around) must evaluate it in the round trip
+ * of the first batch, in front of it.
  */
 export const pinnedSettingsCheck = `pg_catalog.current_setting(CASE WHEN NOT (${requiredSettings}) THEN '${configMarker}' WHEN pg_catalog.split_part(pg_catalog.current_setting('DateStyle'), ',', 1) = '${pinnedOutputSettings.DateStyle}' AND pg_catalog.current_setting('IntervalStyle') = '${pinnedOutputSettings.IntervalStyle}' AND pg_catalog.current_setting('extra_float_digits') = '${pinnedOutputSettings.extra_float_digits}' THEN 'standard_conforming_strings' ELSE '${pinnedMarker}' END)`;
 
@@ -132,7 +132,7 @@ export interface StatementPlan {
 
 export interface PlanOptions {
   first: boolean;
-  /** Schemas whose written rows are not the statement's (SessionCapabilities.bookkeepingSchemas). */
+  /** Schemas whose written rows are not the statement's (RunOptions.bookkeepingSchemas). */
   bookkeepingSchemas: readonly string[];
   last: boolean;
   timeoutMs: number;
@@ -145,20 +145,16 @@ export interface PlanOptions {
    * The byte cap of this statement's rows in the database's measure (their text form), see {@link measured}.
    */
   maxRowBytes: number;
-  /**
-   * The session runs with {@link pinnedOutputSettings}: verify them instead of setting them ('checked': the
-   * session verifies them in the same round trip itself).
-   */
-  pinnedSettings: false | 'verify' | 'checked';
-  /** The session ends the transaction behind the last batch: no reset of statement_timeout. */
+  /** A prelude in the same round trip verifies the settings ({@link pinnedSettingsCheck}): none set, none checked here. */
+  settingsChecked: boolean;
+  /** An epilogue ends the transaction behind the last batch: no reset of statement_timeout. */
   endsAfterLast: boolean;
 }
 
 export function planStatement(statement: CheckedStatement, options: PlanOptions): StatementPlan {
   const settings = [`SET LOCAL statement_timeout = ${integer(options.timeoutMs)}`];
   const checks: string[] = [];
-  if (options.first && options.pinnedSettings === 'verify') checks.push(`${pinnedSettingsCheck} AS s`);
-  else if (options.first && !options.pinnedSettings) {
+  if (options.first && !options.settingsChecked) {
     settings.push(...outputFormats);
     checks.push(settingsCheck);
   }

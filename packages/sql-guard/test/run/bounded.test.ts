@@ -127,6 +127,10 @@ describe('pinned output settings on PostgreSQL', () => {
 
   beforeAll(async () => {
     database = await freshPostgres({ prefix: 'sql_guard_pinned' });
+    const owner = new pg.Client({ connectionString: database.url });
+    await owner.connect();
+    await owner.query(schema);
+    await owner.end();
     guard = await createGuard({ dialect: testDialect, limits });
   });
   afterAll(async () => database?.drop());
@@ -148,56 +152,122 @@ describe('pinned output settings on PostgreSQL', () => {
 
   const sql = "SELECT TIMESTAMPTZ '2026-01-02T03:04:05.5Z' AS t, DATE '2026-08-09' AS d";
 
-  it('verifies the settings instead of setting them, with the same values', async () => {
+  /** A prelude that verifies the pinned settings, as a caller whose connections carry them does. */
+  const verifying = { prelude: (check: string) => [`SELECT ${check} AS settings`] };
+
+  it('verifies the settings in a prelude instead of setting them, with the same values', async () => {
     const expected = await inTransaction(undefined, (client) =>
       guard.run(pgSession(client), sql, { mode: 'query' }),
     );
     const { result, sent, after } = await inTransaction(pgOutputSettingsOption, async (client) => {
-      const { session, sent } = recording(pgSession(client, { outputSettingsPinned: true }));
-      const result = await guard.run(session, sql, { mode: 'query' });
+      const { session, sent } = recording(pgSession(client));
+      const result = await guard.run(session, sql, { mode: 'query', around: verifying });
       const after = await client.query("SELECT current_setting('DateStyle') AS d");
       return { result, sent: sent.join('\n'), after: after.rows[0]?.d };
     });
     expect(sent).not.toMatch(/SET LOCAL (DateStyle|IntervalStyle|extra_float_digits)/);
-    expect(sent).toContain("current_setting('IntervalStyle')");
+    // The check travels once, in the prelude, in the same round trip as the statement.
+    expect(sent.split("current_setting('IntervalStyle')")).toHaveLength(2);
+    expect(sent.startsWith('SELECT pg_catalog.current_setting(')).toBe(true);
     expect(result.statements[0]?.rows).toEqual(expected.statements[0]?.rows);
     expect(result.statements[0]?.rows[0]).toEqual({
       t: '2026-01-02T03:04:05.500+00:00',
       d: '2026-08-09',
     });
     expect(after).toMatch(/^ISO,/); // the session's own value, untouched
-
-    // A session that evaluates the check in its own prefix of the first round trip: run does not repeat it.
-    const prefixed = await inTransaction(pgOutputSettingsOption, async (client) => {
-      const session = pgSession(client, { outputSettingsPinned: true });
-      session.capabilities = { ...session.capabilities, settingsCheckedInFirstRoundTrip: true };
-      const recorded = recording(session);
-      const result = await guard.run(recorded.session, sql, { mode: 'query' });
-      return { result, sent: recorded.sent.join('\n') };
-    });
-    expect(prefixed.sent).not.toContain("current_setting('IntervalStyle')");
-    expect(prefixed.result.statements[0]?.rows).toEqual(expected.statements[0]?.rows);
   });
 
-  it('leaves statement_timeout set only for a session that ends the transaction behind the last batch', async () => {
-    const timeoutAfter = (endsTransactionAfterLastBatch: boolean) =>
-      inTransaction(undefined, async (client) => {
-        const { session, sent } = recording(
-          Object.assign(pgSession(client), { capabilities: { endsTransactionAfterLastBatch } }),
+  it('refuses a prelude that does not evaluate the settings check, sending nothing', async () => {
+    const { error, sent } = await inTransaction(pgOutputSettingsOption, async (client) => {
+      const { session, sent } = recording(pgSession(client));
+      const error = await guard
+        .run(session, 'SELECT 1 AS one', { mode: 'query', around: { prelude: () => ['SELECT 1 AS mine'] } })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
         );
-        await guard.run(session, 'SELECT 1 AS one', { mode: 'query' });
-        const after = await client.query("SELECT current_setting('statement_timeout') AS t");
-        return { sent: sent.join('\n'), timeout: after.rows[0]?.t };
-      });
-    const resetting = await timeoutAfter(false);
-    expect(resetting.sent).toContain('SET LOCAL statement_timeout TO DEFAULT');
-    expect(resetting.timeout).toBe('0');
-    const ending = await timeoutAfter(true);
-    expect(ending.sent).not.toContain('TO DEFAULT');
-    expect(ending.timeout).not.toBe('0'); // what the caller's COMMIT (or ROLLBACK) then ends
+      return { error, sent };
+    });
+    expect(error).toBeInstanceOf(TypeError);
+    expect(sent).toEqual([]);
   });
 
-  it('refuses a session that says it is pinned but is not, before the statement runs', async () => {
+  it('sends the prelude and epilogue in the first and last round trips and hands back their results', async () => {
+    const { sent, answered, result, timeout } = await inTransaction(
+      pgOutputSettingsOption,
+      async (client) => {
+        const { session, sent } = recording(pgSession(client));
+        const answered: Array<[string, unknown[]]> = [];
+        const result = await guard.run(
+          session,
+          "INSERT INTO items (id, name) VALUES (7001, 'x'); SELECT 2 AS two",
+          {
+            mode: 'script',
+            around: {
+              prelude: (check) => [`SELECT ${check} AS settings, 'p' AS mine`],
+              epilogue: ["SELECT 'e' AS mine"],
+              answered: (part, results) => answered.push([part, results.map((r) => r.rows[0]?.mine)]),
+            },
+          },
+        );
+        const after = await client.query("SELECT current_setting('statement_timeout') AS t");
+        return { sent, answered, result, timeout: after.rows[0]?.t };
+      },
+    );
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/^SELECT pg_catalog\.current_setting\(/);
+    expect(sent[0]).toContain('INSERT INTO items');
+    expect(sent[1]?.endsWith("SELECT 'e' AS mine")).toBe(true);
+    expect(answered).toEqual([
+      ['prelude', ['p']],
+      ['epilogue', ['e']],
+    ]);
+    expect(result.statements.map((s) => s.rowCount)).toEqual([1, 1]);
+    // The epilogue ends the transaction (the caller's COMMIT): run does not set statement_timeout back.
+    expect(sent.join('\n')).not.toContain('TO DEFAULT');
+    expect(timeout).not.toBe('0');
+  });
+
+  it('maps an error position past the prelude into the submitted text', async () => {
+    const error = await inTransaction(pgOutputSettingsOption, async (client) =>
+      guard
+        .run(pgSession(client), 'SELECT n FROM numbers WHERE n = 1 / 0 LIMIT 1', {
+          mode: 'query',
+          around: verifying,
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+    );
+    expect(error).toBeInstanceOf(GuardRunError);
+    expect((error as GuardRunError).details).toMatchObject({ sqlstate: '22012' });
+    const bad = await inTransaction(pgOutputSettingsOption, async (client) =>
+      guard
+        .run(pgSession(client), "SELECT n FROM numbers WHERE n = 'x'::integer LIMIT 1", {
+          mode: 'query',
+          around: verifying,
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+    );
+    expect((bad as GuardRunError).details.position).toMatchObject({ offset: 32, line: 1 });
+  });
+
+  it('resets statement_timeout when there is no epilogue', async () => {
+    const { sent, timeout } = await inTransaction(undefined, async (client) => {
+      const { session, sent } = recording(pgSession(client));
+      await guard.run(session, 'SELECT 1 AS one', { mode: 'query' });
+      const after = await client.query("SELECT current_setting('statement_timeout') AS t");
+      return { sent: sent.join('\n'), timeout: after.rows[0]?.t };
+    });
+    expect(sent).toContain('SET LOCAL statement_timeout TO DEFAULT');
+    expect(timeout).toBe('0');
+  });
+
+  it('refuses a session whose prelude says it is pinned but is not, before the statement runs', async () => {
     for (const setting of [
       "SET DateStyle = 'SQL, DMY'",
       'SET IntervalStyle = iso_8601',
@@ -205,12 +275,10 @@ describe('pinned output settings on PostgreSQL', () => {
     ]) {
       const error = await inTransaction(pgOutputSettingsOption, async (client) => {
         await client.query(setting);
-        return guard
-          .run(pgSession(client, { outputSettingsPinned: true }), 'SELECT 1 AS one', { mode: 'query' })
-          .then(
-            () => undefined,
-            (e: unknown) => e,
-          );
+        return guard.run(pgSession(client), 'SELECT 1 AS one', { mode: 'query', around: verifying }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       });
       expect(error, setting).toBeInstanceOf(Error);
       expect(error, setting).not.toBeInstanceOf(GuardRunError);

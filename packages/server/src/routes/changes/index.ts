@@ -17,9 +17,9 @@ import { ApiError, isApiError } from '../../http/api-error.js';
 import { failure, success } from '../../http/envelope.js';
 import { idempotencyKeyOf, requestHash } from '../../idempotency/key.js';
 import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js';
+import { resolveWorkspace } from '../../sql/workspace.js';
+import { isUuid } from '../../workspaces/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
-import { resolveWorkspace } from '../sql/workspace.js';
-import { isUuid } from '../workspaces/store.js';
 import { revertChange } from './revert.js';
 import {
   changeRows,

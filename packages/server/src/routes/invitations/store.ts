@@ -2,7 +2,7 @@ import type { Invitation, Workspace } from '@expense/wire';
 import { ApiError } from '../../http/api-error.js';
 import { iso } from '../../http/time.js';
 import type { Queryable } from '../../storage/database.js';
-import { isUuid } from '../workspaces/store.js';
+import { isUuid } from '../../workspaces/store.js';
 
 /** The caller's pending invitations, oldest first. */
 export async function listInvitations(db: Queryable, userId: string): Promise<Invitation[]> {

@@ -7,8 +7,8 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import { iso, isoOrNull } from '../../http/time.js';
+import { isUuid } from '../../workspaces/store.js';
 import { apiKeySecurity, errorResponses, responses } from '../responses.js';
-import { isUuid } from '../workspaces/store.js';
 
 /** GET /v1/keys and DELETE /v1/keys/{connectionId}: the caller's own keys. */
 export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {

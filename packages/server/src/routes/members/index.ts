@@ -15,8 +15,8 @@ import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import { admitInvitation } from '../../ratelimit/invitation-limits.js';
 import type { Queryable } from '../../storage/database.js';
+import { findMembership, inviteMember, listMembers, removeMember } from '../../workspaces/store.js';
 import { apiKeySecurity, errorResponses, responses } from '../responses.js';
-import { findMembership, inviteMember, listMembers, removeMember } from '../workspaces/store.js';
 
 async function requireOwner(db: Queryable, userId: string, workspaceId: string, lock = false) {
   const workspace = await findMembership(db, userId, workspaceId, lock);

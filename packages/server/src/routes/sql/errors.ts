@@ -1,6 +1,7 @@
 import { GuardBusyError, GuardCheckError, GuardRunError } from '@expense/sql-guard';
 import { ApiError, isApiError } from '../../http/api-error.js';
-import { StorageError } from '../../storage/errors.js';
+import { storageApiError } from '../../http/storage-errors.js';
+import { isConnectionSqlstate } from '../../storage/connection-failure.js';
 import { USER_RELATIONS } from '../../storage/names.js';
 import {
   constraintHint,
@@ -12,19 +13,6 @@ import {
 
 type RunErrorDetails = GuardRunError['details'];
 
-/** SQLSTATEs that mean the connection or the server went away, not that the statement was wrong. */
-const isConnectionSqlstate = (s: string | undefined) =>
-  s !== undefined && (s.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(s));
-
-const RETRY_SAME_KEY =
-  'Retry with the same Idempotency-Key: the kept result is replayed if the change was applied, and it runs once if not. Without a key, read the data to check before retrying.';
-
-function unavailable(): ApiError {
-  return new ApiError('database_unavailable', 'The database connection was lost; nothing was committed.', {
-    retryable: true,
-  });
-}
-
 /** A refusal by PostgreSQL as sql_execution_failed, with the next step from the relations' catalogue. */
 function executionFailed(message: string, d: RunErrorDetails, pgHint: string | undefined): ApiError {
   const details: Record<string, unknown> = { sqlstate: d.sqlstate };
@@ -32,8 +20,9 @@ function executionFailed(message: string, d: RunErrorDetails, pgHint: string | u
   if (d.position) details.position = d.position;
   if (d.constraint) details.constraint = d.constraint;
   if (d.column) details.column = d.column;
+  const hint = refusalHint(d, message) ?? pgHint;
   return new ApiError('sql_execution_failed', message, {
-    hint: refusalHint(d, message) ?? pgHint ?? fallbackHint(d.position !== undefined),
+    ...(hint !== undefined ? { hint } : d.position === undefined ? { variant: 'no_position' as const } : {}),
     details,
   });
 }
@@ -56,12 +45,6 @@ function refusalHint(d: RunErrorDetails, message: string): string | undefined {
     default:
       return undefined;
   }
-}
-
-function fallbackHint(hasPosition: boolean): string {
-  return hasPosition
-    ? 'Fix the statement at details.position (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.'
-    : 'Fix the statement (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.';
 }
 
 /**
@@ -130,8 +113,7 @@ export function toSqlApiError(error: unknown): unknown {
       'rate_limited',
       'The server is checking too many long SQL texts right now; nothing was run.',
       {
-        hint: 'Wait a second and send it again, or send shorter statements.',
-        retryable: true,
+        variant: 'guard_busy',
         details: { retryAfterSeconds: 1 },
         headers: { 'retry-after': '1' },
       },
@@ -151,7 +133,7 @@ export function toSqlApiError(error: unknown): unknown {
     const d = error.details;
     switch (error.code) {
       case 'sql_execution_failed':
-        if (isConnectionSqlstate(d.sqlstate)) return unavailable();
+        if (isConnectionSqlstate(d.sqlstate)) return new ApiError('database_unavailable');
         return executionFailed(error.message, d, error.hint);
       case 'mutation_row_limit_exceeded':
         return new ApiError('mutation_row_limit_exceeded', `${error.message} Nothing was changed.`, {
@@ -177,15 +159,5 @@ export function toSqlApiError(error: unknown): unknown {
   }
   const atCommit = deferredRefusal(error);
   if (atCommit) return atCommit;
-  if (error instanceof StorageError) {
-    if (error.code === 'mutation_outcome_unknown') {
-      return new ApiError(
-        'mutation_outcome_unknown',
-        'The connection was lost while committing: the change may or may not have been applied.',
-        { hint: RETRY_SAME_KEY },
-      );
-    }
-    if (error.code === 'database_unavailable' || error.code === 'database_closed') return unavailable();
-  }
-  return error; // the error handler logs it and answers internal_error
+  return storageApiError(error) ?? error; // otherwise the error handler logs it and answers internal_error
 }

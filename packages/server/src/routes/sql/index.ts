@@ -1,10 +1,4 @@
-import {
-  type CheckResult,
-  createGuard,
-  GuardCheckError,
-  type GuardOptions,
-  type Mode,
-} from '@expense/sql-guard';
+import { createGuard, GuardCheckError, type GuardOptions, type Mode } from '@expense/sql-guard';
 import {
   IDEMPOTENCY_HEADER,
   SqlExecuteBodySchema,
@@ -15,7 +9,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { principalOf, requireApiKey } from '../../auth/authenticate.js';
+import { principalOf } from '../../auth/authenticate.js';
 import { workspaceClock } from '../../clock/workspace-time-zone.js';
 import type { AppContext } from '../../context.js';
 import { ApiError, isApiError } from '../../http/api-error.js';
@@ -23,14 +17,13 @@ import { failure } from '../../http/envelope.js';
 import { idempotencyKeyOf, requestHash } from '../../idempotency/key.js';
 import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js';
 import { InflightLimiter } from '../../inflight/index.js';
-import { WorkspaceNotResolvedError } from '../../storage/errors.js';
+import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
+import { type SqlCall, SqlPipeline } from '../../sql/pipeline.js';
+import { WorkspaceResolution } from '../../sql/workspace.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { CheckCache } from './check-cache.js';
-import { ArrivalDeadline } from './deadline.js';
 import { toSqlApiError } from './errors.js';
 import { explainedRefusal } from './guard-hints.js';
-import { runSql, type SqlRunner } from './run.js';
-import { resolveWorkspace, workspaceLookup } from './workspace.js';
 
 const DAY_MS = 86_400_000;
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -92,13 +85,13 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       waitMs: guard.limits.deadlineMs + 5_000,
       pollMs: 50,
     });
-    const runner: SqlRunner = {
+    const pipeline = new SqlPipeline({
       db: ctx.db,
       guard,
       actions: ctx.actions,
       idempotency,
       fxCoverage: ctx.fxCoverage,
-    };
+    });
     const checks = new CheckCache(guard);
     const purge = setInterval(() => {
       idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge'));
@@ -118,6 +111,25 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       await guard.close();
     });
 
+    /** Refuses what the guard refuses, before any database work; the accepted check goes to the run. */
+    async function accepted(request: FastifyRequest, sql: string, mode: Mode) {
+      const principal = principalOf(request);
+      if (sql.includes('\0')) {
+        throw new ApiError(
+          'invalid_request',
+          'sql contains a NUL character, which PostgreSQL text cannot hold.',
+          { details: { issues: [{ path: 'body.sql', message: 'NUL character' }] } },
+        );
+      }
+      const checked = await checks.check(sql, mode, principal.connectionId).catch((error: unknown) => {
+        throw toSqlApiError(error);
+      });
+      if (checked.ok) return checked;
+      const clockOf = () => workspaceClock(ctx.db, principal, request.headers['x-workspace-id']);
+      throw toSqlApiError(new GuardCheckError(await explainedRefusal(checked.error, clockOf)));
+    }
+
+    /** One SQL request: check, in-flight place, workspace, then the pipeline (through the idempotency record when keyed). */
     async function handle(
       request: FastifyRequest,
       reply: FastifyReply,
@@ -127,87 +139,39 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       const principal = principalOf(request);
       const { sql } = body;
       const { mode } = endpoint;
-      const dryRun = body.dryRun === true;
-      if (sql.includes('\0')) {
-        throw new ApiError(
-          'invalid_request',
-          'sql contains a NUL character, which PostgreSQL text cannot hold.',
-          {
-            details: { issues: [{ path: 'body.sql', message: 'NUL character' }] },
-          },
-        );
-      }
       const key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
-      // Refuse what the guard refuses before any database work (run takes this result, without parsing again).
-      const checked = await checks.check(sql, mode, principal.connectionId).catch((error: unknown) => {
-        throw toSqlApiError(error);
-      });
-      if (!checked.ok) {
-        const clockOf = () => workspaceClock(ctx.db, principal, request.headers['x-workspace-id']);
-        throw toSqlApiError(new GuardCheckError(await explainedRefusal(checked.error, clockOf)));
-      }
-
+      const checked = await accepted(request, sql, mode);
       // The deadline counts from the request's arrival; the lease is held until the request is over.
       const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, guard.limits.deadlineMs);
-      const lease = await inflight.admit(
-        { connectionId: principal.connectionId, userId: principal.userId },
-        guard.limits.deadlineMs,
-      );
+      const signal = clientGone(reply.raw);
+      const call: SqlCall = { principal, mode, sql, checked, dryRun: body.dryRun === true, deadline, signal };
+      const header = request.headers['x-workspace-id'];
+      const workspace = new WorkspaceResolution(ctx.db, ctx.actions, principal, header);
+      const lease = await inflight.admit(principal, guard.limits.deadlineMs);
       try {
-        await run(request, reply, { sql, mode, dryRun, key, checked, deadline }, endpoint);
+        if (key !== undefined)
+          return await keyed(request, reply, call, await workspace.resolve(), key, endpoint);
+        const answer = await workspace
+          .run((w) => pipeline.run(call, w))
+          .catch((error: unknown) => {
+            throw toSqlApiError(error);
+          });
+        send(reply, { statusCode: 200, body: answer });
       } finally {
         await lease.release();
       }
     }
 
-    async function run(
+    /** A write with an Idempotency-Key: claimed first, its answer kept with the write (or released for a retry). */
+    async function keyed(
       request: FastifyRequest,
       reply: FastifyReply,
-      input: {
-        sql: string;
-        mode: Mode;
-        dryRun: boolean;
-        key: string | undefined;
-        checked: CheckResult;
-        deadline: ArrivalDeadline;
-      },
+      call: SqlCall,
+      workspaceId: string,
+      key: string,
       endpoint: { path: string },
     ): Promise<void> {
-      const principal = principalOf(request);
-      const { sql, mode, dryRun, key, checked, deadline } = input;
-      const header = request.headers['x-workspace-id'];
-      const resolve = () => resolveWorkspace(ctx.db, ctx.actions, principal, header);
-      if (key === undefined) {
-        // The workspace lookup travels with the statement; only when it finds nothing (nothing ran) does the
-        // full resolution decide: 404, the only workspace (saved, then run), or 400 missing_workspace.
-        const lookup = workspaceLookup(principal, header);
-        let body: string;
-        try {
-          try {
-            if (lookup === undefined) throw new WorkspaceNotResolvedError();
-            body = await runSql(runner, {
-              principal,
-              workspace: lookup,
-              mode,
-              sql,
-              dryRun,
-              checked,
-              deadline,
-            });
-          } catch (error) {
-            if (!(error instanceof WorkspaceNotResolvedError)) throw error;
-            const workspace = await resolve();
-            body = await runSql(runner, { principal, workspace, mode, sql, dryRun, checked, deadline });
-          }
-        } catch (error) {
-          throw toSqlApiError(error);
-        }
-        send(reply, { statusCode: 200, body });
-        return;
-      }
-
-      const workspaceId = await resolve();
-
+      const { principal, sql, dryRun } = call;
       const begun = await idempotency.begin({
         connectionId: principal.connectionId,
         key,
@@ -218,17 +182,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       const { claim } = begun;
       let kept: KeptResponse;
       try {
-        const body = await runSql(runner, {
-          principal,
-          workspace: workspaceId,
-          mode,
-          sql,
-          dryRun,
-          checked,
-          claim,
-          deadline,
-        });
-        kept = { statusCode: 200, body };
+        kept = { statusCode: 200, body: await pipeline.run({ ...call, claim }, workspaceId) };
         if (dryRun) await idempotency.complete(claim, kept);
       } catch (error) {
         const mapped = toSqlApiError(error);
@@ -252,7 +206,6 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       app.post(
         endpoint.path,
         {
-          onRequest: requireApiKey(ctx),
           config: { keyAccess: endpoint.mode === 'query' ? 'read' : 'write' },
           schema: {
             tags: ['sql'],

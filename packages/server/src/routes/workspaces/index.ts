@@ -10,10 +10,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { success } from '../../http/envelope.js';
+import { createWorkspace, findMembership, listWorkspaces, selectWorkspace } from '../../workspaces/store.js';
 import { invitationPrompt } from '../invitations/prompt.js';
 import { pendingInvitationCount } from '../invitations/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
-import { createWorkspace, findMembership, listWorkspaces, selectWorkspace } from './store.js';
 
 /** A new workspace reports in USD and dates in UTC until someone says otherwise. */
 const CONFIRM_SETTINGS =

@@ -1,4 +1,19 @@
+import type { ServerResponse } from 'node:http';
 import { GuardRunError } from '@expense/sql-guard';
+
+/**
+ * Aborts when the client goes away (its connection closes) before the response was sent: the pipeline then stops
+ * waiting for a connection, and the guard cancels the statement in flight on the database.
+ */
+export function clientGone(response: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  if (response.destroyed) controller.abort();
+  else
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+  return controller.signal;
+}
 
 /**
  * A SQL request's deadline, counted from its arrival: the time it waited (for a place on the embedded
@@ -28,6 +43,13 @@ export class ArrivalDeadline {
       { deadlineMs: this.deadlineMs },
       'The database is busy: retry in a moment, and make slow requests cheaper (narrower filters, fewer joins).',
     );
+  }
+
+  /** The client went away before the request could start: nothing ran (nobody reads this answer). */
+  aborted(): GuardRunError {
+    return new GuardRunError('deadline_exceeded', 'The request was aborted before it started.', {
+      aborted: true,
+    });
   }
 
   /** The embedded engine stopped this read-only request after its fair share, for another user's turn. */

@@ -1,7 +1,7 @@
 import type { Member, MemberStatus, Role, Workspace, WorkspaceListItem } from '@expense/wire';
-import { ApiError } from '../../http/api-error.js';
-import { iso } from '../../http/time.js';
-import type { Queryable } from '../../storage/database.js';
+import { ApiError } from '../http/api-error.js';
+import { iso } from '../http/time.js';
+import type { Queryable } from '../storage/database.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

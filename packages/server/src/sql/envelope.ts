@@ -1,0 +1,62 @@
+import type { Limits, Mode, RunResult } from '@expense/sql-guard';
+import type { Clock, SqlResultData } from '@expense/wire';
+import type { ActionBuilder } from '../http/actions.js';
+
+/** What a successful SQL request answers with, before it is JSON. */
+export interface SqlSuccess {
+  mode: Mode;
+  dryRun: boolean;
+  workspaceId: string;
+  result: RunResult;
+  limits: Limits;
+  clock: Clock;
+  /** The instruction about carried-forward FX rates, when the request read them (fx/coverage.ts). */
+  staleRates: string | undefined;
+}
+
+/** The SQL actions as JSON per builder: the same on every response until the public URL changes (at listen). */
+const sqlActions = new WeakMap<ActionBuilder, { baseUrl: string; json: string }>();
+
+/**
+ * The success envelope of the SQL endpoints as JSON text: the exact bytes sent and, with an Idempotency-Key, kept.
+ * The same as JSON.stringify(success(data, instructions, actions.sql())), with the actions serialised once.
+ */
+export function successEnvelope(success: SqlSuccess, actions: ActionBuilder): string {
+  const { result, limits } = success;
+  const data: SqlResultData = {
+    workspaceId: success.workspaceId,
+    committed: !success.dryRun,
+    statements: result.statements,
+    limits: {
+      maxReturnedRows: limits.maxReturnedRows,
+      maxAffectedRows: limits.maxAffectedRows,
+      deadlineMs: limits.deadlineMs,
+      maxResultBytes: limits.maxResultBytes,
+    },
+    clock: success.clock,
+  };
+  let kept = sqlActions.get(actions);
+  if (kept?.baseUrl !== actions.baseUrl) {
+    kept = { baseUrl: actions.baseUrl, json: JSON.stringify(actions.sql()) };
+    sqlActions.set(actions, kept);
+  }
+  return `{"ok":true,"data":${JSON.stringify(data)},"instructions":${JSON.stringify(instructionsFor(success))},"actions":${kept.json}}`;
+}
+
+function instructionsFor({ mode, dryRun, result, limits, staleRates }: SqlSuccess): string[] {
+  const out: string[] = [];
+  if (staleRates) out.push(staleRates);
+  if (mode !== 'query') {
+    out.push(
+      dryRun
+        ? 'Dry run: the statements ran and were rolled back, nothing was saved. Send the same SQL without dryRun to apply it.'
+        : 'Committed: every statement was applied.',
+    );
+  }
+  if (result.statements.some((s) => s.truncated)) {
+    out.push(
+      `Only the first ${limits.maxReturnedRows} rows of a statement are returned (see totalRowCount): aggregate, filter, or page with ORDER BY ... LIMIT/OFFSET.`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { pinnedOutputSettings, type SessionResult } from '@expense/sql-guard';
+import type { UserContext, UserScope } from './database.js';
+import { InvalidContextError } from './errors.js';
+import { INTERNAL_SCHEMA } from './names.js';
+
+/**
+ * The statements that open a user-SQL transaction under its context (migrations 0006, 0008, 0016, 0017). Who
+ * sends them, and in which round trip, is decided by the caller: `Database.userTransaction` in a round trip of
+ * their own, the SQL endpoints' pipeline (src/sql/pipeline.ts) in front of the guard's first batch.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function checkedUuid(value: unknown, field: 'userId' | 'workspaceId' | 'connectionId'): string {
+  if (typeof value !== 'string' || !UUID.test(value)) throw new InvalidContextError(field);
+  return value.toLowerCase();
+}
+
+/**
+ * Text of the error `begin_user_context` raises when a workspace lookup finds nothing. The random part keeps a
+ * user statement's own error from looking like it (the text is never shown to anyone).
+ */
+const NOT_RESOLVED = `expense_workspace_not_resolved_${randomBytes(8).toString('hex')}`;
+
+/** True for the error of a context whose workspace lookup found nothing (raw, or as the guard reports it). */
+export function isWorkspaceNotResolved(error: unknown): boolean {
+  return error instanceof Error && error.message.includes(NOT_RESOLVED);
+}
+
+/** BEGIN, READ ONLY for a read. */
+export const beginStatement = (ctx: UserContext): string => (ctx.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
+
+/**
+ * The guard's output formats for one transaction, for a connection that cannot keep them as session settings
+ * (behind a transaction-mode pooler): sent in front of the context, whose settings check then verifies them.
+ */
+export const OUTPUT_SETTINGS_LOCAL: readonly string[] = Object.entries(pinnedOutputSettings).map(
+  ([name, value]) => `SET LOCAL ${name} = ${value}`,
+);
+
+/** A workspace given outright, one the user asked for (membership checked), or the key's saved one. */
+type WorkspaceKind = 'given' | 'member' | 'saved';
+
+function workspaceOf(ctx: UserContext): { kind: WorkspaceKind; id: string } {
+  const workspace = ctx.workspaceId;
+  if (typeof workspace === 'string') return { kind: 'given', id: checkedUuid(workspace, 'workspaceId') };
+  return 'requested' in workspace
+    ? { kind: 'member', id: checkedUuid(workspace.requested, 'workspaceId') }
+    : { kind: 'saved', id: checkedUuid(workspace.savedBy, 'connectionId') };
+}
+
+/**
+ * The statement that sets a user-SQL transaction's context: one call of `begin_user_context` (migration 0008),
+ * which finds the workspace as the owner (or raises NOT_RESOLVED, so nothing behind it runs), sets the user and
+ * workspace settings and search_path for the transaction, and switches to the SQL role last. It depends on nothing
+ * left on the connection by an earlier transaction (no PREPARE), so it works the same through a transaction-mode
+ * pooler; PL/pgSQL keeps the function's plans per server session. `settingsCheck` (the guard's, a select-list
+ * expression) is evaluated first, as the owner. Its columns: workspace_id and time_zone (see scopeOf).
+ * Throws InvalidContextError for ids that are not UUIDs.
+ */
+export function contextSelect(ctx: UserContext, settingsCheck?: string): string {
+  const userId = checkedUuid(ctx.userId, 'userId');
+  const { kind, id } = workspaceOf(ctx);
+  const check = settingsCheck === undefined ? '' : `${settingsCheck} AS guard_settings, `;
+  return `SELECT ${check}${changeSetup(ctx)}${INTERNAL_SCHEMA}.begin_user_context('${userId}', '${id}', '${kind}', '${NOT_RESOLVED}') AS workspace_id, ${INTERNAL_SCHEMA}.workspace_time_zone() AS time_zone`;
+}
+
+/**
+ * `begin_change(...)` (migration 0017) as a select-list item in front of begin_user_context, so it runs as the
+ * owner before the role switch. The SQL text travels as an escape string literal (backslashes and quotes
+ * doubled), which reads the same whatever standard_conforming_strings says.
+ */
+function changeSetup(ctx: UserContext): string {
+  if (!ctx.change) return '';
+  const connectionId = checkedUuid(ctx.change.connectionId, 'connectionId');
+  if (!/^[a-z]{1,20}$/.test(ctx.change.endpoint) || ctx.change.sql.includes('\0')) {
+    throw new Error('change: refusing an unexpected value');
+  }
+  const sql = ctx.change.sql.replace(/\\/g, '\\\\').replace(/'/g, "''");
+  return `${INTERNAL_SCHEMA}.begin_change('${ctx.change.endpoint}', '${connectionId}', E'${sql}') AS change_id, `;
+}
+
+/** What the context SELECT's row says: the workspace the transaction runs in and its time zone. */
+export function scopeOf(result: SessionResult | undefined): UserScope {
+  const row = result?.rows[0];
+  if (!row) throw new Error('The context SELECT returned no row.');
+  return { workspaceId: String(row.workspace_id), timeZone: String(row.time_zone ?? 'UTC') };
+}
