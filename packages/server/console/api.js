@@ -19,13 +19,31 @@ export function signInAgain() {
   location.assign(`${BASE}/sign-in?return_to=${encodeURIComponent(here)}`);
 }
 
+/** Longest Retry-After the console waits out by itself; a longer one (a daily or count limit) is shown. */
+const MAX_WAIT_SECONDS = 5;
+const ATTEMPTS = 4;
+
+/**
+ * fetch, waiting out short 429s: the console's session is a key like any other, with its per-second and
+ * in-flight limits, and a page that loads several things at once can meet them. A 429 is given before
+ * anything runs, so sending the same request again is safe for every method.
+ */
+async function fetchPaced(url, init) {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(url, init);
+    const wait = Number(response.headers.get('retry-after') ?? '1');
+    if (response.status !== 429 || attempt === ATTEMPTS || !(wait <= MAX_WAIT_SECONDS)) return response;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 0.2) * 1000 * attempt));
+  }
+}
+
 /** One API call; resolves with the envelope's data, rejects with ApiFailure. */
 export async function api(method, path, options = {}) {
   const headers = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
   if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-  const response = await fetch(`${BASE}/api${path}`, {
+  const response = await fetchPaced(`${BASE}/api${path}`, {
     method,
     headers,
     credentials: 'same-origin',

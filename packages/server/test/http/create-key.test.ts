@@ -21,7 +21,10 @@ describe('POST /v1/keys', () => {
     drop = fresh.drop;
     outbox = await tempDir();
     db = await openDatabase({ databaseUrl: fresh.url });
-    app = await createServer({ mailOutbox: outbox, logLevel: 'silent' }, { database: db });
+    app = await createServer(
+      { publicUrl: 'https://api.example.test', mailOutbox: outbox, logLevel: 'silent' },
+      { database: db },
+    );
     client = injectClient(app);
   });
   afterAll(async () => {
@@ -75,12 +78,30 @@ describe('POST /v1/keys', () => {
       { kind: 'agent' as const, access: 'read' as const },
       { kind: 'agent' as const, workspaceId: ws.body.data.workspace.workspaceId as string },
     ];
+    // An OAuth token is a key of its grant, issued for this server's /mcp.
+    await db.query(
+      `INSERT INTO expense_internal.oauth_clients (client_id, client_name, redirect_uris)
+       VALUES ('narrow-client', 'Narrow client', '["http://127.0.0.1/cb"]')`,
+    );
+    const grant = await db.query<{ grant_id: string }>(
+      `INSERT INTO expense_internal.oauth_grants (client_id, user_id, resource, access, expires_at)
+       VALUES ('narrow-client', $1, 'https://api.example.test/mcp', 'read_write', now() + interval '1 day')
+       RETURNING grant_id`,
+      [user.userId],
+    );
     for (const options of narrow) {
-      const { apiKey } = await createApiKey(db, user.userId, 'narrow', options);
+      const { apiKey, connectionId } = await createApiKey(db, user.userId, 'narrow', options);
+      if (options.kind === 'oauth') {
+        await db.query('UPDATE expense_internal.api_keys SET oauth_grant_id = $1 WHERE connection_id = $2', [
+          grant.rows[0]!.grant_id,
+          connectionId,
+        ]);
+      }
       const res = await client.request('POST', '/v1/keys', { key: apiKey, body: { label: 'wider' } });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('forbidden');
-      expect(res.body.error.hint).toContain('console');
+      // A read-only key is stopped by its consent before the route (read-only hint); the others by the route.
+      expect(res.body.error.hint).toMatch(options.access === 'read' ? /read-write/ : /console/);
     }
     const { rows } = await db.query('SELECT 1 FROM expense_internal.api_keys WHERE label = $1', ['wider']);
     expect(rows).toEqual([]);
