@@ -23,6 +23,10 @@ export const WorkspaceNameSchema = z
 export const CreateWorkspaceBodySchema = z.object({ name: WorkspaceNameSchema });
 export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBodySchema>;
 
+/** PATCH /workspaces/{workspaceId}: the new name (the same rules as a new workspace's). */
+export const RenameWorkspaceBodySchema = CreateWorkspaceBodySchema;
+export type RenameWorkspaceBody = CreateWorkspaceBody;
+
 export const WorkspaceDataSchema = z.object({ workspace: WorkspaceSchema });
 export type WorkspaceData = z.infer<typeof WorkspaceDataSchema>;
 

@@ -1,17 +1,29 @@
-// Workspaces: list, select, create; the selected workspace's settings (reporting currency, time zone).
+// Workspaces: list, select, create, rename; the selected workspace's settings (reporting currency, time zone).
 import { api } from '../api.js';
 import { Component, html, Notice, Problem } from '../ui.js';
 
 export class WorkspacesPage extends Component {
   constructor() {
     super();
-    this.state = { workspaces: null, name: '', error: null, created: null };
+    this.state = { workspaces: null, name: '', newName: '', error: null, created: null, renamed: null };
     this.create = async (event) => {
       event.preventDefault();
       try {
         const { workspace } = await api('POST', '/workspaces', { body: { name: this.state.name } });
         this.setState({ name: '', error: null, created: workspace.name });
         this.props.selectWorkspace(workspace.workspaceId);
+        await this.load();
+      } catch (error) {
+        this.setState({ error });
+      }
+    };
+    this.rename = async (event) => {
+      event.preventDefault();
+      try {
+        const { workspace } = await api('PATCH', `/workspaces/${this.props.workspaceId}`, {
+          body: { name: this.state.newName },
+        });
+        this.setState({ newName: '', error: null, created: null, renamed: workspace.name });
         await this.load();
       } catch (error) {
         this.setState({ error });
@@ -32,10 +44,12 @@ export class WorkspacesPage extends Component {
     }
   }
 
-  render({ workspaceId, selectWorkspace }, { workspaces, name, error, created }) {
+  render({ workspaceId, selectWorkspace }, { workspaces, name, newName, error, created, renamed }) {
+    const selected = workspaces?.find((w) => w.workspaceId === workspaceId);
     return html`
       <${Problem} error=${error} />
       ${created ? html`<${Notice} kind="success">Workspace “${created}” created and selected.<//>` : null}
+      ${renamed ? html`<${Notice} kind="success">Workspace renamed to “${renamed}”.<//>` : null}
       ${
         workspaces === null
           ? html`<p>Loading…</p>`
@@ -67,6 +81,17 @@ export class WorkspacesPage extends Component {
           onInput=${(e) => this.setState({ name: e.currentTarget.value })} />
         <button type="submit">Create workspace</button>
       </form>
+      ${
+        selected?.role === 'owner'
+          ? html`<h2>Rename “${selected.name}”</h2>
+              <form onSubmit=${this.rename}>
+                <label for="workspace-new-name">New name</label>
+                <input id="workspace-new-name" value=${newName} required maxlength="100"
+                  onInput=${(e) => this.setState({ newName: e.currentTarget.value })} />
+                <button type="submit">Rename workspace</button>
+              </form>`
+          : null
+      }
       ${workspaceId ? html`<${Settings} workspaceId=${workspaceId} />` : null}
     `;
   }

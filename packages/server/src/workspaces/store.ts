@@ -73,6 +73,22 @@ export async function createWorkspace(tx: Queryable, userId: string, name: strin
   return { workspaceId: workspace.workspace_id, name: workspace.name, role: 'owner' };
 }
 
+/** Renames a workspace; owners only (other members: 403 forbidden), in the caller's transaction. */
+export async function renameWorkspace(
+  tx: Queryable,
+  userId: string,
+  workspaceId: string,
+  name: string,
+): Promise<Workspace> {
+  const workspace = await findMembership(tx, userId, workspaceId, true);
+  if (workspace.role !== 'owner') throw new ApiError('forbidden');
+  await tx.query('UPDATE expense_internal.workspaces SET name = $2 WHERE workspace_id = $1', [
+    workspaceId,
+    name,
+  ]);
+  return { ...workspace, name };
+}
+
 export async function selectWorkspace(
   db: Queryable,
   connectionId: string,

@@ -169,6 +169,16 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await expect
       .poll(() => alice.page.getByRole('textbox', { name: 'Time zone' }).inputValue())
       .toBe('Europe/Berlin');
+    // Rename (owners), and back: the later tests know the workspace as "Household".
+    for (const name of ['Our household', 'Household']) {
+      await alice.page.getByRole('textbox', { name: 'New name' }).fill(name);
+      await alice.page.getByRole('button', { name: 'Rename workspace' }).click();
+      await alice.page
+        .getByRole('status')
+        .filter({ hasText: `Workspace renamed to “${name}”.` })
+        .waitFor();
+      await alice.page.getByRole('cell', { name, exact: true }).waitFor();
+    }
   });
 
   it('creates a key shown once; revoking it makes the API answer 401', async () => {

@@ -1,5 +1,6 @@
 import {
   CreateWorkspaceBodySchema,
+  RenameWorkspaceBodySchema,
   SelectWorkspaceDataSchema,
   WORKSPACE_HEADER,
   WorkspaceDataSchema,
@@ -10,7 +11,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { success } from '../../http/envelope.js';
-import { createWorkspace, findMembership, listWorkspaces, selectWorkspace } from '../../workspaces/store.js';
+import {
+  createWorkspace,
+  findMembership,
+  listWorkspaces,
+  renameWorkspace,
+  selectWorkspace,
+} from '../../workspaces/store.js';
 import { invitationPrompt } from '../invitations/prompt.js';
 import { pendingInvitationCount } from '../invitations/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
@@ -19,7 +26,7 @@ import { apiKeySecurity, responses } from '../responses.js';
 const CONFIRM_SETTINGS =
   "Ask the user which reporting currency and time zone this workspace uses (defaults: USD and UTC, which decides what 'today' is), then set them: POST /sql/execute {\"sql\": \"UPDATE workspace_settings SET reporting_currency = 'EUR', timezone = 'Europe/Berlin'\"}.";
 
-/** GET/POST /v1/workspaces and POST /v1/workspaces/{workspaceId}/select. */
+/** GET/POST /v1/workspaces, PATCH /v1/workspaces/{workspaceId} and POST /v1/workspaces/{workspaceId}/select. */
 export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const a = ctx.actions;
@@ -83,6 +90,28 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ['Select it with POST /workspaces/{workspaceId}/select to use it for SQL.', CONFIRM_SETTINGS],
           [a.selectWorkspace(workspace.workspaceId), a.listMembers(workspace.workspaceId)],
         );
+      },
+    );
+
+    app.patch(
+      '/workspaces/:workspaceId',
+      {
+        config: { fieldCodes: { name: 'invalid_workspace_name' } },
+        schema: {
+          tags: ['workspaces'],
+          summary: 'Rename a workspace (owners)',
+          security: apiKeySecurity,
+          params: WorkspaceParamsSchema,
+          body: RenameWorkspaceBodySchema,
+          response: responses(200, WorkspaceDataSchema),
+        },
+      },
+      async (request) => {
+        const { userId } = principalOf(request);
+        const workspace = await ctx.db.transaction((tx) =>
+          renameWorkspace(tx, userId, request.params.workspaceId, request.body.name),
+        );
+        return success({ workspace }, [], [a.listWorkspaces(), a.listMembers(workspace.workspaceId)]);
       },
     );
 
