@@ -1,16 +1,6 @@
 /** Server-rendered console pages (sign-in): plain HTML forms that work without JavaScript. */
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
+import { escapeHtml } from '../http/html.js';
 
 export interface PageProblem {
   message: string;

@@ -1,12 +1,10 @@
+import { escapeHtml } from '../http/html.js';
+
 export interface Mail {
   to: string;
   subject: string;
   text: string;
   html: string;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The sign-in mail: the code in the subject, a text and an HTML part, and how long the code is valid. */

@@ -1,13 +1,6 @@
 /** The server-rendered OAuth pages: plain HTML forms, no script, no inline style, so a strict CSP holds. */
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+import { escapeHtml } from '../http/html.js';
 
 /** CSP of every OAuth page; `formTargets` are the origins a form may lead to (the client's redirect). */
 export function pageCsp(formTargets: string[] = []): string {
@@ -25,7 +18,7 @@ function page(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)} · expense</title>
 </head>
 <body>

@@ -232,14 +232,18 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
     });
 
     function htmlReply(reply: FastifyReply, status: number, html: string, formTargets: string[] = []) {
-      return reply
-        .code(status)
-        .header('content-security-policy', pageCsp(formTargets))
-        .header('cache-control', 'no-store')
-        .header('x-frame-options', 'DENY')
-        .header('referrer-policy', 'no-referrer')
-        .type('text/html; charset=utf-8')
-        .send(html);
+      return (
+        reply
+          .code(status)
+          .header('content-security-policy', pageCsp(formTargets))
+          .header('cache-control', 'no-store')
+          .header('x-frame-options', 'DENY')
+          // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the consent form's
+          // POST, which the Origin check refuses. Cross-origin (the client's redirect) still gets no referrer.
+          .header('referrer-policy', 'same-origin')
+          .type('text/html; charset=utf-8')
+          .send(html)
+      );
     }
 
     function redirectWith(reply: FastifyReply, redirectUri: string, params: Record<string, string | null>) {

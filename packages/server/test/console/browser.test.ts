@@ -2,6 +2,7 @@
 // from the mail outbox, workspaces, invitations across two browser profiles, removal and key revocation (the
 // API answers 401), a guard error with its hint, every report's chart and table, and no console error or
 // Content-Security-Policy violation on any page. Screenshots go to test-artifacts/console/.
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -300,6 +301,67 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await alice.page.getByRole('button', { name: 'Confirm revert' }).click();
     await alice.page.getByRole('status').filter({ hasText: 'Change reverted' }).waitFor();
     await alice.page.getByText('reverted', { exact: true }).first().waitFor();
+  });
+
+  it('connects an OAuth client through the consent page, and its token reads the API', async () => {
+    const redirectUri = 'http://127.0.0.1:9/callback';
+    const registered = await fetch(`${origin}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Browser agent',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const clientId = ((await registered.json()) as { client_id: string }).client_id;
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authorize = `${origin}/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'browser-state',
+      resource: `${origin}/mcp`,
+    })}`;
+    await alice.page.goto(authorize);
+    await alice.page.getByRole('radio', { name: /Read only/ }).check();
+    // The client's redirect target is no server here: the browser's request to it is all the test needs.
+    const redirected = alice.page.waitForRequest((r) => r.url().startsWith(redirectUri));
+    await alice.page.getByRole('button', { name: 'Allow' }).click();
+    const landed = new URL((await redirected).url());
+    expect(landed.searchParams.get('state')).toBe('browser-state');
+    expect(landed.searchParams.get('iss')).toBeTruthy();
+    const code = landed.searchParams.get('code');
+    expect(code).toBeTruthy();
+    const token = await fetch(`${origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: code!,
+        redirect_uri: redirectUri,
+        client_id: clientId,
+        code_verifier: verifier,
+        resource: `${origin}/mcp`,
+      }).toString(),
+    });
+    expect(token.status).toBe(200);
+    const accessToken = ((await token.json()) as { access_token: string }).access_token;
+    const read = await fetch(`${origin}/v1/workspaces`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(read.status).toBe(200);
+    // Read only, as chosen on the consent page.
+    const write = await fetch(`${origin}/v1/workspaces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Not allowed' }),
+    });
+    expect(write.status).toBe(403);
   });
 
   it('saw no console error and no CSP violation, and publishes three screenshots', async () => {
