@@ -258,6 +258,9 @@ export const HTTP_ERRORS = {
     variants: {
       invalid_keys: { hint: 'Use a valid ApiKey (sign in again to get one) after the time in Retry-After.' },
       guard_busy: { hint: 'Wait a second and send it again, or send shorter statements.' },
+      key_caps: {
+        hint: 'Revoke keys you no longer use (GET /v1/keys lists them, DELETE /v1/keys/{connectionId} revokes one), or reuse one you have.',
+      },
     },
   },
   too_many_concurrent_requests: {

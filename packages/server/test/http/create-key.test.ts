@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createServer } from '../../src/index.js';
+import { KEY_CAPS } from '../../src/routes/keys/create.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
 import { injectClient } from './helpers.js';
 
@@ -22,7 +23,8 @@ describe('POST /v1/keys', () => {
     outbox = await tempDir();
     db = await openDatabase({ databaseUrl: fresh.url });
     app = await createServer(
-      { publicUrl: 'https://api.example.test', mailOutbox: outbox, logLevel: 'silent' },
+      // The per-second limit is raised so that only the key caps decide the bursts below.
+      { publicUrl: 'https://api.example.test', mailOutbox: outbox, logLevel: 'silent', ratePerSecond: 1000 },
       { database: db },
     );
     client = injectClient(app);
@@ -105,5 +107,47 @@ describe('POST /v1/keys', () => {
     }
     const { rows } = await db.query('SELECT 1 FROM expense_internal.api_keys WHERE label = $1', ['wider']);
     expect(rows).toEqual([]);
+  });
+
+  const liveKeys = async (userId: string) =>
+    (
+      await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM expense_internal.api_keys WHERE user_id = $1 AND revoked_at IS NULL',
+        [userId],
+      )
+    ).rows[0]!.n;
+
+  it('caps keys minted per hour: one key cannot turn itself into a thousand keys with their own limits', async () => {
+    const { apiKey, user } = await signIn(client, outbox, 'minter@example.com');
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        client.request('POST', '/v1/keys', { key: apiKey, body: { label: `minted ${i}` } }),
+      ),
+    );
+    // The key from sign-in, created this hour too, takes one of the places.
+    const minted = KEY_CAPS.createdPerHour - 1;
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(minted);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(30 - minted);
+    expect(refused[0]!.body.error).toMatchObject({
+      code: 'rate_limited',
+      details: { policy: 'new-keys-per-user-hour', limit: KEY_CAPS.createdPerHour },
+    });
+    expect(refused[0]!.body.error.hint).toContain('DELETE /v1/keys');
+    expect(refused[0]!.headers['retry-after']).toBe('3600');
+    expect(await liveKeys(user.userId)).toBe(1 + minted);
+  });
+
+  it('caps live keys per user', async () => {
+    const { apiKey, user } = await signIn(client, outbox, 'hoarder@example.com');
+    for (let i = 1; i < KEY_CAPS.livePerUser; i++)
+      await createApiKey(db, user.userId, `old ${i}`, { kind: 'cli' });
+    const res = await client.request('POST', '/v1/keys', { key: apiKey, body: { label: 'one more' } });
+    expect(res.status).toBe(429);
+    expect(res.body.error.details).toMatchObject({
+      policy: 'live-keys-per-user',
+      count: KEY_CAPS.livePerUser,
+    });
+    expect(await liveKeys(user.userId)).toBe(KEY_CAPS.livePerUser);
   });
 });
