@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GuardErrorCode, Mode } from '../../src/types.js';
+import { EXPANSION_FORMS, expansionAttack } from './expansion-attacks.js';
 import { guard } from './helpers.js';
 
 type Case = [sql: string, code: GuardErrorCode, mode?: Mode];
@@ -406,6 +407,18 @@ const hostileCases: Case[] = [
   [`SELECT 1 WHERE ${'NOT '.repeat(5000)}true`, 'construct_not_allowed'],
 ];
 
+/** Short statements PostgreSQL expands to huge trees (expansion-attacks.ts), and recursion that keeps every row. */
+const complexityCases: Case[] = [
+  ...EXPANSION_FORMS.flatMap((form): Case[] => [
+    [expansionAttack(form, 20), 'statement_too_complex'],
+    [expansionAttack(form, 24), 'statement_too_complex', 'script'],
+  ]),
+  [
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT n + 1 FROM r WHERE n < 1000000) SELECT count(*) FROM r',
+    'construct_not_allowed',
+  ],
+];
+
 const cases: Case[] = [
   ...relationCases,
   ...statementCases,
@@ -416,6 +429,7 @@ const cases: Case[] = [
   ...modeCases,
   ...shadowCases,
   ...hostileCases,
+  ...complexityCases,
 ];
 
 describe('adversarial suite', () => {

@@ -18,12 +18,52 @@ describe('WITH RECURSIVE', () => {
       'WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT r.n + 1 FROM r WHERE r.n < 10) SELECT r.n FROM r',
     );
     accepted(
-      "WITH RECURSIVE r(d) AS (SELECT DATE '2026-01-01' UNION SELECT (d + 1)::date FROM r WHERE d < DATE '2026-01-31'), s AS (SELECT d FROM r) SELECT s.d FROM s",
+      "WITH RECURSIVE r(d) AS (SELECT DATE '2026-01-01' UNION ALL SELECT (d + 1)::date FROM r WHERE d < DATE '2026-01-31'), s AS (SELECT d FROM r) SELECT s.d FROM s",
     );
     // Read-only recursion feeding a write at the top level.
     accepted(
       "WITH RECURSIVE months(m) AS (SELECT DATE '2027-01-01' UNION ALL SELECT (m + INTERVAL '1 month')::date FROM months WHERE m < DATE '2027-12-01') INSERT INTO budget_lines (budget_month, direction, category, currency, planned_value) SELECT m, 'spend', 'rent', 'EUR', 900 FROM months",
       'execute',
+    );
+  });
+
+  it('refuses UNION (distinct) between the arms of a recursive item: it keeps every row in memory', () => {
+    const e = rejected(
+      "WITH RECURSIVE r(d) AS (SELECT DATE '2026-01-01' UNION SELECT (d + 1)::date FROM r WHERE d < DATE '2026-01-31') SELECT d FROM r",
+      'construct_not_allowed',
+    );
+    expect(e.message).toMatch(/\br\b/);
+    expect(e.message).toMatch(/UNION/);
+    expect(e.hint).toMatch(/use UNION ALL plus a WHERE bound/);
+    rejected(
+      'WITH RECURSIVE r AS (SELECT 1 AS n UNION SELECT r.n + 1 FROM r WHERE r.n < 10) SELECT n FROM r',
+      'construct_not_allowed',
+    );
+    // A later item of the same WITH RECURSIVE, and an item in a write's WITH.
+    rejected(
+      'WITH RECURSIVE a AS (SELECT 1 AS x), r(n) AS (SELECT 1 UNION SELECT n + 1 FROM r, a WHERE n < a.x) SELECT n FROM r',
+      'construct_not_allowed',
+    );
+    rejected(
+      "WITH RECURSIVE months(m) AS (SELECT DATE '2027-01-01' UNION SELECT (m + INTERVAL '1 month')::date FROM months WHERE m < DATE '2027-12-01') INSERT INTO budget_lines (budget_month, direction, category, currency, planned_value) SELECT m, 'spend', 'rent', 'EUR', 900 FROM months",
+      'construct_not_allowed',
+      'execute',
+    );
+    // A nested WITH RECURSIVE inside a subquery.
+    rejected(
+      'SELECT * FROM (WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r) s',
+      'construct_not_allowed',
+    );
+  });
+
+  it('accepts UNION where nothing recurses through it', () => {
+    // An item of WITH RECURSIVE that does not reference itself is an ordinary CTE.
+    accepted(
+      'WITH RECURSIVE c AS (SELECT category FROM ledger_entries UNION SELECT category FROM budget_lines) SELECT category FROM c',
+    );
+    // UNION inside the recursive arm deduplicates one step's rows, not the whole result.
+    accepted(
+      'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL (SELECT n + 1 FROM r WHERE n < 5 UNION SELECT 7 WHERE false)) SELECT n FROM r',
     );
   });
 
