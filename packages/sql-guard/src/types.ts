@@ -31,6 +31,12 @@ export interface Limits {
    * together. Passing it fails the request with `result_too_large`.
    */
   maxResultBytes: number;
+  /**
+   * Default 20_000 nodes per statement: the size of the statement's trees once PostgreSQL inlines its derived
+   * tables, CTEs and subqueries (a column referenced N times is copied N times) and rewrites BETWEEN and IN (their
+   * left operand copied). Passing it refuses the statement with `statement_too_complex`, before anything runs.
+   */
+  maxExpandedNodes: number;
 }
 
 /** Every code `check` can return (guard.md); stable. */
@@ -55,6 +61,7 @@ export const GUARD_ERROR_CODES = [
   'select_into_not_allowed',
   'column_not_allowed',
   'construct_not_allowed',
+  'statement_too_complex',
 ] as const;
 
 export type GuardErrorCode = (typeof GUARD_ERROR_CODES)[number];

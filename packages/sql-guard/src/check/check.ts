@@ -12,6 +12,7 @@ import type {
   Operation,
 } from '../types.js';
 import { type CompiledDialect, compileDialect } from './dialect.js';
+import { checkTotal } from './expansion.js';
 import {
   complexityViolation,
   lexicalViolation,
@@ -169,7 +170,9 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
   for (let i = 0; i < statements.length; i++) {
     const index = mode === 'script' ? i : undefined;
     try {
-      checked.push(checkStatement(dialect, source, statements[i]!, ranges[i]!, mode));
+      checked.push(
+        checkStatement(dialect, source, statements[i]!, ranges[i]!, mode, limits.maxExpandedNodes),
+      );
     } catch (error) {
       if (error instanceof Violation) return fail(source, error, index);
       throw error;
@@ -184,6 +187,7 @@ function checkStatement(
   raw: RawStatement,
   range: { offset: number; length: number },
   mode: Mode,
+  maxExpandedNodes: number,
 ): CheckedStatement {
   const at = raw.stmt_location ?? 0;
   const type = Object.keys(raw.stmt)[0] ?? '';
@@ -221,8 +225,9 @@ function checkStatement(
       at,
     );
   }
-  const walker = new Walker(dialect, at);
+  const walker = new Walker(dialect, at, maxExpandedNodes);
   walker.visit(type, fields);
+  checkTotal(walker);
   const relations = walker.relations;
   const readOnly = kind === 'select' && relations.every((r) => r.access === 'read');
   if (mode === 'query' && !readOnly) {

@@ -1,4 +1,5 @@
-import { columnsInScope, findRefname, formatColumns, resolvesBare } from './scope.js';
+import { columnCopy } from './expansion.js';
+import { columnsInScope, findRefname, formatColumns, resolveBare } from './scope.js';
 import { type Fields, single, stringValue } from './tree.js';
 import type { Walker } from './walker.js';
 
@@ -43,7 +44,11 @@ export function columnRef(w: Walker, f: Fields): void {
   }
   if (names.length === 1) {
     const name = names[0]!;
-    if (resolvesBare(w.level, name)) return;
+    const found = resolveBare(w.level, name);
+    if (found) {
+      if (found.sizes) columnCopy(w, found, found.columns.indexOf(name));
+      return;
+    }
     const whole = findRefname(w.level, name);
     w.fail(
       'column_not_allowed',
@@ -62,13 +67,15 @@ export function columnRef(w: Walker, f: Fields): void {
       `columns in scope: ${formatColumns(columnsInScope(w.level))}`,
     );
   }
-  if (!owner.columns.includes(column)) {
+  const index = owner.columns.indexOf(column);
+  if (index === -1) {
     w.fail(
       'column_not_allowed',
       `${refText(names, star)} does not resolve: ${qualifier} has no column ${column} (PostgreSQL would read it as the function call ${column}(${qualifier})).`,
       `columns of ${qualifier}: ${formatColumns(owner.columns)}`,
     );
   }
+  if (owner.sizes) columnCopy(w, owner, index);
 }
 
 function refText(names: string[], star: boolean): string {

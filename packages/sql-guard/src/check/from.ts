@@ -1,4 +1,5 @@
 import type { Access, Operation } from '../types.js';
+import { cteCopy, joinSizes, type Sizes } from './expansion.js';
 import type { Rule } from './rules.js';
 import {
   formatColumns,
@@ -23,6 +24,7 @@ import type { Walker } from './walker.js';
 interface FromItem {
   namespace: NsItem[];
   columns: readonly string[];
+  sizes: Sizes;
 }
 
 const set = (...fields: string[]): ReadonlySet<string> => new Set(fields);
@@ -90,6 +92,7 @@ function rangeVar(w: Walker, f: Fields): FromItem {
   const alias = aliasOf(w, f.alias);
   const name = f.relname as string;
   let columns: readonly string[];
+  let sizes: Sizes;
   const cte = f.schemaname === undefined && f.catalogname === undefined ? cteNamed(w, name) : undefined;
   if (cte) {
     if (!cte.columns) {
@@ -100,14 +103,17 @@ function rangeVar(w: Walker, f: Fields): FromItem {
       );
     }
     columns = cte.columns;
+    sizes = cte.sizes;
+    // Where PostgreSQL inlines it, each reference holds a copy of its query (the walk counted it once more).
+    cte.refs++;
+    if (cte.inlined > 0) cteCopy(w, name, cte.inlined);
   } else {
     columns = baseRelation(w, f, 'select');
   }
   const refname = alias?.name ?? name;
   const own = renamed(columns, alias?.columns);
   if (!own) tooManyAliases(w, refname, columns);
-  const it = item(refname, own);
-  return { namespace: [it], columns: own };
+  return { namespace: [item(refname, own, sizes)], columns: own, sizes };
 }
 
 function rangeSubselect(w: Walker, f: Fields, level: Level): FromItem {
@@ -115,11 +121,12 @@ function rangeSubselect(w: Walker, f: Fields, level: Level): FromItem {
   const saved = level.lateralActive;
   level.lateralActive = lateral;
   const outputs = w.select(f.subquery);
+  const sizes = w.outputSizes;
   level.lateralActive = saved;
   const alias = aliasOf(w, f.alias);
   const columns = renamed(outputs, alias?.columns);
   if (!columns) tooManyAliases(w, alias?.name ?? 'subquery', outputs);
-  return { namespace: [item(alias?.name, columns)], columns };
+  return { namespace: [item(alias?.name, columns, sizes)], columns, sizes };
 }
 
 function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
@@ -157,6 +164,7 @@ function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
     level.items = saved;
   }
   const joined = joinColumns(left.columns, right.columns, using);
+  const sizes = joinSizes(left, right, using);
   const usingAlias = aliasOf(w, f.join_using_alias);
   const alias = aliasOf(w, f.alias);
   const columns = renamed(joined, alias?.columns);
@@ -164,16 +172,17 @@ function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
   // An aliased join hides the items inside it; otherwise they stay visible as qualifiers only.
   const namespace: NsItem[] = [];
   if (!alias) for (const i of mine) namespace.push({ ...i, colsVisible: false });
-  namespace.push(item(alias?.name, columns));
+  namespace.push(item(alias?.name, columns, sizes));
   if (usingAlias) {
     namespace.push({
       refname: usingAlias.name,
       columns: using ?? [],
       colsVisible: false,
       lateralOnly: false,
+      sizes: sizes?.slice(0, using?.length ?? 0),
     });
   }
-  return { namespace, columns };
+  return { namespace, columns, sizes };
 }
 
 function aliasOf(w: Walker, value: unknown): { name: string; columns: string[] | undefined } | undefined {
@@ -243,7 +252,7 @@ export function dmlTarget(w: Walker, value: unknown, op: Operation): NsItem {
   const columns = baseRelation(w, f, op);
   if (alias?.columns) w.fail('construct_not_allowed', 'A column alias list on the target is not allowed.');
   w.leave(saved);
-  return item(alias?.name ?? (f.relname as string), columns);
+  return item(alias?.name ?? (f.relname as string), columns, undefined);
 }
 
 /** A target column of INSERT (...) or UPDATE ... SET, which must be a column of the target. */

@@ -1,4 +1,5 @@
 import { columnRef } from './columns.js';
+import { copiedOperand } from './expansion.js';
 import {
   BINARY_OPERATORS,
   COMPARISON_OPERATORS,
@@ -112,7 +113,10 @@ export const RULES: Readonly<Record<string, Rule>> = {
           break;
         case 'AEXPR_IN':
           w.operator(f.name, IN_OPERATORS);
-          break;
+          // One comparison per item, each with a copy of x (for items holding a column; counted for all).
+          copiedOperand(w, f.lexpr, listLength(f.rexpr), 'IN');
+          w.node(f.rexpr);
+          return;
         case 'AEXPR_LIKE':
         case 'AEXPR_ILIKE':
           w.operator(f.name, f.kind === 'AEXPR_LIKE' ? LIKE_OPERATORS : ILIKE_OPERATORS);
@@ -121,9 +125,16 @@ export const RULES: Readonly<Record<string, Rule>> = {
           return;
         case 'AEXPR_BETWEEN':
         case 'AEXPR_NOT_BETWEEN':
+          copiedOperand(w, f.lexpr, 2, 'BETWEEN');
+          w.node(f.rexpr);
+          return;
         case 'AEXPR_BETWEEN_SYM':
-        case 'AEXPR_NOT_BETWEEN_SYM':
-          break;
+        case 'AEXPR_NOT_BETWEEN_SYM': {
+          // Four comparisons: x four times, each bound twice.
+          copiedOperand(w, f.lexpr, 4, 'BETWEEN');
+          copiedOperand(w, f.rexpr, 2, 'BETWEEN');
+          return;
+        }
         case 'AEXPR_NULLIF':
           w.function('nullif');
           break;
@@ -266,6 +277,13 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   SetToDefault: { fields: set(), visit: noVisit },
 };
+
+/** The number of items of an IN list (a List node), at least 1. */
+function listLength(value: unknown): number {
+  const entry = single(value);
+  if (entry?.[0] !== 'List' || !isFields(entry[1]) || !Array.isArray(entry[1].items)) return 1;
+  return Math.max(1, entry[1].items.length);
+}
 
 const EQUALS: ReadonlySet<string> = new Set(['=']);
 const IN_OPERATORS: ReadonlySet<string> = new Set(['=', '<>']);

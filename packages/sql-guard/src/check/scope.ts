@@ -8,6 +8,8 @@
  * every reference that does not resolve this way, so no function is reachable through field notation.
  */
 
+import type { Sizes } from './expansion.js';
+
 export interface NsItem {
   /** The name a qualified reference uses (alias, else relation or CTE name); undefined when not visible as a relation. */
   refname: string | undefined;
@@ -16,6 +18,8 @@ export interface NsItem {
   colsVisible: boolean;
   /** Set while the FROM clause is being read: visible only to LATERAL items (PostgreSQL's p_lateral_only). */
   lateralOnly: boolean;
+  /** The expanded size of each column's expression, parallel to `columns` (expansion.ts); undefined: 1 each. */
+  sizes: Sizes;
 }
 
 export class Level {
@@ -25,20 +29,20 @@ export class Level {
   constructor(readonly parent: Level | undefined) {}
 }
 
-export function item(refname: string | undefined, columns: readonly string[]): NsItem {
-  return { refname, columns, colsVisible: true, lateralOnly: false };
+export function item(refname: string | undefined, columns: readonly string[], sizes?: Sizes): NsItem {
+  return { refname, columns, colsVisible: true, lateralOnly: false, sizes };
 }
 
 function visible(level: Level, i: NsItem): boolean {
   return !i.lateralOnly || level.lateralActive;
 }
 
-/** Whether a bare name is a column of some item in scope (PostgreSQL's colNameToVar). */
-export function resolvesBare(level: Level | undefined, name: string): boolean {
+/** The item whose column a bare name is, if any (PostgreSQL's colNameToVar). */
+export function resolveBare(level: Level | undefined, name: string): NsItem | undefined {
   for (let l = level; l; l = l.parent) {
-    for (const i of l.items) if (i.colsVisible && visible(l, i) && i.columns.includes(name)) return true;
+    for (const i of l.items) if (i.colsVisible && visible(l, i) && i.columns.includes(name)) return i;
   }
-  return false;
+  return undefined;
 }
 
 /** Whether a bare name is a column of an item of this level alone. */
@@ -57,12 +61,10 @@ export function findRefname(level: Level | undefined, refname: string): NsItem |
   return undefined;
 }
 
-/** The columns `SELECT *` expands to at this level. */
-export function starColumns(level: Level | undefined): string[] {
-  const out: string[] = [];
-  if (!level) return out;
-  for (const i of level.items) if (i.colsVisible && visible(level, i)) out.push(...i.columns);
-  return out;
+/** The items whose columns `SELECT *` expands to at this level. */
+export function starItems(level: Level | undefined): NsItem[] {
+  if (!level) return [];
+  return level.items.filter((i) => i.colsVisible && visible(level, i));
 }
 
 /** Every column name a bare reference could reach, for hints (qualified where a qualifier is known). */

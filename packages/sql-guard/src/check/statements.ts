@@ -1,7 +1,8 @@
 import { figureColname } from './colname.js';
+import { addSizes, type Sizes, starCopy } from './expansion.js';
 import { dmlTarget, fromClause, targetColumn } from './from.js';
 import type { Rule } from './rules.js';
-import { findRefname, formatColumns, item, Level, renamed, resolvesLocally, starColumns } from './scope.js';
+import { findRefname, formatColumns, item, Level, renamed, resolvesLocally, starItems } from './scope.js';
 import { type Fields, isFields, single, stringValue } from './tree.js';
 import type { Walker } from './walker.js';
 
@@ -14,6 +15,12 @@ import type { Walker } from './walker.js';
 /** A CTE in scope; `columns` is undefined while a WITH RECURSIVE item's columns are not known yet. */
 interface Cte {
   columns: readonly string[] | undefined;
+  /** The expanded size of each column (expansion.ts); undefined when PostgreSQL never inlines it or not known yet. */
+  sizes: Sizes;
+  /** The nodes of its query when PostgreSQL may inline it (a copy at each reference), else 0. */
+  inlined: number;
+  /** References to it walked so far. */
+  refs: number;
 }
 
 export interface CteScope {
@@ -60,6 +67,7 @@ const COLUMN_REF_SHELL: Rule = {
   },
 };
 const INSERT_COLUMN_FIELDS = set('name');
+const LIST_FIELDS = set('items');
 const SET_ITEM_FIELDS = set('name', 'val');
 
 export function selectStmt(w: Walker, f: Fields): void {
@@ -77,15 +85,18 @@ export function selectStmt(w: Walker, f: Fields): void {
     if (f.larg !== undefined || f.rarg !== undefined)
       w.fail('construct_not_allowed', 'Unexpected set-operation arms.');
     let outputs: readonly string[];
+    let sizes: number[];
     if (f.valuesLists !== undefined) {
       if (f.targetList !== undefined || f.fromClause !== undefined)
         w.fail('construct_not_allowed', 'Unexpected VALUES form.');
-      outputs = valuesLists(w, f.valuesLists);
+      sizes = [];
+      outputs = valuesLists(w, f.valuesLists, sizes);
       // ORDER BY and LIMIT of a VALUES list see its columns (column1, column2 ...).
-      level.items.push(item('*VALUES*', outputs));
+      level.items.push(item('*VALUES*', outputs, undefined));
     } else {
       fromClause(w, f.fromClause, level);
-      outputs = targetList(w, f.targetList);
+      sizes = [];
+      outputs = targetList(w, f.targetList, sizes);
       if (f.distinctClause !== undefined) {
         const items = w.array(f.distinctClause);
         // Plain DISTINCT is a list holding one empty node; DISTINCT ON lists expressions.
@@ -99,6 +110,7 @@ export function selectStmt(w: Walker, f: Fields): void {
     sortClause(w, f.sortClause, outputs);
     limits(w, f);
     w.outputs = outputs;
+    w.outputSizes = sizes;
   }
   w.ctes = ctes;
   w.level = outer;
@@ -113,13 +125,16 @@ function setOperation(
   if (f.valuesLists !== undefined || f.targetList !== undefined || f.fromClause !== undefined)
     w.fail('construct_not_allowed', 'Unexpected set-operation form.');
   const outputs = w.select(f.larg);
+  const left = w.outputSizes;
   hook?.(outputs);
   w.select(f.rarg);
+  const sizes = addSizes(left, w.outputSizes, outputs.length);
   // ORDER BY of a set operation sees its output columns only (PostgreSQL's transformSetOperationStmt).
-  level.items.push({ refname: undefined, columns: outputs, colsVisible: true, lateralOnly: false });
+  level.items.push(item(undefined, outputs, undefined));
   sortClause(w, f.sortClause, outputs);
   limits(w, f);
   w.outputs = outputs;
+  w.outputSizes = sizes;
 }
 
 function limits(w: Walker, f: Fields): void {
@@ -153,6 +168,7 @@ export function insertStmt(w: Walker, f: Fields): void {
   if (f.selectStmt !== undefined) w.select(f.selectStmt);
   level.items.push(target);
   w.outputs = returning(w, f.returningClause);
+  w.outputSizes = undefined;
   w.ctes = ctes;
   w.level = outer;
 }
@@ -176,6 +192,7 @@ export function updateStmt(w: Walker, f: Fields): void {
   }
   if (f.whereClause !== undefined) w.node(f.whereClause);
   w.outputs = returning(w, f.returningClause);
+  w.outputSizes = undefined;
   w.ctes = ctes;
   w.level = outer;
 }
@@ -189,6 +206,7 @@ export function deleteStmt(w: Walker, f: Fields): void {
   fromClause(w, f.usingClause, level);
   if (f.whereClause !== undefined) w.node(f.whereClause);
   w.outputs = returning(w, f.returningClause);
+  w.outputSizes = undefined;
   w.ctes = ctes;
   w.level = outer;
 }
@@ -219,7 +237,7 @@ function withClause(w: Walker, value: unknown, allowWrites: boolean): CteScope |
   if (recursive) {
     for (const cte of items) {
       const aliases = cte.aliascolnames === undefined ? undefined : w.names(cte.aliascolnames);
-      scope.ctes.set(cte.ctename as string, { columns: aliases });
+      scope.ctes.set(cte.ctename as string, { columns: aliases, sizes: undefined, inlined: 0, refs: 0 });
     }
   }
   for (const cte of items) {
@@ -252,20 +270,46 @@ function withClause(w: Walker, value: unknown, allowWrites: boolean): CteScope |
         entry.columns = names;
       };
     }
+    const refs = entry?.refs ?? 0;
+    const before = w.size;
     const outputs = w.statement(cte.ctequery);
     w.leftArmHook = undefined;
     const columns = renamed(outputs, aliases);
+    if (typeof cte.location === 'number') w.at = cte.location;
     if (!columns) {
-      w.at = typeof cte.location === 'number' ? cte.location : w.at;
       w.fail(
         'column_not_allowed',
         `WITH item ${name} names ${aliases!.length} columns but its query has ${outputs.length}.`,
         `columns of its query: ${formatColumns(outputs)}`,
       );
     }
-    scope.ctes.set(name, { columns });
+    if (recursive && entry && entry.refs > refs) recursiveItem(w, name, query[1]);
+    w.at = saved;
+    // PostgreSQL never inlines a MATERIALIZED or data-modifying CTE: it is computed once, its columns are Vars.
+    const inline = query[0] === 'SelectStmt' && cte.ctematerialized !== 'CTEMaterializeAlways';
+    scope.ctes.set(name, {
+      columns,
+      sizes: inline ? w.outputSizes : undefined,
+      inlined: inline ? w.size - before : 0,
+      refs: 0,
+    });
   }
   return outer;
+}
+
+/**
+ * A WITH RECURSIVE item that references itself: its arms combine with UNION ALL. UNION (distinct) keeps every row
+ * the recursion ever produced in memory to remove duplicates, unbounded by work_mem or temp_file_limit.
+ */
+function recursiveItem(w: Walker, name: string, query: unknown): void {
+  const f = query as Fields;
+  if (f.op === 'SETOP_UNION' && f.all !== true) {
+    w.fail(
+      'construct_not_allowed',
+      `The recursive WITH item ${name} combines its arms with UNION, which keeps every row it produces in memory to remove duplicates.`,
+      'use UNION ALL plus a WHERE bound in the recursive arm (e.g. WHERE n < 100)',
+    );
+  }
 }
 
 export function cteNamed(w: Walker, name: string): Cte | undefined {
@@ -276,8 +320,8 @@ export function cteNamed(w: Walker, name: string): Cte | undefined {
   return undefined;
 }
 
-/** A select list; returns its output names (star expansions included). */
-function targetList(w: Walker, value: unknown): string[] {
+/** A select list; returns its output names (star expansions included) and pushes their expanded sizes. */
+function targetList(w: Walker, value: unknown, sizes: number[]): string[] {
   const outputs: string[] = [];
   if (value === undefined) return outputs;
   for (const t of w.array(value)) {
@@ -287,49 +331,61 @@ function targetList(w: Walker, value: unknown): string[] {
     const f = entry[1];
     w.visit('ResTarget', f, RES_TARGET_SHELL);
     const r = f as Fields;
-    const star = starExpansion(w, r.val);
-    if (star) {
-      outputs.push(...star);
-      continue;
-    }
+    if (starExpansion(w, r.val, outputs, sizes)) continue;
+    const before = w.size;
     if (r.val !== undefined) w.node(r.val);
+    sizes.push(w.size - before);
     outputs.push(typeof r.name === 'string' ? r.name : figureColname(r.val, w.sublinkNames));
   }
   return outputs;
 }
 
-/** `*` or `t.*` as a select-list item: the columns it expands to, or undefined when it is something else. */
-function starExpansion(w: Walker, val: unknown): string[] | undefined {
+/**
+ * `*` or `t.*` as a select-list item: pushes the columns it expands to and their sizes and returns true, or
+ * returns false when it is something else.
+ */
+function starExpansion(w: Walker, val: unknown, outputs: string[], sizes: number[]): boolean {
   const entry = single(val);
-  if (entry?.[0] !== 'ColumnRef' || !isFields(entry[1]) || !Array.isArray(entry[1].fields)) return undefined;
+  if (entry?.[0] !== 'ColumnRef' || !isFields(entry[1]) || !Array.isArray(entry[1].fields)) return false;
   const parts = entry[1].fields;
   const last = single(parts[parts.length - 1]);
-  if (last?.[0] !== 'A_Star') return undefined;
+  if (last?.[0] !== 'A_Star') return false;
   w.starTarget = entry[1];
   w.node(val);
   w.starTarget = undefined;
-  if (parts.length === 1) return starColumns(w.level);
-  const qualifier = stringValue(parts[0]);
-  return qualifier === undefined ? [] : [...(findRefname(w.level, qualifier)?.columns ?? [])];
+  const qualifier = parts.length === 1 ? undefined : stringValue(parts[0]);
+  const found = qualifier === undefined ? undefined : findRefname(w.level, qualifier);
+  const items = parts.length === 1 ? starItems(w.level) : found ? [found] : [];
+  for (const i of items) {
+    starCopy(w, i);
+    outputs.push(...i.columns);
+    for (let c = 0; c < i.columns.length; c++) sizes.push(i.sizes?.[c] ?? 1);
+  }
+  return true;
 }
 
 function returning(w: Walker, value: unknown): string[] {
   if (value === undefined) return [];
   w.visit('ReturningClause', value, RETURNING_CLAUSE);
-  return targetList(w, (value as Fields).exprs);
+  return targetList(w, (value as Fields).exprs, []);
 }
 
-function valuesLists(w: Walker, value: unknown): string[] {
-  let width = 0;
+/** A VALUES list; returns its column names and pushes each column's largest expanded size over the rows. */
+function valuesLists(w: Walker, value: unknown, sizes: number[]): string[] {
   for (const row of w.array(value)) {
     const entry = single(row);
     if (entry?.[0] !== 'List' || !isFields(entry[1]))
       w.fail('construct_not_allowed', 'VALUES holds an unexpected row.');
+    const saved = w.enter('List', entry[1], LIST_FIELDS);
     const items = entry[1].items === undefined ? [] : w.array(entry[1].items);
-    width = Math.max(width, items.length);
-    w.node(row);
+    for (let i = 0; i < items.length; i++) {
+      const before = w.size;
+      w.node(items[i]);
+      sizes[i] = Math.max(sizes[i] ?? 0, w.size - before);
+    }
+    w.leave(saved);
   }
-  return Array.from({ length: width }, (_, i) => `column${i + 1}`);
+  return Array.from({ length: sizes.length }, (_, i) => `column${i + 1}`);
 }
 
 /** ORDER BY items of a query (`outputs` given: bare names may name output columns) or of an aggregate. */

@@ -2,6 +2,7 @@ import type { GuardErrorCode, RelationAccess } from '../types.js';
 import type { Denial } from './denials.js';
 import { DENIED_FIELDS, DENIED_NODES } from './denials.js';
 import type { CompiledDialect } from './dialect.js';
+import type { Sizes } from './expansion.js';
 import { canonicalType, functionHint, functionLikeName, operatorHint } from './names.js';
 import { RULES, type Rule } from './rules.js';
 import type { Level } from './scope.js';
@@ -29,6 +30,10 @@ export class Walker {
   readonly accesses = new Map<string, RelationAccess>();
   /** Output names of the statement node visited last (set by select/insert/update/delete). */
   outputs: readonly string[] = [];
+  /** The expanded size of each of `outputs` (expansion.ts); undefined for a write's RETURNING. */
+  outputSizes: Sizes = undefined;
+  /** Nodes entered so far, with the copies PostgreSQL makes when it inlines (expansion.ts). */
+  size = 0;
   /** The select-list ColumnRef currently allowed to end in `*` (a star expansion, not a whole-row value). */
   starTarget: unknown;
   /** EXPR sublinks walked so far, to the name of their subquery's first column (for figureColname). */
@@ -39,6 +44,8 @@ export class Walker {
   constructor(
     readonly dialect: CompiledDialect,
     statementByte: number,
+    /** `limits.maxExpandedNodes`. */
+    readonly maxSize: number,
   ) {
     this.at = statementByte;
   }
@@ -89,6 +96,7 @@ export class Walker {
     const saved = this.at;
     const loc = value[LOCATION];
     if (typeof loc === 'number' && loc >= 0) this.at = loc;
+    this.size++;
     if (++this.depth > MAX_DEPTH) {
       this.fail(
         'construct_not_allowed',
@@ -169,6 +177,7 @@ export class Walker {
   /** A statement node of any allowed kind (a WITH item); returns its output names. */
   statement(value: unknown): readonly string[] {
     this.outputs = [];
+    this.outputSizes = undefined;
     this.node(value);
     return this.outputs;
   }
