@@ -323,6 +323,20 @@ export const GUARD_ERROR = {
   mcpNext: 'Fix the SQL as the hint says (get_guide topic sql-dialect lists the rules) and call again.',
 } as const satisfies ErrorEntry;
 
+/** Guard codes with an entry of their own; every other guard code shares GUARD_ERROR. */
+export const GUARD_ERRORS = {
+  statement_too_complex: {
+    status: 400,
+    message:
+      'The statement expands to too large a tree once PostgreSQL inlines its subqueries; nothing was run.',
+    hint: 'Reference each column of a subquery or CTE once, or compute it once in a WITH item declared AS MATERIALIZED; nothing was run.',
+    retryable: false,
+    actions: ['get_schema'],
+    mcpNext:
+      'Rewrite the statement as the hint says (reference the repeated column once, or use WITH ... AS MATERIALIZED) and call again.',
+  },
+} as const satisfies Partial<Record<GuardErrorCode, ErrorEntry>>;
+
 export type HttpErrorCode = keyof typeof HTTP_ERRORS;
 export type ErrorCode = HttpErrorCode | GuardErrorCode;
 
@@ -341,7 +355,8 @@ export function isErrorCode(code: string): code is ErrorCode {
 
 /** The catalogue entry of a code. */
 export function errorEntry(code: ErrorCode): ErrorEntry {
-  return Object.hasOwn(HTTP_ERRORS, code) ? HTTP_ERRORS[code as HttpErrorCode] : GUARD_ERROR;
+  if (Object.hasOwn(HTTP_ERRORS, code)) return HTTP_ERRORS[code as HttpErrorCode];
+  return Object.hasOwn(GUARD_ERRORS, code) ? GUARD_ERRORS[code as keyof typeof GUARD_ERRORS] : GUARD_ERROR;
 }
 
 export type ResolvedError = Pick<ErrorEntry, 'status' | 'hint' | 'retryable' | 'actions' | 'mcpNext'>;

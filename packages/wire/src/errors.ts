@@ -12,6 +12,7 @@ export {
   type ErrorVariantOf,
   errorEntry,
   GUARD_ERROR,
+  GUARD_ERRORS,
   HTTP_ERRORS,
   type HttpErrorCode,
   isErrorCode,

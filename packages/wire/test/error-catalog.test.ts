@@ -78,6 +78,18 @@ describe('the error catalogue', () => {
     expect(resolveError('not_found', 'nope').hint).toBe(HTTP_ERRORS.not_found.hint);
   });
 
+  it('gives statement_too_complex an entry of its own: 400, how to rewrite, and the MCP next step', () => {
+    expect(resolveError('statement_too_complex')).toMatchObject({
+      status: 400,
+      retryable: false,
+      hint: expect.stringMatching(/MATERIALIZED/),
+    });
+    expect(errorEntry('statement_too_complex').message).toMatch(/nothing was run/);
+    expect(mcpNextStep({ code: 'statement_too_complex' }, 400)).toMatch(/repeated column once/);
+    // The other guard codes keep the shared entry.
+    expect(errorEntry('syntax_error')).toBe(errorEntry('column_not_allowed'));
+  });
+
   it('holds the MCP layer own codes, none of which is an API code', () => {
     for (const code of Object.keys(MCP_ERRORS)) expect(ERROR_CODES as readonly string[]).not.toContain(code);
     expect(MCP_ERRORS.confirmation_mismatch.message).toMatch(/other SQL or another workspace/);
