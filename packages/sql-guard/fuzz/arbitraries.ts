@@ -1,6 +1,7 @@
 // Generated SQL for the fuzzer: statements in and around the dialect (allowed and forbidden relations,
 // functions, casts, clauses, lexical forms), mutations of them, and arbitrary text.
 import fc from 'fast-check';
+import { EXPANSION_FORMS, expansionAttack } from '../test/check/expansion-attacks.js';
 
 const RELATIONS = [
   'ledger_entries',
@@ -430,6 +431,11 @@ const arbitraryText = fc.oneof(
     .map((xs) => xs.join(' ')),
 );
 
+/** The expansion attacks (test/check/expansion-attacks.ts), 1 to 24 levels deep, alone or after a statement. */
+const expansion = fc
+  .tuple(fc.constantFrom(...EXPANSION_FORMS), fc.integer({ min: 1, max: 24 }), fc.option(statement))
+  .map(([form, levels, before]) => `${before ? `${before}; ` : ''}${expansionAttack(form, levels)}`);
+
 const huge = fc.constantFrom(
   `SELECT ${'1+'.repeat(50_000)}1`,
   `SELECT '${'a'.repeat(99_980)}'`,
@@ -444,6 +450,7 @@ export const input: fc.Arbitrary<string> = fc.oneof(
   { weight: 12, arbitrary: script },
   { weight: 24, arbitrary: mutated },
   { weight: 16, arbitrary: arbitraryText },
+  { weight: 4, arbitrary: expansion },
   // Deep nesting (up to 3,000 levels) in one input of a hundred, the near-limit texts (100,000 characters) rarer.
   { weight: 1, arbitrary: fc.oneof({ weight: 200, arbitrary: nested }, { weight: 1, arbitrary: huge }) },
 );

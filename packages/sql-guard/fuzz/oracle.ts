@@ -3,6 +3,7 @@
 // never be accepted; it does not try to say what must be.
 import { parseSync, scanSync } from 'libpg-query';
 import { type CheckResult, type Dialect, GUARD_ERROR_CODES, type Mode } from '../src/index.js';
+import { estimateExpandedSize } from './expansion-oracle.js';
 
 const ERROR_CODES: ReadonlySet<string> = new Set(GUARD_ERROR_CODES);
 
@@ -82,7 +83,11 @@ export class Oracle {
   /** Node types seen in accepted statements (for the report). */
   readonly acceptedNodeTypes = new Map<string, number>();
 
-  constructor(dialect: Dialect) {
+  constructor(
+    dialect: Dialect,
+    /** The guard's `limits.maxExpandedNodes`. */
+    private readonly maxExpandedNodes: number,
+  ) {
     this.relations = new Map(Object.entries(dialect.relations).map(([n, r]) => [n, new Set(r.operations)]));
     this.columnsOf = new Map(Object.entries(dialect.relations).map(([n, r]) => [n, new Set(r.columns)]));
     this.functions = new Set(dialect.functions);
@@ -137,6 +142,9 @@ export class Oracle {
       const writes = new Set<string>();
       this.walk(s.stmt, [], problems, writes);
       problems.push(...this.names(s.stmt));
+      const expanded = estimateExpandedSize(s.stmt);
+      if (expanded > 4 * this.maxExpandedNodes)
+        problems.push(`accepted a statement that expands to at least ${expanded} nodes`);
       if (mode === 'query' && writes.size > 0)
         problems.push('query mode accepted a data-modifying statement');
       if (!checked) continue;

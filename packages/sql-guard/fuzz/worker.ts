@@ -12,7 +12,7 @@ interface Job {
 
 const job = workerData as Job;
 const guard = await createGuard();
-const oracle = new Oracle(guard.dialect);
+const oracle = new Oracle(guard.dialect, guard.limits.maxExpandedNodes);
 const failures: { sql: string; mode: Mode; problems: string[] }[] = [];
 const codes = new Map<string, number>();
 const perCallUs: number[] = [];
