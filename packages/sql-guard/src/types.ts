@@ -32,7 +32,7 @@ export interface Limits {
    */
   maxResultBytes: number;
   /**
-   * Default 20_000 nodes per statement: the size of the statement's trees once PostgreSQL inlines its derived
+   * Default 100_000 nodes per statement: the size of the statement's trees once PostgreSQL inlines its derived
    * tables, CTEs and subqueries (a column referenced N times is copied N times) and rewrites BETWEEN and IN (their
    * left operand copied). Passing it refuses the statement with `statement_too_complex`, before anything runs.
    */

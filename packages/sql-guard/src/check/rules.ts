@@ -113,8 +113,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
           break;
         case 'AEXPR_IN':
           w.operator(f.name, IN_OPERATORS);
-          // One comparison per item, each with a copy of x (for items holding a column; counted for all).
-          copiedOperand(w, f.lexpr, listLength(f.rexpr), 'IN');
+          copiedOperand(w, f.lexpr, inCopies(f.lexpr, f.rexpr), 'IN');
           w.node(f.rexpr);
           return;
         case 'AEXPR_LIKE':
@@ -278,11 +277,26 @@ export const RULES: Readonly<Record<string, Rule>> = {
   SetToDefault: { fields: set(), visit: noVisit },
 };
 
-/** The number of items of an IN list (a List node), at least 1. */
-function listLength(value: unknown): number {
+/**
+ * How many copies of x PostgreSQL makes for `x IN (a, b, ...)` (transformAExprIn): constants share one `= ANY(array)`
+ * comparison when there are two or more of them; every other item (a column, a subquery, an expression) gets a
+ * comparison of its own with a copy of x, and so does every item when x is a row.
+ */
+function inCopies(lexpr: unknown, rexpr: unknown): number {
+  const list = single(rexpr);
+  if (list?.[0] !== 'List' || !isFields(list[1]) || !Array.isArray(list[1].items)) return 1;
+  const items = list[1].items;
+  if (single(lexpr)?.[0] === 'RowExpr') return Math.max(1, items.length);
+  let constants = 0;
+  for (const item of items) if (isConstant(item)) constants++;
+  return Math.max(1, items.length - constants + Math.min(constants, 1));
+}
+
+/** A literal (`1`, `'a'`) or a typed literal (`DATE '2026-01-01'`, `'1'::int`). */
+function isConstant(value: unknown): boolean {
   const entry = single(value);
-  if (entry?.[0] !== 'List' || !isFields(entry[1]) || !Array.isArray(entry[1].items)) return 1;
-  return Math.max(1, entry[1].items.length);
+  if (entry?.[0] === 'A_Const') return true;
+  return entry?.[0] === 'TypeCast' && isFields(entry[1]) && single(entry[1].arg)?.[0] === 'A_Const';
 }
 
 const EQUALS: ReadonlySet<string> = new Set(['=']);

@@ -10,8 +10,12 @@ import { accepted, rejected } from './helpers.js';
 const guardWith = (maxExpandedNodes: number) => createGuard({ limits: { maxExpandedNodes } });
 
 describe('statement_too_complex: the size of the trees PostgreSQL builds after inlining', () => {
-  it('has a default bound', () => {
+  it('has a default bound that every flat statement within maxSqlLength passes', () => {
     expect(defaultLimits.maxExpandedNodes).toBeGreaterThan(0);
+    // The densest flat text: an IN list of one-character literals, as long as maxSqlLength allows.
+    const items = Math.floor((defaultLimits.maxSqlLength - 20) / 2);
+    accepted(`SELECT 1 IN (${Array.from({ length: items }, () => '1').join(',')})`);
+    accepted(`SELECT ${Array.from({ length: 1664 }, () => 'amount').join(',')} FROM ledger_entries`);
   });
 
   it.each(EXPANSION_FORMS)('refuses the %s form at 20 levels, in every mode that takes a read', (form) => {
@@ -79,6 +83,21 @@ describe('statement_too_complex: the size of the trees PostgreSQL builds after i
     expect(between.hint).toMatch(/BETWEEN/);
     const inList = rejected(expansionAttack('in', 20), 'statement_too_complex');
     expect(inList.hint).toMatch(/IN/);
+  });
+
+  it('counts one copy for the literals of an IN list (one = ANY(array)), and one per other item or for a row', async () => {
+    // 30,000 literals: one comparison with an array, as PostgreSQL builds it.
+    accepted(`SELECT 1 IN (${Array.from({ length: 30_000 }, () => '1').join(',')})`);
+    const small = await guardWith(60);
+    const wide = 'note || note || note || note || note || note || note || note || note || note';
+    const literals = `SELECT (${wide}) IN ('a', 'b', 'c', 'd', 'e', 'f') FROM ledger_entries`;
+    expect(small.check(literals, { mode: 'query' }).ok).toBe(true);
+    const columns = `SELECT (${wide}) IN (note, category, counterparty, currency, kind, 'f') FROM ledger_entries`;
+    const r = small.check(columns, { mode: 'query' });
+    expect(!r.ok && r.error.code).toBe('statement_too_complex');
+    const rows = `SELECT (${wide}, 1) IN (('a', 1), ('b', 2), ('c', 3), ('d', 4), ('e', 5)) FROM ledger_entries`;
+    const row = small.check(rows, { mode: 'query' });
+    expect(!row.ok && row.error.code).toBe('statement_too_complex');
   });
 
   it('refuses in execute mode too (a write reading a derived table)', () => {
