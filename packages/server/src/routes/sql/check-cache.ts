@@ -12,13 +12,19 @@ export interface CheckCacheOptions {
   /** Longer texts are checked every time (they are rarely repeated and costly to keep). */
   maxSqlLength: number;
   /**
-   * Long texts (checked off the main thread) one caller may have in the guard's pool at once; more are refused
-   * (GuardBusyError) so that one key cannot fill the pool's queue for everyone.
+   * Long texts (checked off the main thread) one user may have in the guard's pool at once, all their keys
+   * together; more are refused (GuardBusyError), so that neither one key nor a user's many keys fill the pool's
+   * queue: another user's long text waits behind at most this many of theirs.
    */
-  maxLongPerCaller: number;
+  maxLongPerUser: number;
 }
 
-const defaults: CheckCacheOptions = { maxEntries: 1000, maxSqlLength: 4096, maxLongPerCaller: 4 };
+/** Who asks for a check: the bound on long texts is per user (a user may hold many keys). */
+export interface Caller {
+  userId: string;
+}
+
+const defaults: CheckCacheOptions = { maxEntries: 1000, maxSqlLength: 4096, maxLongPerUser: 4 };
 
 /**
  * The guard's check, remembered per mode and text: agents and dashboards send the same statements again and
@@ -29,7 +35,7 @@ const defaults: CheckCacheOptions = { maxEntries: 1000, maxSqlLength: 4096, maxL
  */
 export class CheckCache {
   readonly #results = new Map<string, CheckResult>();
-  /** Long checks in the pool per caller. */
+  /** Long checks in the pool per user. */
   readonly #long = new Map<string, number>();
   private readonly options: CheckCacheOptions;
 
@@ -40,8 +46,8 @@ export class CheckCache {
     this.options = { ...defaults, ...options };
   }
 
-  /** `caller` names who asks (the API key's connection id), for the bound on long texts. */
-  async check(sql: string, mode: Mode, caller = ''): Promise<CheckResult> {
+  /** `caller` is who asks (the request's principal), for the bound on long texts. */
+  async check(sql: string, mode: Mode, caller: Caller): Promise<CheckResult> {
     if (sql.length > this.options.maxSqlLength) return this.#checkLong(sql, mode, caller);
     const key = `${mode}:${sql}`;
     const kept = this.#results.get(key);
@@ -59,17 +65,17 @@ export class CheckCache {
     return result;
   }
 
-  async #checkLong(sql: string, mode: Mode, caller: string): Promise<CheckResult> {
+  async #checkLong(sql: string, mode: Mode, { userId }: Caller): Promise<CheckResult> {
     if (sql.length < DEFAULT_OFF_THREAD_LENGTH) return this.guard.checkAsync(sql, { mode });
-    const running = this.#long.get(caller) ?? 0;
-    if (running >= this.options.maxLongPerCaller) throw new GuardBusyError(this.options.maxLongPerCaller);
-    this.#long.set(caller, running + 1);
+    const running = this.#long.get(userId) ?? 0;
+    if (running >= this.options.maxLongPerUser) throw new GuardBusyError(this.options.maxLongPerUser);
+    this.#long.set(userId, running + 1);
     try {
       return await this.guard.checkAsync(sql, { mode });
     } finally {
-      const left = (this.#long.get(caller) ?? 1) - 1;
-      if (left > 0) this.#long.set(caller, left);
-      else this.#long.delete(caller);
+      const left = (this.#long.get(userId) ?? 1) - 1;
+      if (left > 0) this.#long.set(userId, left);
+      else this.#long.delete(userId);
     }
   }
 }

@@ -121,7 +121,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
           { details: { issues: [{ path: 'body.sql', message: 'NUL character' }] } },
         );
       }
-      const checked = await checks.check(sql, mode, principal.connectionId).catch((error: unknown) => {
+      const checked = await checks.check(sql, mode, principal).catch((error: unknown) => {
         throw toSqlApiError(error);
       });
       if (checked.ok) return checked;
