@@ -2,6 +2,7 @@ import { CreateKeyBodySchema, CreateKeyDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createApiKey } from '../../auth/api-keys.js';
 import { principalOf } from '../../auth/authenticate.js';
+import { hasWholeReach } from '../../auth/consent.js';
 import { refuseBeyondKeyCaps } from '../../auth/key-caps.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
@@ -30,11 +31,7 @@ export function createKeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const principal = principalOf(request);
-        if (
-          principal.kind === 'oauth' ||
-          principal.access !== 'read_write' ||
-          principal.workspaceId !== null
-        ) {
+        if (!hasWholeReach(principal)) {
           throw new ApiError('forbidden', 'This key may not create keys.', {
             variant: 'narrow_key',
           });
