@@ -131,7 +131,8 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
       '/oauth/revoke',
     ]);
     app.addHook('onRequest', async (request, reply) => {
-      if (!CORS_PATHS.has(request.url.split('?')[0] ?? '')) return;
+      // By the route Fastify matched (any spelling of the path), without the server's prefix.
+      if (!CORS_PATHS.has(request.routeOptions.url?.slice(app.prefix.length) ?? '')) return;
       reply.header('access-control-allow-origin', '*');
       reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
       reply.header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version');
