@@ -7,6 +7,7 @@ import { sha256Hex } from '../auth/secrets.js';
 import { serverOrigin, signInUrl } from '../console/session.js';
 import type { AppContext } from '../context.js';
 import { isApiError } from '../http/api-error.js';
+import { clientBucket } from '../ratelimit/client-address.js';
 import { listWorkspaces } from '../workspaces/store.js';
 import { fetchMetadataDocument, isMetadataClientId, type MetadataFetchOptions } from './client-metadata.js';
 import { consentPage, continuePage, errorPage, LIFETIMES, pageCsp } from './pages.js';
@@ -200,7 +201,11 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
     }
 
     app.post('/oauth/register', { schema: { hide: true } }, async (request, reply) => {
-      await consumeAll([{ limiter: options.registrationLimit, key: request.ip }], 'client registrations');
+      // Unauthenticated: counted per client address (an IPv6 address as its /64).
+      await consumeAll(
+        [{ limiter: options.registrationLimit, key: clientBucket(request.ip) }],
+        'client registrations',
+      );
       let parsed: ReturnType<typeof parseRegistration>;
       try {
         parsed = parseRegistration(request.body);
