@@ -53,7 +53,16 @@ describe('CheckCache', () => {
     const refused = outcomes.filter((o) => o.status === 'rejected');
     expect(refused).toHaveLength(13);
     for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(GuardBusyError);
-    // The pool runs in arrival order: the bystander waited behind the user's four texts at most.
-    expect(finished.indexOf('bystander')).toBe(4);
+    // Users take turns: the bystander waited for the text already in the pool only, not for the user's others.
+    expect(finished.indexOf('bystander')).toBe(1);
+  });
+
+  it('serves waiting users in turns, the one served longest ago first, each user in arrival order', async () => {
+    const cache = new CheckCache(guard, { maxLongPerUser: 4 });
+    const finished: string[] = [];
+    const send = (user: string, n: number) =>
+      cache.check(long, 'query', keyOf(user, n)).then(() => finished.push(`${user}${n}`));
+    await Promise.all([send('a', 1), send('a', 2), send('a', 3), send('b', 1), send('b', 2), send('c', 1)]);
+    expect(finished).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
   });
 });

@@ -92,7 +92,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       idempotency,
       fxCoverage: ctx.fxCoverage,
     });
-    const checks = new CheckCache(guard);
+    const checks = new CheckCache(guard, { poolThreads: checkPool?.threads ?? 1 });
     const purge = setInterval(() => {
       idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge'));
     }, PURGE_INTERVAL_MS);
