@@ -166,6 +166,9 @@ export const HTTP_ERRORS = {
       narrow_key: {
         hint: 'Create keys from the console or with a key from `expense login` (full access, all workspaces).',
       },
+      account_scope: {
+        hint: "This key's consent covers data, not your account: manage keys and invitations in the console or with a key from `expense login` (full access, all workspaces).",
+      },
     },
   },
   not_found: {

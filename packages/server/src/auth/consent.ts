@@ -15,7 +15,30 @@ declare module 'fastify' {
     keyAccess?: 'read' | 'write';
     /** `refuse`: a key bound to one workspace may not use this route (creating another workspace). */
     workspaceBoundKeys?: 'refuse';
+    /**
+     * `refuse`: a read-only or workspace-bound key may not use this route: it concerns the user's account
+     * beyond the workspaces and access the key's consent covers (the invitations to other workspaces).
+     */
+    narrowKeys?: 'refuse';
   }
+}
+
+/** A key whose consent covers every workspace of its user, read and write. */
+export function coversAllWorkspaces(principal: Principal): boolean {
+  return principal.access === 'read_write' && principal.workspaceId === null;
+}
+
+/**
+ * A key with the whole of its user's reach, the only kind that manages the user's keys (mints, lists others,
+ * revokes others): every workspace, read and write, and not an OAuth connection (whose consent is to the data).
+ */
+export function hasWholeReach(principal: Principal): boolean {
+  return principal.kind !== 'oauth' && coversAllWorkspaces(principal);
+}
+
+/** 403 for a key whose consent does not cover the user's account (its keys, its invitations). */
+export function accountScopeError(message: string): ApiError {
+  return new ApiError('forbidden', message, { variant: 'account_scope' });
 }
 
 /** The resource (RFC 8707) an OAuth access token of this server is issued for: its MCP endpoint. */
@@ -45,6 +68,9 @@ export function enforceKeyConsent(request: FastifyRequest, principal: Principal)
         details: { access: principal.access },
       });
     }
+  }
+  if (config.narrowKeys === 'refuse' && !coversAllWorkspaces(principal)) {
+    throw accountScopeError('This key is read-only or limited to one workspace: it cannot do this.');
   }
   const bound = principal.workspaceId;
   if (!bound) return;

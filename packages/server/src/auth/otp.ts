@@ -3,6 +3,7 @@ import { OTP_CODE_LENGTH } from '@expense/wire';
 import { ApiError } from '../http/api-error.js';
 import type { Mailer } from '../mail/mailer.js';
 import { signInMail } from '../mail/sign-in-mail.js';
+import { clientBucket } from '../ratelimit/client-address.js';
 import type { Database } from '../storage/database.js';
 import { createApiKey, type NewKeyOptions } from './api-keys.js';
 import { consumeAll, type Limiter, type RateLimits } from './rate-limits.js';
@@ -55,15 +56,17 @@ export class OtpService {
     this.perClient = limits.create(SEND_CODE_LIMITS.perClient);
   }
 
+  /** `clientAddress` is the request's (an IPv6 address counts as its /64, whatever form asks: API or console). */
   async sendCode(rawEmail: string, clientAddress: string): Promise<SendCodeData> {
     const email = normalizeEmail(rawEmail);
     const address = sha256Hex(email);
+    const client = clientBucket(clientAddress);
     // In this order, a refused request has spent only budgets of its own client: the address's shared
     // allowance is touched only by requests that passed the client's own limits.
     await consumeAll(
       [
-        { limiter: this.perClient, key: clientAddress },
-        { limiter: this.perAddressAndClient, key: `${clientAddress}|${address}` },
+        { limiter: this.perClient, key: client },
+        { limiter: this.perAddressAndClient, key: `${client}|${address}` },
         { limiter: this.perAddress, key: address },
       ],
       'sign-in codes',

@@ -70,8 +70,10 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
     });
     await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
 
+    // Decided by the route Fastify matched, never by the raw URL: `/%63onsole/sign-out` is this sign-out route
+    // too, and gets the same headers and Origin check.
     app.addHook('onRequest', async (request, reply) => {
-      if (!request.url.startsWith(base)) return;
+      if (!request.routeOptions.url?.startsWith(base)) return;
       reply.header('content-security-policy', CONSOLE_CSP);
       reply.header('x-content-type-options', 'nosniff');
       // Not no-referrer: under it Chromium sends `Origin: null` with form posts, and the Origin check needs it.

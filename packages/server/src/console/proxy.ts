@@ -8,6 +8,18 @@ const FORWARDED_REQUEST = ['accept', 'content-type', 'x-workspace-id', 'idempote
 const HOP_BY_HOP = new Set(['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'set-cookie']);
 
 /**
+ * The API address of a proxied request: the raw URL's segments after those of the proxy's route (the route
+ * Fastify matched, `<proxyBase>/*`), kept as sent (still percent-encoded), with the query. Counting segments,
+ * not characters, keeps it right for any spelling of the route's own part (`/%63onsole/api/me` is `/v1/me`).
+ */
+export function apiUrl(apiBase: string, proxyBase: string, rawUrl: string): string {
+  const query = rawUrl.indexOf('?');
+  const path = query < 0 ? rawUrl : rawUrl.slice(0, query);
+  const rest = path.split('/').slice(proxyBase.split('/').length).join('/');
+  return `${apiBase}/${rest}${query < 0 ? '' : rawUrl.slice(query)}`;
+}
+
+/**
  * `/console/api/<path>` → `/v1/<path>` of this server (`app.inject`), with `Authorization: ApiKey <session
  * key>`: the same authentication, limits, guard and request log as any API call of that key. Without a
  * session no Authorization is sent, so the API's own 401 answers. The Origin check ran before (onRequest).
@@ -30,7 +42,7 @@ export async function proxyToApi(
   const body = request.body;
   const response = await app.inject({
     method: request.method as 'GET',
-    url: `${apiBase}${request.url.slice(proxyBase.length)}`,
+    url: apiUrl(apiBase, proxyBase, request.url),
     headers,
     remoteAddress: request.ip,
     ...(Buffer.isBuffer(body) ? { payload: body } : {}),

@@ -83,8 +83,8 @@ export function injectApi(t: InjectTarget): McpApi {
       try {
         return (await call<{ invitations: PendingInvitation[] }>('GET', '/invitations')).invitations;
       } catch (error) {
-        // Before membership consent the server has no such route.
-        if (error instanceof McpApiError && error.status === 404) return [];
+        // Before membership consent the server has no such route; a narrow key may not list them (403).
+        if (error instanceof McpApiError && (error.status === 404 || error.status === 403)) return [];
         throw error;
       }
     },

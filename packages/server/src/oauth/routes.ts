@@ -1,10 +1,13 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { mcpResource } from '../auth/consent.js';
+import { refuseBeyondKeyCaps } from '../auth/key-caps.js';
 import { consumeAll, type Limiter } from '../auth/rate-limits.js';
 import { sha256Hex } from '../auth/secrets.js';
 import { serverOrigin, signInUrl } from '../console/session.js';
 import type { AppContext } from '../context.js';
+import { isApiError } from '../http/api-error.js';
+import { clientBucket } from '../ratelimit/client-address.js';
 import { listWorkspaces } from '../workspaces/store.js';
 import { fetchMetadataDocument, isMetadataClientId, type MetadataFetchOptions } from './client-metadata.js';
 import { consentPage, continuePage, errorPage, LIFETIMES, pageCsp } from './pages.js';
@@ -129,7 +132,8 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
       '/oauth/revoke',
     ]);
     app.addHook('onRequest', async (request, reply) => {
-      if (!CORS_PATHS.has(request.url.split('?')[0] ?? '')) return;
+      // By the route Fastify matched (any spelling of the path), without the server's prefix.
+      if (!CORS_PATHS.has(request.routeOptions.url?.slice(app.prefix.length) ?? '')) return;
       reply.header('access-control-allow-origin', '*');
       reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
       reply.header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version');
@@ -197,7 +201,11 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
     }
 
     app.post('/oauth/register', { schema: { hide: true } }, async (request, reply) => {
-      await consumeAll([{ limiter: options.registrationLimit, key: request.ip }], 'client registrations');
+      // Unauthenticated: counted per client address (an IPv6 address as its /64).
+      await consumeAll(
+        [{ limiter: options.registrationLimit, key: clientBucket(request.ip) }],
+        'client registrations',
+      );
       let parsed: ReturnType<typeof parseRegistration>;
       try {
         parsed = parseRegistration(request.body);
@@ -368,6 +376,9 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
       return request.headers['sec-fetch-site'] === 'same-origin';
     }
 
+    const alreadyDecided = (reply: FastifyReply) =>
+      htmlReply(reply, 400, errorPage('Already decided', 'This request was already answered.'));
+
     app.post('/oauth/consent', { schema: { hide: true } }, async (request, reply) => {
       const form = formOf(request.body);
       if (!sameOrigin(request)) {
@@ -389,10 +400,8 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
           errorPage('Refused', 'The form is stale: reload the page and decide again.'),
         );
       }
-      if (!(await takeRequest(ctx.db, pending.requestId))) {
-        return htmlReply(reply, 400, errorPage('Already decided', 'This request was already answered.'));
-      }
       if (form.decision !== 'approve') {
+        if (!(await takeRequest(ctx.db, pending.requestId))) return alreadyDecided(reply);
         return redirectWith(reply, pending.redirectUri, {
           error: 'access_denied',
           error_description: 'The user denied access.',
@@ -414,18 +423,40 @@ export function oauthRoutes(ctx: AppContext, options: OAuthOptions): FastifyPlug
           errorPage('Invalid choice', 'Choose an access level, workspace and lifetime offered.'),
         );
       }
-      const code = await createGrant(
-        ctx.db,
-        {
-          clientId: pending.clientId,
-          userId: session.principal.userId,
-          resource: pending.resource,
-          access,
-          workspaceId,
-          expiresAt: new Date(Date.now() + Number(lifetime.value) * 86_400_000),
-        },
-        { redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge },
-      );
+      const userId = session.principal.userId;
+      let code: string | undefined;
+      try {
+        // A grant is a key: the user's key caps hold, in the transaction that uses up the request (a refused
+        // consent keeps it, so the user may revoke a key and decide again).
+        code = await ctx.db.transaction(async (tx) => {
+          await refuseBeyondKeyCaps(tx, userId);
+          if (!(await takeRequest(tx, pending.requestId))) return undefined;
+          return createGrant(
+            tx,
+            {
+              clientId: pending.clientId,
+              userId,
+              resource: pending.resource,
+              access,
+              workspaceId,
+              expiresAt: new Date(Date.now() + Number(lifetime.value) * 86_400_000),
+            },
+            { redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge },
+          );
+        });
+      } catch (error) {
+        if (!isApiError(error) || error.code !== 'rate_limited') throw error;
+        for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+        return htmlReply(
+          reply,
+          429,
+          errorPage(
+            'Too many keys',
+            `${error.message} Revoke keys and connections you no longer use on the console's Keys page, or wait an hour, then decide again.`,
+          ),
+        );
+      }
+      if (code === undefined) return alreadyDecided(reply);
       return redirectWith(reply, pending.redirectUri, { code, state: pending.state });
     });
 

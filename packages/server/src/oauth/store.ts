@@ -156,25 +156,26 @@ export async function takeRequest(db: Queryable, requestId: string): Promise<boo
   return (result.rowCount ?? 0) > 0;
 }
 
-/** The user's consent: a grant and its authorization code (returned in plaintext once). */
+/**
+ * The user's consent: a grant and its authorization code (returned in plaintext once). Run it in a transaction
+ * that took the key caps first (auth/key-caps.ts): a grant is a key.
+ */
 export async function createGrant(
-  db: Database,
+  tx: Queryable,
   g: Omit<Grant, 'grantId' | 'revokedAt'>,
   code: { redirectUri: string; codeChallenge: string },
 ): Promise<string> {
   const plain = newSecret('oac_');
-  await db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ grant_id: string }>(
-      `INSERT INTO expense_internal.oauth_grants (client_id, user_id, resource, access, workspace_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING grant_id`,
-      [g.clientId, g.userId, g.resource, g.access, g.workspaceId, g.expiresAt],
-    );
-    await tx.query(
-      `INSERT INTO expense_internal.oauth_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-      [sha256Hex(plain), rows[0]!.grant_id, code.redirectUri, code.codeChallenge, CODE_TTL_MS / 1000],
-    );
-  });
+  const { rows } = await tx.query<{ grant_id: string }>(
+    `INSERT INTO expense_internal.oauth_grants (client_id, user_id, resource, access, workspace_id, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING grant_id`,
+    [g.clientId, g.userId, g.resource, g.access, g.workspaceId, g.expiresAt],
+  );
+  await tx.query(
+    `INSERT INTO expense_internal.oauth_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at)
+     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+    [sha256Hex(plain), rows[0]!.grant_id, code.redirectUri, code.codeChallenge, CODE_TTL_MS / 1000],
+  );
   return plain;
 }
 

@@ -21,7 +21,7 @@ describe('client address buckets of per-address limits', () => {
       expect(clientBucket(same), same).toBe(bucket);
     }
     expect(clientBucket('2001:db8:1:3::1')).not.toBe(bucket);
-    expect(clientBucket('::1')).toBe('0:0:0:0::/64');
-    expect(clientBucket('2001:db8::')).toBe('2001:db8:0:0::/64');
+    expect(clientBucket('::1')).toBe('::/64');
+    expect(clientBucket('2001:db8::')).toBe('2001:db8::/64');
   });
 });

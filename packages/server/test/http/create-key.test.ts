@@ -5,8 +5,8 @@ import { type Client, freshPostgres, removeDir, signIn, tempDir } from '@expense
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
+import { KEY_CAPS } from '../../src/auth/key-caps.js';
 import { createServer } from '../../src/index.js';
-import { KEY_CAPS } from '../../src/routes/keys/create.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
 import { injectClient } from './helpers.js';
 

@@ -112,6 +112,40 @@ describe.each(ENGINES)('sign-in limits on $name', (engine) => {
     expect((await sendCode('v6-else@example.com', '2001:db8:9:a::1')).status).toBe(200);
   });
 
+  it("attack: the console's sign-in form counts an IPv6 /64 as one client, like the API", async () => {
+    // The Origin the console's form must carry: the server's public origin.
+    const origin = new URL((await c.request('GET', '/v1/')).body.data.apiBaseUrl).origin;
+    const consoleSendCode = (email: string, ip: string) =>
+      c.request('POST', '/console/sign-in', {
+        rawBody: new URLSearchParams({ email }).toString(),
+        headers: { ...from(ip), origin, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    for (let i = 0; i < 30; i++) {
+      const sent = await consoleSendCode(
+        `console-v6-${i}@example.com`,
+        `2001:db8:7:7::${(i + 1).toString(16)}`,
+      );
+      expect(sent.status).toBe(200);
+    }
+    const limited = await consoleSendCode('console-v6-else@example.com', '2001:db8:7:7:abcd::1');
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    // The API's send-code shares the same budget of the /64.
+    expect((await sendCode('console-v6-api@example.com', '2001:db8:7:7::ffff')).status).toBe(429);
+    expect((await consoleSendCode('console-v6-else@example.com', '2001:db8:7:8::1')).status).toBe(200);
+  });
+
+  it('attack: OAuth client registrations from every address of one IPv6 /64 share one budget', async () => {
+    const register = (ip: string) =>
+      c.request('POST', '/oauth/register', {
+        body: { client_name: 'Flood', redirect_uris: ['http://127.0.0.1:9/callback'] },
+        headers: from(ip),
+      });
+    for (let i = 0; i < 20; i++) expect((await register(`2001:db8:8:8::${i + 1}`)).status).toBe(201);
+    expect((await register('2001:db8:8:8:ffff::1')).status).toBe(429);
+    expect((await register('2001:db8:8:9::1')).status).toBe(201);
+  });
+
   it('limits unknown well-formed ApiKeys per client address, without touching valid cached keys', async () => {
     const sent = await sendCode('keeper@example.com', '192.0.2.50');
     const signedIn = await verify(

@@ -72,7 +72,7 @@ export async function consentInBrowser(
   });
   const location = posted.headers.get('location');
   if (posted.status !== 303 || !location) {
-    throw new Error(`consent POST answered ${posted.status}: ${(await posted.text()).slice(0, 300)}`);
+    throw new Error(`consent POST answered ${posted.status}: ${(await posted.text()).slice(0, 2000)}`);
   }
   return new URL(location);
 }

@@ -7,7 +7,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { success } from '../../http/envelope.js';
-import { clientBucket } from '../../ratelimit/client-address.js';
 import { responses } from '../responses.js';
 
 /** The sign-in routes on `{auth_url}`: POST /api/agent/send-code and /api/agent/verify-code. */
@@ -26,7 +25,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         // An IPv6 client counts as its /64 (ratelimit/client-address.ts).
-        const data = await ctx.otp.sendCode(request.body.email, clientBucket(request.ip));
+        const data = await ctx.otp.sendCode(request.body.email, request.ip);
         return success(
           data,
           [

@@ -15,6 +15,8 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/invitations',
       {
+        // Invitations are to other workspaces: beyond a read-only or one-workspace consent.
+        config: { narrowKeys: 'refuse' },
         schema: {
           tags: ['invitations'],
           summary: 'Your pending invitations to workspaces (they give no access until accepted)',

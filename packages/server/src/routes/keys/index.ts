@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { KeyAccess, KeyKind } from '../../auth/api-keys.js';
 import { principalOf } from '../../auth/authenticate.js';
+import { accountScopeError, hasWholeReach } from '../../auth/consent.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
@@ -10,7 +11,11 @@ import { iso, isoOrNull } from '../../http/time.js';
 import { isUuid } from '../../workspaces/store.js';
 import { apiKeySecurity, errorResponses, responses } from '../responses.js';
 
-/** GET /v1/keys and DELETE /v1/keys/{connectionId}: the caller's own keys. */
+/**
+ * GET /v1/keys and DELETE /v1/keys/{connectionId}: the caller's own keys. A key without its user's whole reach
+ * (read-only, one workspace, an OAuth connection) sees and revokes only itself: its consent covers data, not
+ * the user's other credentials.
+ */
 export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -24,7 +29,9 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { userId, connectionId } = principalOf(request);
+        const principal = principalOf(request);
+        const { userId, connectionId } = principal;
+        const onlyItself = !hasWholeReach(principal);
         const { rows } = await ctx.db.query<{
           connection_id: string;
           label: string;
@@ -46,8 +53,9 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
              LEFT JOIN expense_internal.oauth_clients AS c ON c.client_id = g.client_id
             WHERE k.user_id = $1 AND k.revoked_at IS NULL
               AND coalesce(g.expires_at, k.expires_at, 'infinity') > now()
+              AND ($2::uuid IS NULL OR k.connection_id = $2::uuid)
             ORDER BY k.created_at, k.connection_id`,
-          [userId],
+          [userId, onlyItself ? connectionId : null],
         );
         const keys = rows.map((r) => ({
           connectionId: r.connection_id,
@@ -63,7 +71,11 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }));
         return success(
           { keys },
-          [],
+          onlyItself
+            ? [
+                "This list holds only this key: its consent (read-only, one workspace, or an OAuth connection) does not cover the user's other keys.",
+              ]
+            : [],
           keys.map((k) => ctx.actions.revokeKey(k.connectionId)),
         );
       },
@@ -81,8 +93,14 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { userId } = principalOf(request);
+        const principal = principalOf(request);
+        const { userId } = principal;
         const id = request.params.connectionId;
+        if (!hasWholeReach(principal) && id.toLowerCase() !== principal.connectionId) {
+          throw accountScopeError(
+            "This key may revoke only itself: its consent does not cover the user's other keys.",
+          );
+        }
         const result = isUuid(id)
           ? await ctx.db.query(
               `UPDATE expense_internal.api_keys SET revoked_at = now()

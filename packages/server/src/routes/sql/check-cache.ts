@@ -1,10 +1,5 @@
-import {
-  type CheckResult,
-  DEFAULT_OFF_THREAD_LENGTH,
-  type Guard,
-  GuardBusyError,
-  type Mode,
-} from '@expense/sql-guard';
+import { type CheckResult, DEFAULT_OFF_THREAD_LENGTH, type Guard, type Mode } from '@expense/sql-guard';
+import { FairCheckQueue } from './check-cache-queue.js';
 
 export interface CheckCacheOptions {
   /** Most texts kept; the least recently used goes first. */
@@ -12,25 +7,39 @@ export interface CheckCacheOptions {
   /** Longer texts are checked every time (they are rarely repeated and costly to keep). */
   maxSqlLength: number;
   /**
-   * Long texts (checked off the main thread) one caller may have in the guard's pool at once; more are refused
-   * (GuardBusyError) so that one key cannot fill the pool's queue for everyone.
+   * Long texts (checked off the main thread) one user may have on their way to the guard's pool at once, all
+   * their keys together; more are refused (GuardBusyError). Users take turns (check-cache-queue.ts), so another
+   * user's long text waits for the checks running, not for a user's many keys.
    */
-  maxLongPerCaller: number;
+  maxLongPerUser: number;
+  /** The guard's pool threads (its `checkPool.threads`, default 1): long checks handed to it at once. */
+  poolThreads: number;
 }
 
-const defaults: CheckCacheOptions = { maxEntries: 1000, maxSqlLength: 4096, maxLongPerCaller: 4 };
+/** Who asks for a check: the bound on long texts is per user (a user may hold many keys). */
+export interface Caller {
+  userId: string;
+}
+
+const defaults: CheckCacheOptions = {
+  maxEntries: 1000,
+  maxSqlLength: 4096,
+  maxLongPerUser: 4,
+  poolThreads: 1,
+};
+/** Long texts that may wait for the pool in all (the pool's own default queue). */
+const MAX_WAITING = 64;
 
 /**
  * The guard's check, remembered per mode and text: agents and dashboards send the same statements again and
  * again, and the check is pure (same guard, text and mode: same result). The kept results are the guard's own
  * objects, so `run` takes them without parsing again. Nothing here is ever changed after the guard made it.
- * The cache is consulted first; a miss goes to `checkAsync`, which checks long texts off the main thread (and
- * rejects with GuardBusyError when its queue is full).
+ * The cache is consulted first; a miss goes to `checkAsync`, which checks long texts off the main thread; long
+ * texts reach it through a queue where users take turns (and are refused with GuardBusyError past its bounds).
  */
 export class CheckCache {
   readonly #results = new Map<string, CheckResult>();
-  /** Long checks in the pool per caller. */
-  readonly #long = new Map<string, number>();
+  readonly #long: FairCheckQueue;
   private readonly options: CheckCacheOptions;
 
   constructor(
@@ -38,10 +47,15 @@ export class CheckCache {
     options: Partial<CheckCacheOptions> = {},
   ) {
     this.options = { ...defaults, ...options };
+    this.#long = new FairCheckQueue({
+      perUser: this.options.maxLongPerUser,
+      concurrency: this.options.poolThreads,
+      maxWaiting: MAX_WAITING,
+    });
   }
 
-  /** `caller` names who asks (the API key's connection id), for the bound on long texts. */
-  async check(sql: string, mode: Mode, caller = ''): Promise<CheckResult> {
+  /** `caller` is who asks (the request's principal), for the bound on long texts. */
+  async check(sql: string, mode: Mode, caller: Caller): Promise<CheckResult> {
     if (sql.length > this.options.maxSqlLength) return this.#checkLong(sql, mode, caller);
     const key = `${mode}:${sql}`;
     const kept = this.#results.get(key);
@@ -59,17 +73,8 @@ export class CheckCache {
     return result;
   }
 
-  async #checkLong(sql: string, mode: Mode, caller: string): Promise<CheckResult> {
+  async #checkLong(sql: string, mode: Mode, { userId }: Caller): Promise<CheckResult> {
     if (sql.length < DEFAULT_OFF_THREAD_LENGTH) return this.guard.checkAsync(sql, { mode });
-    const running = this.#long.get(caller) ?? 0;
-    if (running >= this.options.maxLongPerCaller) throw new GuardBusyError(this.options.maxLongPerCaller);
-    this.#long.set(caller, running + 1);
-    try {
-      return await this.guard.checkAsync(sql, { mode });
-    } finally {
-      const left = (this.#long.get(caller) ?? 1) - 1;
-      if (left > 0) this.#long.set(caller, left);
-      else this.#long.delete(caller);
-    }
+    return this.#long.check(userId, () => this.guard.checkAsync(sql, { mode }));
   }
 }

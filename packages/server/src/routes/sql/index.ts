@@ -92,7 +92,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       idempotency,
       fxCoverage: ctx.fxCoverage,
     });
-    const checks = new CheckCache(guard);
+    const checks = new CheckCache(guard, { poolThreads: checkPool?.threads ?? 1 });
     const purge = setInterval(() => {
       idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge'));
     }, PURGE_INTERVAL_MS);
@@ -121,7 +121,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
           { details: { issues: [{ path: 'body.sql', message: 'NUL character' }] } },
         );
       }
-      const checked = await checks.check(sql, mode, principal.connectionId).catch((error: unknown) => {
+      const checked = await checks.check(sql, mode, principal).catch((error: unknown) => {
         throw toSqlApiError(error);
       });
       if (checked.ok) return checked;
