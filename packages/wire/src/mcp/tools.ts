@@ -49,6 +49,7 @@ const SqlOutput = z.object({
   statements: z.array(Statement),
   textTruncated: z.boolean(),
   clock: z.record(z.string(), z.string()).optional(),
+  changeId: z.string().optional(),
 });
 const ExecuteOutput = SqlOutput.extend({
   confirmToken: z.string().optional(),
@@ -297,7 +298,9 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
             });
             confirmations.spend(claims);
             spent = true;
-            return sqlResult(result, [`COMMITTED in workspace ${result.workspaceId}.`]);
+            return sqlResult(result, [
+              `COMMITTED in workspace ${result.workspaceId}${result.changeId ? ` as change ${result.changeId} (the revert tool undoes it)` : ''}.`,
+            ]);
           } catch (error) {
             if (spent) throw error;
             // A 4xx answer is definite: nothing ran (429: not even tried, so the token stays usable).
