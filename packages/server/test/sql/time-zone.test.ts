@@ -135,7 +135,7 @@ describe.each([...ENGINES, ...pooledEngines('the time zone tests through PgBounc
         expect(got.map((r) => String(r[0]?.t).slice(-6))).toEqual(
           pair.map((ws) => (ws === berlin ? '+02:00' : ws === utc ? '+00:00' : '-04:00')),
         );
-        expect([b[0]?.t, u[0]?.t, n[0]?.t]).toEqual([
+        expect([b?.[0]?.t, u?.[0]?.t, n?.[0]?.t]).toEqual([
           '2026-07-01T14:00:00.000+02:00',
           '2026-07-01T12:00:00.000+00:00',
           '2026-07-01T08:00:00.000-04:00',
