@@ -3,6 +3,7 @@
 // timestamps come back with the local offset, across the daylight-saving changes of Europe/Berlin and
 // America/New_York.
 import { pooledEngines } from '@expense/test-kit';
+import { guide } from '@expense/wire/guide';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
 
@@ -60,6 +61,25 @@ describe.each([...ENGINES, ...pooledEngines('the time zone tests through PgBounc
         "SELECT ts, ts::date AS day FROM ledger_entries WHERE ts >= DATE '2026-11-01' AND ts < DATE '2026-12-01'",
       );
       expect(inUtc).toEqual([{ ts: '2026-11-30T23:30:00.000+00:00', day: '2026-11-30' }]);
+    });
+
+    it("counts it as December in the guide's recipes, and a TIMESTAMPTZ literal without offset is local", async () => {
+      const recipes = [...guide('recipes', 'http').matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+      const spending = recipes[0]!
+        .replaceAll('2026-08-01', '2026-12-01')
+        .replaceAll('2026-09-01', '2027-01-01');
+      expect(await rows(berlin, spending)).toEqual([{ category: 'test', currency: 'EUR', spent: '1' }]);
+      const trend = recipes[4]!
+        .replaceAll('2026-07-01', '2026-11-01')
+        .replaceAll('2026-08-01', '2026-12-01')
+        .replaceAll('2026-09-01', '2027-01-01');
+      expect(await rows(berlin, trend)).toEqual([
+        { month: '2026-11-01', currency: null, net: '0' },
+        { month: '2026-12-01', currency: 'EUR', net: '-1' },
+      ]);
+      expect(await rows(berlin, "SELECT TIMESTAMPTZ '2026-12-01 00:00:00' AS t")).toEqual([
+        { t: '2026-12-01T00:00:00.000+01:00' },
+      ]);
     });
 
     it("follows Berlin's daylight-saving changes", async () => {

@@ -7,7 +7,13 @@ import {
 import { z } from 'zod';
 import { HTTP_ERRORS, MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
-import { REPORT_KINDS, ReportInputError, reportSql } from '../reports.js';
+import {
+  ReportDataSchema,
+  ReportInputError,
+  ReportInputSchema,
+  reportData,
+  reportScript,
+} from '../reports.js';
 import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
 import { type Confirmations, commitIdempotencyKey } from './confirm.js';
 import { registerHistoryTools } from './history-tools.js';
@@ -118,7 +124,7 @@ export async function guarded(run: () => Promise<CallToolResult>): Promise<CallT
       });
     }
     if (error instanceof ReportInputError) {
-      return mcpFailure('invalid_report', 'Narrow the date range and call report again.', error.message);
+      return mcpFailure('invalid_report', 'Fix the range or currency and call report again.', error.message);
     }
     throw error;
   }
@@ -335,36 +341,39 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
   server.registerTool(
     'report',
     {
-      description: 'Reviewed report SQL for a date range (to inclusive); currency converts by daily FX.',
+      description:
+        "A fixed report (GET /reports data) for a date range (to inclusive), in one currency (default: the workspace's reporting currency), rounded; relay its notes.",
       inputSchema: inp(
-        z.object({
-          kind: z.enum(REPORT_KINDS),
-          from: z.iso.date(),
-          to: z.iso.date(),
-          currency: z
-            .string()
-            .regex(/^[A-Z]{3}$/)
-            .optional(),
-          workspaceId: WorkspaceArg,
-        }),
+        ReportInputSchema.extend({ currency: z.string().optional(), workspaceId: WorkspaceArg }),
       ),
-      outputSchema: out(SqlOutput.extend({ kind: z.string(), sql: z.string() })),
+      outputSchema: out(ReportDataSchema),
       annotations: READ,
     },
     ({ workspaceId, ...input }) =>
       guarded(async () => {
         const ws = workspaceFor(workspaceId);
         if (isResult(ws)) return ws;
-        const sql = reportSql(input);
-        const result = await api.sql('/sql/query', sql, ws ? { workspaceId: ws } : {});
-        return sqlResult(
-          result,
-          [`Report ${input.kind} ${input.from}..${input.to} in workspace ${result.workspaceId}.`],
-          {
-            kind: input.kind,
-            sql,
-          },
+        const parsed = ReportInputSchema.safeParse(input);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new ReportInputError(`${issue?.path.join('.') ?? 'input'}: ${issue?.message ?? 'invalid'}`);
+        }
+        // The statements of GET /reports, one query each, shaped by the same function.
+        const results: SqlResult[] = [];
+        for (const sql of reportScript(parsed.data)) {
+          results.push(await api.sql('/sql/query', sql, ws ? { workspaceId: ws } : {}));
+        }
+        const today = results[0]?.clock?.today ?? new Date().toISOString().slice(0, 10);
+        const data = reportData(
+          parsed.data,
+          results.map((r) => r.statements[0] ?? { rows: [] }),
+          today,
         );
+        const header = [
+          `Report ${data.kind} ${data.from}..${data.to} in ${data.currency}, workspace ${results[0]?.workspaceId}.`,
+          ...data.notes,
+        ];
+        return { content: [{ type: 'text', text: fencedText(header, data) }], structuredContent: data };
       }),
   );
 }
