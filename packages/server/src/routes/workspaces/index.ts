@@ -29,6 +29,9 @@ import { apiKeySecurity, responses } from '../responses.js';
 const CONFIRM_SETTINGS =
   "Ask the user which reporting currency and time zone this workspace uses (USD and UTC unless given at creation; the zone decides what 'today' is and the zone SQL runs in), then set them: POST /sql/execute {\"sql\": \"UPDATE workspace_settings SET reporting_currency = 'EUR', timezone = 'Europe/Berlin'\"}.";
 
+const TIME_ZONE_HINT =
+  'Send timeZone as an IANA name (Europe/Berlin, America/New_York, Asia/Tokyo), or leave it out for UTC.';
+
 /** GET/POST /v1/workspaces, PATCH /v1/workspaces/{workspaceId} and POST /v1/workspaces/{workspaceId}/select. */
 export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -80,8 +83,7 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           fieldHints: {
             currency:
               'Send currency as an ISO 4217 code in upper case (EUR, USD, JPY), or leave it out for USD.',
-            timeZone:
-              'Send timeZone as an IANA name (Europe/Berlin, America/New_York, Asia/Tokyo), or leave it out for UTC.',
+            timeZone: TIME_ZONE_HINT,
           },
           workspaceBoundKeys: 'refuse',
         },
@@ -105,7 +107,7 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             // A zone this runtime knows and the database does not: the settings trigger refuses it.
             if ((error as { code?: unknown }).code === '23514') {
               throw new ApiError('invalid_request', `timeZone: the database does not know "${timeZone}".`, {
-                hint: 'Send timeZone as an IANA name (Europe/Berlin, America/New_York, Asia/Tokyo), or leave it out for UTC.',
+                hint: TIME_ZONE_HINT,
               });
             }
             throw error;
