@@ -210,7 +210,8 @@ export function toolSuite(s: SuiteContext): void {
       to: '2026-03-31',
       currency: 'EUR',
     });
-    expect(trend.structuredContent.statements[0].rows.map((r: Json) => r.month)).toEqual([
+    expect(trend.structuredContent.currency).toBe('EUR');
+    expect(trend.structuredContent.rows.map((r: Json) => r.month)).toEqual([
       '2026-01-01',
       '2026-02-01',
       '2026-03-01',

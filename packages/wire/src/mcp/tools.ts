@@ -7,13 +7,7 @@ import {
 import { z } from 'zod';
 import { HTTP_ERRORS, MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
-import {
-  ReportDataSchema,
-  ReportInputError,
-  ReportInputSchema,
-  reportData,
-  reportScript,
-} from '../reports.js';
+import { REPORT_KINDS, ReportInputError, ReportInputSchema, reportData, reportScript } from '../reports.js';
 import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
 import { type Confirmations, commitIdempotencyKey } from './confirm.js';
 import { registerHistoryTools } from './history-tools.js';
@@ -342,11 +336,27 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'report',
     {
       description:
-        "A fixed report (GET /reports data) for a date range (to inclusive), in one currency (default: the workspace's reporting currency), rounded; relay its notes.",
+        "A fixed report for a date range (to inclusive) in one currency (default: the workspace's); relay its notes.",
       inputSchema: inp(
-        ReportInputSchema.extend({ currency: z.string().optional(), workspaceId: WorkspaceArg }),
+        z.object({
+          kind: z.enum(REPORT_KINDS),
+          from: z.iso.date(),
+          to: z.iso.date(),
+          currency: z.string().optional(),
+          workspaceId: WorkspaceArg,
+        }),
       ),
-      outputSchema: out(ReportDataSchema),
+      outputSchema: out(
+        z.object({
+          kind: z.string(),
+          from: z.string(),
+          to: z.string(),
+          currency: z.string(),
+          rows: z.array(z.record(z.string(), z.unknown())),
+          fx: z.record(z.string(), z.unknown()),
+          notes: z.array(z.string()),
+        }),
+      ),
       annotations: READ,
     },
     ({ workspaceId, ...input }) =>
