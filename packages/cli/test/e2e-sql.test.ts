@@ -52,7 +52,9 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     expect(await count()).toBe(0);
     const done = await run(['exec', '--yes', insert]);
     expect(done.code).toBe(0);
-    expect(done.stderr).toMatch(/Committed\.\n1\. INSERT: affected 1 row/);
+    expect(done.stderr).toMatch(
+      /Committed as change ([0-9a-f-]{36}) \(undo: expense revert \1\)\.\n1\. INSERT: affected 1 row/,
+    );
     expect(await count()).toBe(1);
   });
 

@@ -51,6 +51,7 @@ import { keyRoutes } from './routes/keys/index.js';
 import { meRoutes } from './routes/me/index.js';
 import { memberRoutes } from './routes/members/index.js';
 import { openApiRoutes } from './routes/openapi/index.js';
+import { reportRoutes } from './routes/reports/index.js';
 import { schemaRoutes } from './routes/schema/index.js';
 import { sqlRoutes } from './routes/sql/index.js';
 import { workspaceRoutes } from './routes/workspaces/index.js';
@@ -176,6 +177,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(schemaRoutes(ctx));
       await v1.register(sqlRoutes(ctx, options.sqlCheckPool));
       await v1.register(changeRoutes(ctx));
+      await v1.register(reportRoutes(ctx));
     },
     { prefix: '/v1' },
   );

@@ -237,6 +237,20 @@ export const HTTP_ERRORS = {
     mcpNext:
       'Rows changed since that change (error.details.rows): tell the user; revert the later changes first (history lists them), or fix the rows with execute.',
   },
+  limit_reached: {
+    status: 409,
+    message: 'A per-user limit was reached.',
+    hint: 'Free a place first (details.limit and details.current say how many you have), then send the request again.',
+    retryable: false,
+    actions: [],
+    variants: {
+      workspaces: {
+        hint: 'You own as many workspaces as a user may (details.limit): reuse one of them (GET /v1/workspaces lists them) instead of creating another.',
+        actions: ['list_workspaces'],
+        mcpNext: 'Tell the user they own the most workspaces allowed; use one of them (list_workspaces).',
+      },
+    },
+  },
   payload_too_large: {
     status: 413,
     message: 'The request body is larger than 1 MiB.',

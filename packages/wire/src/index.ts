@@ -1,6 +1,7 @@
 export * from './account.js';
 export * from './auth.js';
 export * from './changes.js';
+export * from './currency.js';
 export * from './discovery.js';
 export * from './envelope.js';
 export * from './errors.js';

@@ -1,10 +1,18 @@
 import { z } from 'zod';
+import { isIsoCurrency, minorUnits, roundDecimal } from './currency.js';
 
 /*
- * The reports: fixed, reviewed SQL in the service's dialect, sent through the same SQL API (and so the same
- * guard, row-level security and limits) as any agent's query. The MCP `report` tool and the console share
- * these definitions. Inputs are validated here and inlined as literals only after that (dates, a currency
- * code): nothing free-form ever reaches the text.
+ * The reports: fixed, reviewed SQL in the service's dialect, run through the same guard, row-level security and
+ * limits as any agent's query, and the one shaping of their rows. GET /v1/reports/{kind} runs them; the MCP
+ * `report` tool, `expense report` and the console's reports page show what it answers. Inputs are validated here
+ * and inlined as literals only after that (dates, a currency code): nothing free-form ever reaches the text.
+ *
+ * Money comes out in one currency: the one asked for, else the workspace's reporting_currency. An entry in another
+ * currency converts with fx_rates_daily on its local date (SQL runs in the workspace's time zone, so ts::date is
+ * the local day and the TIMESTAMPTZ bounds below are local midnights); one with no rate is left out of the sums
+ * and counted in `fx.unconverted` with its currency named. Amounts are rounded to the currency's minor units here,
+ * never in SQL results. Income and spending leave transfers out; a refund (a positive spend row) lowers its
+ * category's spending.
  */
 
 export const REPORT_KINDS = ['spend_by_category', 'budget_vs_actual', 'balances', 'monthly_trend'] as const;
@@ -12,24 +20,33 @@ export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const IsoDate = z.iso.date();
 
+export const ReportCurrencySchema = z
+  .string()
+  .refine(isIsoCurrency, { message: 'must be an ISO 4217 currency code in upper case, e.g. EUR or USD' })
+  .describe("convert into this ISO 4217 code (default: the workspace's reporting_currency)");
+
 export const ReportInputSchema = z.object({
   kind: z.enum(REPORT_KINDS),
   from: IsoDate.describe('first day, YYYY-MM-DD'),
   to: IsoDate.describe('last day (inclusive), YYYY-MM-DD'),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/)
-    .optional()
-    .describe('convert to this ISO 4217 code'),
+  currency: ReportCurrencySchema.optional(),
 });
 export type ReportInput = z.infer<typeof ReportInputSchema>;
 
+/** GET /reports/{kind}: the query string (kind is the path's). */
+export const ReportQuerySchema = ReportInputSchema.omit({ kind: true }).strict();
+export const ReportParamsSchema = z.object({ kind: z.enum(REPORT_KINDS) });
+
 /** The longest range of monthly buckets a report builds (its VALUES list). */
 export const MAX_REPORT_MONTHS = 36;
+/** Rates older than this many days before the range's end (or today) are called stale. */
+export const STALE_RATE_DAYS = 7;
 
 export class ReportInputError extends Error {}
 
 const dateLit = (d: string) => `DATE '${d}'`;
+/** Local midnight of a day: SQL runs in the workspace's time zone, so a TIMESTAMPTZ without offset is local. */
+const midnight = (d: string) => `TIMESTAMPTZ '${d} 00:00:00'`;
 
 function addDays(date: string, days: number): string {
   const t = new Date(`${date}T00:00:00Z`);
@@ -59,91 +76,225 @@ export function monthBuckets(from: string, to: string): [string, string][] {
   return out;
 }
 
-/**
- * The amount of ledger row `e`, converted into `currency` with the daily rate of its day when given
- * (fx_rates_daily `r` joined on the entry's currency and date); null when no rate is known, so sums skip it
- * and `unconverted` counts it.
- */
-function amountIn(currency: string | undefined): string {
+/** The target currency `c.code`: the one asked for, else the workspace's reporting currency. */
+function currencyCte(currency: string | undefined): string {
   return currency
-    ? `CASE WHEN e.currency = '${currency}' THEN e.amount ELSE e.amount * r.rate END`
-    : 'e.amount';
+    ? `WITH cur AS (SELECT '${currency}' AS code)`
+    : "WITH cur AS (SELECT coalesce((SELECT s.reporting_currency FROM workspace_settings s), 'USD') AS code)";
 }
 
-function fxJoin(currency: string | undefined): string {
-  return currency
-    ? ` LEFT JOIN fx_rates_daily r ON r.base_currency = e.currency AND r.quote_currency = '${currency}' AND r.calendar_date = e.ts::date`
-    : '';
+/** The daily rate `alias` of `base` into c.code on `day`. */
+const rateJoin = (alias: string, base: string, day: string) =>
+  ` LEFT JOIN fx_rates_daily ${alias} ON ${alias}.base_currency = ${base} AND ${alias}.quote_currency = c.code AND ${alias}.calendar_date = ${day}`;
+
+/** Entry `e` in c.code (null when its currency has no rate that day, so sums leave it out). */
+const AMOUNT = 'CASE WHEN e.currency = c.code THEN e.amount ELSE e.amount * r.rate END';
+
+interface Range {
+  start: string;
+  end: string;
 }
 
-function unconverted(currency: string | undefined): string {
-  return currency
-    ? `, sum(CASE WHEN e.currency <> '${currency}' AND r.rate IS NULL THEN 1 ELSE 0 END) AS unconverted`
-    : '';
+/** The entries a report sums (its WHERE on `e`), for the rows and for the FX statement alike. */
+function entryScope(kind: ReportKind, { start, end }: Range, from: string): string {
+  switch (kind) {
+    case 'spend_by_category':
+      return `e.kind = 'spend' AND e.ts >= ${start} AND e.ts < ${end}`;
+    case 'balances':
+      return `e.ts < ${end}`;
+    case 'monthly_trend':
+      return `e.kind <> 'transfer' AND e.ts >= ${start} AND e.ts < ${end}`;
+    case 'budget_vs_actual':
+      return `e.kind IN ('spend', 'income') AND e.ts >= ${midnight(monthStart(from))} AND e.ts < ${end}`;
+  }
 }
 
-/** The SQL of a report, after validating its input. Throws ReportInputError for a bad range. */
-export function reportSql(input: ReportInput): string {
-  const { kind, from, to, currency } = ReportInputSchema.parse(input);
-  if (from > to) throw new ReportInputError('`from` is after `to`.');
-  const start = dateLit(from);
-  const end = dateLit(addDays(to, 1)); // exclusive
-  const cur = currency ? `'${currency}'` : 'e.currency';
+function rowsSql(kind: ReportKind, from: string, to: string, range: Range): string {
+  const { start, end } = range;
   switch (kind) {
     case 'spend_by_category':
       return [
-        `SELECT coalesce(e.category, '(uncategorised)') AS category, ${cur} AS currency,`,
-        ` 0 - sum(${amountIn(currency)}) AS spent, count(*) AS entries${unconverted(currency)}`,
-        ` FROM ledger_entries e${fxJoin(currency)}`,
-        ` WHERE e.kind = 'spend' AND e.ts >= ${start} AND e.ts < ${end}`,
-        ` GROUP BY coalesce(e.category, '(uncategorised)')${currency ? '' : ', e.currency'}`,
+        `SELECT coalesce(e.category, '(uncategorised)') AS category, c.code AS currency,`,
+        ` 0 - coalesce(sum(${AMOUNT}), 0) AS spent, count(*) AS entries`,
+        ` FROM cur c JOIN ledger_entries e ON ${entryScope(kind, range, from)}`,
+        rateJoin('r', 'e.currency', 'e.ts::date'),
+        ` GROUP BY coalesce(e.category, '(uncategorised)'), c.code`,
         ' ORDER BY spent DESC, category',
       ].join('');
     case 'budget_vs_actual':
       return [
-        'SELECT b.budget_month, b.direction, b.category, b.currency, b.planned_value,',
-        ' coalesce((SELECT sum(e.amount) FROM ledger_entries e',
-        ' WHERE e.kind = b.direction AND e.category = b.category AND e.currency = b.currency',
-        " AND e.ts >= b.budget_month AND e.ts < b.budget_month + INTERVAL '1 month'), 0)",
-        " * CASE WHEN b.direction = 'spend' THEN -1 ELSE 1 END AS actual",
-        ' FROM budget_lines b',
-        ` WHERE b.budget_month >= ${dateLit(monthStart(from))} AND b.budget_month < ${end}`,
-        currency ? ` AND b.currency = '${currency}'` : '',
+        'SELECT b.budget_month, b.direction, b.category, c.code AS currency,',
+        ' CASE WHEN b.currency = c.code THEN b.planned_value ELSE b.planned_value * rb.rate END AS planned_value,',
+        ` CASE WHEN b.direction = 'spend' THEN -1 ELSE 1 END * coalesce(sum(${AMOUNT}), 0) AS actual`,
+        ' FROM cur c JOIN budget_lines b',
+        ` ON b.budget_month >= ${dateLit(monthStart(from))} AND b.budget_month <= ${dateLit(to)}`,
+        rateJoin('rb', 'b.currency', 'b.budget_month'),
+        ' LEFT JOIN ledger_entries e ON e.kind = b.direction AND e.category = b.category',
+        " AND e.ts >= b.budget_month AND e.ts < b.budget_month + INTERVAL '1 month'",
+        rateJoin('r', 'e.currency', 'e.ts::date'),
+        ' GROUP BY b.line_id, b.budget_month, b.direction, b.category, c.code, b.currency, b.planned_value, rb.rate',
         ' ORDER BY b.budget_month, b.direction, b.category',
       ].join('');
     case 'balances':
       return [
-        `SELECT e.account_id, ${cur} AS currency, sum(${amountIn(currency)}) AS balance,`,
-        ` sum(CASE WHEN e.ts >= ${start} THEN ${amountIn(currency)} ELSE 0 END) AS change,`,
-        ` count(*) AS entries, max(e.ts) AS last_ts${unconverted(currency)}`,
-        ` FROM ledger_entries e${fxJoin(currency)}`,
-        ` WHERE e.ts < ${end}`,
-        ` GROUP BY e.account_id${currency ? '' : ', e.currency'}`,
-        ' ORDER BY e.account_id, currency',
+        `SELECT e.account_id, c.code AS currency, coalesce(sum(${AMOUNT}), 0) AS balance,`,
+        ` coalesce(sum(CASE WHEN e.ts >= ${start} THEN ${AMOUNT} ELSE 0 END), 0) AS change,`,
+        ' count(*) AS entries, max(e.ts) AS last_ts',
+        ` FROM cur c JOIN ledger_entries e ON ${entryScope(kind, range, from)}`,
+        rateJoin('r', 'e.currency', 'e.ts::date'),
+        ' GROUP BY e.account_id, c.code',
+        ' ORDER BY e.account_id',
       ].join('');
     case 'monthly_trend': {
       const months = monthBuckets(from, to)
-        .map(([a, b]) => `(${dateLit(a)}, ${dateLit(b)})`)
+        .map(([a, b]) => `(${midnight(a)}, ${midnight(b)})`)
         .join(', ');
-      const amount = amountIn(currency);
       return [
-        `SELECT m.month_start AS month, ${currency ? `'${currency}'` : 'e.currency'} AS currency,`,
-        ` coalesce(sum(CASE WHEN e.kind = 'income' THEN ${amount} ELSE 0 END), 0) AS income,`,
-        ` 0 - coalesce(sum(CASE WHEN e.kind = 'spend' THEN ${amount} ELSE 0 END), 0) AS spent,`,
-        ` coalesce(sum(CASE WHEN e.kind = 'transfer' THEN 0 ELSE ${amount} END), 0) AS net${unconverted(currency)}`,
-        ` FROM (VALUES ${months}) AS m (month_start, month_end)`,
-        ` LEFT JOIN ledger_entries e ON e.ts >= m.month_start AND e.ts < m.month_end`,
-        ` AND e.ts >= ${start} AND e.ts < ${end}`,
-        fxJoin(currency),
-        ` GROUP BY m.month_start${currency ? '' : ', e.currency'}`,
-        ' ORDER BY m.month_start, currency',
+        'SELECT m.month_start::date AS month, c.code AS currency,',
+        ` coalesce(sum(CASE WHEN e.kind = 'income' THEN ${AMOUNT} END), 0) AS income,`,
+        ` 0 - coalesce(sum(CASE WHEN e.kind = 'spend' THEN ${AMOUNT} END), 0) AS spent,`,
+        ` coalesce(sum(${AMOUNT}), 0) AS net`,
+        ` FROM cur c JOIN (VALUES ${months}) AS m (month_start, month_end) ON true`,
+        ' LEFT JOIN ledger_entries e ON e.ts >= m.month_start AND e.ts < m.month_end',
+        ` AND ${entryScope(kind, range, from)}`,
+        rateJoin('r', 'e.currency', 'e.ts::date'),
+        ' GROUP BY m.month_start, c.code',
+        ' ORDER BY m.month_start',
       ].join('');
     }
   }
 }
 
+/** Per foreign currency among what the report sums: how many items, how many had no rate, the newest rate date. */
+function fxSql(kind: ReportKind, from: string, to: string, range: Range): string {
+  const entries = [
+    'SELECT e.currency, CASE WHEN r.rate IS NULL THEN 1 ELSE 0 END AS missing, r.source_rate_date AS rate_date',
+    ` FROM cur c JOIN ledger_entries e ON e.currency <> c.code AND ${entryScope(kind, range, from)}`,
+    rateJoin('r', 'e.currency', 'e.ts::date'),
+  ].join('');
+  const lines =
+    kind === 'budget_vs_actual'
+      ? [
+          ' UNION ALL SELECT b.currency, CASE WHEN rb.rate IS NULL THEN 1 ELSE 0 END, rb.source_rate_date',
+          ` FROM cur c JOIN budget_lines b ON b.currency <> c.code AND b.budget_month >= ${dateLit(monthStart(from))} AND b.budget_month <= ${dateLit(to)}`,
+          rateJoin('rb', 'b.currency', 'b.budget_month'),
+        ].join('')
+      : '';
+  return [
+    'SELECT x.currency, count(*) AS items, sum(x.missing) AS unconverted, max(x.rate_date) AS newest_rate_date',
+    ` FROM (${entries}${lines}) AS x GROUP BY x.currency ORDER BY x.currency`,
+  ].join('');
+}
+
+/**
+ * The report as one read-only script of three SELECTs (one snapshot): the currency used, the rows, and the FX
+ * use per foreign currency. Throws ReportInputError for a bad range.
+ */
+export function reportScript(input: ReportInput): string[] {
+  const { kind, from, to, currency } = ReportInputSchema.parse(input);
+  if (from > to) throw new ReportInputError('`from` is after `to`.');
+  const range = { start: midnight(from), end: midnight(addDays(to, 1)) };
+  const cte = currencyCte(currency);
+  return [
+    `${cte} SELECT c.code AS currency FROM cur c`,
+    `${cte} ${rowsSql(kind, from, to, range)}`,
+    `${cte} ${fxSql(kind, from, to, range)}`,
+  ];
+}
+
+/** The SQL of a report's rows (the second statement of reportScript). */
+export function reportSql(input: ReportInput): string {
+  return reportScript(input)[1] as string;
+}
+
+/** The money columns of each report, rounded to the currency's minor units. */
+const MONEY: Record<ReportKind, readonly string[]> = {
+  spend_by_category: ['spent'],
+  budget_vs_actual: ['planned_value', 'actual'],
+  balances: ['balance', 'change'],
+  monthly_trend: ['income', 'spent', 'net'],
+};
+const COUNTS = ['entries'];
+
+export const ReportFxSchema = z.object({
+  newestRateDate: z
+    .string()
+    .nullable()
+    .describe('the newest fx_rates_daily market day used for a conversion (null: nothing converted)'),
+  stale: z
+    .boolean()
+    .describe(`that day is more than ${STALE_RATE_DAYS} days before the range's end (or today)`),
+  unconverted: z
+    .object({
+      count: z
+        .number()
+        .int()
+        .describe('entries (and budget lines) left out of the sums: no rate for their day'),
+      currencies: z.array(z.string()).describe('their currencies'),
+    })
+    .describe('what could not be converted'),
+});
+export type ReportFx = z.infer<typeof ReportFxSchema>;
+
+export const ReportDataSchema = z.object({
+  kind: z.enum(REPORT_KINDS),
+  from: z.string(),
+  to: z.string(),
+  currency: z.string().describe('every amount is in this currency, rounded to its minor units'),
+  rows: z.array(z.record(z.string(), z.unknown())),
+  fx: ReportFxSchema,
+  notes: z.array(z.string()).describe('what to tell the user with the numbers (stale rates, missing data)'),
+});
+export type ReportData = z.infer<typeof ReportDataSchema>;
+
+/** What the three statements of reportScript answered (rows as the SQL API returns them). */
+export type ReportStatements = readonly { rows: Record<string, unknown>[] }[];
+
+/** The answer of a report from its statements' rows; `today` is the workspace's date (data.clock.today). */
+export function reportData(input: ReportInput, statements: ReportStatements, today: string): ReportData {
+  const { kind, from, to } = input;
+  const currency = String(statements[0]?.rows[0]?.currency ?? input.currency ?? 'USD');
+  const digits = minorUnits(currency);
+  const rows = (statements[1]?.rows ?? []).map((row) => {
+    const out: Record<string, unknown> = { ...row };
+    for (const c of MONEY[kind])
+      if (typeof out[c] === 'string') out[c] = roundDecimal(out[c] as string, digits);
+    for (const c of COUNTS) if (typeof out[c] === 'string') out[c] = Number(out[c]);
+    return out;
+  });
+  const fxRows = statements[2]?.rows ?? [];
+  const missing = fxRows.filter((r) => Number(r.unconverted) > 0);
+  const dates = fxRows.map((r) => r.newest_rate_date).filter((d): d is string => typeof d === 'string');
+  const newestRateDate = dates.length ? dates.reduce((a, b) => (a > b ? a : b)) : null;
+  const reference = to < today ? to : today;
+  const stale = newestRateDate !== null && newestRateDate < addDays(reference, -STALE_RATE_DAYS);
+  const fx: ReportFx = {
+    newestRateDate,
+    stale,
+    unconverted: {
+      count: missing.reduce((n, r) => n + Number(r.unconverted), 0),
+      currencies: missing.map((r) => String(r.currency)),
+    },
+  };
+  const notes: string[] = [];
+  if (stale) {
+    notes.push(
+      `Exchange rates are stale: the newest rate used is from ${newestRateDate}, more than ${STALE_RATE_DAYS} days before ${reference}. Tell the user the converted amounts may be off.`,
+    );
+  }
+  if (fx.unconverted.count > 0) {
+    notes.push(
+      `${fx.unconverted.count} item(s) in ${fx.unconverted.currencies.join(', ')} had no exchange rate into ${currency} for their day and are left out of the sums.`,
+    );
+  }
+  if (kind === 'budget_vs_actual' && rows.length === 0) {
+    notes.push(`There are no budget lines in this range (${from} to ${to}).`);
+  }
+  return { kind, from, to, currency, rows, fx, notes };
+}
+
 export const REPORT_DESCRIPTIONS: Record<ReportKind, string> = {
-  spend_by_category: 'spending per category (positive numbers), largest first',
+  spend_by_category: 'spending per category (positive numbers, refunds subtracted), largest first',
   budget_vs_actual: 'each budget line of the months in range with the actual amount of its category',
   balances: 'per account: balance at the end of `to`, change since `from`',
   monthly_trend: 'per month: income, spending and net (transfers excluded)',

@@ -6,7 +6,9 @@ export const ClockSchema = z
     today: z.string().describe("today's date (YYYY-MM-DD) in the workspace's time zone"),
     timeZone: z
       .string()
-      .describe('the IANA name of that time zone (workspace_settings.timezone; UTC without one)'),
+      .describe(
+        'the IANA name of that time zone (workspace_settings.timezone; UTC without one); SQL runs in it: DATE literals are local midnight, ts::date the local day, timestamps carry its offset',
+      ),
   })
   .describe('What time it is, so that dates can be written as explicit literals and ranges');
 export type Clock = z.infer<typeof ClockSchema>;

@@ -28,6 +28,10 @@ export const SqlResultDataSchema = z.object({
   statements: z.array(StatementResultSchema),
   limits: SqlLimitsSchema,
   clock: ClockSchema,
+  changeId: z
+    .string()
+    .optional()
+    .describe('a committed write: its entry in the change history (GET /changes/{changeId}, revert)'),
 });
 export type SqlResultData = z.infer<typeof SqlResultDataSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIanaTimeZone, isIsoCurrency } from './currency.js';
 
 export const WORKSPACE_NAME_MAX_LENGTH = 100;
 
@@ -20,15 +21,45 @@ export const WorkspaceNameSchema = z
   .max(WORKSPACE_NAME_MAX_LENGTH)
   .regex(/\S/, 'must not be blank');
 
-export const CreateWorkspaceBodySchema = z.object({ name: WorkspaceNameSchema });
+export const CurrencyCodeSchema = z
+  .string()
+  .refine(isIsoCurrency, {
+    message: 'must be an ISO 4217 currency code in upper case, e.g. EUR, USD or JPY',
+  });
+export const TimeZoneNameSchema = z
+  .string()
+  .refine(isIanaTimeZone, {
+    message: 'must be an IANA time zone name, e.g. Europe/Berlin, America/New_York or UTC',
+  });
+
+/** POST /workspaces: a name, and the settings a new workspace starts with (unknown fields are refused). */
+export const CreateWorkspaceBodySchema = z
+  .object({
+    name: WorkspaceNameSchema,
+    currency: CurrencyCodeSchema.optional().describe('reporting currency, ISO 4217 (default USD)'),
+    timeZone: TimeZoneNameSchema.optional().describe(
+      "IANA time zone (default UTC): what 'today' is, and the zone SQL runs in",
+    ),
+  })
+  .strict();
 export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBodySchema>;
 
 /** PATCH /workspaces/{workspaceId}: the new name (the same rules as a new workspace's). */
-export const RenameWorkspaceBodySchema = CreateWorkspaceBodySchema;
-export type RenameWorkspaceBody = CreateWorkspaceBody;
+export const RenameWorkspaceBodySchema = z.object({ name: WorkspaceNameSchema });
+export type RenameWorkspaceBody = z.infer<typeof RenameWorkspaceBodySchema>;
 
 export const WorkspaceDataSchema = z.object({ workspace: WorkspaceSchema });
 export type WorkspaceData = z.infer<typeof WorkspaceDataSchema>;
+
+/** A workspace's settings as POST /workspaces answers them (workspace_settings). */
+export const WorkspaceSettingsSchema = z.object({
+  currency: z.string().describe('workspace_settings.reporting_currency'),
+  timeZone: z.string().describe('workspace_settings.timezone'),
+});
+export type WorkspaceSettings = z.infer<typeof WorkspaceSettingsSchema>;
+
+export const CreatedWorkspaceDataSchema = WorkspaceDataSchema.extend({ settings: WorkspaceSettingsSchema });
+export type CreatedWorkspaceData = z.infer<typeof CreatedWorkspaceDataSchema>;
 
 export const WorkspaceParamsSchema = z.object({ workspaceId: z.string() });
 

@@ -29,7 +29,7 @@ const PUBLISHED: Record<number, string[]> = {
   403: ['forbidden'],
   404: ['not_found', 'workspace_not_found'],
   405: ['method_not_allowed'],
-  409: ['idempotency_key_reused', 'last_owner', 'change_conflict'],
+  409: ['idempotency_key_reused', 'last_owner', 'change_conflict', 'limit_reached'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
   429: ['rate_limited', 'too_many_concurrent_requests'],

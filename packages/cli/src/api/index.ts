@@ -26,6 +26,7 @@ import {
   type WorkspacesData,
   WorkspacesDataSchema,
 } from '@expense/wire';
+import { type ReportData, ReportDataSchema, type ReportInput } from '@expense/wire/reports';
 import type { ApiClient, CallResult } from '../http/client.js';
 
 export type { Invitation, Member } from '@expense/wire';
@@ -135,6 +136,20 @@ export class ExpenseApi {
 
   script(sql: string, options: SqlOptions = {}) {
     return this.sql('/sql', sql, options);
+  }
+
+  /** GET /reports/{kind}: a fixed report in one currency (the shared definitions of @expense/wire/reports). */
+  report(input: ReportInput): Promise<CallResult<ReportData>> {
+    const { kind, ...query } = input;
+    const qs = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));
+    const workspaceId = this.target.workspaceId;
+    return this.client.call({
+      method: 'GET',
+      url: this.url(`/reports/${seg(kind)}?${qs}`),
+      data: ReportDataSchema,
+      ...this.auth,
+      ...(workspaceId ? { workspaceId } : {}),
+    });
   }
 
   // Change history

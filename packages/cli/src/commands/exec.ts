@@ -29,8 +29,10 @@ function printEffect(ctx: Context, data: SqlResultData): void {
   const lines = effectLines(data).join('\n');
   const wrote = data.statements.some((s) => s.command !== 'SELECT');
   if (!data.committed) ctx.note(`${ctx.err.yellow('Dry run:')} rolled back, nothing was changed.\n${lines}`);
-  else if (wrote) ctx.note(`${ctx.err.green('✓')} Committed.\n${lines}`);
-  else ctx.note(lines);
+  else if (wrote) {
+    const change = data.changeId ? ` as change ${data.changeId} (undo: expense revert ${data.changeId})` : '';
+    ctx.note(`${ctx.err.green('✓')} Committed${change}.\n${lines}`);
+  } else ctx.note(lines);
 }
 
 async function runWrite(

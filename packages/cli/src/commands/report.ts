@@ -1,10 +1,10 @@
-import { REPORT_DESCRIPTIONS, ReportInputError, type ReportKind, reportSql } from '@expense/wire/reports';
+import { isIsoCurrency } from '@expense/wire';
+import { REPORT_DESCRIPTIONS, type ReportKind } from '@expense/wire/reports';
 import { type Command, Option } from 'commander';
 import { usageError } from '../errors.js';
 import { writePaged } from '../output/pager.js';
 import { type RowFormat, renderRows } from '../output/sql-result.js';
 import type { Action } from './action.js';
-import { callSql } from './shared.js';
 
 /** The CLI's names for the fixed reports the MCP `report` tool and the console run (packages/wire). */
 export const REPORTS = {
@@ -73,7 +73,10 @@ export function registerReport(program: Command, action: Action): void {
     )
     .option('--from <YYYY-MM>', 'the first month of a range')
     .option('--to <YYYY-MM>', 'the last month of a range')
-    .option('--currency <code>', "convert amounts into this currency with the day's rate")
+    .option(
+      '--currency <code>',
+      "convert amounts into this currency with each day's rate (default: the workspace's reporting currency)",
+    )
     .addOption(
       new Option('--format <format>', 'table, csv (one row per point: chart-friendly) or json')
         .choices(['table', 'json', 'csv'])
@@ -81,7 +84,9 @@ export function registerReport(program: Command, action: Action): void {
     )
     .option('-t, --no-header', 'rows only, without the column names')
     .option('--no-pager', 'never page the output')
-    .description('Run one of the fixed reports (the same SQL as the MCP report tool) and print its rows')
+    .description(
+      'Run one of the fixed reports (GET /reports, the same data as the MCP report tool) and print its rows',
+    )
     .addHelpText(
       'after',
       `
@@ -98,22 +103,25 @@ ${Object.entries(REPORTS)
         const kind = REPORTS[report as ReportName];
         const range = reportRange(report as ReportName, options);
         const currency = options.currency?.trim().toUpperCase();
-        if (currency !== undefined && !/^[A-Z]{3}$/.test(currency))
-          throw usageError(`--currency takes a three-letter ISO 4217 code, not "${options.currency}".`);
-        let sql: string;
-        try {
-          sql = reportSql({ kind, ...range, ...(currency ? { currency } : {}) });
-        } catch (error) {
-          if (error instanceof ReportInputError) throw usageError(error.message);
-          throw error;
-        }
-        const result = await callSql(ctx, '/sql/query', sql);
-        const statement = result.data.statements[0];
+        if (currency !== undefined && !isIsoCurrency(currency))
+          throw usageError(`--currency takes an ISO 4217 code (EUR, USD, JPY), not "${options.currency}".`);
+        const api = await ctx.api();
+        const { data } = await api.report({ kind, ...range, ...(currency ? { currency } : {}) });
         if (ctx.json) {
-          ctx.printJson({ report, kind, ...range, ...(currency ? { currency } : {}), ...(statement ?? {}) });
+          ctx.printJson({ report, ...data });
           return;
         }
-        if (!statement) return;
+        const columns = Object.keys(data.rows[0] ?? {}).map((name) => ({ name, type: 'text' }));
+        const statement = {
+          index: 0,
+          command: 'SELECT' as const,
+          columns,
+          rows: data.rows,
+          rowCount: data.rows.length,
+          returnedRowCount: data.rows.length,
+          totalRowCount: data.rows.length,
+          truncated: false,
+        };
         const text = renderRows(statement, options.format, {
           maxWidth: ctx.tableWidth,
           colours: ctx.out,
@@ -124,7 +132,8 @@ ${Object.entries(REPORTS)
         });
         await writePaged(ctx.io, text, options.pager && options.format === 'table');
         if (options.format === 'table' && ctx.io.stderr.isTTY)
-          ctx.note(ctx.err.dim(`(${report}, ${range.from} to ${range.to})`));
+          ctx.note(ctx.err.dim(`(${report}, ${range.from} to ${range.to}, in ${data.currency})`));
+        for (const note of data.notes) ctx.note(ctx.err.yellow(note));
       }),
     );
 }

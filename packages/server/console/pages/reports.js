@@ -1,30 +1,31 @@
-// Reports: the fixed definitions of the MCP `report` tool, run through the SQL API; a uPlot chart and a table.
+// Reports: GET /v1/reports/{kind} (the same data as the MCP `report` tool and `expense report`), in one currency
+// per report, so one chart never mixes currencies; a uPlot chart, a table, and the report's notes.
 import uPlot from '../../vendor/uPlot.esm.js';
-import { api, reportSql } from '../api.js';
+import { api } from '../api.js';
 import { Component, createRef, DataTable, html, NeedsWorkspace, Problem } from '../ui.js';
 
 const KINDS = {
   spend_by_category: {
     title: 'Spend by category',
-    label: (r) => (r.currency ? `${r.category} (${r.currency})` : r.category),
+    label: (r) => r.category,
     values: ['spent'],
     bars: true,
   },
   budget_vs_actual: {
     title: 'Budget vs actual',
-    label: (r) => `${String(r.budget_month).slice(0, 7)} ${r.category} (${r.currency})`,
+    label: (r) => `${String(r.budget_month).slice(0, 7)} ${r.category}`,
     values: ['planned_value', 'actual'],
     bars: false,
   },
   balances: {
     title: 'Balances',
-    label: (r) => `${r.account_id} (${r.currency})`,
+    label: (r) => r.account_id,
     values: ['balance'],
     bars: true,
   },
   monthly_trend: {
     title: 'Monthly trend',
-    label: (r) => `${String(r.month).slice(0, 7)}${r.currency ? ` ${r.currency}` : ''}`,
+    label: (r) => String(r.month).slice(0, 7),
     values: ['income', 'spent', 'net'],
     bars: false,
   },
@@ -58,9 +59,11 @@ export class ReportsPage extends Component {
       event.preventDefault();
       const { kind, from, to, currency } = this.state;
       try {
-        const sql = await reportSql({ kind, from, to, currency: currency.trim().toUpperCase() });
-        const data = await api('POST', '/sql/query', { body: { sql }, workspaceId: this.props.workspaceId });
-        this.setState({ result: { kind, statement: data.statements[0] }, error: null });
+        const query = new URLSearchParams({ from, to });
+        const code = currency.trim().toUpperCase();
+        if (code) query.set('currency', code);
+        const data = await api('GET', `/reports/${kind}?${query}`, { workspaceId: this.props.workspaceId });
+        this.setState({ result: data, error: null });
       } catch (error) {
         this.setState({ error, result: null });
       }
@@ -82,26 +85,30 @@ export class ReportsPage extends Component {
           <div><label for="report-from">From</label><input id="report-from" type="date" value=${from} onInput=${set('from')} /></div>
           <div><label for="report-to">To</label><input id="report-to" type="date" value=${to} onInput=${set('to')} /></div>
           <div>
-            <label for="report-currency">Convert to currency (optional)</label>
+            <label for="report-currency">Currency (default: the workspace's reporting currency)</label>
             <input id="report-currency" value=${currency} maxlength="3" size="5" onInput=${set('currency')} />
           </div>
         </div>
         <button type="submit">Show report</button>
       </form>
       <${Problem} error=${error} />
-      ${result ? html`<${Report} kind=${result.kind} statement=${result.statement} />` : null}
+      ${result ? html`<${Report} report=${result} />` : null}
     `;
   }
 }
 
-function Report({ kind, statement }) {
-  const def = KINDS[kind];
-  const rows = statement.rows;
-  if (rows.length === 0) return html`<p>No data in this range.</p>`;
+function Report({ report }) {
+  const def = KINDS[report.kind];
+  const { rows, fx, notes } = report;
+  const rate = fx.newestRateDate ? ` Newest exchange rate used: ${fx.newestRateDate}.` : '';
+  const noteList = notes.length ? html`<ul>${notes.map((n) => html`<li>${n}</li>`)}</ul>` : null;
+  if (rows.length === 0) return html`${noteList}<p>No data in this range.</p>`;
   return html`<section aria-label="${def.title} report">
-    <h2>${def.title}</h2>
-    <${Chart} key=${kind} def=${def} rows=${rows} />
-    <${DataTable} caption="${def.title} (data table)" columns=${statement.columns.map((c) => c.name)} rows=${rows} />
+    <h2>${def.title} in ${report.currency}</h2>
+    <p>Amounts in ${report.currency}, converted by the rate of each entry's day.${rate}</p>
+    ${noteList}
+    <${Chart} key=${report.kind} def=${def} rows=${rows} />
+    <${DataTable} caption="${def.title} (data table)" columns=${Object.keys(rows[0])} rows=${rows} />
   </section>`;
 }
 

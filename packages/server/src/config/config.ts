@@ -45,6 +45,8 @@ export const ServerConfigSchema = z
     /** SQL requests in flight at once per key and per user (too_many_concurrent_requests beyond). */
     maxInflightPerKey: positiveInt.default(2),
     maxInflightPerUser: positiveInt.default(4),
+    /** Workspaces one user may own (limit_reached beyond). */
+    maxWorkspacesPerUser: positiveInt.default(50),
     /**
      * Stored change history per workspace: at most this many bytes (SQL text, statements, row images as text)
      * and changes; a write past either drops the workspace's oldest changes (migration 0020).
@@ -90,6 +92,7 @@ export const CONFIG_ENV = {
   sqlDeadlineMs: 'EXPENSE_SQL_DEADLINE_MS',
   maxInflightPerKey: 'EXPENSE_MAX_INFLIGHT_PER_KEY',
   maxInflightPerUser: 'EXPENSE_MAX_INFLIGHT_PER_USER',
+  maxWorkspacesPerUser: 'EXPENSE_MAX_WORKSPACES_PER_USER',
   changeHistoryMaxBytes: 'EXPENSE_CHANGE_HISTORY_MAX_BYTES',
   changeHistoryMaxChanges: 'EXPENSE_CHANGE_HISTORY_MAX_CHANGES',
   logLevel: 'EXPENSE_LOG_LEVEL',

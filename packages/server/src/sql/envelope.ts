@@ -10,6 +10,8 @@ export interface SqlSuccess {
   result: RunResult;
   limits: Limits;
   clock: Clock;
+  /** The change-history entry of a committed write (none for reads, dry runs and scripts that wrote nothing). */
+  changeId?: string | undefined;
   /** The instruction about carried-forward FX rates, when the request read them (fx/coverage.ts). */
   staleRates: string | undefined;
 }
@@ -34,6 +36,7 @@ export function successEnvelope(success: SqlSuccess, actions: ActionBuilder): st
       maxResultBytes: limits.maxResultBytes,
     },
     clock: success.clock,
+    ...(success.changeId ? { changeId: success.changeId } : {}),
   };
   let kept = sqlActions.get(actions);
   if (kept?.baseUrl !== actions.baseUrl) {
@@ -43,14 +46,16 @@ export function successEnvelope(success: SqlSuccess, actions: ActionBuilder): st
   return `{"ok":true,"data":${JSON.stringify(data)},"instructions":${JSON.stringify(instructionsFor(success))},"actions":${kept.json}}`;
 }
 
-function instructionsFor({ mode, dryRun, result, limits, staleRates }: SqlSuccess): string[] {
+function instructionsFor({ mode, dryRun, result, limits, staleRates, changeId }: SqlSuccess): string[] {
   const out: string[] = [];
   if (staleRates) out.push(staleRates);
   if (mode !== 'query') {
     out.push(
       dryRun
         ? 'Dry run: the statements ran and were rolled back, nothing was saved. Send the same SQL without dryRun to apply it.'
-        : 'Committed: every statement was applied.',
+        : changeId
+          ? `Committed: every statement was applied, recorded as change ${changeId} (POST /changes/${changeId}/revert undoes it).`
+          : 'Committed: every statement was applied.',
     );
   }
   if (result.statements.some((s) => s.truncated)) {

@@ -231,11 +231,23 @@ export class SqlPipeline {
       },
     };
     try {
-      return await runGuarded(db, guard, ctx, run, async (result, { workspaceId, timeZone }, session) => {
+      return await runGuarded(db, guard, ctx, run, async (result, scope, session) => {
+        const { workspaceId, timeZone } = scope;
         const clock = clockAt(new Date(), timeZone);
         const range = coverage && (await coverage);
         const staleRates = range && staleRatesInstruction(range, clock.today);
-        const success = { mode, dryRun, workspaceId, result, limits: guard.limits, clock, staleRates };
+        const wrote = result.statements.some((s) => s.command !== 'SELECT');
+        const changeId = wrote ? scope.changeId : undefined;
+        const success = {
+          mode,
+          dryRun,
+          workspaceId,
+          result,
+          limits: guard.limits,
+          clock,
+          staleRates,
+          changeId,
+        };
         const body = successEnvelope(success, actions);
         if (claim && !dryRun)
           await idempotency.completeInTransaction(session, claim, { statusCode: 200, body });

@@ -87,6 +87,8 @@ export interface UserScope {
   readonly workspaceId: string;
   /** The workspace's time zone (workspace_settings.timezone, UTC without a settings row); known with it. */
   readonly timeZone: string;
+  /** The change-history entry this transaction opened (a write that commits records it), when it opened one. */
+  readonly changeId?: string;
 }
 
 /**

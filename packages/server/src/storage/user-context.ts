@@ -81,9 +81,10 @@ function changeSetup(ctx: UserContext): string {
   return `${INTERNAL_SCHEMA}.begin_change('${ctx.change.endpoint}', '${connectionId}', E'${sql}') AS change_id, `;
 }
 
-/** What the context SELECT's row says: the workspace the transaction runs in and its time zone. */
+/** What the context SELECT's row says: the workspace the transaction runs in, its time zone, the change opened. */
 export function scopeOf(result: SessionResult | undefined): UserScope {
   const row = result?.rows[0];
   if (!row) throw new Error('The context SELECT returned no row.');
-  return { workspaceId: String(row.workspace_id), timeZone: String(row.time_zone ?? 'UTC') };
+  const scope = { workspaceId: String(row.workspace_id), timeZone: String(row.time_zone ?? 'UTC') };
+  return row.change_id ? { ...scope, changeId: String(row.change_id) } : scope;
 }

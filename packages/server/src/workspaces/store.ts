@@ -50,8 +50,38 @@ function notFound(): ApiError {
   return new ApiError('workspace_not_found', 'No workspace with this id is available to you.');
 }
 
+/** The settings a new workspace starts with (workspace_settings); the table's defaults (USD, UTC) otherwise. */
+export interface NewWorkspaceSettings {
+  currency?: string | undefined;
+  timeZone?: string | undefined;
+}
+
+/**
+ * Refuses a new workspace beyond the workspaces a user may own (limit_reached), under a lock of the user's row so
+ * that concurrent creations cannot both take the last place. In the caller's transaction, before createWorkspace.
+ */
+export async function refuseBeyondWorkspaceCap(tx: Queryable, userId: string, limit: number): Promise<void> {
+  await tx.query('SELECT 1 FROM expense_internal.users WHERE user_id = $1 FOR UPDATE', [userId]);
+  const { rows } = await tx.query<{ owned: number }>(
+    `SELECT count(*)::int AS owned FROM expense_internal.workspace_members WHERE user_id = $1 AND role = 'owner'`,
+    [userId],
+  );
+  const current = rows[0]?.owned ?? 0;
+  if (current >= limit) {
+    throw new ApiError('limit_reached', `You own ${current} workspaces: at most ${limit}.`, {
+      variant: 'workspaces',
+      details: { limit, current },
+    });
+  }
+}
+
 /** Creates the workspace, its owner membership and its workspace_settings row, in the caller's transaction. */
-export async function createWorkspace(tx: Queryable, userId: string, name: string): Promise<Workspace> {
+export async function createWorkspace(
+  tx: Queryable,
+  userId: string,
+  name: string,
+  settings: NewWorkspaceSettings = {},
+): Promise<Workspace & { settings: { currency: string; timeZone: string } }> {
   const { rows } = await tx.query<{ workspace_id: string; name: string }>(
     'INSERT INTO expense_internal.workspaces (name, created_by) VALUES ($1, $2) RETURNING workspace_id, name',
     [name, userId],
@@ -66,11 +96,21 @@ export async function createWorkspace(tx: Queryable, userId: string, name: strin
     `SELECT set_config('expense.user_id', $1, true), set_config('expense.workspace_id', $2, true)`,
     [userId, workspace.workspace_id],
   );
-  await tx.query(
-    'INSERT INTO public.workspace_settings (workspace_id) VALUES ($1) ON CONFLICT (workspace_id) DO NOTHING',
-    [workspace.workspace_id],
+  const { rows: saved } = await tx.query<{ reporting_currency: string; timezone: string }>(
+    `INSERT INTO public.workspace_settings (workspace_id, reporting_currency, timezone)
+     VALUES ($1, coalesce($2, 'USD'), coalesce($3, 'UTC'))
+     ON CONFLICT (workspace_id) DO UPDATE
+       SET reporting_currency = EXCLUDED.reporting_currency, timezone = EXCLUDED.timezone
+     RETURNING reporting_currency, timezone`,
+    [workspace.workspace_id, settings.currency ?? null, settings.timeZone ?? null],
   );
-  return { workspaceId: workspace.workspace_id, name: workspace.name, role: 'owner' };
+  const row = saved[0]!;
+  return {
+    workspaceId: workspace.workspace_id,
+    name: workspace.name,
+    role: 'owner',
+    settings: { currency: row.reporting_currency, timeZone: row.timezone },
+  };
 }
 
 /** Renames a workspace; owners only (other members: 403 forbidden), in the caller's transaction. */

@@ -19,16 +19,28 @@ describe('GET /v1/guide: the agent guide, linked from discovery', () => {
     const res = await app.inject({ method: 'GET', url: url.pathname });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
-    for (const topic of GUIDE_TOPICS) expect(res.body).toContain(guide(topic).trim());
+    for (const topic of GUIDE_TOPICS) expect(res.body).toContain(guide(topic, 'http').trim());
   });
 
   it('serves one topic, and names the topics when asked for another', async () => {
     const one = await app.inject({ method: 'GET', url: '/v1/guide/recipes' });
     expect(one.statusCode).toBe(200);
-    expect(one.body).toBe(guide('recipes'));
+    expect(one.body).toBe(guide('recipes', 'http'));
     const unknown = await app.inject({ method: 'GET', url: '/v1/guide/pricing' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toMatchObject({ code: 'not_found' });
     expect(unknown.json().error.hint).toContain(GUIDE_TOPICS.join(', '));
+  });
+
+  it('describes one write flow per transport: HTTP dryRun and Idempotency-Key, MCP confirmToken', async () => {
+    const http = (await app.inject({ method: 'GET', url: '/v1/guide' })).body;
+    expect(http).toContain('"dryRun": true');
+    expect(http).toContain('Idempotency-Key');
+    expect(http).toContain('COMMITS AT ONCE');
+    expect(http).not.toMatch(/confirmToken|get_schema|the `report` tool|`execute` without/);
+    const mcp = GUIDE_TOPICS.map((topic) => guide(topic, 'mcp')).join('\n');
+    expect(mcp).toContain('confirmToken');
+    expect(mcp).not.toMatch(/dryRun|Idempotency-Key` header|POST \/sql|GET \/schema|GET \/reports/);
+    for (const text of [http, mcp]) expect(text).toContain("SQL runs in the workspace's time zone");
   });
 });

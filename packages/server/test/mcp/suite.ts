@@ -134,6 +134,9 @@ export function toolSuite(s: SuiteContext): void {
     const done = await call(s.client(), 'execute', { sql, confirmToken: token });
     expect(done.isError).toBeFalsy();
     expect(done.structuredContent.committed).toBe(true);
+    expect(done.structuredContent.changeId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(done.content[0].text).toContain(`as change ${done.structuredContent.changeId}`);
+    expect(dry.structuredContent).not.toHaveProperty('changeId');
     expect(await s.count(account)).toBe(3);
 
     const again = await call(s.client(), 'execute', { sql, confirmToken: token });
@@ -207,7 +210,8 @@ export function toolSuite(s: SuiteContext): void {
       to: '2026-03-31',
       currency: 'EUR',
     });
-    expect(trend.structuredContent.statements[0].rows.map((r: Json) => r.month)).toEqual([
+    expect(trend.structuredContent.currency).toBe('EUR');
+    expect(trend.structuredContent.rows.map((r: Json) => r.month)).toEqual([
       '2026-01-01',
       '2026-02-01',
       '2026-03-01',

@@ -4,8 +4,9 @@
  * - int2, int4, oid: numbers. int8, numeric, money: decimal strings (exact).
  * - float4, float8: numbers; NaN, Infinity and -Infinity as the strings "NaN", "Infinity", "-Infinity".
  * - bool: true/false. json, jsonb: the parsed JSON value.
- * - timestamptz: UTC, `YYYY-MM-DDTHH:MM:SS.mmm+00:00`, with 6 fractional digits when the value has
- *   sub-millisecond precision (`...05.123456+00:00`). timestamp: the same without offset.
+ * - timestamptz: the session's local time with its offset, `YYYY-MM-DDTHH:MM:SS.mmm+01:00` (`+00:00` in UTC),
+ *   with 6 fractional digits when the value has sub-millisecond precision (`...05.123456+00:00`). timestamp: the
+ *   same without offset.
  *   Years outside 0000-9999 (and BC years, as astronomical years) use ISO 8601 expanded years (`-000043`).
  * - date: `YYYY-MM-DD` (BC and large years expanded likewise). `infinity`/`-infinity` stay strings.
  * - interval, time, timetz, uuid, text, enums and every other type: PostgreSQL's text output
@@ -71,25 +72,38 @@ function fromParsed(value: unknown): JsonValue {
 const timestampPattern =
   /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?)?( BC)?$/;
 
-/** `2026-01-02 03:04:05.5-05` -> `2026-01-02T08:04:05.500+00:00` (withZone) or `...T03:04:05.500`. */
+/**
+ * `2026-01-02 03:04:05.5-05` -> `2026-01-02T03:04:05.500-05:00` (withZone: the offset PostgreSQL gave, that is
+ * the session's TimeZone) or `...T03:04:05.500`. An offset with seconds (local mean time before 1900), which ISO
+ * 8601 cannot write, gives the instant in UTC (`+00:00`).
+ */
 export function timestampToIso(text: string, withZone: boolean): string {
   const m = timestampPattern.exec(text);
   if (!m) return text; // infinity, -infinity
   const [, y, mo, d, h, mi, s, frac = '', sign, oh = '0', om = '0', os = '0', bc] = m;
   const micro = frac.padEnd(6, '0');
   const fraction = micro.endsWith('000') ? micro.slice(0, 3) : micro;
-  // Already UTC (or no zone) with a four-digit year AD: the text is the answer, reordered.
-  if (y?.length === 4 && !bc && (!sign || (Number(oh) === 0 && Number(om) === 0 && Number(os) === 0))) {
-    return `${y}-${mo}-${d}T${h}:${mi}:${s}.${fraction}${withZone ? '+00:00' : ''}`;
+  const offsetSeconds = sign
+    ? (sign === '-' ? -1 : 1) * (Number(oh) * 3600 + Number(om) * 60 + Number(os))
+    : 0;
+  const keepOffset = offsetSeconds % 60 === 0;
+  const zone = !withZone
+    ? ''
+    : keepOffset && offsetSeconds !== 0
+      ? `${sign}${oh.padStart(2, '0')}:${om.padStart(2, '0')}`
+      : '+00:00';
+  // A four-digit year AD, as written or in UTC: the text is the answer, reordered.
+  if (y?.length === 4 && !bc && (keepOffset || !withZone)) {
+    return `${y}-${mo}-${d}T${h}:${mi}:${s}.${fraction}${zone}`;
   }
   const date = new Date(0);
   date.setUTCFullYear(bc ? 1 - Number(y) : Number(y), Number(mo) - 1, Number(d));
   date.setUTCHours(Number(h), Number(mi), Number(s), 0);
   let ms = date.getTime();
-  if (sign) ms -= (sign === '-' ? -1 : 1) * (Number(oh) * 3600 + Number(om) * 60 + Number(os)) * 1000;
+  if (withZone && !keepOffset) ms -= offsetSeconds * 1000;
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return text; // beyond JavaScript's date range
   const iso = new Date(ms).toISOString(); // [+-YY]YYYY-MM-DDTHH:MM:SS.000Z
-  return `${iso.slice(0, iso.indexOf('.'))}.${fraction}${withZone ? '+00:00' : ''}`;
+  return `${iso.slice(0, iso.indexOf('.'))}.${fraction}${zone}`;
 }
 
 const datePattern = /^(\d{4,})-(\d\d)-(\d\d)( BC)?$/;

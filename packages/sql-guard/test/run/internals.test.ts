@@ -11,8 +11,12 @@ import type { Limits, RunOptions, SqlSession } from '../../src/types.js';
 import { stubCheck } from './stub-check.js';
 
 describe('serialize', () => {
-  it('normalises timestamps to UTC with millisecond or microsecond precision', () => {
-    expect(timestampToIso('2026-01-02 03:04:05+05:30', true)).toBe('2026-01-01T21:34:05.000+00:00');
+  it("keeps the session's offset, with millisecond or microsecond precision", () => {
+    expect(timestampToIso('2026-01-02 03:04:05+05:30', true)).toBe('2026-01-02T03:04:05.000+05:30');
+    expect(timestampToIso('2026-12-01 00:30:00+01', true)).toBe('2026-12-01T00:30:00.000+01:00');
+    expect(timestampToIso('2026-03-08 01:59:59.5-05', true)).toBe('2026-03-08T01:59:59.500-05:00');
+    expect(timestampToIso('10000-01-01 05:00:00+05', true)).toBe('+010000-01-01T05:00:00.000+05:00');
+    // Local mean time (an offset with seconds) has no ISO 8601 form: the instant in UTC.
     expect(timestampToIso('2026-01-02 03:04:05.1234-03:00:52', true)).toBe(
       '2026-01-02T06:04:57.123400+00:00',
     );
@@ -23,7 +27,7 @@ describe('serialize', () => {
     expect(dateToIso('-infinity')).toBe('-infinity');
   });
 
-  it('gives UTC text the same answer as the same instant written with an offset', () => {
+  it('gives UTC text the same instant as the same instant written with an offset', () => {
     const pad = (n: number, w = 2) => String(n).padStart(w, '0');
     // PostgreSQL's ISO output of `ms` as seen at `offsetHours` (microseconds `micro`, 0 to 999).
     const text = (ms: number, micro: number, offsetHours: number) => {
@@ -39,7 +43,11 @@ describe('serialize', () => {
       const ms = first + Math.floor((((i * 7919) % 2000) / 2000) * (last - first)) + i * 37;
       const micro = i % 3 === 0 ? 0 : (i * 131) % 1000;
       const utc = timestampToIso(text(ms, micro, 0), true);
-      expect(utc).toBe(timestampToIso(text(ms, micro, (i % 25) - 12 || 5), true));
+      const local = timestampToIso(text(ms, micro, (i % 25) - 12 || 5), true);
+      expect(Date.parse(local)).toBe(Date.parse(utc));
+      expect(local.slice(-6)).toBe(
+        `${(i % 25) - 12 < 0 ? '-' : '+'}${String(Math.abs((i % 25) - 12 || 5)).padStart(2, '0')}:00`,
+      );
       if (micro === 0) expect(utc).toBe(new Date(ms).toISOString().replace('Z', '+00:00'));
     }
     expect(timestampToIso('2026-01-02 03:04:05', false)).toBe('2026-01-02T03:04:05.000');

@@ -7,7 +7,7 @@ import {
 import { z } from 'zod';
 import { HTTP_ERRORS, MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
-import { REPORT_KINDS, ReportInputError, reportSql } from '../reports.js';
+import { REPORT_KINDS, ReportInputError, ReportInputSchema, reportData, reportScript } from '../reports.js';
 import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
 import { type Confirmations, commitIdempotencyKey } from './confirm.js';
 import { registerHistoryTools } from './history-tools.js';
@@ -49,6 +49,7 @@ const SqlOutput = z.object({
   statements: z.array(Statement),
   textTruncated: z.boolean(),
   clock: z.record(z.string(), z.string()).optional(),
+  changeId: z.string().optional(),
 });
 const ExecuteOutput = SqlOutput.extend({
   confirmToken: z.string().optional(),
@@ -117,7 +118,7 @@ export async function guarded(run: () => Promise<CallToolResult>): Promise<CallT
       });
     }
     if (error instanceof ReportInputError) {
-      return mcpFailure('invalid_report', 'Narrow the date range and call report again.', error.message);
+      return mcpFailure('invalid_report', 'Fix the range or currency and call report again.', error.message);
     }
     throw error;
   }
@@ -297,7 +298,9 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
             });
             confirmations.spend(claims);
             spent = true;
-            return sqlResult(result, [`COMMITTED in workspace ${result.workspaceId}.`]);
+            return sqlResult(result, [
+              `COMMITTED in workspace ${result.workspaceId}${result.changeId ? ` as change ${result.changeId} (the revert tool undoes it)` : ''}.`,
+            ]);
           } catch (error) {
             if (spent) throw error;
             // A 4xx answer is definite: nothing ran (429: not even tried, so the token stays usable).
@@ -332,36 +335,55 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
   server.registerTool(
     'report',
     {
-      description: 'Reviewed report SQL for a date range (to inclusive); currency converts by daily FX.',
+      description:
+        "A fixed report for a date range (to inclusive) in one currency (default: the workspace's); relay its notes.",
       inputSchema: inp(
         z.object({
           kind: z.enum(REPORT_KINDS),
           from: z.iso.date(),
           to: z.iso.date(),
-          currency: z
-            .string()
-            .regex(/^[A-Z]{3}$/)
-            .optional(),
+          currency: z.string().optional(),
           workspaceId: WorkspaceArg,
         }),
       ),
-      outputSchema: out(SqlOutput.extend({ kind: z.string(), sql: z.string() })),
+      outputSchema: out(
+        z.object({
+          kind: z.string(),
+          from: z.string(),
+          to: z.string(),
+          currency: z.string(),
+          rows: z.array(z.record(z.string(), z.unknown())),
+          fx: z.record(z.string(), z.unknown()),
+          notes: z.array(z.string()),
+        }),
+      ),
       annotations: READ,
     },
     ({ workspaceId, ...input }) =>
       guarded(async () => {
         const ws = workspaceFor(workspaceId);
         if (isResult(ws)) return ws;
-        const sql = reportSql(input);
-        const result = await api.sql('/sql/query', sql, ws ? { workspaceId: ws } : {});
-        return sqlResult(
-          result,
-          [`Report ${input.kind} ${input.from}..${input.to} in workspace ${result.workspaceId}.`],
-          {
-            kind: input.kind,
-            sql,
-          },
+        const parsed = ReportInputSchema.safeParse(input);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new ReportInputError(`${issue?.path.join('.') ?? 'input'}: ${issue?.message ?? 'invalid'}`);
+        }
+        // The statements of GET /reports, one query each, shaped by the same function.
+        const results: SqlResult[] = [];
+        for (const sql of reportScript(parsed.data)) {
+          results.push(await api.sql('/sql/query', sql, ws ? { workspaceId: ws } : {}));
+        }
+        const today = results[0]?.clock?.today ?? new Date().toISOString().slice(0, 10);
+        const data = reportData(
+          parsed.data,
+          results.map((r) => r.statements[0] ?? { rows: [] }),
+          today,
         );
+        const header = [
+          `Report ${data.kind} ${data.from}..${data.to} in ${data.currency}, workspace ${results[0]?.workspaceId}.`,
+          ...data.notes,
+        ];
+        return { content: [{ type: 'text', text: fencedText(header, data) }], structuredContent: data };
       }),
   );
 }

@@ -186,7 +186,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           security: apiKeySecurity,
           headers: revertHeaders,
           params: ChangeParamsSchema,
-          body: ChangeRevertBodySchema.strict().optional(),
+          body: ChangeRevertBodySchema.strict().nullish(),
           response: responses(200, ChangeRevertDataSchema),
         },
       },

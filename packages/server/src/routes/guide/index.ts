@@ -5,8 +5,8 @@ import { ApiError } from '../../http/api-error.js';
 
 const MARKDOWN = 'text/markdown; charset=utf-8';
 
-/** Every topic in one document, in the order an agent needs them (the same texts as MCP's get_guide). */
-const WHOLE = GUIDE_TOPICS.map((topic) => guide(topic).trim()).join('\n\n---\n\n');
+/** Every topic in one document, in the order an agent needs them, as written for HTTP (MCP's get_guide has its own flow). */
+const WHOLE = GUIDE_TOPICS.map((topic) => guide(topic, 'http').trim()).join('\n\n---\n\n');
 
 /** GET /v1/guide (the agent guide as Markdown) and GET /v1/guide/{topic}. */
 export function guideRoutes(): FastifyPluginAsyncZod {
@@ -42,7 +42,7 @@ export function guideRoutes(): FastifyPluginAsyncZod {
             variant: 'guide_topic',
           });
         }
-        return reply.type(MARKDOWN).send(guide(topic));
+        return reply.type(MARKDOWN).send(guide(topic, 'http'));
       },
     );
   };

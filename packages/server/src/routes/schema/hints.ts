@@ -8,8 +8,13 @@ export const SQL_RULES = [
   'Not supported: ON CONFLICT, SQL comments, quoted identifiers, dollar-quoted strings, DDL, transaction control.',
   'Use ILIKE for case-insensitive text search and explicit date ranges for dates.',
   RECIPES.clock,
+  "SQL runs in the workspace's time zone (data.clock.timeZone, workspace_settings.timezone): a DATE literal compared with ts is local midnight, ts::date is the local day, and timestamps come back in ISO 8601 with the local offset.",
   RECIPES.numericStrings,
   'Before a long write, probe with 1 to 3 rows; then send at most 100 rows per call, in sequence.',
   "Get the user's approval before any write; the approval covers the probe and all later batches of that change.",
   'Every committed write is recorded: GET /changes lists them (SQL, who, rows) so you can tell the user what you changed; POST /changes/{changeId}/revert undoes one (dry run first).',
 ];
+
+/** Which zone SQL runs in, for the workspace whose clock is shown. */
+export const sqlTimeZoneSentence = (timeZone: string): string =>
+  `SQL runs in ${timeZone}: DATE '2026-12-01' compared with ts means midnight in ${timeZone}, and ts::date is the day in ${timeZone}.`;

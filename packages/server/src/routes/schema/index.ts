@@ -10,7 +10,7 @@ import { success } from '../../http/envelope.js';
 import { describeRelations } from '../../storage/index.js';
 import { RECIPES, relationHints } from '../../storage/relation-hints.js';
 import { apiKeySecurity, responses } from '../responses.js';
-import { SQL_RULES } from './hints.js';
+import { SQL_RULES, sqlTimeZoneSentence } from './hints.js';
 
 /** GET /v1/schema: the relations from the live catalog, with hints, functions, rules and limits. */
 export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -61,6 +61,7 @@ export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           [
             'Write SQL against these relations only; read-only queries go to POST /sql/query.',
             `Today is ${clock.today} in the workspace's time zone (${clock.timeZone}); write dates as literals.`,
+            sqlTimeZoneSentence(clock.timeZone),
             `${RECIPES.reuseCategories} Budget categories must match them exactly.`,
           ],
           ctx.actions.sql(),

@@ -1,4 +1,5 @@
 import {
+  CreatedWorkspaceDataSchema,
   CreateWorkspaceBodySchema,
   RenameWorkspaceBodySchema,
   SelectWorkspaceDataSchema,
@@ -10,11 +11,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import {
   createWorkspace,
   findMembership,
   listWorkspaces,
+  refuseBeyondWorkspaceCap,
   renameWorkspace,
   selectWorkspace,
 } from '../../workspaces/store.js';
@@ -24,7 +27,10 @@ import { apiKeySecurity, responses } from '../responses.js';
 
 /** A new workspace reports in USD and dates in UTC until someone says otherwise. */
 const CONFIRM_SETTINGS =
-  "Ask the user which reporting currency and time zone this workspace uses (defaults: USD and UTC, which decides what 'today' is), then set them: POST /sql/execute {\"sql\": \"UPDATE workspace_settings SET reporting_currency = 'EUR', timezone = 'Europe/Berlin'\"}.";
+  "Ask the user which reporting currency and time zone this workspace uses (USD and UTC unless given at creation; the zone decides what 'today' is and the zone SQL runs in), then set them: POST /sql/execute {\"sql\": \"UPDATE workspace_settings SET reporting_currency = 'EUR', timezone = 'Europe/Berlin'\"}.";
+
+const TIME_ZONE_HINT =
+  'Send timeZone as an IANA name (Europe/Berlin, America/New_York, Asia/Tokyo), or leave it out for UTC.';
 
 /** GET/POST /v1/workspaces, PATCH /v1/workspaces/{workspaceId} and POST /v1/workspaces/{workspaceId}/select. */
 export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -72,22 +78,48 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/workspaces',
       {
-        config: { fieldCodes: { name: 'invalid_workspace_name' }, workspaceBoundKeys: 'refuse' },
+        config: {
+          fieldCodes: { name: 'invalid_workspace_name' },
+          fieldHints: {
+            currency:
+              'Send currency as an ISO 4217 code in upper case (EUR, USD, JPY), or leave it out for USD.',
+            timeZone: TIME_ZONE_HINT,
+          },
+          workspaceBoundKeys: 'refuse',
+        },
         schema: {
           tags: ['workspaces'],
-          summary: 'Create a workspace; you become its owner',
+          summary: 'Create a workspace with its reporting currency and time zone; you become its owner',
           security: apiKeySecurity,
           body: CreateWorkspaceBodySchema,
-          response: responses(201, WorkspaceDataSchema),
+          response: responses(201, CreatedWorkspaceDataSchema),
         },
       },
       async (request, reply) => {
         const { userId } = principalOf(request);
-        const workspace = await ctx.db.transaction((tx) => createWorkspace(tx, userId, request.body.name));
+        const { name, currency, timeZone } = request.body;
+        const { settings, ...workspace } = await ctx.db
+          .transaction(async (tx) => {
+            await refuseBeyondWorkspaceCap(tx, userId, ctx.config.maxWorkspacesPerUser);
+            return createWorkspace(tx, userId, name, { currency, timeZone });
+          })
+          .catch((error: unknown) => {
+            // A zone this runtime knows and the database does not: the settings trigger refuses it.
+            if ((error as { code?: unknown }).code === '23514') {
+              throw new ApiError('invalid_request', `timeZone: the database does not know "${timeZone}".`, {
+                hint: TIME_ZONE_HINT,
+              });
+            }
+            throw error;
+          });
         reply.code(201);
+        const confirm =
+          currency && timeZone
+            ? `It reports in ${settings.currency} and its dates, and SQL, are in ${settings.timeZone}.`
+            : CONFIRM_SETTINGS;
         return success(
-          { workspace },
-          ['Select it with POST /workspaces/{workspaceId}/select to use it for SQL.', CONFIRM_SETTINGS],
+          { workspace, settings },
+          ['Select it with POST /workspaces/{workspaceId}/select to use it for SQL.', confirm],
           [a.selectWorkspace(workspace.workspaceId), a.listMembers(workspace.workspaceId)],
         );
       },

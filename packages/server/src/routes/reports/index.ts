@@ -1,0 +1,103 @@
+import { createGuard } from '@expense/sql-guard';
+import { WORKSPACE_HEADER } from '@expense/wire';
+import {
+  type ReportData,
+  ReportDataSchema,
+  ReportInputError,
+  ReportParamsSchema,
+  ReportQuerySchema,
+  reportData,
+  reportScript,
+} from '@expense/wire/reports';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { principalOf } from '../../auth/authenticate.js';
+import { clockAt } from '../../clock/clock.js';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/api-error.js';
+import { success } from '../../http/envelope.js';
+import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
+import { runGuarded } from '../../sql/pipeline.js';
+import { WorkspaceResolution } from '../../sql/workspace.js';
+import { StartDeadlineError } from '../../storage/errors.js';
+import { apiKeySecurity, responses } from '../responses.js';
+import { toSqlApiError } from '../sql/errors.js';
+
+/**
+ * GET /v1/reports/{kind}: the fixed reports of @expense/wire/reports, run as one read-only script (one snapshot)
+ * under the caller's context, through the guard and its limits like any SQL request, and shaped by the same
+ * function for every client (the MCP `report` tool, `expense report`, the console).
+ */
+export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const guard = await createGuard({ limits: { deadlineMs: ctx.config.sqlDeadlineMs } });
+    app.addHook('onClose', async () => guard.close());
+
+    app.get(
+      '/reports/:kind',
+      {
+        schema: {
+          tags: ['reports'],
+          summary:
+            "A fixed report in one currency (default: the workspace's reporting currency), converted by the daily rate of each entry's local day and rounded to the currency's minor units",
+          security: apiKeySecurity,
+          headers: z.object({
+            [WORKSPACE_HEADER.toLowerCase()]: z
+              .string()
+              .optional()
+              .describe("Report on this workspace instead of the key's saved one (membership is checked)."),
+          }),
+          params: ReportParamsSchema,
+          querystring: ReportQuerySchema,
+          response: responses(200, ReportDataSchema),
+        },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const input = { kind: request.params.kind, ...request.query };
+        let sql: string;
+        try {
+          sql = reportScript(input).join(';\n');
+        } catch (error) {
+          if (error instanceof ReportInputError) throw new ApiError('invalid_request', error.message);
+          throw error;
+        }
+        const checked = guard.check(sql, { mode: 'script' });
+        if (!checked.ok) throw new Error(`report SQL refused by the guard: ${checked.error.code}`);
+        const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, guard.limits.deadlineMs);
+        const signal = clientGone(reply.raw);
+        const workspace = new WorkspaceResolution(
+          ctx.db,
+          ctx.actions,
+          principal,
+          request.headers['x-workspace-id'],
+        );
+        const data: ReportData = await workspace
+          .run((workspaceId) =>
+            runGuarded(
+              ctx.db,
+              guard,
+              { userId: principal.userId, workspaceId, readOnly: true },
+              {
+                mode: 'script',
+                sql,
+                checked,
+                dryRun: false,
+                startedAt: deadline.arrivedAt,
+                signal,
+                connection: { startBy: deadline.at },
+              },
+              async (result, scope) =>
+                reportData(input, result.statements, clockAt(new Date(), scope.timeZone).today),
+            ),
+          )
+          .catch((error: unknown) => {
+            if (error instanceof StartDeadlineError)
+              throw toSqlApiError(signal.aborted ? deadline.aborted() : deadline.notStarted());
+            throw toSqlApiError(error);
+          });
+        return success(data, data.notes);
+      },
+    );
+  };
+}
