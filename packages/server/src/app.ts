@@ -22,6 +22,7 @@ import {
   type ServerConfig,
   type ServerConfigInput,
 } from './config/config.js';
+import { ConfirmationTokens } from './confirmations/tokens.js';
 import { consoleRoutes } from './console/index.js';
 import type { AppContext } from './context.js';
 import { FxCoverage } from './fx/coverage.js';
@@ -97,6 +98,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   // A new embedded installation can convert currencies at once: it starts with a bundled ECB excerpt.
   if (!options.database && db.engine === 'pglite') await seedFxIfEmpty(db, { windowDays: config.fxDays });
   const fxCoverage = new FxCoverage(db);
+  const confirmations = new ConfirmationTokens(db);
   const fx = startFxScheduler({ db, logger: app.log, config, onRun: () => fxCoverage.invalidate() });
   const urls: Urls = options.urls ?? { publicUrl: config.publicUrl, authUrl: config.authUrl };
   const actions = new ActionBuilder(urls);
@@ -122,6 +124,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     invalidKeyLimit: createInvalidKeyLimit(limits),
     invitationLimits: createInvitationLimits(limits),
     fxCoverage,
+    confirmations,
   };
   // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.
   const stopListening = await db.listen?.(KEY_REVOKED_CHANNEL, {

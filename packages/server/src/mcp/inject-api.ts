@@ -20,6 +20,7 @@ interface Envelope {
     details?: Record<string, unknown>;
   };
   actions?: Action[];
+  instructions?: string[];
 }
 
 export interface InjectTarget {
@@ -28,7 +29,6 @@ export interface InjectTarget {
   basePath: string;
   /** The caller's credentials, as the API routes take them. */
   authorization: string;
-  connectionId: string;
   /** The MCP request's client address, so per-address limits and logs see the real client. */
   remoteAddress: string;
 }
@@ -43,7 +43,7 @@ export function injectApi(t: InjectTarget): McpApi {
     method: 'GET' | 'POST',
     path: string,
     options: { body?: unknown; workspaceId?: string; idempotencyKey?: string } = {},
-  ): Promise<T> {
+  ): Promise<T & { instructions?: string[] }> {
     const headers: Record<string, string> = { authorization: t.authorization, accept: 'application/json' };
     if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
@@ -73,11 +73,14 @@ export function injectApi(t: InjectTarget): McpApi {
         envelope.actions ?? [],
       );
     }
-    return envelope.data as T;
+    const data = envelope.data as T & { instructions?: string[]; replayed?: boolean };
+    // The notes an agent must relay travel in the instructions (stale rates ...); the MCP layer picks them.
+    if (envelope.instructions?.length) data.instructions = envelope.instructions;
+    if (response.headers['idempotent-replayed'] === 'true') data.replayed = true;
+    return data;
   }
 
   return {
-    keyId: async () => t.connectionId,
     workspaces: () => call<WorkspacesData>('GET', '/workspaces'),
     invitations: async () => {
       try {
@@ -97,13 +100,20 @@ export function injectApi(t: InjectTarget): McpApi {
       ),
     revertChange: (changeId, c = {}) =>
       call<ChangeRevertData>('POST', `/changes/${encodeURIComponent(changeId)}/revert`, {
-        body: c.dryRun ? { dryRun: true } : {},
+        body: c.dryRun ? { dryRun: true } : c.confirmToken ? { confirmToken: c.confirmToken } : {},
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
       }),
     sql: (endpoint, sql, c = {}) =>
       call<SqlResult>('POST', endpoint, {
-        body: endpoint === '/sql/query' ? { sql } : { sql, ...(c.dryRun ? { dryRun: true } : {}) },
+        body:
+          endpoint === '/sql/query'
+            ? { sql }
+            : {
+                sql,
+                ...(c.dryRun ? { dryRun: true } : {}),
+                ...(c.confirmToken ? { confirmToken: c.confirmToken } : {}),
+              },
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
       }),

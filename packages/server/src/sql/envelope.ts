@@ -12,6 +12,8 @@ export interface SqlSuccess {
   clock: Clock;
   /** The instruction about carried-forward FX rates, when the request read them (fx/coverage.ts). */
   staleRates: string | undefined;
+  /** A write's dry run: the token that commits the same SQL once (confirmations/tokens.ts). */
+  token?: { confirmToken: string; confirmTokenExpiresAt: string } | undefined;
 }
 
 /** The SQL actions as JSON per builder: the same on every response until the public URL changes (at listen). */
@@ -34,6 +36,7 @@ export function successEnvelope(success: SqlSuccess, actions: ActionBuilder): st
       maxResultBytes: limits.maxResultBytes,
     },
     clock: success.clock,
+    ...success.token,
   };
   let kept = sqlActions.get(actions);
   if (kept?.baseUrl !== actions.baseUrl) {
@@ -49,7 +52,7 @@ function instructionsFor({ mode, dryRun, result, limits, staleRates }: SqlSucces
   if (mode !== 'query') {
     out.push(
       dryRun
-        ? 'Dry run: the statements ran and were rolled back, nothing was saved. Send the same SQL without dryRun to apply it.'
+        ? 'Dry run: the statements ran and were rolled back, nothing was saved. Show the user the effect; to apply it, send the same SQL without dryRun and with data.confirmToken (it commits once, within 10 minutes).'
         : 'Committed: every statement was applied.',
     );
   }
