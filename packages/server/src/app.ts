@@ -42,7 +42,7 @@ import { createInvitationLimits } from './ratelimit/invitation-limits.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
 import { changeRoutes } from './routes/changes/index.js';
-import { discoveryData, discoveryRoutes, discoverySchema } from './routes/discovery/index.js';
+import { discoveryData, discoveryRoutes, discoverySchema, mcpAction } from './routes/discovery/index.js';
 import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
 import { guideRoutes } from './routes/guide/index.js';
 import { healthRoutes } from './routes/health/index.js';
@@ -162,7 +162,11 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   });
 
   app.get('/', { schema: discoverySchema }, async () =>
-    success(discoveryData(ctx), DISCOVERY_INSTRUCTIONS, [actions.sendCode(), actions.verifyCode()]),
+    success(discoveryData(ctx), DISCOVERY_INSTRUCTIONS, [
+      actions.sendCode(),
+      actions.verifyCode(),
+      mcpAction(ctx),
+    ]),
   );
   await app.register(
     async (v1) => {

@@ -43,6 +43,7 @@ function everyTool(
   f: () => Fixture,
   caller: () => Caller,
   count: (account: string) => Promise<number>,
+  timeout = 60_000,
 ): void {
   const ok = async (name: string, args: Record<string, unknown> = {}) => {
     const r = await caller()(name, args);

@@ -46,7 +46,7 @@ export function toolSuite(s: SuiteContext): void {
     const schema = await call(s.client(), 'get_schema', { relations: ['ledger_entries'] });
     expect(schema.structuredContent.relations.map((r: Json) => r.name)).toEqual(['ledger_entries']);
     expect(schema.structuredContent.functions.map((f: string) => f.toLowerCase())).toContain('sum');
-    for (const topic of ['sql-dialect', 'writing-data', 'recipes']) {
+    for (const topic of ['sql-dialect', 'writing-data', 'recipes', 'mcp']) {
       const g = await call(s.client(), 'get_guide', { topic });
       expect(g.structuredContent.markdown).toMatch(/^# /);
       expect(textOf(g)).toBe(g.structuredContent.markdown);
