@@ -2,16 +2,14 @@ import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ChangeRevertData } from '../changes.js';
 import { type Instructed, McpApiError } from './api.js';
+import { inp, out, READ } from './lean-schema.js';
 import { fencedText } from './render.js';
 import {
   askUser,
   guarded,
-  inp,
   inputRequiredResult,
   mcpFailure,
-  out,
   outcomeUnknown,
-  READ,
   type ToolOptions,
 } from './tools.js';
 
@@ -27,6 +25,17 @@ function revertResult(
   const structured = { ...data, ...(replayed ? { replayed } : {}), ...extra };
   return { content: [{ type: 'text', text: fencedText(header, data) }], structuredContent: structured };
 }
+
+// Built once per process, not per request: a stateless /mcp makes a server for every message.
+const HISTORY_INPUT = inp(z.object({}));
+const HISTORY_OUTPUT = out(z.object({}));
+const REVERT_INPUT = inp(
+  z.object({
+    changeId: z.string(),
+    confirmToken: z.string().optional(),
+  }),
+);
+const REVERT_OUTPUT = out(RevertOutput);
 
 /**
  * `history` (the workspace's recorded changes, newest first) and `revert` (undo one change, through the same
@@ -47,8 +56,8 @@ export function registerHistoryTools(
     'history',
     {
       description: 'Recorded writes, newest first.',
-      inputSchema: inp(z.object({})),
-      outputSchema: out(z.object({})),
+      inputSchema: HISTORY_INPUT,
+      outputSchema: HISTORY_OUTPUT,
       annotations: READ,
     },
     () =>
@@ -70,13 +79,8 @@ export function registerHistoryTools(
     'revert',
     {
       description: 'Undo a change, dry run first like execute.',
-      inputSchema: inp(
-        z.object({
-          changeId: z.string(),
-          confirmToken: z.string().optional(),
-        }),
-      ),
-      outputSchema: out(RevertOutput),
+      inputSchema: REVERT_INPUT,
+      outputSchema: REVERT_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
     },
     (args, ctx) =>

@@ -10,7 +10,10 @@ import { GUIDE_TOPICS, guide } from '../guide/index.js';
 import { REPORT_KINDS, ReportInputError, reportSql } from '../reports.js';
 import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
 import { registerHistoryTools } from './history-tools.js';
-import { lean } from './lean-schema.js';
+import { inp, out, READ } from './lean-schema.js';
+
+export { inp, out, READ };
+
 import { errorText, fencedText, fitSqlResult, relayNotes, withNotes } from './render.js';
 import { inToolWords, mcpHint } from './words.js';
 
@@ -54,10 +57,6 @@ const ExecuteOutput = SqlOutput.extend({
   expiresAt: z.string().optional(),
   replayed: z.boolean().optional(),
 });
-
-export const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
-export const inp = <T extends z.ZodType>(schema: T) => lean(schema, 'input');
-export const out = <T extends z.ZodType>(schema: T) => lean(schema, 'output');
 
 interface Failure {
   error: ApiErrorObject;
@@ -141,6 +140,56 @@ export function sqlResult(
 }
 
 /** The tools of mcp.md on one McpServer, for any transport (history and revert where the API has them). */
+// Built once per process, not per request: a stateless /mcp makes a server for every message.
+const LIST_WORKSPACES_INPUT = inp(z.object({}));
+const LIST_WORKSPACES_OUTPUT = out(
+  z.object({
+    workspaces: z.array(
+      z.object({ workspaceId: z.string(), name: z.string(), role: z.string(), selected: z.boolean() }),
+    ),
+    invitations: z.array(z.record(z.string(), z.unknown())),
+    readOnly: z.boolean(),
+    pinnedWorkspaceId: z.string().nullable(),
+  }),
+);
+const GET_SCHEMA_INPUT = inp(
+  z.object({ workspaceId: WorkspaceArg, relations: z.array(z.string()).optional() }),
+);
+const GET_SCHEMA_OUTPUT = out(
+  z.object({
+    relations: z.array(z.record(z.string(), z.unknown())),
+    functions: z.array(z.string()),
+    rules: z.array(z.string()),
+    limits: z.record(z.string(), z.number()),
+  }),
+);
+const QUERY_INPUT = inp(z.object({ sql: z.string(), workspaceId: WorkspaceArg }));
+const QUERY_OUTPUT = out(SqlOutput);
+const EXECUTE_INPUT = inp(
+  z.object({
+    sql: z.string(),
+    workspaceId: WorkspaceArg,
+    confirmToken: z.string().optional(),
+    idempotencyKey: z.string().max(200).optional(),
+  }),
+);
+const EXECUTE_OUTPUT = out(ExecuteOutput);
+const GET_GUIDE_INPUT = inp(z.object({ topic: z.enum(GUIDE_TOPICS) }));
+const GET_GUIDE_OUTPUT = out(z.object({ topic: z.string(), markdown: z.string() }));
+const REPORT_INPUT = inp(
+  z.object({
+    kind: z.enum(REPORT_KINDS),
+    from: z.iso.date(),
+    to: z.iso.date(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
+    workspaceId: WorkspaceArg,
+  }),
+);
+const REPORT_OUTPUT = out(SqlOutput.extend({ kind: z.string(), sql: z.string() }));
+
 export function registerTools(server: McpServer, o: ToolOptions): void {
   const { api } = o;
 
@@ -157,17 +206,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'list_workspaces',
     {
       description: 'Your workspaces and pending invitations.',
-      inputSchema: inp(z.object({})),
-      outputSchema: out(
-        z.object({
-          workspaces: z.array(
-            z.object({ workspaceId: z.string(), name: z.string(), role: z.string(), selected: z.boolean() }),
-          ),
-          invitations: z.array(z.record(z.string(), z.unknown())),
-          readOnly: z.boolean(),
-          pinnedWorkspaceId: z.string().nullable(),
-        }),
-      ),
+      inputSchema: LIST_WORKSPACES_INPUT,
+      outputSchema: LIST_WORKSPACES_OUTPUT,
       annotations: READ,
     },
     () =>
@@ -193,15 +233,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'get_schema',
     {
       description: 'Relations, columns, hints, functions, rules and limits.',
-      inputSchema: inp(z.object({ workspaceId: WorkspaceArg, relations: z.array(z.string()).optional() })),
-      outputSchema: out(
-        z.object({
-          relations: z.array(z.record(z.string(), z.unknown())),
-          functions: z.array(z.string()),
-          rules: z.array(z.string()),
-          limits: z.record(z.string(), z.number()),
-        }),
-      ),
+      inputSchema: GET_SCHEMA_INPUT,
+      outputSchema: GET_SCHEMA_OUTPUT,
       annotations: READ,
     },
     ({ workspaceId, relations }) =>
@@ -226,8 +259,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'query',
     {
       description: 'Run one read-only SELECT. Read get_guide sql-dialect first.',
-      inputSchema: inp(z.object({ sql: z.string(), workspaceId: WorkspaceArg })),
-      outputSchema: out(SqlOutput),
+      inputSchema: QUERY_INPUT,
+      outputSchema: QUERY_OUTPUT,
       annotations: READ,
     },
     ({ sql, workspaceId }) =>
@@ -245,15 +278,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
       {
         description:
           'INSERT/UPDATE/DELETE or an atomic script. Without confirmToken: a dry run, its effect and a confirmToken; after user approval, repeat with the same sql and token to commit.',
-        inputSchema: inp(
-          z.object({
-            sql: z.string(),
-            workspaceId: WorkspaceArg,
-            confirmToken: z.string().optional(),
-            idempotencyKey: z.string().max(200).optional(),
-          }),
-        ),
-        outputSchema: out(ExecuteOutput),
+        inputSchema: EXECUTE_INPUT,
+        outputSchema: EXECUTE_OUTPUT,
         annotations: {
           readOnlyHint: false,
           destructiveHint: true,
@@ -319,8 +345,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'get_guide',
     {
       description: 'Short guides to read before writing SQL.',
-      inputSchema: inp(z.object({ topic: z.enum(GUIDE_TOPICS) })),
-      outputSchema: out(z.object({ topic: z.string(), markdown: z.string() })),
+      inputSchema: GET_GUIDE_INPUT,
+      outputSchema: GET_GUIDE_OUTPUT,
       annotations: READ,
     },
     ({ topic }) => {
@@ -333,19 +359,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'report',
     {
       description: 'Reviewed report SQL for a date range (to inclusive); currency converts by daily FX.',
-      inputSchema: inp(
-        z.object({
-          kind: z.enum(REPORT_KINDS),
-          from: z.iso.date(),
-          to: z.iso.date(),
-          currency: z
-            .string()
-            .regex(/^[A-Z]{3}$/)
-            .optional(),
-          workspaceId: WorkspaceArg,
-        }),
-      ),
-      outputSchema: out(SqlOutput.extend({ kind: z.string(), sql: z.string() })),
+      inputSchema: REPORT_INPUT,
+      outputSchema: REPORT_OUTPUT,
       annotations: READ,
     },
     ({ workspaceId, ...input }) =>
