@@ -2,6 +2,7 @@
 // bench-results/*.json and regenerates docs/benchmarks.md with its charts.
 //   pnpm bench [-- --only guard,server,import,fx,wide,loop,history,mcp] [--duration 10] [--profile] [--no-build]
 //              [--rounds 3] [--engines postgres]   (server part: interleaved rounds, which engines)
+//              [--mcp-rounds 300]                   (mcp part: requests of each kind)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -79,10 +80,7 @@ if (only.includes('history')) {
   results.history = run('history', process.execPath, [...SOURCE, ...h], server, 'change-history.txt');
 }
 if (only.includes('mcp')) {
-  const m = [
-    'bench/mcp-query.ts',
-    ...(value('rounds') ? ['--rounds', String(Number(value('rounds')) * 100)] : []),
-  ];
+  const m = ['bench/mcp-query.ts', ...(value('mcp-rounds') ? ['--rounds', value('mcp-rounds')!] : [])];
   results.mcp = run('mcp', process.execPath, [...SOURCE, ...m], server, 'mcp-query.txt');
 }
 run('report', process.execPath, ['--import', 'tsx', join(REPO, 'scripts', 'bench', 'report.ts')], REPO);
