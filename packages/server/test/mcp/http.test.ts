@@ -10,7 +10,7 @@ import {
   startWithWorkspace,
   type TestUser,
 } from '../sql/setup.js';
-import { call, type Era, errorOf, httpClient, type Json, type Transport } from './helpers.js';
+import { call, type Era, errorOf, httpClient, type Transport } from './helpers.js';
 import { type SuiteContext, setKey, toolSuite } from './suite.js';
 
 describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
