@@ -6,7 +6,13 @@ import {
   type SchemaData,
   type WorkspacesData,
 } from '@expense/wire';
-import { type McpApi, McpApiError, type PendingInvitation, type SqlResult } from '@expense/wire/mcp';
+import {
+  type Instructed,
+  type McpApi,
+  McpApiError,
+  type PendingInvitation,
+  type SqlResult,
+} from '@expense/wire/mcp';
 import type { FastifyInstance } from 'fastify';
 
 interface Envelope {
@@ -42,8 +48,8 @@ export function injectApi(t: InjectTarget): McpApi {
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,
-    options: { body?: unknown; workspaceId?: string; idempotencyKey?: string } = {},
-  ): Promise<T & { instructions?: string[] }> {
+    options: { body?: unknown; workspaceId?: string; idempotencyKey?: string; instructed?: boolean } = {},
+  ): Promise<T & Instructed> {
     const headers: Record<string, string> = { authorization: t.authorization, accept: 'application/json' };
     if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
@@ -73,11 +79,14 @@ export function injectApi(t: InjectTarget): McpApi {
         envelope.actions ?? [],
       );
     }
-    const data = envelope.data as T & { instructions?: string[]; replayed?: boolean };
-    // The notes an agent must relay travel in the instructions (stale rates ...); the MCP layer picks them.
-    if (envelope.instructions?.length) data.instructions = envelope.instructions;
-    if (response.headers['idempotent-replayed'] === 'true') data.replayed = true;
-    return data;
+    const data = envelope.data as T & Instructed;
+    if (!options.instructed) return data;
+    // SQL and revert answers: the notes an agent must relay travel in the instructions (stale rates ...).
+    return {
+      ...data,
+      ...(envelope.instructions?.length ? { instructions: envelope.instructions } : {}),
+      ...(response.headers['idempotent-replayed'] === 'true' ? { replayed: true } : {}),
+    };
   }
 
   return {
@@ -103,6 +112,7 @@ export function injectApi(t: InjectTarget): McpApi {
         body: c.dryRun ? { dryRun: true } : c.confirmToken ? { confirmToken: c.confirmToken } : {},
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
+        instructed: true,
       }),
     sql: (endpoint, sql, c = {}) =>
       call<SqlResult>('POST', endpoint, {
@@ -116,6 +126,7 @@ export function injectApi(t: InjectTarget): McpApi {
               },
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
+        instructed: true,
       }),
   };
 }
