@@ -11,9 +11,6 @@ import { REPORT_KINDS, ReportInputError, reportSql } from '../reports.js';
 import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
 import { registerHistoryTools } from './history-tools.js';
 import { inp, out, READ } from './lean-schema.js';
-
-export { inp, out, READ };
-
 import { errorText, fencedText, fitSqlResult, relayNotes, withNotes } from './render.js';
 import { inToolWords, mcpHint } from './words.js';
 
@@ -139,7 +136,6 @@ export function sqlResult(
   );
 }
 
-/** The tools of mcp.md on one McpServer, for any transport (history and revert where the API has them). */
 // Built once per process, not per request: a stateless /mcp makes a server for every message.
 const LIST_WORKSPACES_INPUT = inp(z.object({}));
 const LIST_WORKSPACES_OUTPUT = out(
@@ -190,6 +186,7 @@ const REPORT_INPUT = inp(
 );
 const REPORT_OUTPUT = out(SqlOutput.extend({ kind: z.string(), sql: z.string() }));
 
+/** The tools of mcp.md on one McpServer, for any transport (history and revert where the API has them). */
 export function registerTools(server: McpServer, o: ToolOptions): void {
   const { api } = o;
 
