@@ -447,6 +447,15 @@ md.push(
 );
 
 md.push(
+  '## MCP: the `query` tool beside `POST /v1/sql/query` (issue 22)',
+  '',
+  'From `packages/server/bench/mcp-query.ts`: the same SELECT as a stateless JSON-RPC `tools/call` of `query` on `/mcp` (protocol 2025-11-25, as the 1.x SDK clients send it) and as `POST /v1/sql/query`, over one keep-alive socket to one in-process server, interleaved request by request; medians. Goal: the tool ≤ 1.3x the route.',
+  '',
+  readText('mcp-query.txt') ?? 'Not run yet.',
+  '',
+);
+
+md.push(
   '## Reliability suites',
   '',
   'What each suite proves and the numbers of its last run are in [security.md](security.md#what-each-test-proves-and-the-numbers-from-the-last-run).',

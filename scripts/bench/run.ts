@@ -1,7 +1,8 @@
 // `pnpm bench`: builds, runs every benchmark one after the other (never two at once: they share the cores), writes
 // bench-results/*.json and regenerates docs/benchmarks.md with its charts.
-//   pnpm bench [-- --only guard,server,import,fx,wide,loop,history] [--duration 10] [--profile] [--no-build]
+//   pnpm bench [-- --only guard,server,import,fx,wide,loop,history,mcp] [--duration 10] [--profile] [--no-build]
 //              [--rounds 3] [--engines postgres]   (server part: interleaved rounds, which engines)
+//              [--mcp-rounds 300]                   (mcp part: requests of each kind)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -14,7 +15,7 @@ const value = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const only = (value('only') ?? 'guard,server,import,fx,wide,loop,history').split(',');
+const only = (value('only') ?? 'guard,server,import,fx,wide,loop,history,mcp').split(',');
 const SOURCE = ['--conditions=@expense/source', '--import', 'tsx'];
 mkdirSync(RESULTS, { recursive: true });
 
@@ -77,6 +78,10 @@ if (only.includes('fx') && existsSync(join(server, 'bench', 'fx-rebuild.ts'))) {
 if (only.includes('history')) {
   const h = ['bench/change-history.ts'];
   results.history = run('history', process.execPath, [...SOURCE, ...h], server, 'change-history.txt');
+}
+if (only.includes('mcp')) {
+  const m = ['bench/mcp-query.ts', ...(value('mcp-rounds') ? ['--rounds', value('mcp-rounds')!] : [])];
+  results.mcp = run('mcp', process.execPath, [...SOURCE, ...m], server, 'mcp-query.txt');
 }
 run('report', process.execPath, ['--import', 'tsx', join(REPO, 'scripts', 'bench', 'report.ts')], REPO);
 process.stderr.write(

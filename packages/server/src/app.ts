@@ -22,6 +22,7 @@ import {
   type ServerConfig,
   type ServerConfigInput,
 } from './config/config.js';
+import { ConfirmationTokens } from './confirmations/tokens.js';
 import { consoleRoutes } from './console/index.js';
 import type { AppContext } from './context.js';
 import { FxCoverage } from './fx/coverage.js';
@@ -41,7 +42,7 @@ import { createInvitationLimits } from './ratelimit/invitation-limits.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
 import { authRoutes } from './routes/auth/index.js';
 import { changeRoutes } from './routes/changes/index.js';
-import { discoveryData, discoveryRoutes, discoverySchema } from './routes/discovery/index.js';
+import { discoveryData, discoveryRoutes, discoverySchema, mcpAction } from './routes/discovery/index.js';
 import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
 import { guideRoutes } from './routes/guide/index.js';
 import { healthRoutes } from './routes/health/index.js';
@@ -98,6 +99,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   // A new embedded installation can convert currencies at once: it starts with a bundled ECB excerpt.
   if (!options.database && db.engine === 'pglite') await seedFxIfEmpty(db, { windowDays: config.fxDays });
   const fxCoverage = new FxCoverage(db);
+  const confirmations = new ConfirmationTokens(db);
   const fx = startFxScheduler({ db, logger: app.log, config, onRun: () => fxCoverage.invalidate() });
   const urls: Urls = options.urls ?? { publicUrl: config.publicUrl, authUrl: config.authUrl };
   const actions = new ActionBuilder(urls);
@@ -123,6 +125,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     invalidKeyLimit: createInvalidKeyLimit(limits),
     invitationLimits: createInvitationLimits(limits),
     fxCoverage,
+    confirmations,
   };
   // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.
   const stopListening = await db.listen?.(KEY_REVOKED_CHANNEL, {
@@ -160,7 +163,11 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   });
 
   app.get('/', { schema: discoverySchema }, async () =>
-    success(discoveryData(ctx), DISCOVERY_INSTRUCTIONS, [actions.sendCode(), actions.verifyCode()]),
+    success(discoveryData(ctx), DISCOVERY_INSTRUCTIONS, [
+      actions.sendCode(),
+      actions.verifyCode(),
+      mcpAction(ctx),
+    ]),
   );
   await app.register(
     async (v1) => {

@@ -2,6 +2,7 @@ import type { KeyVerifier, Principal } from './auth/api-keys.js';
 import type { OtpService } from './auth/otp.js';
 import type { Limiter } from './auth/rate-limits.js';
 import type { ServerConfig } from './config/config.js';
+import type { ConfirmationTokens } from './confirmations/tokens.js';
 import type { FxCoverage } from './fx/coverage.js';
 import type { ActionBuilder } from './http/actions.js';
 import type { InvitationLimiters } from './ratelimit/invitation-limits.js';
@@ -22,6 +23,8 @@ export interface AppContext {
   invitationLimits: InvitationLimiters;
   /** The first and newest ECB dates held (cached; refreshed after each FX worker run). */
   fxCoverage: FxCoverage;
+  /** Confirmation tokens of dry runs, shared by every instance through the database (confirmations/). */
+  confirmations: ConfirmationTokens;
 }
 
 declare module 'fastify' {

@@ -39,7 +39,15 @@ export const ChangesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).optional().describe('1 to 100 (default 20).'),
 });
 export const ChangeParamsSchema = z.object({ changeId: z.string() });
-export const ChangeRevertBodySchema = z.object({ dryRun: z.boolean().optional() });
+export const ChangeRevertBodySchema = z.object({
+  dryRun: z.boolean().optional(),
+  confirmToken: z
+    .string()
+    .optional()
+    .describe(
+      "The dry run's confirmToken: the revert commits once, on any server instance, within 10 minutes.",
+    ),
+});
 
 export const ChangesDataSchema = z.object({ workspaceId: z.string(), changes: z.array(ChangeSchema) });
 export type ChangesData = z.infer<typeof ChangesDataSchema>;
@@ -58,5 +66,7 @@ export const ChangeRevertDataSchema = z.object({
   changeId: z.string().nullable().describe('The revert as a change of its own (null for a dry run).'),
   sql: z.string().describe('The inverse statements that ran.'),
   rows: z.array(ChangeRowSchema).describe('Per row: before = as it is now, after = as the revert leaves it.'),
+  confirmToken: z.string().optional().describe('A dry run: send it back with the revert to commit it, once.'),
+  confirmTokenExpiresAt: z.string().optional(),
 });
 export type ChangeRevertData = z.infer<typeof ChangeRevertDataSchema>;

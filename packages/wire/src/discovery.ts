@@ -15,6 +15,13 @@ export const DiscoveryDataSchema = z.object({
     guideUrl: z.string().describe("the agent's guide (Markdown): dialect, writing data, recipes"),
     sourceUrl: z.string(),
   }),
+  mcp: z
+    .object({
+      url: z.string().describe('Streamable HTTP MCP endpoint (stateless)'),
+      auth: z.array(z.string()).describe('Authorization schemes /mcp accepts'),
+      resourceMetadataUrl: z.string().describe('RFC 9728 protected-resource metadata, for OAuth 2.1 clients'),
+    })
+    .describe('The same service as MCP tools for agents (docs/mcp.md)'),
 });
 export type DiscoveryData = z.infer<typeof DiscoveryDataSchema>;
 

@@ -26,6 +26,8 @@ export interface ErrorVariant {
   retryable?: boolean;
   actions?: readonly ErrorActionName[];
   mcpNext?: string;
+  /** The hint in an MCP tool result, naming tools rather than HTTP routes (where `hint` names routes). */
+  mcpHint?: string;
 }
 
 export interface ErrorEntry {
@@ -39,12 +41,17 @@ export interface ErrorEntry {
   actions: readonly ErrorActionName[];
   /** The next step in an MCP tool result, where it differs from the generic one (see `mcpNextStep`). */
   mcpNext?: string;
+  /** The hint in an MCP tool result, naming tools rather than HTTP routes (where `hint` names routes). */
+  mcpHint?: string;
   variants?: Readonly<Record<string, ErrorVariant>>;
 }
 
 const signIn = ['send_code', 'discover'] as const;
 const IDEMPOTENT_RETRY =
   'Retry with the same Idempotency-Key: the kept result is replayed if the change was applied, and it runs once if not. Without a key, read the data to check before retrying.';
+
+const CONFIRM_AGAIN =
+  'Call the same tool (execute, or revert) without confirmToken for a new dry run, show the user its effect, then confirm with its new token.';
 
 /** The codes of `http-api.md`, in the order of its status table. */
 export const HTTP_ERRORS = {
@@ -102,6 +109,7 @@ export const HTTP_ERRORS = {
     status: 400,
     message: 'No workspace is selected.',
     hint: 'Select a workspace, or send the X-Workspace-Id header.',
+    mcpHint: 'Pass workspaceId (list_workspaces lists them), or start expense mcp with --workspace.',
     retryable: false,
     actions: ['list_workspaces', 'select_workspace'],
     mcpNext: 'Call list_workspaces and pass one of its workspaceId values.',
@@ -126,14 +134,19 @@ export const HTTP_ERRORS = {
     status: 400,
     message: 'The database refused the statement; nothing was changed.',
     hint: 'Fix the statement at details.position (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.',
+    mcpHint:
+      'Fix the statement at details.position (get_schema lists the relations, columns and rules) and call again; nothing was changed.',
     retryable: false,
     actions: ['get_schema'],
     variants: {
       no_position: {
         hint: 'Fix the statement (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.',
+        mcpHint:
+          'Fix the statement (get_schema lists the relations, columns and rules) and call again; nothing was changed.',
       },
       revert: {
         hint: 'Nothing was reverted. Read the rows this change touched (GET /v1/changes/{changeId}) and fix them with SQL.',
+        mcpHint: 'Nothing was reverted. Read the rows this change touched (query) and fix them with execute.',
       },
     },
   },
@@ -162,6 +175,8 @@ export const HTTP_ERRORS = {
     variants: {
       read_only_key: {
         hint: 'Use read-only routes (GET routes, POST /sql/query), or ask the user to connect again with read-write access.',
+        mcpHint:
+          'Use the reading tools (query, report, get_schema), or ask the user to connect again with read-write access.',
       },
       narrow_key: {
         hint: 'Create keys from the console or with a key from `expense login` (full access, all workspaces).',
@@ -180,9 +195,12 @@ export const HTTP_ERRORS = {
     variants: {
       change: {
         hint: 'List the changes with GET /v1/changes and use one of their changeIds.',
+        mcpHint: 'Call history and use one of its changeIds.',
       },
       dropped_change: {
         hint: 'Its rows and SQL are no longer stored, so it cannot be shown or reverted: undo it with SQL of your own, or list the changes kept with GET /v1/changes.',
+        mcpHint:
+          'Its rows and SQL are no longer stored, so it cannot be reverted: undo it with execute, or call history for the changes kept.',
       },
       invitation: { hint: 'List your pending invitations with GET /invitations.' },
       guide_topic: { hint: `Topics: ${GUIDE_TOPICS.join(', ')}; GET /v1/guide has them all.` },
@@ -232,6 +250,8 @@ export const HTTP_ERRORS = {
     status: 409,
     message: 'Rows of this change were changed since; nothing was reverted.',
     hint: 'Rows of this change were changed again since (details.rows): read them with GET /v1/changes, then revert the later changes first or fix the rows with SQL; nothing was changed.',
+    mcpHint:
+      'Rows of this change were changed again since (details.rows): call history, then revert the later changes first or fix the rows with execute; nothing was changed.',
     retryable: false,
     actions: [],
     mcpNext:
@@ -250,6 +270,44 @@ export const HTTP_ERRORS = {
         mcpNext: 'Tell the user they own the most workspaces allowed; use one of them (list_workspaces).',
       },
     },
+  },
+  confirmation_invalid: {
+    status: 400,
+    message: 'The confirmToken is malformed, forged, or from another key.',
+    hint: 'Send the SQL with dryRun: true for a new confirmToken (data.confirmToken), then send the SQL with that token.',
+    retryable: false,
+    actions: [],
+    mcpHint: 'Dry-run again (call without confirmToken) for a new token.',
+    mcpNext: CONFIRM_AGAIN,
+  },
+  confirmation_expired: {
+    status: 400,
+    message: 'The confirmToken is older than 10 minutes.',
+    hint: 'Dry-run again (dryRun: true) for a new confirmToken; show the user the effect again before committing.',
+    retryable: false,
+    actions: [],
+    mcpHint: 'Dry-run again (call without confirmToken) and show the user the effect again.',
+    mcpNext: CONFIRM_AGAIN,
+  },
+  confirmation_mismatch: {
+    status: 400,
+    message: 'The confirmToken was issued for other SQL or another workspace.',
+    hint: 'Send exactly the SQL of the dry run (byte for byte) in its workspace, or dry-run the new SQL for its own token.',
+    retryable: false,
+    actions: [],
+    mcpHint:
+      'Call again with exactly the sql of the dry run, or dry-run the new SQL (no confirmToken) for its own token.',
+    mcpNext: CONFIRM_AGAIN,
+  },
+  confirmation_used: {
+    status: 409,
+    message: 'The confirmToken was already used.',
+    hint: 'A confirmToken commits once: read the data to see the change, or dry-run again for a new token.',
+    retryable: false,
+    actions: [],
+    mcpHint:
+      'A confirmToken commits once: query the data to see the change, or dry-run again for a new token.',
+    mcpNext: CONFIRM_AGAIN,
   },
   payload_too_large: {
     status: 413,
@@ -335,6 +393,8 @@ export const GUARD_ERROR = {
   status: 400,
   message: 'The SQL is outside the dialect; nothing was run.',
   hint: 'Rewrite the SQL within the dialect (GET /schema lists relations, functions and rules); nothing was run.',
+  mcpHint:
+    'Rewrite the SQL within the dialect (get_guide sql-dialect and get_schema list the rules); nothing was run.',
   retryable: false,
   actions: ['get_schema'],
   mcpNext: 'Fix the SQL as the hint says (get_guide topic sql-dialect lists the rules) and call again.',
@@ -376,19 +436,24 @@ export function errorEntry(code: ErrorCode): ErrorEntry {
   return Object.hasOwn(GUARD_ERRORS, code) ? GUARD_ERRORS[code as keyof typeof GUARD_ERRORS] : GUARD_ERROR;
 }
 
-export type ResolvedError = Pick<ErrorEntry, 'status' | 'hint' | 'retryable' | 'actions' | 'mcpNext'>;
+export type ResolvedError = Pick<
+  ErrorEntry,
+  'status' | 'hint' | 'retryable' | 'actions' | 'mcpNext' | 'mcpHint'
+>;
 
 /** A code's entry in one of its variants (the entry's own values where the variant names none). */
 export function resolveError(code: ErrorCode, variant?: string): ResolvedError {
   const entry = errorEntry(code);
   const v = variant === undefined ? undefined : entry.variants?.[variant];
   const mcpNext = v?.mcpNext ?? entry.mcpNext;
+  const mcpHint = v?.mcpHint ?? entry.mcpHint;
   return {
     status: entry.status,
     hint: v?.hint ?? entry.hint,
     retryable: v?.retryable ?? entry.retryable,
     actions: v?.actions ?? entry.actions,
     ...(mcpNext === undefined ? {} : { mcpNext }),
+    ...(mcpHint === undefined ? {} : { mcpHint }),
   };
 }
 
@@ -402,10 +467,6 @@ export function statusOf(code: ErrorCode): number {
  * HTTP status. A tool error carries either one of these or the API's own error object unchanged.
  */
 export const MCP_ERRORS = {
-  confirmation_mismatch: { message: 'The confirmToken was issued for other SQL or another workspace.' },
-  confirmation_expired: { message: 'The confirmToken is older than 10 minutes.' },
-  confirmation_invalid: { message: 'The confirmToken is malformed, forged, or from another key or server.' },
-  confirmation_used: { message: 'The confirmToken was already used.' },
   confirmation_declined: { message: 'The user declined the change when asked.' },
   workspace_pinned: { message: 'The server is pinned to one workspace.' },
   invalid_report: { message: 'The report input is out of range.' },
@@ -423,4 +484,18 @@ export function mcpNextStep(
   if (error.retryable) return HTTP_ERRORS.rate_limited.mcpNext;
   if (status === 400) return GUARD_ERROR.mcpNext;
   return 'Report the error to the user.';
+}
+
+/**
+ * The hint of an API error in MCP words: the catalogue's `mcpHint` of the situation (entry or variant) whose HTTP
+ * hint the API answered. Undefined where the catalogue has none for it (hints built at the throw site).
+ */
+export function mcpHintOf(error: { code: string; hint?: string | undefined }): string | undefined {
+  if (!isErrorCode(error.code)) return undefined;
+  const entry = errorEntry(error.code);
+  if (error.hint === undefined || error.hint === entry.hint) return entry.mcpHint;
+  for (const v of Object.values(entry.variants ?? {})) {
+    if (v.hint === error.hint) return v.mcpHint ?? entry.mcpHint;
+  }
+  return undefined;
 }

@@ -7,6 +7,12 @@ export type SqlQueryBody = z.infer<typeof SqlQueryBodySchema>;
 export const SqlExecuteBodySchema = z.object({
   sql: z.string(),
   dryRun: z.boolean().optional().describe('run, report, and roll back'),
+  confirmToken: z
+    .string()
+    .optional()
+    .describe(
+      "A dry run's confirmToken: commits exactly this SQL in the dry run's workspace, once, on any server instance, within 10 minutes.",
+    ),
 });
 export type SqlExecuteBody = z.infer<typeof SqlExecuteBodySchema>;
 
@@ -32,6 +38,11 @@ export const SqlResultDataSchema = z.object({
     .string()
     .optional()
     .describe('a committed write: its entry in the change history (GET /changes/{changeId}, revert)'),
+  confirmToken: z
+    .string()
+    .optional()
+    .describe('A dry run of a write: send it back with the same SQL (no dryRun) to commit it exactly once.'),
+  confirmTokenExpiresAt: z.string().optional(),
 });
 export type SqlResultData = z.infer<typeof SqlResultDataSchema>;
 

@@ -21,16 +21,12 @@ export const WorkspaceNameSchema = z
   .max(WORKSPACE_NAME_MAX_LENGTH)
   .regex(/\S/, 'must not be blank');
 
-export const CurrencyCodeSchema = z
-  .string()
-  .refine(isIsoCurrency, {
-    message: 'must be an ISO 4217 currency code in upper case, e.g. EUR, USD or JPY',
-  });
-export const TimeZoneNameSchema = z
-  .string()
-  .refine(isIanaTimeZone, {
-    message: 'must be an IANA time zone name, e.g. Europe/Berlin, America/New_York or UTC',
-  });
+export const CurrencyCodeSchema = z.string().refine(isIsoCurrency, {
+  message: 'must be an ISO 4217 currency code in upper case, e.g. EUR, USD or JPY',
+});
+export const TimeZoneNameSchema = z.string().refine(isIanaTimeZone, {
+  message: 'must be an IANA time zone name, e.g. Europe/Berlin, America/New_York or UTC',
+});
 
 /** POST /workspaces: a name, and the settings a new workspace starts with (unknown fields are refused). */
 export const CreateWorkspaceBodySchema = z

@@ -23,13 +23,16 @@ const PUBLISHED: Record<number, string[]> = {
     'mutation_row_limit_exceeded',
     'sql_execution_failed',
     'result_too_large',
+    'confirmation_invalid',
+    'confirmation_expired',
+    'confirmation_mismatch',
     ...GUARD_ERROR_CODES,
   ],
   401: ['missing_api_key', 'invalid_api_key'],
   403: ['forbidden'],
   404: ['not_found', 'workspace_not_found'],
   405: ['method_not_allowed'],
-  409: ['idempotency_key_reused', 'last_owner', 'change_conflict', 'limit_reached'],
+  409: ['idempotency_key_reused', 'last_owner', 'change_conflict', 'limit_reached', 'confirmation_used'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
   429: ['rate_limited', 'too_many_concurrent_requests'],
@@ -92,7 +95,8 @@ describe('the error catalogue', () => {
 
   it('holds the MCP layer own codes, none of which is an API code', () => {
     for (const code of Object.keys(MCP_ERRORS)) expect(ERROR_CODES as readonly string[]).not.toContain(code);
-    expect(MCP_ERRORS.confirmation_mismatch.message).toMatch(/other SQL or another workspace/);
+    expect(MCP_ERRORS.confirmation_declined.message).toMatch(/declined/);
+    expect(HTTP_ERRORS.confirmation_mismatch.message).toMatch(/other SQL or another workspace/);
   });
 
   it('names the next MCP step from the entry, then from retryability and status', () => {

@@ -38,6 +38,8 @@ export interface SqlOptions {
   idempotencyKey?: string;
   /** Overrides the default workspace for this call (X-Workspace-Id). */
   workspaceId?: string;
+  /** A dry run's data.confirmToken: commits the same SQL (or revert) once. */
+  confirmToken?: string;
 }
 
 export interface ApiTarget {
@@ -122,7 +124,14 @@ export class ExpenseApi {
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-      body: endpoint === '/sql/query' ? { sql } : { sql, ...(options.dryRun ? { dryRun: true } : {}) },
+      body:
+        endpoint === '/sql/query'
+          ? { sql }
+          : {
+              sql,
+              ...(options.dryRun ? { dryRun: true } : {}),
+              ...(options.confirmToken ? { confirmToken: options.confirmToken } : {}),
+            },
     });
   }
 
@@ -189,7 +198,11 @@ export class ExpenseApi {
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-      body: options.dryRun ? { dryRun: true } : {},
+      body: options.dryRun
+        ? { dryRun: true }
+        : options.confirmToken
+          ? { confirmToken: options.confirmToken }
+          : {},
     });
   }
 

@@ -1,4 +1,4 @@
-import { Confirmations, createExpenseMcpServer } from '@expense/wire/mcp';
+import { createExpenseMcpServer } from '@expense/wire/mcp';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Command } from 'commander';
 import { cliMcpApi } from '../mcp/api-adapter.js';
@@ -27,8 +27,6 @@ server to one workspace. See docs/mcp.md for client configuration.`,
         const ref = ctx.globals.workspace?.trim();
         const pinned = ref ? findWorkspace((await api.workspaces()).data.workspaces, ref) : undefined;
         const mcpApi = cliMcpApi(api);
-        // One secret per process: a confirmToken is valid only in the server that issued it.
-        const confirmations = new Confirmations();
         const transport = new StdioServerTransport(
           ctx.io.stdin as NodeJS.ReadStream,
           ctx.io.stdout as NodeJS.WriteStream,
@@ -43,7 +41,6 @@ server to one workspace. See docs/mcp.md for client configuration.`,
               era: mcpCtx.era,
               pushElicitation: true,
               api: mcpApi,
-              confirmations,
               readOnly: Boolean(options.readOnly),
               ...(pinned ? { pinnedWorkspaceId: pinned.workspaceId } : {}),
               version: VERSION,

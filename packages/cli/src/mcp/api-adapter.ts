@@ -1,4 +1,10 @@
-import { type McpApi, McpApiError, type PendingInvitation, type SqlResult } from '@expense/wire/mcp';
+import {
+  type Instructed,
+  type McpApi,
+  McpApiError,
+  type PendingInvitation,
+  type SqlResult,
+} from '@expense/wire/mcp';
 import type { ExpenseApi } from '../api/index.js';
 import { CliError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
@@ -23,17 +29,24 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** An answer's data with its instructions (the notes an agent must relay travel there). */
+function instructed<T>(r: {
+  data: T;
+  raw: unknown;
+  instructions: string[];
+  replayed: boolean;
+}): T & Instructed {
+  const data = r.raw as T & Instructed; // exactly as the server sent it
+  return {
+    ...data,
+    ...(r.instructions.length ? { instructions: r.instructions } : {}),
+    ...(r.replayed ? { replayed: true } : {}),
+  };
+}
+
 /** The MCP tools' API over the CLI's HTTP api layer (the same client, key and limits as every command). */
 export function cliMcpApi(api: ExpenseApi): McpApi {
-  let keyId: Promise<string> | undefined;
   return {
-    keyId: () => {
-      keyId ??= mapped(async () => (await api.me()).data.connection.connectionId);
-      keyId.catch(() => {
-        keyId = undefined;
-      });
-      return keyId;
-    },
     workspaces: () => mapped(async () => (await api.workspaces()).data),
     invitations: () =>
       mapped(async (): Promise<PendingInvitation[]> => {
@@ -47,8 +60,9 @@ export function cliMcpApi(api: ExpenseApi): McpApi {
       }),
     schema: (workspaceId) => mapped(async () => (await api.schema(workspaceId)).data),
     changes: (call = {}) => mapped(async () => (await api.changes(call)).data),
-    revertChange: (changeId, call = {}) => mapped(async () => (await api.revertChange(changeId, call)).data),
+    revertChange: (changeId, call = {}) =>
+      mapped(async () => instructed(await api.revertChange(changeId, call))),
     sql: (endpoint, sql, call = {}) =>
-      mapped(async () => (await api.sql(endpoint, sql, call)).raw as SqlResult),
+      mapped(async () => instructed(await api.sql(endpoint, sql, call)) as SqlResult),
   };
 }

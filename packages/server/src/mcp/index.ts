@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { Confirmations, createExpenseMcpServer } from '@expense/wire/mcp';
+import { createExpenseMcpServer } from '@expense/wire/mcp';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-keys.js';
@@ -8,6 +8,7 @@ import { verifyKey } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { SCOPES } from '../oauth/routes.js';
+import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import { injectApi } from './inject-api.js';
 
 /** `Authorization: ApiKey <key>` or `Bearer <key>` (OAuth access tokens are ApiKeys of kind oauth). */
@@ -31,8 +32,6 @@ export function mcpRoutes(
   apiBasePath = '/v1',
 ): FastifyPluginAsync {
   return async (app) => {
-    // One secret per server: a confirmToken is valid only here, for its key, workspace and SQL.
-    const confirmations = new Confirmations();
     const resourceMetadataUrl = () => `${ctx.actions.publicUrl}${PROTECTED_RESOURCE_PATH}`;
     const challenge = () => `Bearer resource_metadata="${resourceMetadataUrl()}"`;
 
@@ -46,10 +45,8 @@ export function mcpRoutes(
             app: root(),
             basePath: apiBasePath,
             authorization: `ApiKey ${caller.apiKey}`,
-            connectionId: caller.principal.connectionId,
             remoteAddress: auth?.extra?.ip ?? '127.0.0.1',
           }),
-          confirmations,
           // The key's consent shapes the tool list too: a read key gets no execute tool, a bound key is pinned.
           readOnly: caller.principal.access === 'read',
           ...(caller.principal.workspaceId ? { pinnedWorkspaceId: caller.principal.workspaceId } : {}),
@@ -105,9 +102,21 @@ export function mcpRoutes(
       url: '/mcp',
       schema: { hide: true },
       handler: async (request, reply) => {
-        // The key's limits are spent by the API calls the tools make (one per query, execute, report ...), not
-        // by the MCP envelope as well: a tool call costs what the same call over HTTP costs.
+        // Every JSON-RPC message spends a point of the key's limits (tools/list and pings too); the API calls a
+        // tool makes spend theirs as over HTTP. One message per request: batches were removed in 2025-06-18.
         const caller = await authenticate(request);
+        await applyKeyLimits(ctx.keyLimits, caller.principal.connectionId, reply);
+        if (Array.isArray(request.body)) {
+          return reply.code(400).send({
+            jsonrpc: '2.0',
+            id: null,
+            error: {
+              code: -32600,
+              message:
+                'JSON-RPC batches are not supported (the 2025-06-18 revision removed them): send one message per request.',
+            },
+          });
+        }
         const url = `${ctx.actions.publicUrl}/mcp`;
         const headers = new Headers();
         for (const [name, value] of Object.entries(request.headers)) {

@@ -6,7 +6,13 @@ import {
   type SchemaData,
   type WorkspacesData,
 } from '@expense/wire';
-import { type McpApi, McpApiError, type PendingInvitation, type SqlResult } from '@expense/wire/mcp';
+import {
+  type Instructed,
+  type McpApi,
+  McpApiError,
+  type PendingInvitation,
+  type SqlResult,
+} from '@expense/wire/mcp';
 import type { FastifyInstance } from 'fastify';
 
 interface Envelope {
@@ -20,6 +26,7 @@ interface Envelope {
     details?: Record<string, unknown>;
   };
   actions?: Action[];
+  instructions?: string[];
 }
 
 export interface InjectTarget {
@@ -28,7 +35,6 @@ export interface InjectTarget {
   basePath: string;
   /** The caller's credentials, as the API routes take them. */
   authorization: string;
-  connectionId: string;
   /** The MCP request's client address, so per-address limits and logs see the real client. */
   remoteAddress: string;
 }
@@ -42,8 +48,8 @@ export function injectApi(t: InjectTarget): McpApi {
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,
-    options: { body?: unknown; workspaceId?: string; idempotencyKey?: string } = {},
-  ): Promise<T> {
+    options: { body?: unknown; workspaceId?: string; idempotencyKey?: string; instructed?: boolean } = {},
+  ): Promise<T & Instructed> {
     const headers: Record<string, string> = { authorization: t.authorization, accept: 'application/json' };
     if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
@@ -73,11 +79,17 @@ export function injectApi(t: InjectTarget): McpApi {
         envelope.actions ?? [],
       );
     }
-    return envelope.data as T;
+    const data = envelope.data as T & Instructed;
+    if (!options.instructed) return data;
+    // SQL and revert answers: the notes an agent must relay travel in the instructions (stale rates ...).
+    return {
+      ...data,
+      ...(envelope.instructions?.length ? { instructions: envelope.instructions } : {}),
+      ...(response.headers['idempotent-replayed'] === 'true' ? { replayed: true } : {}),
+    };
   }
 
   return {
-    keyId: async () => t.connectionId,
     workspaces: () => call<WorkspacesData>('GET', '/workspaces'),
     invitations: async () => {
       try {
@@ -97,15 +109,24 @@ export function injectApi(t: InjectTarget): McpApi {
       ),
     revertChange: (changeId, c = {}) =>
       call<ChangeRevertData>('POST', `/changes/${encodeURIComponent(changeId)}/revert`, {
-        body: c.dryRun ? { dryRun: true } : {},
+        body: c.dryRun ? { dryRun: true } : c.confirmToken ? { confirmToken: c.confirmToken } : {},
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
+        instructed: true,
       }),
     sql: (endpoint, sql, c = {}) =>
       call<SqlResult>('POST', endpoint, {
-        body: endpoint === '/sql/query' ? { sql } : { sql, ...(c.dryRun ? { dryRun: true } : {}) },
+        body:
+          endpoint === '/sql/query'
+            ? { sql }
+            : {
+                sql,
+                ...(c.dryRun ? { dryRun: true } : {}),
+                ...(c.confirmToken ? { confirmToken: c.confirmToken } : {}),
+              },
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
+        instructed: true,
       }),
   };
 }

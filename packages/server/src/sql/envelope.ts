@@ -14,6 +14,8 @@ export interface SqlSuccess {
   changeId?: string | undefined;
   /** The instruction about carried-forward FX rates, when the request read them (fx/coverage.ts). */
   staleRates: string | undefined;
+  /** A write's dry run: the token that commits the same SQL once (confirmations/tokens.ts). */
+  token?: { confirmToken: string; confirmTokenExpiresAt: string } | undefined;
 }
 
 /** The SQL actions as JSON per builder: the same on every response until the public URL changes (at listen). */
@@ -37,6 +39,7 @@ export function successEnvelope(success: SqlSuccess, actions: ActionBuilder): st
     },
     clock: success.clock,
     ...(success.changeId ? { changeId: success.changeId } : {}),
+    ...success.token,
   };
   let kept = sqlActions.get(actions);
   if (kept?.baseUrl !== actions.baseUrl) {
@@ -52,7 +55,7 @@ function instructionsFor({ mode, dryRun, result, limits, staleRates, changeId }:
   if (mode !== 'query') {
     out.push(
       dryRun
-        ? 'Dry run: the statements ran and were rolled back, nothing was saved. Send the same SQL without dryRun to apply it.'
+        ? 'Dry run: the statements ran and were rolled back, nothing was saved. Show the user the effect; to apply it, send the same SQL without dryRun and with data.confirmToken (it commits once, within 10 minutes).'
         : changeId
           ? `Committed: every statement was applied, recorded as change ${changeId} (POST /changes/${changeId}/revert undoes it).`
           : 'Committed: every statement was applied.',

@@ -19,6 +19,7 @@
 import type { CheckResult, Guard, Mode, PreludeEpilogue, RunResult, SqlSession } from '@expense/sql-guard';
 import type { Principal } from '../auth/api-keys.js';
 import { clockAt } from '../clock/clock.js';
+import { type ConfirmClaims, type IssuedToken, spendInTransaction } from '../confirmations/tokens.js';
 import { type FxCoverage, staleRatesInstruction } from '../fx/coverage.js';
 import type { ActionBuilder } from '../http/actions.js';
 import type { Claim, IdempotencyStore } from '../idempotency/store.js';
@@ -56,6 +57,10 @@ export interface SqlCall {
   deadline: ArrivalDeadline;
   /** Aborts when the client went away: the statement in flight is cancelled on the database. */
   signal?: AbortSignal;
+  /** A verified confirmToken: spent in the write's transaction, so it commits once. */
+  confirm?: ConfirmClaims;
+  /** A write's dry run: issues its confirmToken for the workspace it ran in. */
+  issueToken?: (workspaceId: string) => IssuedToken;
 }
 
 export interface SqlPipelineDeps {
@@ -204,7 +209,7 @@ export class SqlPipeline {
    */
   async run(call: SqlCall, workspace: UserContext['workspaceId']): Promise<string> {
     const { db, guard, actions, idempotency, fxCoverage } = this.deps;
-    const { principal, mode, sql, dryRun, claim, checked, deadline, signal } = call;
+    const { principal, mode, sql, dryRun, claim, checked, deadline, signal, confirm, issueToken } = call;
     const readOnly = mode === 'query';
     const ctx: UserContext = {
       userId: principal.userId,
@@ -236,6 +241,8 @@ export class SqlPipeline {
         const clock = clockAt(new Date(), timeZone);
         const range = coverage && (await coverage);
         const staleRates = range && staleRatesInstruction(range, clock.today);
+        if (confirm && !dryRun) await spendInTransaction(session, confirm);
+        const token = dryRun ? issueToken?.(workspaceId) : undefined;
         const wrote = result.statements.some((s) => s.command !== 'SELECT');
         const changeId = wrote ? scope.changeId : undefined;
         const success = {
@@ -247,6 +254,7 @@ export class SqlPipeline {
           clock,
           staleRates,
           changeId,
+          token,
         };
         const body = successEnvelope(success, actions);
         if (claim && !dryRun)

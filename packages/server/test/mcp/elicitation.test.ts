@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, insertEntries, type Live, startWithWorkspace, type TestUser } from '../sql/setup.js';
-import { CLI_BIN, call, type Elicit, httpClient, stdioClient, withElicitation } from './helpers.js';
+import { CLI_BIN, call, type Elicit, errorOf, httpClient, stdioClient, withElicitation } from './helpers.js';
 
 // Where the client can ask its user, `execute` with a confirmToken asks them too: over stdio with a 2025-era
 // elicitation request, over stateless HTTP with the 2026-07-28 input-required round trip.
@@ -40,7 +40,7 @@ describe.skipIf(!existsSync(CLI_BIN))('execute asks the user where the client su
           confirmToken: dry.structuredContent.confirmToken,
         });
         expect(declined.isError).toBe(true);
-        expect(declined.structuredContent.error.code).toBe('confirmation_declined');
+        expect(errorOf(declined).error.code).toBe('confirmation_declined');
         expect(asked).toHaveLength(1);
         expect(asked[0]).toContain(sql);
         expect(await count(account)).toBe(0);

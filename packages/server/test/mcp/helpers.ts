@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseErrorText, type ToolError } from '@expense/wire/mcp';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { FastifyInstance } from 'fastify';
@@ -117,6 +118,18 @@ export async function call(client: Client, name: string, args: Record<string, un
 
 export const textOf = (result: Json): string =>
   (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+
+/**
+ * The error of a tool error result, as clients read it: no structuredContent (clients validate it against the
+ * output schema even with isError), the fenced JSON of the text content.
+ */
+export function errorOf(result: Json): ToolError {
+  if (result.isError !== true) throw new Error(`not a tool error: ${textOf(result).slice(0, 300)}`);
+  if (result.structuredContent !== undefined) throw new Error('a tool error carries structuredContent');
+  const parsed = parseErrorText(textOf(result));
+  if (!parsed) throw new Error(`no fenced error JSON in: ${textOf(result).slice(0, 300)}`);
+  return parsed;
+}
 
 /** Approximate tokens as ceil(characters / 4) of the JSON (docs/mcp.md). */
 export const approxTokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);

@@ -10,7 +10,7 @@ import {
   startWithWorkspace,
   type TestUser,
 } from '../sql/setup.js';
-import { call, type Era, httpClient, type Transport } from './helpers.js';
+import { call, type Era, errorOf, httpClient, type Transport } from './helpers.js';
 import { type SuiteContext, setKey, toolSuite } from './suite.js';
 
 describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
@@ -84,23 +84,52 @@ describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
     }
   });
 
-  it('counts every tool call against the key: a call over the limit is a rate_limited tool error', async () => {
+  it('counts every tool call against the key: an API call over the limit is a rate_limited tool error', async () => {
     const limited = await startLive(engine, { ratePerSecond: 3 });
     try {
       const u = await createUser(limited.db);
       await addWorkspace(limited.db, u.userId);
       const client = await httpClient(limited, u.apiKey, 'socket');
-      // Eight calls at once, each one API request of the key (3 per second here); no SQL, so no in-flight cap.
-      const results = await Promise.all(
-        Array.from({ length: 8 }, () => call(client, 'get_schema', { relations: ['accounts'] })),
-      );
-      const codes = results.map((r) => (r.isError ? r.structuredContent.error.code : 'ok'));
-      expect(codes.filter((c) => c === 'ok').length).toBeGreaterThan(0);
-      expect(codes).toContain('rate_limited');
-      const refused = results.find((r) => r.isError);
-      expect(refused.structuredContent.error.retryable).toBe(true);
-      expect(refused.structuredContent.nextAction).toMatch(/Retry-After/);
+      // A tool call spends a point for its message and one per API call it makes (3 per second here): a refused
+      // message is a 429 the client throws, a refused API call a rate_limited tool error; both say when to retry.
+      const refusals: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const r = await call(client, 'get_schema', { relations: ['accounts'] }).catch((e: Error) => e);
+        if (r instanceof Error)
+          refusals.push(/"code":"rate_limited"/.test(r.message) ? 'http 429' : r.message);
+        else if (r.isError) {
+          expect(errorOf(r).error).toMatchObject({ code: 'rate_limited', retryable: true });
+          expect(errorOf(r).nextAction).toMatch(/Retry-After/);
+          refusals.push('tool error');
+        }
+      }
+      expect(refusals.length).toBeGreaterThan(0);
+      for (const r of refusals) expect(['http 429', 'tool error']).toContain(r);
       await client.close();
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('every JSON-RPC message spends a point of the key (tools/list too); batches are refused', async () => {
+    const limited = await startLive(engine, { ratePerSecond: 1_000, ratePerDay: 4 });
+    try {
+      const u = await createUser(limited.db);
+      const headers = { accept: 'application/json, text/event-stream', authorization: `ApiKey ${u.apiKey}` };
+      const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+      const batch = await limited.request('POST', '/mcp', { body: [list(1), list(2)], headers });
+      expect(batch.status).toBe(400);
+      expect(batch.body.error.code).toBe(-32600);
+      expect(batch.body.error.message).toMatch(/batches are not supported/);
+      const statuses: number[] = [];
+      for (let id = 0; id < 4; id++) {
+        statuses.push((await limited.request('POST', '/mcp', { body: list(id), headers })).status);
+      }
+      // 4 a day: the batch spent one, three tools/list the rest, the fourth is refused.
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await limited.request('POST', '/mcp', { body: list(9), headers });
+      expect(refused.body.error.code).toBe('rate_limited');
+      expect(refused.headers.get('retry-after')).toBeTruthy();
     } finally {
       await limited.close();
     }

@@ -12,7 +12,7 @@ import {
   startWithWorkspace,
   type TestUser,
 } from '../sql/setup.js';
-import { CLI_BIN, call, type Era, stdioClient } from './helpers.js';
+import { CLI_BIN, call, type Era, errorOf, stdioClient } from './helpers.js';
 import { type SuiteContext, setKey, toolSuite } from './suite.js';
 
 // `expense mcp` as users run it: the BUILT CLI spawned by the SDK's stdio client, with EXPENSE_API_KEY.
@@ -85,7 +85,7 @@ describe.skipIf(!existsSync(CLI_BIN)).each(ENGINES)('MCP over stdio (expense mcp
       ]);
       const refused = await call(client, 'query', { sql: 'SELECT 1 AS one', workspaceId: other });
       expect(refused.isError).toBe(true);
-      expect(refused.structuredContent.error.code).toBe('workspace_pinned');
+      expect(errorOf(refused).error.code).toBe('workspace_pinned');
       const ok = await call(client, 'query', { sql: 'SELECT 1 AS one' });
       expect(ok.structuredContent.workspaceId).toBe(workspaceId);
     } finally {
@@ -93,15 +93,30 @@ describe.skipIf(!existsSync(CLI_BIN)).each(ENGINES)('MCP over stdio (expense mcp
     }
   });
 
-  it('a confirmToken from another process is refused (the secret is per process)', async () => {
+  it('a confirmToken from one expense mcp process commits from another, once (the API issues and spends it)', async () => {
     const a = await stdioClient(apiUrl(), user.apiKey);
     const b = await stdioClient(apiUrl(), user.apiKey);
     try {
       const account = `xproc-${randomUUID().slice(0, 8)}`;
       const sql = insertEntries(1, account);
       const dry = await call(a.client, 'execute', { sql });
-      const res = await call(b.client, 'execute', { sql, confirmToken: dry.structuredContent.confirmToken });
-      expect(res.structuredContent.error.code).toBe('confirmation_invalid');
+      const confirmToken = dry.structuredContent.confirmToken;
+      const res = await call(b.client, 'execute', { sql, confirmToken });
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent.committed).toBe(true);
+      expect(await count(account)).toBe(1);
+      const again = await call(a.client, 'execute', { sql, confirmToken, idempotencyKey: `mine-${account}` });
+      expect(errorOf(again).error.code).toBe('confirmation_used');
+      expect(await count(account)).toBe(1);
+      // revert the same way: dry run in b, commit in a
+      const history = await call(b.client, 'history');
+      const changeId = history.structuredContent.changes[0].changeId;
+      const preview = await call(b.client, 'revert', { changeId });
+      const done = await call(a.client, 'revert', {
+        changeId,
+        confirmToken: preview.structuredContent.confirmToken,
+      });
+      expect(done.isError).toBeFalsy();
       expect(await count(account)).toBe(0);
     } finally {
       await a.client.close();
@@ -120,9 +135,9 @@ describe.skipIf(!existsSync(CLI_BIN)).each(ENGINES)('MCP over stdio (expense mcp
       await doomed.close();
       const res = await call(client, 'execute', { sql, confirmToken: dry.structuredContent.confirmToken });
       expect(res.isError).toBe(true);
-      expect(res.structuredContent.error.code).toBe('mutation_outcome_unknown');
-      expect(res.structuredContent.nextAction).toMatch(/query the affected rows/);
-      expect(res.structuredContent.nextAction).toMatch(/same sql and confirmToken/);
+      expect(errorOf(res).error.code).toBe('mutation_outcome_unknown');
+      expect(errorOf(res).nextAction).toMatch(/query the affected rows/);
+      expect(errorOf(res).nextAction).toMatch(/same sql and confirmToken/);
     } finally {
       await client.close();
     }

@@ -1,3 +1,4 @@
+import { MCP_GUIDE } from './mcp.js';
 import { RECIPES } from './recipes.js';
 import { SQL_DIALECT } from './sql-dialect.js';
 import { GUIDE_TRANSPORTS, type GuideTransport } from './transport.js';
@@ -10,7 +11,7 @@ export { GUIDE_TRANSPORTS, type GuideTransport };
  * A topic is a text, or a function of the transport it is served over when the two differ (the write flow, the
  * names of the calls): no text served over one transport describes the other's flow.
  */
-export const GUIDE_TOPICS = ['sql-dialect', 'writing-data', 'recipes'] as const;
+export const GUIDE_TOPICS = ['sql-dialect', 'writing-data', 'recipes', 'mcp'] as const;
 export type GuideTopic = (typeof GUIDE_TOPICS)[number];
 
 type GuideText = string | ((transport: GuideTransport) => string);
@@ -19,6 +20,7 @@ const TEXTS: Record<GuideTopic, GuideText> = {
   'sql-dialect': SQL_DIALECT,
   'writing-data': WRITING_DATA,
   recipes: RECIPES,
+  mcp: MCP_GUIDE,
 };
 
 /** A topic as served over `transport` (MCP unless told). */

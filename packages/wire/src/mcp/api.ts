@@ -38,19 +38,29 @@ export interface SqlCall {
   dryRun?: boolean;
   workspaceId?: string;
   idempotencyKey?: string;
+  /** A dry run's token: the API commits the same SQL (or revert) once, wherever the dry run ran. */
+  confirmToken?: string;
+}
+
+/** The API's answer with its instructions (notes an agent must relay are among them). */
+export interface Instructed {
+  instructions?: string[];
+  /** The API answered from its Idempotency-Key store (a retried commit): nothing ran again. */
+  replayed?: boolean;
 }
 
 /** `data.clock` of SQL results (http-api.md), where the server provides it. */
-export type SqlResult = SqlResultData & { clock?: { now: string; today: string; timeZone: string } };
+export type SqlResult = SqlResultData & {
+  clock?: { now: string; today: string; timeZone: string };
+} & Instructed;
 
 /**
  * What the MCP tools need from the expense API, as the key they run under. The CLI implements it over HTTP
  * (its typed api layer), the server in-process over its own routes (every guard, limit and log the same).
- * Failures throw McpApiError.
+ * Confirmation tokens are the API's (issued by dry runs, redeemed by commits), so any process can commit a token
+ * another issued. Failures throw McpApiError.
  */
 export interface McpApi {
-  /** The connectionId of the key (confirmation tokens are bound to it). */
-  keyId(): Promise<string>;
   workspaces(): Promise<WorkspacesData>;
   /** Pending invitations; an empty list where the server has none. */
   invitations(): Promise<PendingInvitation[]>;
@@ -59,5 +69,5 @@ export interface McpApi {
   /** GET /changes (the `history` tool); absent where the server has no change history. */
   changes?(call?: { limit?: number; workspaceId?: string }): Promise<ChangesData>;
   /** POST /changes/{changeId}/revert (the `revert` tool). */
-  revertChange?(changeId: string, call?: SqlCall): Promise<ChangeRevertData>;
+  revertChange?(changeId: string, call?: SqlCall): Promise<ChangeRevertData & Instructed>;
 }

@@ -1,18 +1,26 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { McpApi } from './api.js';
-import type { Confirmations } from './confirm.js';
 import { registerPrompts, registerResources } from './resources.js';
 import { registerTools } from './tools.js';
 
 export { MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
 export * from './api.js';
-export { CONFIRM_TTL_MS, Confirmations, commitIdempotencyKey } from './confirm.js';
-export { fence, fencedJson, MAX_ROWS_PER_STATEMENT, MAX_TEXT_CHARS } from './render.js';
+export {
+  errorText,
+  fence,
+  fencedJson,
+  MAX_ROWS_PER_STATEMENT,
+  MAX_TEXT_CHARS,
+  parseErrorText,
+  relayNotes,
+  type ToolError,
+  withNotes,
+} from './render.js';
+export { sqlResult } from './tools.js';
+export { inToolWords, mcpHint } from './words.js';
 
 export interface ExpenseMcpOptions {
   api: McpApi;
-  /** One per stdio process, one per HTTP server: tokens are only valid where they were issued. */
-  confirmations: Confirmations;
   readOnly?: boolean;
   pinnedWorkspaceId?: string;
   /** The era of this instance (from the SDK's factory context). */

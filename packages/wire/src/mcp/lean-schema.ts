@@ -49,3 +49,9 @@ export function lean<T extends z.ZodType>(schema: T, kind: 'input' | 'output'): 
     '~standard': { ...std, validate: (std.validate as (v: unknown) => unknown).bind(std), jsonSchema: face },
   } as unknown as T;
 }
+
+/** An input or output schema as tools/list advertises it (lean), validating with the full zod schema. */
+export const inp = <T extends z.ZodType>(schema: T) => lean(schema, 'input');
+export const out = <T extends z.ZodType>(schema: T) => lean(schema, 'output');
+/** The annotations of a tool that only reads. */
+export const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;

@@ -50,16 +50,25 @@ export function registerResources(server: McpServer, api: McpApi, pinnedWorkspac
   );
 }
 
+// Built once per process: a stateless /mcp makes a server for every message.
+const IMPORT_ARGS = z.object({
+  account: z.string().describe('account_id to import into'),
+  statement: z.string().describe('the statement text (CSV or pasted rows)'),
+});
+const REVIEW_ARGS = z.object({
+  month: z
+    .string()
+    .regex(/^\d{4}-\d{2}$/)
+    .describe('YYYY-MM'),
+});
+
 /** Prompts: importing a bank statement, and a monthly review. */
 export function registerPrompts(server: McpServer): void {
   server.registerPrompt(
     'import_statement',
     {
       description: 'Import a bank or card statement into ledger_entries safely.',
-      argsSchema: z.object({
-        account: z.string().describe('account_id to import into'),
-        statement: z.string().describe('the statement text (CSV or pasted rows)'),
-      }),
+      argsSchema: IMPORT_ARGS,
     },
     ({ account, statement }) => ({
       messages: [
@@ -86,12 +95,7 @@ export function registerPrompts(server: McpServer): void {
     'monthly_review',
     {
       description: 'Review one month: spending by category, budget vs actual, balances, trend.',
-      argsSchema: z.object({
-        month: z
-          .string()
-          .regex(/^\d{4}-\d{2}$/)
-          .describe('YYYY-MM'),
-      }),
+      argsSchema: REVIEW_ARGS,
     },
     ({ month }) => ({
       messages: [

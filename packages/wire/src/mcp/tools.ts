@@ -9,14 +9,13 @@ import { HTTP_ERRORS, MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../erro
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
 import { REPORT_KINDS, ReportInputError, ReportInputSchema, reportData, reportScript } from '../reports.js';
 import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
-import { type Confirmations, commitIdempotencyKey } from './confirm.js';
 import { registerHistoryTools } from './history-tools.js';
-import { lean } from './lean-schema.js';
-import { fencedText, fitSqlResult } from './render.js';
+import { inp, out, READ } from './lean-schema.js';
+import { errorText, fencedText, fitSqlResult, relayNotes, withNotes } from './render.js';
+import { inToolWords, mcpHint } from './words.js';
 
 export interface ToolOptions {
   api: McpApi;
-  confirmations: Confirmations;
   /** Hide and refuse the writing tools. */
   readOnly?: boolean;
   /** Only this workspace may be used (its id). */
@@ -57,25 +56,25 @@ const ExecuteOutput = SqlOutput.extend({
   replayed: z.boolean().optional(),
 });
 
-export const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
-export const inp = <T extends z.ZodType>(schema: T) => lean(schema, 'input');
-export const out = <T extends z.ZodType>(schema: T) => lean(schema, 'output');
-
 interface Failure {
   error: ApiErrorObject;
   nextAction: string;
-  actions?: { name: string; method: string; url: string }[];
 }
 
+/**
+ * A tool error: isError, NO structuredContent (clients check it against the output schema whatever isError says),
+ * and the text content the error as fenced JSON (errorText). Hints and messages name tools, not HTTP routes.
+ */
 export function failure(f: Failure): CallToolResult {
-  const lines = [`Error ${f.error.code}: ${f.error.message}`];
-  if (f.error.hint) lines.push(`Hint: ${f.error.hint}`);
-  lines.push(`Next: ${f.nextAction}`);
-  return {
-    isError: true,
-    content: [{ type: 'text', text: lines.join('\n') }],
-    structuredContent: f as unknown as Record<string, unknown>,
+  const { code, message, hint, retryable, details } = f.error;
+  const error = {
+    code,
+    message: inToolWords(message),
+    ...(hint === undefined ? {} : { hint }),
+    retryable: retryable ?? false,
+    ...(details === undefined ? {} : { details }),
   };
+  return { isError: true, content: [{ type: 'text', text: errorText({ error, nextAction: f.nextAction }) }] };
 }
 
 export function mcpFailure(code: McpErrorCode, nextAction: string, hint?: string): CallToolResult {
@@ -86,8 +85,8 @@ export function mcpFailure(code: McpErrorCode, nextAction: string, hint?: string
 }
 
 /** The next legal step after an API error, in words an agent can act on (the error catalogue's). */
-export function nextActionFor(e: McpApiError): string {
-  return mcpNextStep(e.error, e.status);
+export function nextActionFor(e: McpApiError, variant?: string): string {
+  return mcpNextStep(e.error, e.status, variant);
 }
 
 /** A commit (or a revert) was sent and its answer never came: the catalogue's mutation_outcome_unknown. */
@@ -104,17 +103,16 @@ export function outcomeUnknown(message: string, variant?: 'revert'): CallToolRes
   });
 }
 
-export async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+/** Runs a tool; an API error becomes a tool error in MCP words (`variant`: the tool's situation, e.g. revert). */
+export async function guarded(run: () => Promise<CallToolResult>, variant?: string): Promise<CallToolResult> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof McpApiError) {
+      const hint = mcpHint(error.error);
       return failure({
-        error: error.error,
-        nextAction: nextActionFor(error),
-        ...(error.actions.length
-          ? { actions: error.actions.map((a) => ({ name: a.name, method: a.method, url: a.url })) }
-          : {}),
+        error: { ...error.error, ...(hint === undefined ? {} : { hint }) },
+        nextAction: nextActionFor(error, variant),
       });
     }
     if (error instanceof ReportInputError) {
@@ -124,15 +122,81 @@ export async function guarded(run: () => Promise<CallToolResult>): Promise<CallT
   }
 }
 
-function sqlResult(result: SqlResult, header: string[], extra: Record<string, unknown> = {}): CallToolResult {
-  const fitted = fitSqlResult(result, header);
+/** A SQL result as a tool result: capped and fenced, with the notes the API's instructions carry. */
+export function sqlResult(
+  result: SqlResult,
+  header: string[],
+  extra: Record<string, unknown> = {},
+): CallToolResult {
+  const { instructions, replayed: _replayed, ...data } = result;
+  const fitted = fitSqlResult(data as SqlResult, header);
   const structured = { ...fitted.structured, textTruncated: fitted.textTruncated, ...extra };
-  return { content: [{ type: 'text', text: fitted.text }], structuredContent: structured };
+  return withNotes(
+    { content: [{ type: 'text', text: fitted.text }], structuredContent: structured },
+    relayNotes(instructions),
+  );
 }
+
+// Built once per process, not per request: a stateless /mcp makes a server for every message.
+const LIST_WORKSPACES_INPUT = inp(z.object({}));
+const LIST_WORKSPACES_OUTPUT = out(
+  z.object({
+    workspaces: z.array(
+      z.object({ workspaceId: z.string(), name: z.string(), role: z.string(), selected: z.boolean() }),
+    ),
+    invitations: z.array(z.record(z.string(), z.unknown())),
+    readOnly: z.boolean(),
+    pinnedWorkspaceId: z.string().nullable(),
+  }),
+);
+const GET_SCHEMA_INPUT = inp(
+  z.object({ workspaceId: WorkspaceArg, relations: z.array(z.string()).optional() }),
+);
+const GET_SCHEMA_OUTPUT = out(
+  z.object({
+    relations: z.array(z.record(z.string(), z.unknown())),
+    functions: z.array(z.string()),
+    rules: z.array(z.string()),
+    limits: z.record(z.string(), z.number()),
+  }),
+);
+const QUERY_INPUT = inp(z.object({ sql: z.string(), workspaceId: WorkspaceArg }));
+const QUERY_OUTPUT = out(SqlOutput);
+const EXECUTE_INPUT = inp(
+  z.object({
+    sql: z.string(),
+    workspaceId: WorkspaceArg,
+    confirmToken: z.string().optional(),
+    idempotencyKey: z.string().max(200).optional(),
+  }),
+);
+const EXECUTE_OUTPUT = out(ExecuteOutput);
+const GET_GUIDE_INPUT = inp(z.object({ topic: z.enum(GUIDE_TOPICS) }));
+const GET_GUIDE_OUTPUT = out(z.object({ topic: z.string(), markdown: z.string() }));
+const REPORT_INPUT = inp(
+  z.object({
+    kind: z.enum(REPORT_KINDS),
+    from: z.iso.date(),
+    to: z.iso.date(),
+    currency: z.string().optional(),
+    workspaceId: WorkspaceArg,
+  }),
+);
+const REPORT_OUTPUT = out(
+  z.object({
+    kind: z.string(),
+    from: z.string(),
+    to: z.string(),
+    currency: z.string(),
+    rows: z.array(z.record(z.string(), z.unknown())),
+    fx: z.record(z.string(), z.unknown()),
+    notes: z.array(z.string()),
+  }),
+);
 
 /** The tools of mcp.md on one McpServer, for any transport (history and revert where the API has them). */
 export function registerTools(server: McpServer, o: ToolOptions): void {
-  const { api, confirmations } = o;
+  const { api } = o;
 
   /** The workspace a call may use: the pinned one, the argument, or the server's default (undefined). */
   const workspaceFor = (requested: string | undefined): string | undefined | CallToolResult => {
@@ -147,17 +211,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'list_workspaces',
     {
       description: 'Your workspaces and pending invitations.',
-      inputSchema: inp(z.object({})),
-      outputSchema: out(
-        z.object({
-          workspaces: z.array(
-            z.object({ workspaceId: z.string(), name: z.string(), role: z.string(), selected: z.boolean() }),
-          ),
-          invitations: z.array(z.record(z.string(), z.unknown())),
-          readOnly: z.boolean(),
-          pinnedWorkspaceId: z.string().nullable(),
-        }),
-      ),
+      inputSchema: LIST_WORKSPACES_INPUT,
+      outputSchema: LIST_WORKSPACES_OUTPUT,
       annotations: READ,
     },
     () =>
@@ -183,15 +238,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'get_schema',
     {
       description: 'Relations, columns, hints, functions, rules and limits.',
-      inputSchema: inp(z.object({ workspaceId: WorkspaceArg, relations: z.array(z.string()).optional() })),
-      outputSchema: out(
-        z.object({
-          relations: z.array(z.record(z.string(), z.unknown())),
-          functions: z.array(z.string()),
-          rules: z.array(z.string()),
-          limits: z.record(z.string(), z.number()),
-        }),
-      ),
+      inputSchema: GET_SCHEMA_INPUT,
+      outputSchema: GET_SCHEMA_OUTPUT,
       annotations: READ,
     },
     ({ workspaceId, relations }) =>
@@ -216,8 +264,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'query',
     {
       description: 'Run one read-only SELECT. Read get_guide sql-dialect first.',
-      inputSchema: inp(z.object({ sql: z.string(), workspaceId: WorkspaceArg })),
-      outputSchema: out(SqlOutput),
+      inputSchema: QUERY_INPUT,
+      outputSchema: QUERY_OUTPUT,
       annotations: READ,
     },
     ({ sql, workspaceId }) =>
@@ -235,15 +283,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
       {
         description:
           'INSERT/UPDATE/DELETE or an atomic script. Without confirmToken: a dry run, its effect and a confirmToken; after user approval, repeat with the same sql and token to commit.',
-        inputSchema: inp(
-          z.object({
-            sql: z.string(),
-            workspaceId: WorkspaceArg,
-            confirmToken: z.string().optional(),
-            idempotencyKey: z.string().max(200).optional(),
-          }),
-        ),
-        outputSchema: out(ExecuteOutput),
+        inputSchema: EXECUTE_INPUT,
+        outputSchema: EXECUTE_OUTPUT,
         annotations: {
           readOnlyHint: false,
           destructiveHint: true,
@@ -254,60 +295,49 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
         guarded(async () => {
           const ws = workspaceFor(args.workspaceId);
           if (isResult(ws)) return ws;
-          const keyId = await api.keyId();
           if (!args.confirmToken) {
             const dry = await api.sql('/sql', args.sql, { dryRun: true, ...(ws ? { workspaceId: ws } : {}) });
-            const { token, expiresAt } = confirmations.issue(keyId, dry.workspaceId, args.sql);
+            const { confirmToken, confirmTokenExpiresAt, ...data } = dry;
             return sqlResult(
-              dry,
+              data,
               [
                 `DRY RUN in workspace ${dry.workspaceId}: rolled back, nothing changed.`,
                 'To commit: show the user this SQL and effect; after approval call execute with the same sql and this confirmToken (valid 10 minutes, once):',
-                `confirmToken: ${token}`,
+                `confirmToken: ${confirmToken}`,
               ],
-              { confirmToken: token, expiresAt },
+              { confirmToken, expiresAt: confirmTokenExpiresAt },
             );
           }
-          const verdict = confirmations.claim(args.confirmToken, keyId, args.sql, ws);
-          if (!verdict.ok) {
+          const asked = await askUser(server, ctx, args.sql, ws, o);
+          if (asked === 'input') return inputRequiredResult(args.sql, ws);
+          if (asked === 'declined') {
             return mcpFailure(
-              verdict.code,
-              'Call execute without confirmToken for a new dry run of the exact SQL, then confirm with its token.',
+              'confirmation_declined',
+              'Nothing was changed. Ask the user what to do instead.',
             );
           }
-          const { claims } = verdict;
-          let spent = false;
           try {
-            const asked = await askUser(server, ctx, args.sql, claims.w, o);
-            if (asked === 'input') {
-              confirmations.release(claims);
-              spent = true;
-              return inputRequiredResult(args.sql, claims.w);
-            }
-            if (asked === 'declined') {
-              confirmations.spend(claims);
-              spent = true;
-              return mcpFailure(
-                'confirmation_declined',
-                'Nothing was changed. Ask the user what to do instead.',
+            // The API checks the token (key, workspace, exact SQL, expiry) and spends it with the write, once.
+            const result = await api.sql('/sql', args.sql, {
+              confirmToken: args.confirmToken,
+              ...(ws ? { workspaceId: ws } : {}),
+              ...(args.idempotencyKey ? { idempotencyKey: args.idempotencyKey } : {}),
+            });
+            if (result.replayed) {
+              return sqlResult(
+                result,
+                [
+                  `ALREADY COMMITTED in workspace ${result.workspaceId} with this confirmToken: this is that commit's kept answer; nothing ran again.`,
+                ],
+                { replayed: true },
               );
             }
-            const result = await api.sql('/sql', args.sql, {
-              workspaceId: claims.w,
-              idempotencyKey: args.idempotencyKey ?? commitIdempotencyKey(claims),
-            });
-            confirmations.spend(claims);
-            spent = true;
             return sqlResult(result, [
               `COMMITTED in workspace ${result.workspaceId}${result.changeId ? ` as change ${result.changeId} (the revert tool undoes it)` : ''}.`,
             ]);
           } catch (error) {
-            if (spent) throw error;
-            // A 4xx answer is definite: nothing ran (429: not even tried, so the token stays usable).
-            const definite = error instanceof McpApiError && error.status < 500;
-            if (definite && error.status !== 429) confirmations.spend(claims);
-            else confirmations.release(claims);
-            if (definite) throw error;
+            // A 4xx answer is definite: nothing ran. Anything else leaves the outcome unknown.
+            if (error instanceof McpApiError && error.status < 500) throw error;
             const cause =
               error instanceof McpApiError ? `${error.error.code}: ${error.error.message}` : String(error);
             return outcomeUnknown(`The commit's outcome is unknown (${cause}).`);
@@ -322,8 +352,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'get_guide',
     {
       description: 'Short guides to read before writing SQL.',
-      inputSchema: inp(z.object({ topic: z.enum(GUIDE_TOPICS) })),
-      outputSchema: out(z.object({ topic: z.string(), markdown: z.string() })),
+      inputSchema: GET_GUIDE_INPUT,
+      outputSchema: GET_GUIDE_OUTPUT,
       annotations: READ,
     },
     ({ topic }) => {
@@ -337,26 +367,8 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     {
       description:
         "A fixed report for a date range (to inclusive) in one currency (default: the workspace's); relay its notes.",
-      inputSchema: inp(
-        z.object({
-          kind: z.enum(REPORT_KINDS),
-          from: z.iso.date(),
-          to: z.iso.date(),
-          currency: z.string().optional(),
-          workspaceId: WorkspaceArg,
-        }),
-      ),
-      outputSchema: out(
-        z.object({
-          kind: z.string(),
-          from: z.string(),
-          to: z.string(),
-          currency: z.string(),
-          rows: z.array(z.record(z.string(), z.unknown())),
-          fx: z.record(z.string(), z.unknown()),
-          notes: z.array(z.string()),
-        }),
-      ),
+      inputSchema: REPORT_INPUT,
+      outputSchema: REPORT_OUTPUT,
       annotations: READ,
     },
     ({ workspaceId, ...input }) =>
@@ -400,7 +412,7 @@ export async function askUser(
   server: McpServer,
   ctx: ToolContext,
   sql: string,
-  workspaceId: string,
+  workspaceId: string | undefined,
   o: ToolOptions,
 ): Promise<'yes' | 'declined' | 'input'> {
   const c = ctx as {
@@ -434,10 +446,10 @@ export async function askUser(
   }
 }
 
-const confirmMessage = (sql: string, workspaceId: string) =>
-  `An agent wants to commit this SQL in workspace ${workspaceId}:\n\n${sql.slice(0, 2000)}`;
+const confirmMessage = (sql: string, workspaceId: string | undefined) =>
+  `An agent wants to commit this SQL in ${workspaceId ? `workspace ${workspaceId}` : 'the selected workspace'}:\n\n${sql.slice(0, 2000)}`;
 
-export function inputRequiredResult(sql: string, workspaceId: string): CallToolResult {
+export function inputRequiredResult(sql: string, workspaceId: string | undefined): CallToolResult {
   return inputRequired({
     inputRequests: {
       confirm: inputRequired.elicit({

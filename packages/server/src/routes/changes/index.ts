@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../auth/authenticate.js';
+import { confirmIdempotencyKey, revertSubject } from '../../confirmations/tokens.js';
 import type { AppContext } from '../../context.js';
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { failure, success } from '../../http/envelope.js';
@@ -108,8 +109,8 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     purge.unref();
     app.addHook('onClose', async () => clearInterval(purge));
 
-    const workspaceOf = (request: FastifyRequest) =>
-      resolveWorkspace(ctx.db, ctx.actions, principalOf(request), request.headers['x-workspace-id']);
+    const workspaceOf = (request: FastifyRequest, header = request.headers['x-workspace-id']) =>
+      resolveWorkspace(ctx.db, ctx.actions, principalOf(request), header);
 
     app.get(
       '/changes',
@@ -193,18 +194,37 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = principalOf(request);
         const dryRun = request.body?.dryRun === true;
-        const key = idempotencyKeyOf(request.headers['idempotency-key']);
-        const workspaceId = await workspaceOf(request);
+        let key = idempotencyKeyOf(request.headers['idempotency-key']);
         const { changeId } = request.params;
+        const subject = revertSubject(changeId);
+        // As on /sql: a dry run's token commits this revert once, in the dry run's workspace, on any instance.
+        const given = request.body?.confirmToken;
+        const confirm =
+          given === undefined
+            ? undefined
+            : await ctx.confirmations.verify(
+                given,
+                principal.connectionId,
+                subject,
+                request.headers['x-workspace-id'],
+              );
+        if (confirm && dryRun) {
+          throw new ApiError('invalid_request', 'confirmToken commits: send it without dryRun.');
+        }
+        if (confirm) key ??= confirmIdempotencyKey(confirm);
+        const workspaceId = await workspaceOf(request, request.headers['x-workspace-id'] ?? confirm?.w);
+        const token = dryRun
+          ? await ctx.confirmations.issue(principal.connectionId, workspaceId, subject)
+          : undefined;
         if (!isUuid(changeId) || !(await findChange(ctx.db, workspaceId, changeId))) {
           throw await missingChange(ctx, workspaceId, changeId);
         }
         const render = (data: Parameters<Parameters<typeof revertChange>[1]['render']>[0]) =>
           JSON.stringify(
-            success(data, [
+            success({ ...data, ...token }, [
               data.committed
                 ? `Reverted: the rows are as they were before change ${changeId}. The revert is change ${data.changeId ?? '(none: nothing to undo)'} and can be reverted too.`
-                : 'Dry run: the revert ran and was rolled back, nothing was saved. Show the user the rows, then send the same request without dryRun to apply it.',
+                : 'Dry run: the revert ran and was rolled back, nothing was saved. Show the user the rows, then send the same request without dryRun and with data.confirmToken to apply it (once, within 10 minutes).',
             ]),
           );
         const run = (claim?: Parameters<typeof revertChange>[1]['claim']) =>
@@ -216,6 +236,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             idempotency,
             render,
             ...(claim ? { claim } : {}),
+            ...(confirm ? { confirm } : {}),
           });
         if (key === undefined) return void send(reply, await run());
 

@@ -1,6 +1,7 @@
 import type { SqlSession } from '@expense/sql-guard';
 import type { ChangeRevertData } from '@expense/wire';
 import type { Principal } from '../../auth/api-keys.js';
+import { type ConfirmClaims, spendInOwnerTransaction } from '../../confirmations/tokens.js';
 import { ApiError } from '../../http/api-error.js';
 import type { Claim, IdempotencyStore, KeptResponse } from '../../idempotency/store.js';
 import type { Database, Queryable } from '../../storage/database.js';
@@ -13,6 +14,8 @@ export interface RevertRequest {
   dryRun: boolean;
   /** With an Idempotency-Key: the response is recorded in the revert's own transaction. */
   claim?: Claim;
+  /** A verified confirmToken, spent in the revert's transaction (it commits once). */
+  confirm?: ConfirmClaims;
   idempotency: IdempotencyStore;
   /** The success envelope's JSON text for the data (the bytes sent and kept). */
   render(data: ChangeRevertData): string;
@@ -100,6 +103,7 @@ export async function revertChange(db: Database, request: RevertRequest): Promis
         await tx.query('SET CONSTRAINTS ALL IMMEDIATE');
         throw new DryRunDone(text);
       }
+      if (request.confirm) await spendInOwnerTransaction(tx, request.confirm);
       if (claim) {
         await request.idempotency.completeInTransaction(sessionOf(tx, db.engine), claim, {
           statusCode: 200,

@@ -1,9 +1,10 @@
-import { type DiscoveryData, DiscoveryDataSchema } from '@expense/wire';
+import { type Action, type DiscoveryData, DiscoveryDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
+import { PROTECTED_RESOURCE_PATH } from '../../mcp/index.js';
 import { responses } from '../responses.js';
 import { DISCOVERY_INSTRUCTIONS } from './instructions.js';
 import { loadReadme } from './readme.js';
@@ -23,6 +24,21 @@ export function discoveryData(ctx: AppContext): DiscoveryData {
       guideUrl: `${a.baseUrl}/guide`,
       sourceUrl: SOURCE_URL,
     },
+    mcp: {
+      url: `${a.publicUrl}/mcp`,
+      auth: ['ApiKey', 'Bearer (OAuth 2.1)'],
+      resourceMetadataUrl: `${a.publicUrl}${PROTECTED_RESOURCE_PATH}`,
+    },
+  };
+}
+
+/** The MCP endpoint as an action: where an agent that speaks MCP connects, with the key it has. */
+export function mcpAction(ctx: AppContext): Action {
+  return {
+    name: 'connect_mcp',
+    method: 'POST',
+    url: `${ctx.actions.publicUrl}/mcp`,
+    auth: 'ApiKey',
   };
 }
 
@@ -36,7 +52,11 @@ const schema = {
 export function discoveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const handler = async () =>
-      success(discoveryData(ctx), DISCOVERY_INSTRUCTIONS, [ctx.actions.sendCode(), ctx.actions.verifyCode()]);
+      success(discoveryData(ctx), DISCOVERY_INSTRUCTIONS, [
+        ctx.actions.sendCode(),
+        ctx.actions.verifyCode(),
+        mcpAction(ctx),
+      ]);
     app.get('/', { schema }, handler);
     app.get('/agent', { schema }, handler);
 

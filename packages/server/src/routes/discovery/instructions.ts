@@ -13,4 +13,5 @@ export const DISCOVERY_INSTRUCTIONS = [
   "Read the agent's guide (docs.guideUrl) for the SQL dialect, writing data and recipes; every SQL result carries data.clock with today's date in the workspace's time zone.",
   FX_FRESH_RATES,
   'Every committed write is kept in the change history (GET /changes, 90 days): tell the user what you changed, and undo a mistake with POST /changes/{changeId}/revert.',
+  'Agents that speak MCP can use the same service as tools: connect to mcp.url (Streamable HTTP) with "Authorization: Bearer <key>" (the ApiKey, or an OAuth 2.1 token: mcp.resourceMetadataUrl), or run `expense mcp` locally; GET /guide/mcp explains the tools.',
 ];

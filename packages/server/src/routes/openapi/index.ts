@@ -24,10 +24,68 @@ export function openApiDocument(
       paths[local] = item;
     }
   }
+  paths['/mcp'] = MCP_PATH;
   doc.paths = paths;
   doc.servers = [{ url: publicUrl }];
+  const components = (doc.components ?? {}) as { securitySchemes?: Record<string, unknown> };
+  components.securitySchemes = { ...components.securitySchemes, Bearer: BEARER_SCHEME };
+  doc.components = components;
   return doc;
 }
+
+/** /mcp's Bearer scheme: an ApiKey, or an OAuth 2.1 access token (the server is its own authorization server). */
+const BEARER_SCHEME = {
+  type: 'http',
+  scheme: 'bearer',
+  description:
+    'On /mcp: `Authorization: Bearer <key>`, an ApiKey or an OAuth 2.1 access token (RFC 9728 metadata at /.well-known/oauth-protected-resource/mcp; authorization server metadata at /.well-known/oauth-authorization-server). `ApiKey <key>` is accepted too.',
+};
+
+/** The MCP endpoint, described for agents that read this document first (docs/mcp.md has the tools). */
+const MCP_PATH = {
+  post: {
+    tags: ['mcp'],
+    summary:
+      'Model Context Protocol over Streamable HTTP (stateless): the same service as tools (list_workspaces, get_schema, query, execute, history, revert, get_guide, report)',
+    description:
+      'One JSON-RPC message per request (batches are refused); each spends one request of the key\'s rate limit. Without valid credentials: 401 with `WWW-Authenticate: Bearer resource_metadata="<origin>/.well-known/oauth-protected-resource/mcp"`. GET /v1/guide/mcp explains the tools.',
+    security: [{ Bearer: [] }, { ApiKey: [] }],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['jsonrpc', 'method'],
+            properties: {
+              jsonrpc: { const: '2.0' },
+              id: { type: ['string', 'integer'] },
+              method: { type: 'string', examples: ['initialize', 'tools/list', 'tools/call'] },
+              params: { type: 'object' },
+            },
+          },
+        },
+      },
+    },
+    parameters: [
+      {
+        name: 'Accept',
+        in: 'header',
+        required: true,
+        schema: { type: 'string', const: 'application/json, text/event-stream' },
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The JSON-RPC response (application/json or one text/event-stream event)',
+      },
+      '202': { description: 'A notification or response was accepted' },
+      '400': { description: 'Not one JSON-RPC message (a batch, or malformed)' },
+      '401': { description: 'Missing or invalid credentials; WWW-Authenticate names the resource metadata' },
+      '429': { description: 'rate_limited: the key spent its requests (Retry-After)' },
+    },
+  },
+};
 
 /** GET /v1/openapi.json and its alias /v1/swagger.json. */
 export function openApiRoutes(

@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../auth/authenticate.js';
 import { workspaceClock } from '../../clock/workspace-time-zone.js';
+import { confirmIdempotencyKey } from '../../confirmations/tokens.js';
 import type { AppContext } from '../../context.js';
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { failure } from '../../http/envelope.js';
@@ -96,7 +97,13 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
     const purge = setInterval(() => {
       idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge'));
     }, PURGE_INTERVAL_MS);
+    const purgeTokens = setInterval(() => {
+      ctx.confirmations
+        .purgeExpired()
+        .catch((error: unknown) => app.log.warn({ err: error }, 'confirmation purge'));
+    }, PURGE_INTERVAL_MS);
     purge.unref();
+    purgeTokens.unref();
     // At most maxInflightPerKey / maxInflightPerUser SQL requests in flight (shared through Redis when set).
     const inflight = new InflightLimiter({
       perKey: ctx.config.maxInflightPerKey,
@@ -107,6 +114,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
     });
     app.addHook('onClose', async () => {
       clearInterval(purge);
+      clearInterval(purgeTokens);
       await inflight.close();
       await guard.close();
     });
@@ -133,19 +141,52 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
     async function handle(
       request: FastifyRequest,
       reply: FastifyReply,
-      body: { sql: string; dryRun?: boolean | undefined },
+      body: { sql: string; dryRun?: boolean | undefined; confirmToken?: string | undefined },
       endpoint: { path: string; mode: Mode },
     ): Promise<void> {
       const principal = principalOf(request);
       const { sql } = body;
       const { mode } = endpoint;
-      const key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
+      let key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
       const checked = await accepted(request, sql, mode);
+      let header = request.headers['x-workspace-id'];
+      // A dry run's token: this key, this SQL, the dry run's workspace (the default here), once (spent with the
+      // write); without an Idempotency-Key of its own, a retry of the same token replays instead of failing.
+      const confirm =
+        body.confirmToken === undefined
+          ? undefined
+          : await ctx.confirmations.verify(
+              body.confirmToken,
+              principal.connectionId,
+              sql,
+              typeof header === 'string' ? header : undefined,
+            );
+      if (confirm) {
+        if (body.dryRun === true) {
+          throw new ApiError('invalid_request', 'confirmToken commits: send it without dryRun.', {
+            details: { issues: [{ path: 'body.dryRun', message: 'not with confirmToken' }] },
+          });
+        }
+        header ??= confirm.w;
+        key ??= confirmIdempotencyKey(confirm);
+      }
       // The deadline counts from the request's arrival; the lease is held until the request is over.
       const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, guard.limits.deadlineMs);
       const signal = clientGone(reply.raw);
-      const call: SqlCall = { principal, mode, sql, checked, dryRun: body.dryRun === true, deadline, signal };
-      const header = request.headers['x-workspace-id'];
+      const call: SqlCall = {
+        principal,
+        mode,
+        sql,
+        checked,
+        dryRun: body.dryRun === true,
+        deadline,
+        signal,
+        ...(confirm ? { confirm } : {}),
+      };
+      if (call.dryRun && mode !== 'query') {
+        const issue = await ctx.confirmations.issuer();
+        call.issueToken = (workspaceId) => issue(principal.connectionId, workspaceId, sql);
+      }
       const workspace = new WorkspaceResolution(ctx.db, ctx.actions, principal, header);
       const lease = await inflight.admit(principal, guard.limits.deadlineMs);
       try {
