@@ -2,6 +2,7 @@
 // cookie, the same-origin proxy to /v1 with an Origin check, and sign-out revoking the key.
 
 import { codeOf, freshPostgres, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { ReportInputSchema, reportSql } from '@expense/wire/reports';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeReturnTo, sessionCookie, signInUrl } from '../../src/console/session.js';
@@ -142,7 +143,10 @@ describe('console session', () => {
       url: '/console/report-sql?kind=monthly_trend&from=2026-08-01&to=2026-10-31',
     });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().data.sql).toContain('FROM (VALUES');
+    // The very SQL of the shared definition (the MCP report tool's and the CLI's).
+    expect(ok.json().data.sql).toBe(
+      reportSql(ReportInputSchema.parse({ kind: 'monthly_trend', from: '2026-08-01', to: '2026-10-31' })),
+    );
     const bad = await app.inject({
       method: 'GET',
       url: '/console/report-sql?kind=monthly_trend&from=2020-01-01&to=2026-10-31',
