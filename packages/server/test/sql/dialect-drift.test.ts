@@ -1,0 +1,53 @@
+import { ENGINES, type EngineSpec } from '@expense/test-kit';
+import { describe, expect, it } from 'vitest';
+import { createServer } from '../../src/index.js';
+import { openDatabase } from '../../src/storage/index.js';
+
+/**
+ * The server verifies at start that its dialect's relations and columns (names and order) and the SQL role's
+ * operations equal the database's, and refuses to start otherwise (issue 21: `*` expanded in the dialect's order;
+ * issue 25: a dialect column the table lacks lets `t.col` through as a function call).
+ */
+async function startOn(engine: EngineSpec, change: string | undefined): Promise<unknown> {
+  const target = await engine.open();
+  const db = await openDatabase({ databaseUrl: target.url });
+  try {
+    if (change) await db.query(change);
+    const app = await createServer({ logLevel: 'silent' }, { database: db });
+    await app.close();
+    return undefined;
+  } catch (error) {
+    return error;
+  } finally {
+    await db.close();
+    await target.drop();
+  }
+}
+
+// A PGlite start migrates for a minute under load: PGlite proves the refusal; every other suite proves the start.
+describe.each(ENGINES)('the server and its dialect on $name', (engine) => {
+  it('refuses to start when a column was added to a user relation', async () => {
+    const error = await startOn(engine, 'ALTER TABLE public.ledger_entries ADD COLUMN to_json text');
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/^The database's user relations differ from the SQL dialect/);
+    expect((error as Error).message).toContain('ledger_entries.to_json');
+  }, 180_000);
+});
+
+describe('the server and its dialect on PostgreSQL', () => {
+  const postgres = ENGINES.find((e) => e.name === 'PostgreSQL') as EngineSpec;
+
+  it('starts on the migrated database', async () => {
+    expect(await startOn(postgres, undefined)).toBeUndefined();
+  }, 120_000);
+
+  it('refuses to start when the columns of a relation are in another order', async () => {
+    const error = await startOn(
+      postgres,
+      'ALTER TABLE public.budget_lines DROP COLUMN note; ALTER TABLE public.budget_lines ADD COLUMN note text',
+    );
+    expect((error as Error).message).toContain(
+      "the table's order is line_id, workspace_id, budget_month, direction, category, currency, planned_value, inserted_at, updated_at, note",
+    );
+  }, 120_000);
+});
