@@ -255,7 +255,7 @@ function deadlineError(
       );
 }
 
-export function noTransactionError(): GuardRunError {
+function noTransactionError(): GuardRunError {
   return new GuardRunError(
     'no_transaction',
     'The session is not inside a transaction block, so a failing statement could leave earlier ones committed; nothing was run.',
