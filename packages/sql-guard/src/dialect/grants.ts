@@ -3,32 +3,16 @@
  * statements that set them. Applied by a superuser (only a superuser may change who executes the functions of
  * pg_catalog), in the database the dialect was read from, with the search_path its statements use.
  */
+import { BINARY_OPERATORS } from '../check/names.js';
 import type { Dialect } from '../types.js';
 import { identifier, literal } from './catalog.js';
 import { assertDialect } from './validate.js';
 
 /**
- * Operators a statement of a dialect can write (names.ts: comparison, arithmetic, ||; LIKE and ILIKE): their
- * functions over the dialect's types are granted. IN, BETWEEN and IS DISTINCT FROM are made of these.
+ * Operators a statement of a dialect can write (the guard's binary operators, and LIKE and ILIKE as PostgreSQL names
+ * them): their functions over the dialect's types are granted. IN, BETWEEN and IS DISTINCT FROM are made of these.
  */
-const DIALECT_OPERATORS = [
-  '=',
-  '<>',
-  '<',
-  '>',
-  '<=',
-  '>=',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '||',
-  '~~',
-  '!~~',
-  '~~*',
-  '!~~*',
-];
+const DIALECT_OPERATORS = [...BINARY_OPERATORS, '~~', '!~~', '~~*', '!~~*'];
 
 /**
  * The types the runner's own SQL compares, casts and adds (wrapper-sql.ts: the written-row count over pg_class, the

@@ -96,11 +96,7 @@ export async function verifyDialect(
   if (options.role !== undefined) {
     const schemas = [...new Set(read.flatMap((r) => (r.schema === undefined ? [] : [r.schema])))];
     for (const reachable of await reachableRelations(client, schemas, options.role)) {
-      if (
-        dialect.relations[reachable.name] &&
-        read.some((r) => r.name === reachable.name && r.schema === reachable.schema)
-      )
-        continue;
+      if (read.some((r) => r.name === reachable.name && r.schema === reachable.schema)) continue;
       differences.push({
         kind: 'extra_relation',
         relation: `${reachable.schema}.${reachable.name}`,
