@@ -1,7 +1,11 @@
+import { createGuard } from '@expense/sql-guard';
 import { ENGINES, type EngineSpec } from '@expense/test-kit';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
+import { serverDialect } from '../../src/routes/sql/dialect.js';
+import { runGuarded } from '../../src/sql/pipeline.js';
 import { openDatabase } from '../../src/storage/index.js';
+import { startWithWorkspace } from './setup.js';
 
 /**
  * The server verifies at start that its dialect's relations and columns (names and order) and the SQL role's
@@ -49,5 +53,40 @@ describe('the server and its dialect on PostgreSQL', () => {
     expect((error as Error).message).toContain(
       "the table's order is line_id, workspace_id, budget_month, direction, category, currency, planned_value, inserted_at, updated_at, note",
     );
+  }, 120_000);
+});
+
+describe('the SQL path verifies once per connection, not per request (PostgreSQL)', () => {
+  it('reads the catalog for the dialect at most once over five requests on one connection', async () => {
+    const postgres = ENGINES.find((e) => e.name === 'PostgreSQL') as EngineSpec;
+    const { live, user, workspaceId } = await startWithWorkspace(postgres);
+    try {
+      const guard = await createGuard({ dialect: serverDialect });
+      const reads: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        await runGuarded(
+          live.db,
+          guard,
+          { userId: user.userId, workspaceId, readOnly: true },
+          {
+            mode: 'query',
+            sql: 'SELECT count(*) AS n FROM ledger_entries',
+            dryRun: false,
+            observe: (session) => ({
+              ...session,
+              query: (text: string) => {
+                if (text.includes('pg_catalog.pg_attribute')) reads.push(text);
+                return session.query(text);
+              },
+            }),
+          },
+          async (run) => run,
+        );
+      }
+      // pg's pool hands the most recently released connection back: one connection, one verification.
+      expect(reads.length).toBe(1);
+    } finally {
+      await live.close();
+    }
   }, 120_000);
 });

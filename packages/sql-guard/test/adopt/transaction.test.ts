@@ -9,7 +9,7 @@ import { pgSession } from '../../src/adapters/pg.js';
 import { PGliteWorkerHost, pgliteSession } from '../../src/adapters/pglite.js';
 import { createGuard, GuardRunError, introspectDialect, runInTransaction } from '../../src/index.js';
 import type { Guard, SqlSession } from '../../src/types.js';
-import { runError } from '../run/helpers.js';
+import { recording, runError } from '../run/helpers.js';
 
 /**
  * A script never commits in part (issue 25: outside a transaction its first INSERT stayed committed): `run` refuses a
@@ -104,7 +104,7 @@ describe.each(['postgres', 'pglite', 'pglite-worker'] as const)(
       );
       guard = await createGuard({ dialect });
     }, 120_000);
-    afterAll(() => db?.close());
+    afterAll(() => db?.close(), 120_000);
 
     it('run refuses a session outside a transaction with no_transaction, and runs nothing', async () => {
       const error = await runError(
@@ -138,6 +138,23 @@ describe.each(['postgres', 'pglite', 'pglite-worker'] as const)(
       expect(result.statements.map((r) => r.rowCount)).toEqual([1, 1]);
       expect(await db.count()).toBe(2);
       await db.exec('DELETE FROM notes');
+    });
+
+    it('proves the transaction in the first round trip: by a prelude that opens it, else by a probe', async () => {
+      const sql = 'SELECT count(*) AS n FROM notes';
+      const byPrelude = await db.bare(async (s) => {
+        const { session, sent } = recording(s);
+        await runInTransaction(guard, session, sql, { mode: 'query' });
+        return sent;
+      });
+      expect(byPrelude[0]).toMatch(/^BEGIN/);
+      expect(byPrelude.join('\n')).not.toContain('SAVEPOINT');
+      const byProbe = await db.inTransaction(async (s) => {
+        const { session, sent } = recording(s);
+        await guard.run(session, sql, { mode: 'query' });
+        return sent;
+      });
+      expect(byProbe[0]).toMatch(/^SAVEPOINT sql_guard_transaction/);
     });
 
     it("in the caller's transaction: the second statement fails, the rollback leaves nothing", async () => {
