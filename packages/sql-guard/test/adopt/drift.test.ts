@@ -1,3 +1,4 @@
+import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard, introspectDialect, verifyDialect } from '../../src/index.js';
 import type { Dialect, SqlSession } from '../../src/types.js';
@@ -137,5 +138,21 @@ describe.each(engineNames)('the dialect and the database on %s', (name: EngineNa
     // PostgreSQL: a pool of four connections, each verified at most once; PGlite: one database.
     expect(catalogReads.length).toBeGreaterThanOrEqual(1);
     expect(catalogReads.length).toBeLessThanOrEqual(name === 'postgres' ? 3 : 1);
+  });
+});
+
+describe('introspectDialect and verifyDialect on the drivers themselves', () => {
+  it('take a PGlite instance (values parsed by the driver)', async () => {
+    const db = await PGlite.create();
+    try {
+      await db.exec(schema);
+      const dialect = await introspectDialect(db, { ...options, relations: ['orders'] });
+      expect(dialect.relations.orders?.columns).toEqual(['id', 'customer_id', 'total', 'note']);
+      expect(await verifyDialect(db, dialect)).toEqual([]);
+      await db.exec('ALTER TABLE orders DROP COLUMN note');
+      expect((await verifyDialect(db, dialect)).map((d) => d.kind)).toEqual(['missing_column']);
+    } finally {
+      await db.close();
+    }
   });
 });
