@@ -33,7 +33,11 @@ export async function runInTransaction(
     throw error;
   }
   if (around?.epilogue?.length) return result;
-  const committed = await session.query('COMMIT');
+  // A deferred constraint fails at COMMIT: PostgreSQL's error, as the run's own would be, and nothing stays.
+  const committed = await session.query('COMMIT').catch((error: { code?: unknown; message?: unknown }) => {
+    if (typeof error?.code !== 'string') throw error;
+    throw new GuardRunError('sql_execution_failed', String(error.message), { sqlstate: error.code });
+  });
   if (committed.command === 'ROLLBACK') {
     throw new GuardRunError('sql_execution_failed', 'COMMIT answered ROLLBACK: nothing was changed.');
   }
