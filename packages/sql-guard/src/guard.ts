@@ -1,11 +1,13 @@
 import { loadModule } from 'libpg-query';
 import { createChecker } from './check/check.js';
 import { expenseDialect } from './dialect/expense.js';
+import { assertDialect } from './dialect/validate.js';
 import { defaultLimits } from './limits.js';
 import { CheckPool } from './pool/check-pool.js';
 import { GuardCheckError } from './run/errors.js';
 import { runStatements } from './run/run.js';
 import { primeShape, type StatementShape } from './run/statement-shape.js';
+import { dialectVerification } from './run/verification.js';
 import type { CheckedStatement, CheckResult, Guard, GuardOptions, Mode } from './types.js';
 
 /**
@@ -21,12 +23,17 @@ interface Issued {
   statements: readonly CheckedStatement[];
 }
 
-/** Loads the PostgreSQL parser (WebAssembly) once and returns a guard for a dialect and limits. */
+/**
+ * Loads the PostgreSQL parser (WebAssembly) once and returns a guard for a dialect and limits. A malformed dialect
+ * is refused (InvalidDialectError, listing every problem).
+ */
 export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
-  await loadModule();
   const dialect = options.dialect ?? expenseDialect;
+  assertDialect(dialect);
+  await loadModule();
   const limits = { ...defaultLimits, ...options.limits };
   const checker = createChecker(dialect, limits);
+  const verify = dialectVerification(dialect);
   // Accepted results this guard handed out, so `run` can skip parsing again. The copy, not the caller's
   // object, is what runs: changing the returned result afterwards cannot change what was judged.
   const issued = new WeakMap<CheckResult, Issued>();
@@ -69,7 +76,14 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
       await closing?.close();
     },
     run: async (session, sql, runOptions) =>
-      runStatements(accepted(sql, runOptions.mode, runOptions.checked), limits, session, sql, runOptions),
+      runStatements(
+        accepted(sql, runOptions.mode, runOptions.checked),
+        limits,
+        session,
+        sql,
+        runOptions,
+        verify,
+      ),
   };
 }
 

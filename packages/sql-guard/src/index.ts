@@ -1,8 +1,14 @@
+export type { CatalogClient } from './dialect/catalog.js';
 export { expenseDialect } from './dialect/expense.js';
+export { grantStatements } from './dialect/grants.js';
+export { type IntrospectOptions, introspectDialect } from './dialect/introspect.js';
+export { dialectProblems, InvalidDialectError } from './dialect/validate.js';
+export { type VerifyOptions, verifyDialect } from './dialect/verify.js';
 export { createGuard, DEFAULT_OFF_THREAD_LENGTH } from './guard.js';
 export { defaultLimits } from './limits.js';
 export { GuardBusyError } from './pool/check-pool.js';
 export { GuardCheckError, GuardRunError } from './run/errors.js';
+export { runInTransaction } from './run/in-transaction.js';
 export { pinnedOutputSettings, pinnedSettingsCheck } from './run/wrapper-sql.js';
 export type * from './types.js';
 export { GUARD_ERROR_CODES, RUN_ERROR_CODES } from './types.js';

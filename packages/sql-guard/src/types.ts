@@ -13,6 +13,42 @@ export interface Dialect {
   functions: string[];
   /** Allowed target types of casts and typed literals. */
   castTypes: string[];
+  /** The dialect's own texts for the refusals that name a mode (a server names its routes here). */
+  hints?: DialectHints;
+}
+
+/**
+ * How refusals about modes speak. By default they name the guard's modes ("query mode"); a server that maps modes
+ * to routes says so here, e.g. `{ modes: { query: '/sql/query', ... }, read: 'send reads (SELECT) to /sql/query' }`.
+ */
+export interface DialectHints {
+  /** How messages name each mode; default "query mode", "execute mode", "script mode". */
+  modes?: Partial<Record<Mode, string>>;
+  /** statement_kind_mismatch: a read where a write was expected. */
+  read?: string;
+  /** statement_kind_mismatch: a write where a read was expected. */
+  write?: string;
+  /** statement_kind_mismatch: a statement that reads and writes (data-modifying WITH). */
+  mixed?: string;
+  /** multiple_statements_not_allowed. */
+  oneStatement?: string;
+}
+
+/** One way a dialect differs from the database it runs on (verifyDialect). */
+export interface DialectDifference {
+  kind:
+    | 'missing_relation'
+    | 'extra_relation'
+    | 'missing_column'
+    | 'extra_column'
+    | 'column_order'
+    | 'operation_not_granted'
+    | 'operation_outside_dialect';
+  relation: string;
+  column?: string;
+  operation?: Operation;
+  /** One sentence naming the difference. */
+  message: string;
 }
 
 export interface Limits {
@@ -72,6 +108,9 @@ export const RUN_ERROR_CODES = [
   'deadline_exceeded',
   'result_too_large',
   'sql_execution_failed',
+  'no_transaction',
+  'session_settings_invalid',
+  'dialect_drift',
 ] as const;
 
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
@@ -137,7 +176,9 @@ export interface SessionResult {
 
 /**
  * An open transaction on some PostgreSQL driver. The caller opens it, sets its security context,
- * and commits or rolls it back; `run` never issues BEGIN, COMMIT or ROLLBACK. (A caller that wants its BEGIN
+ * and commits or rolls it back; `run` never issues BEGIN, COMMIT or ROLLBACK, and refuses with `no_transaction`
+ * (nothing run) a session that is not inside a transaction block (`runInTransaction` opens one for callers
+ * without their own). (A caller that wants its BEGIN
  * and COMMIT in the guard's round trips hands them to `run` as a prelude and epilogue: RunOptions.around.)
  */
 export interface SqlSession {
@@ -154,6 +195,12 @@ export interface SqlSession {
   queryBatch?(text: string, info?: BatchInfo): Promise<SessionResult[]>;
   /** Which engine answers; decides how the deadline is enforced. */
   readonly engine?: 'postgres' | 'pglite';
+  /**
+   * The database connection (or database) behind the session: `run` verifies its dialect against the database once
+   * per such object and keeps the answer. The shipped adapters set it (the pg client, the PGlite instance or worker
+   * host); without it the session object itself is the key.
+   */
+  readonly database?: object;
   /**
    * Interrupt the statement in flight (called when the deadline passes). For PostgreSQL this cancels
    * the backend's query; for PGlite in a worker thread it terminates the worker. After a cancel the
@@ -259,6 +306,9 @@ export interface Guard {
   checkAsync(sql: string, options: CheckOptions): Promise<CheckResult>;
   /** Stops the check pool's threads, if `checkAsync` started any. `check` and `run` keep working. */
   close(): Promise<void>;
-  /** Checks, then runs inside the caller's open transaction within the limits. Throws GuardRunError or GuardCheckError. */
+  /**
+   * Checks, then runs inside the caller's open transaction within the limits. Throws GuardRunError or GuardCheckError.
+   * The first run on a database connection verifies the dialect against it (dialect_drift when they differ).
+   */
   run(session: SqlSession, sql: string, options: RunOptions): Promise<RunResult>;
 }

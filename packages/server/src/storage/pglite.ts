@@ -155,6 +155,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     host.exclusive((session) => {
       const pinned: BatchSession = {
         engine: 'pglite',
+        database: session.database, // the guard verifies its dialect once per database
         query: (text) => session.query(text),
         queryBatch: (text) => session.queryBatch(text),
         cancel: () => session.cancel(),

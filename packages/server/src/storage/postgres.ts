@@ -218,6 +218,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     const raw = sessionOf(client);
     const session: BatchSession & PgSession = {
       engine: 'postgres',
+      database: client, // the guard verifies its dialect once per connection
       query: (text) => tracked(raw.query(text)),
       queryBatch: (text) => tracked(raw.queryBatch(text)),
       ...(raw.cancel && { cancel: raw.cancel }),

@@ -53,6 +53,8 @@ async function runUserTransaction<T>(
     query: (text) => session.query(text),
     queryBatch: (text) => session.queryBatch(text),
     ...(session.cancel && { cancel: () => session.cancel?.() ?? Promise.resolve() }),
+    // The guard verifies its dialect once per database connection, not per transaction.
+    ...(session.database && { database: session.database }),
   };
   const value = await fn(bare, scope);
   if (rollbackAtEnd) {

@@ -5,6 +5,8 @@
  *   await client.query('BEGIN');
  *   const result = await guard.run(pgSession(client, { cancelWith: pool }), sql, { mode: 'query' });
  *   await client.query('COMMIT'); // ROLLBACK on any error
+ *
+ * or, without a transaction of the caller's: `await runInTransaction(guard, pgSession(client), sql, { mode })`.
  */
 
 import type { ClientBase, ClientConfig, FieldDef, Pool, QueryResult } from 'pg';
@@ -46,6 +48,7 @@ export function pgSession(client: ClientBase, options: PgSessionOptions = {}): P
   };
   const session: PgSession = {
     engine: 'postgres',
+    database: client,
     query: async (text) => (await run(text)).at(-1) as SessionResult,
     queryBatch: run,
   };

@@ -24,9 +24,12 @@ import {
 } from './pglite-protocol.js';
 import { parseSimpleQueryResponse } from './pglite-wire.js';
 
-/** A SqlSession over a PGlite transaction in this thread (`db.transaction(async (tx) => ...)`). */
+/**
+ * A SqlSession over a PGlite transaction in this thread (`db.transaction(async (tx) => ...)`), or over the database
+ * itself for `runInTransaction` (`pgliteSession(db, db)`).
+ */
 export function pgliteSession(
-  tx: Transaction,
+  tx: Pick<Transaction, 'exec'>,
   db?: { parsers: Record<number | string, unknown> },
 ): SqlSession {
   // With the instance, its array types are kept as text too (and converted exactly by `run`).
@@ -34,6 +37,7 @@ export function pgliteSession(
   const batch = async (text: string) => (await tx.exec(text, options)).map(toSessionResult);
   return {
     engine: 'pglite',
+    database: db ?? tx,
     query: async (text) => (await batch(text)).at(-1) as SessionResult,
     queryBatch: batch,
   };
@@ -118,7 +122,7 @@ export class PGliteWorkerHost {
     return this.#exclusive(async () => {
       const connection = this.#connection;
       await connection.request({ op: 'exec', text: 'BEGIN' });
-      const tx = new WorkerTransaction(connection, () => this.#interrupt(connection));
+      const tx = new WorkerTransaction(connection, () => this.#interrupt(connection), this);
       try {
         const value = await fn(tx);
         if (tx.interrupted) throw new PGliteTransactionInterruptedError();
@@ -147,7 +151,7 @@ export class PGliteWorkerHost {
   async exclusive<T>(fn: (session: PGliteWorkerTransaction) => Promise<T>): Promise<T> {
     return this.#exclusive(async () => {
       const connection = this.#connection;
-      const session = new WorkerTransaction(connection, () => this.#interrupt(connection));
+      const session = new WorkerTransaction(connection, () => this.#interrupt(connection), this);
       try {
         const value = await fn(session);
         if (session.interrupted) throw new PGliteTransactionInterruptedError();
@@ -192,6 +196,8 @@ class WorkerTransaction implements PGliteWorkerTransaction {
   constructor(
     private readonly connection: WorkerConnection,
     private readonly interrupt: () => Promise<void>,
+    /** The host: one database, whichever worker thread serves it. */
+    readonly database: object,
   ) {}
 
   async query(text: string, params?: unknown[]): Promise<SessionResult> {

@@ -44,11 +44,8 @@ const KINDS: Readonly<Record<string, Operation>> = {
   DeleteStmt: 'delete',
 };
 
-const ENDPOINT_HINTS = {
-  read: 'send reads (SELECT) to /sql/query',
-  write: 'send one INSERT, UPDATE or DELETE to /sql/execute',
-  mixed: 'send statements that read and write in one WITH to /sql (script mode)',
-};
+/** "query mode" -> "Query mode"; a route ("/sql/query") stays as it is. */
+const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * Builds the synchronous, pure `check` for a dialect and limits. The parser must be loaded
@@ -146,8 +143,8 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
       source,
       new Violation(
         'multiple_statements_not_allowed',
-        `${mode === 'query' ? '/sql/query' : '/sql/execute'} takes exactly one statement; this SQL holds ${statements.length}.`,
-        'send one statement per request, or send the statements together to /sql (script mode), which runs them atomically',
+        `${sentence(dialect.texts.modes[mode])} takes exactly one statement; this SQL holds ${statements.length}.`,
+        dialect.texts.oneStatement,
         statements[1]!.stmt_location ?? 0,
       ),
       undefined,
@@ -204,24 +201,24 @@ function checkStatement(
   if (mode === 'query' && kind !== 'select') {
     throw new Violation(
       'statement_kind_mismatch',
-      `/sql/query takes a read; this is ${kind.toUpperCase()}.`,
-      ENDPOINT_HINTS.write,
+      `${sentence(dialect.texts.modes.query)} takes a read; this is ${kind.toUpperCase()}.`,
+      dialect.texts.write,
       at,
     );
   }
   if (mode === 'execute' && kind === 'select') {
     throw new Violation(
       'statement_kind_mismatch',
-      '/sql/execute takes INSERT, UPDATE or DELETE; this is SELECT.',
-      writesInWith(fields) ? ENDPOINT_HINTS.mixed : ENDPOINT_HINTS.read,
+      `${sentence(dialect.texts.modes.execute)} takes INSERT, UPDATE or DELETE; this is SELECT.`,
+      writesInWith(fields) ? dialect.texts.mixed : dialect.texts.read,
       at,
     );
   }
   if (mode === 'query' && writesInWith(fields)) {
     throw new Violation(
       'statement_kind_mismatch',
-      '/sql/query takes a read-only SELECT; this one writes in its WITH clause.',
-      ENDPOINT_HINTS.mixed,
+      `${sentence(dialect.texts.modes.query)} takes a read-only SELECT; this one writes in its WITH clause.`,
+      dialect.texts.mixed,
       at,
     );
   }
@@ -233,8 +230,8 @@ function checkStatement(
   if (mode === 'query' && !readOnly) {
     throw new Violation(
       'statement_kind_mismatch',
-      '/sql/query takes a read-only SELECT.',
-      ENDPOINT_HINTS.mixed,
+      `${sentence(dialect.texts.modes.query)} takes a read-only SELECT.`,
+      dialect.texts.mixed,
       at,
     );
   }

@@ -24,7 +24,7 @@ export const DENIED_FIELDS: Readonly<Record<string, Denial>> = {
   onConflictClause: {
     code: 'on_conflict_not_allowed',
     message: 'INSERT ... ON CONFLICT is not supported.',
-    hint: 'UPDATE the existing row first and INSERT only when the UPDATE affected no row (two statements in /sql)',
+    hint: 'UPDATE the existing row first and INSERT only when the UPDATE affected no row (two statements in script mode)',
   },
   over: {
     code: 'construct_not_allowed',

@@ -1,4 +1,4 @@
-import type { Dialect, Operation } from '../types.js';
+import type { Dialect, Mode, Operation } from '../types.js';
 import { canonicalType } from './names.js';
 
 export interface CompiledRelation {
@@ -15,6 +15,29 @@ export interface CompiledDialect {
   /** The allowed functions as a hint names them: "SUM, COUNT" or "none". */
   functionList: string;
   typeList: string;
+  /** The texts of refusals that name a mode: the dialect's own, or the guard's (naming modes). */
+  texts: ModeTexts;
+}
+
+export interface ModeTexts {
+  modes: Record<Mode, string>;
+  read: string;
+  write: string;
+  mixed: string;
+  oneStatement: string;
+}
+
+function modeTexts(dialect: Dialect): ModeTexts {
+  const hints = dialect.hints ?? {};
+  return {
+    modes: { query: 'query mode', execute: 'execute mode', script: 'script mode', ...hints.modes },
+    read: hints.read ?? 'run reads (SELECT) in query mode',
+    write: hints.write ?? 'run one INSERT, UPDATE or DELETE in execute mode',
+    mixed: hints.mixed ?? 'run a statement that reads and writes in one WITH in script mode',
+    oneStatement:
+      hints.oneStatement ??
+      'send one statement at a time, or the statements together in script mode, which runs them atomically',
+  };
 }
 
 export function compileDialect(dialect: Dialect): CompiledDialect {
@@ -34,5 +57,6 @@ export function compileDialect(dialect: Dialect): CompiledDialect {
     relationList: [...relations.keys()].join(', ') || 'none',
     functionList: [...functions].map((f) => f.toUpperCase()).join(', ') || 'none',
     typeList: [...castTypes].join(', ') || 'none',
+    texts: modeTexts(dialect),
   };
 }

@@ -1,11 +1,12 @@
 import type { Dialect } from '../types.js';
 
-/** Columns of the writable relations that the database fills (`workspace_id` with the request's workspace). */
-const filled = ['workspace_id', 'inserted_at', 'updated_at'];
+/** Columns of the writable relations that the database fills on insert and update. */
+const stamped = ['inserted_at', 'updated_at'];
 
 /**
- * The expense service's dialect: seven relations with their columns (migrations 0002 and 0003), six
- * functions, ordinary scalar casts.
+ * The expense service's dialect: seven relations with their columns in table order (migrations 0002 and 0003:
+ * `*` expands so, and the server verifies it against its database at start), six functions, ordinary scalar casts.
+ * `workspace_id` is filled by the database with the request's workspace.
  */
 export const expenseDialect: Dialect = Object.freeze({
   relations: Object.freeze({
@@ -13,6 +14,7 @@ export const expenseDialect: Dialect = Object.freeze({
       operations: ['select', 'insert', 'update', 'delete'],
       columns: [
         'entry_id',
+        'workspace_id',
         'event_id',
         'ts',
         'account_id',
@@ -23,20 +25,21 @@ export const expenseDialect: Dialect = Object.freeze({
         'counterparty',
         'note',
         'external_id',
-        ...filled,
+        ...stamped,
       ],
     },
     budget_lines: {
       operations: ['select', 'insert', 'update', 'delete'],
       columns: [
         'line_id',
+        'workspace_id',
         'budget_month',
         'direction',
         'category',
         'currency',
         'planned_value',
         'note',
-        ...filled,
+        ...stamped,
       ],
     },
     workspace_settings: {
@@ -45,7 +48,16 @@ export const expenseDialect: Dialect = Object.freeze({
     },
     account_metadata: {
       operations: ['select', 'insert', 'update', 'delete'],
-      columns: ['account_id', 'display_name', 'account_type', 'liquidity', 'is_archived', 'note', ...filled],
+      columns: [
+        'workspace_id',
+        'account_id',
+        'display_name',
+        'account_type',
+        'liquidity',
+        'is_archived',
+        'note',
+        ...stamped,
+      ],
     },
     accounts: {
       operations: ['select'],

@@ -1,4 +1,4 @@
-import type { GuardViolation, Position, RunErrorCode } from '../types.js';
+import type { DialectDifference, GuardViolation, Position, RunErrorCode } from '../types.js';
 
 /** What PostgreSQL said about a failed statement, in terms of the text the caller submitted. */
 export interface RunErrorDetails {
@@ -22,6 +22,8 @@ export interface RunErrorDetails {
   deadlineMs?: number;
   /** result_too_large: the budget the returned rows passed (bytes of JSON text, all statements together). */
   maxResultBytes?: number;
+  /** dialect_drift: every way the dialect differs from the session's database. */
+  differences?: DialectDifference[];
 }
 
 /** A runtime refusal or failure of `run`. The caller must roll its transaction back. */

@@ -44,6 +44,7 @@ export async function runStatements(
   session: SqlSession,
   sql: string,
   options: RunOptions,
+  verify: (session: SqlSession) => Promise<void> = async () => {},
 ): Promise<RunResult> {
   let inFlight = false;
   let cancelling: Promise<void> = Promise.resolve();
@@ -66,9 +67,23 @@ export async function runStatements(
   try {
     const prelude = around?.prelude ? [...around.prelude(pinnedSettingsCheck)] : [];
     if (around?.prelude && !prelude.some((statement) => statement.includes(pinnedSettingsCheck))) {
-      throw new TypeError(
-        'sql-guard: the prelude must evaluate the settings check it is given; nothing was run.',
+      throw new GuardRunError(
+        'session_settings_invalid',
+        'The prelude does not evaluate the settings check it is given; nothing was run.',
+        {},
+        'Put the settings check into a statement of the prelude, e.g. SELECT <check>.',
       );
+    }
+    // A prelude that opens the transaction proves it; otherwise the first batch does (transactionProbe).
+    const probeTransaction = !/^\s*(BEGIN|START\s+TRANSACTION)\b/i.test(prelude[0] ?? '');
+    inFlight = true;
+    try {
+      await verify(session);
+    } catch (error) {
+      if (deadline.reason) throw await stopped(0);
+      throw error;
+    } finally {
+      inFlight = false;
     }
     const epilogue = around?.epilogue ? [...around.epilogue] : [];
     const out: StatementResult[] = [];
@@ -82,6 +97,7 @@ export async function runStatements(
       const last = index === statements.length - 1;
       const plan = planStatement(statement, {
         first,
+        probeTransaction,
         last,
         bookkeepingSchemas: options.bookkeepingSchemas ?? [],
         timeoutMs: deadline.remainingMs(),
@@ -239,6 +255,15 @@ function deadlineError(
       );
 }
 
+function noTransactionError(): GuardRunError {
+  return new GuardRunError(
+    'no_transaction',
+    'The session is not inside a transaction block, so a failing statement could leave earlier ones committed; nothing was run.',
+    {},
+    'Send BEGIN before run and COMMIT after it (ROLLBACK on any error), or call runInTransaction.',
+  );
+}
+
 function tooLargeError(statementIndex: number, limits: Limits): GuardRunError {
   return new GuardRunError(
     'result_too_large',
@@ -295,17 +320,24 @@ function toRunError(
   if (!e || !sqlstate) return error; // not PostgreSQL speaking (connection lost, driver bug): rethrow as is
   const message = String(e.message ?? 'The statement failed.');
   if (sqlstate === '57014') return deadlineError('deadline', context.limits.deadlineMs, context.index);
+  if (sqlstate === '25P01') return noTransactionError();
   if (sqlstate === '22P02' && message === `invalid input syntax for type integer: "${tooLargeMarker}"`) {
     return tooLargeError(context.index, context.limits);
   }
   if (message.includes(configMarker)) {
-    return new Error(
-      'sql-guard: the session must run with standard_conforming_strings = on and track_counts = on (the PostgreSQL defaults); nothing was run.',
+    return new GuardRunError(
+      'session_settings_invalid',
+      'The session must run with standard_conforming_strings = on and track_counts = on (the PostgreSQL defaults); nothing was run.',
+      {},
+      'Open the connection with the PostgreSQL defaults for these settings.',
     );
   }
   if (message.includes(pinnedMarker)) {
-    return new Error(
-      'sql-guard: the session says its output settings are pinned, but it does not run with DateStyle = ISO, IntervalStyle = postgres and extra_float_digits = 1; nothing was run.',
+    return new GuardRunError(
+      'session_settings_invalid',
+      'The session says its output settings are pinned, but it does not run with DateStyle = ISO, IntervalStyle = postgres and extra_float_digits = 1; nothing was run.',
+      {},
+      'Open the connection with these settings (pgOutputSettingsOption), or SET LOCAL them in the prelude before the check.',
     );
   }
   const details: RunErrorDetails = { statementIndex: context.index, sqlstate };

@@ -130,8 +130,17 @@ export interface StatementPlan {
   read(results: SessionResult[]): PlannedOutcome;
 }
 
+/**
+ * Fails (SQLSTATE 25P01) unless the session is inside a transaction block, before anything else of the first batch
+ * runs: outside one, each batch would commit on its own and a failing script would leave its first statements
+ * behind. A multi-statement batch's implicit transaction does not count (PostgreSQL refuses SAVEPOINT there too).
+ */
+const transactionProbe = ['SAVEPOINT sql_guard_transaction', 'RELEASE SAVEPOINT sql_guard_transaction'];
+
 export interface PlanOptions {
   first: boolean;
+  /** Prove, in the first batch, that the session is inside a transaction block (the prelude did not show it). */
+  probeTransaction: boolean;
   /** Schemas whose written rows are not the statement's (RunOptions.bookkeepingSchemas). */
   bookkeepingSchemas: readonly string[];
   last: boolean;
@@ -152,7 +161,10 @@ export interface PlanOptions {
 }
 
 export function planStatement(statement: CheckedStatement, options: PlanOptions): StatementPlan {
-  const settings = [`SET LOCAL statement_timeout = ${integer(options.timeoutMs)}`];
+  const settings = [
+    ...(options.first && options.probeTransaction ? transactionProbe : []),
+    `SET LOCAL statement_timeout = ${integer(options.timeoutMs)}`,
+  ];
   const checks: string[] = [];
   if (options.first && !options.settingsChecked) {
     settings.push(...outputFormats);

@@ -100,7 +100,7 @@ describe('field notation and unresolved names', () => {
     expect(e.position).toEqual({ offset: 7, line: 1, column: 8 });
     const b = rejected('SELECT l FROM ledger_entries l', 'column_not_allowed');
     expect(b.message).toContain('whole row');
-    expect(b.hint).toContain('columns in scope: entry_id, event_id, ts, account_id, amount');
+    expect(b.hint).toContain('columns in scope: entry_id, workspace_id, event_id, ts, account_id, amount');
     const w = rejected('SELECT x.a FROM (SELECT 1 AS b) x', 'column_not_allowed');
     expect(w.hint).toBe('columns of x: b');
   });

@@ -9,17 +9,17 @@ describe('statement kinds and modes', () => {
     expect(accepted('TABLE accounts')[0]!.relations).toEqual([{ name: 'accounts', access: 'read' }]);
   });
 
-  it('rejects writes in query mode and names the right endpoint', () => {
+  it('rejects writes in query mode and names the right mode', () => {
     const e = rejected("DELETE FROM ledger_entries WHERE external_id = '1'", 'statement_kind_mismatch');
-    expect(e.hint).toContain('/sql/execute');
+    expect(e.hint).toContain('execute mode');
     const w = rejected(
       'WITH d AS (DELETE FROM ledger_entries RETURNING entry_id) SELECT count(*) FROM d',
       'statement_kind_mismatch',
     );
-    expect(w.hint).toContain('/sql');
+    expect(w.hint).toContain('script mode');
   });
 
-  it('execute mode takes one INSERT/UPDATE/DELETE and rejects reads with a /sql/query hint', () => {
+  it('execute mode takes one INSERT/UPDATE/DELETE and rejects reads with a query-mode hint', () => {
     expect(
       accepted("UPDATE ledger_entries SET note = 'x' WHERE external_id = '1'", 'execute')[0],
     ).toMatchObject({
@@ -27,7 +27,7 @@ describe('statement kinds and modes', () => {
       readOnly: false,
     });
     const e = rejected('SELECT 1', 'statement_kind_mismatch', 'execute');
-    expect(e.hint).toContain('/sql/query');
+    expect(e.hint).toContain('query mode');
     const d = accepted(
       "WITH old AS (DELETE FROM budget_lines WHERE category = 'c' RETURNING *) INSERT INTO budget_lines SELECT * FROM old",
       'execute',

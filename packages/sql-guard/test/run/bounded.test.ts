@@ -109,13 +109,13 @@ describe.each(['postgres', 'pglite'] as const)('reads without a cursor on %s', (
   });
 
   it('maps an error of the direct statement to the submitted text', async () => {
-    const error = await run(guard, 'SELECT n, nope FROM numbers LIMIT 5').then(
+    const error = await run(guard, "SELECT n, 'nope'::integer FROM numbers LIMIT 5").then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(GuardRunError);
     expect((error as GuardRunError).details).toMatchObject({
-      sqlstate: '42703',
+      sqlstate: '22P02',
       position: { offset: 10, line: 1, column: 11 },
     });
   });
@@ -188,7 +188,8 @@ describe('pinned output settings on PostgreSQL', () => {
         );
       return { error, sent };
     });
-    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(GuardRunError);
+    expect((error as GuardRunError).code).toBe('session_settings_invalid');
     expect(sent).toEqual([]);
   });
 
@@ -280,8 +281,8 @@ describe('pinned output settings on PostgreSQL', () => {
           (e: unknown) => e,
         );
       });
-      expect(error, setting).toBeInstanceOf(Error);
-      expect(error, setting).not.toBeInstanceOf(GuardRunError);
+      expect(error, setting).toBeInstanceOf(GuardRunError);
+      expect((error as GuardRunError).code, setting).toBe('session_settings_invalid');
       expect((error as Error).message, setting).toMatch(/DateStyle = ISO, IntervalStyle = postgres/);
     }
   });

@@ -21,9 +21,15 @@ const setup = `
   INSERT INTO items (id, name) VALUES (1, 'committed');
 `;
 
+/** The two relations of the setup (run verifies its dialect against the database). */
+const dialect = {
+  ...testDialect,
+  relations: { items: testDialect.relations.items!, numbers: testDialect.relations.numbers! },
+};
+
 let guard: Guard;
 beforeAll(async () => {
-  guard = await createGuard({ dialect: testDialect, limits: { deadlineMs: 1500 } });
+  guard = await createGuard({ dialect, limits: { deadlineMs: 1500 } });
 });
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -55,7 +61,7 @@ describe('deadline on PostgreSQL', () => {
 
   it('stops when the caller aborts', async () => {
     const controller = new AbortController();
-    const patient = await createGuard({ dialect: testDialect, limits: { deadlineMs: 600_000 } });
+    const patient = await createGuard({ dialect, limits: { deadlineMs: 600_000 } });
     const running = rejection(
       engine.transaction((session) =>
         patient.run(session, endless, { mode: 'query', signal: controller.signal }),

@@ -3,13 +3,17 @@ import { expect } from 'vitest';
 import { GuardRunError } from '../../src/run/errors.js';
 import type { SqlSession } from '../../src/types.js';
 
-/** Records every text the guard sends through the session. */
-export function recording(session: SqlSession): { session: SqlSession; sent: string[] } {
+/** The catalog read of the dialect verification (once per database connection), kept apart from `sent`. */
+const isVerification = (text: string) => text.includes('pg_catalog.pg_attribute');
+
+/** Records every text the guard sends through the session; the dialect verification's reads in `verified`. */
+export function recording(session: SqlSession): { session: SqlSession; sent: string[]; verified: string[] } {
   const sent: string[] = [];
+  const verified: string[] = [];
   const wrapped: SqlSession = {
     ...session,
     query: (text) => {
-      sent.push(text);
+      (isVerification(text) ? verified : sent).push(text);
       return session.query(text);
     },
   };
@@ -20,7 +24,7 @@ export function recording(session: SqlSession): { session: SqlSession; sent: str
       return batch(text, info);
     };
   }
-  return { session: wrapped, sent };
+  return { session: wrapped, sent, verified };
 }
 
 /** The GuardRunError a run rejects with (fails the test when it resolves or rejects with something else). */

@@ -187,12 +187,12 @@ describe.each(engineNames)('run on %s', (name) => {
     );
     expect(notNull.details).toMatchObject({ sqlstate: '23502', column: 'name' });
 
-    const sql = 'SELECT n FROM numbers;\n  SELECT n, nope FROM numbers';
+    const sql = "SELECT n FROM numbers;\n  SELECT n, 'nope'::integer FROM numbers";
     const missing = await runError(engine.transaction((s) => guard.run(s, sql, { mode: 'script' })));
     expect(missing.details).toMatchObject({
-      sqlstate: '42703',
+      sqlstate: '22P02',
       statementIndex: 1,
-      position: { offset: sql.indexOf('nope'), line: 2, column: 13 },
+      position: { offset: sql.indexOf("'nope'"), line: 2, column: 13 },
     });
     expect(missing.message).toMatch(/nope/);
     expect(missing.message).not.toMatch(/sql_guard|cursor|DECLARE/i);

@@ -23,6 +23,7 @@ import { type SqlCall, SqlPipeline } from '../../sql/pipeline.js';
 import { WorkspaceResolution } from '../../sql/workspace.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { CheckCache } from './check-cache.js';
+import { assertDatabaseMatchesDialect, serverDialect } from './dialect.js';
 import { toSqlApiError } from './errors.js';
 import { explainedRefusal } from './guard-hints.js';
 
@@ -76,7 +77,9 @@ function send(reply: FastifyReply, kept: KeptResponse): FastifyReply {
 /** POST /v1/sql/query, /v1/sql/execute and /v1/sql. */
 export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']): FastifyPluginAsyncZod {
   return async (app) => {
+    await assertDatabaseMatchesDialect(ctx.db);
     const guard = await createGuard({
+      dialect: serverDialect,
       limits: { deadlineMs: ctx.config.sqlDeadlineMs },
       ...(checkPool ? { checkPool } : {}),
     });

@@ -1,0 +1,46 @@
+/**
+ * The shop's schema: four tables, each row belonging to a tenant, and row-level security that shows a role only the
+ * rows of the tenant its transaction names (`SET LOCAL shop.tenant = '…'`). The role is created here, NOLOGIN: the
+ * application's connections switch to it per transaction (`SET LOCAL ROLE`).
+ */
+export function shopSchema(role: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(role)) throw new TypeError(`not a role name: ${role}`);
+  const tenant = "current_setting('shop.tenant')::integer";
+  const tables = ['customers', 'products', 'orders', 'order_items'];
+  return `
+CREATE ROLE ${role} NOLOGIN;
+CREATE TABLE customers (
+  id serial PRIMARY KEY, tenant_id integer NOT NULL DEFAULT ${tenant}, name text NOT NULL, email text NOT NULL
+);
+CREATE TABLE products (
+  id serial PRIMARY KEY, tenant_id integer NOT NULL DEFAULT ${tenant}, sku text NOT NULL, title text NOT NULL,
+  price numeric(10, 2) NOT NULL CHECK (price >= 0)
+);
+CREATE TABLE orders (
+  id serial PRIMARY KEY, tenant_id integer NOT NULL DEFAULT ${tenant}, customer_id integer NOT NULL REFERENCES customers,
+  placed_on date NOT NULL, status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'paid', 'shipped'))
+);
+CREATE TABLE order_items (
+  id serial PRIMARY KEY, tenant_id integer NOT NULL DEFAULT ${tenant}, order_id integer NOT NULL REFERENCES orders,
+  product_id integer NOT NULL REFERENCES products, quantity integer NOT NULL CHECK (quantity > 0)
+);
+${tables
+  .map(
+    (t) => `ALTER TABLE ${t} ENABLE ROW LEVEL SECURITY;
+CREATE POLICY ${t}_tenant ON ${t} USING (tenant_id = ${tenant});`,
+  )
+  .join('\n')}
+`;
+}
+
+/** A few rows for two tenants (as the owner, who is not subject to the policies). */
+export const shopRows = `
+INSERT INTO customers (tenant_id, name, email) VALUES (1, 'Ada', 'ada@example.com'), (1, 'Alan', 'alan@example.com'),
+  (2, 'Grace', 'grace@example.com');
+INSERT INTO products (tenant_id, sku, title, price) VALUES (1, 'TEA', 'Tea', 4.50), (1, 'MUG', 'Mug', 12.00),
+  (2, 'PEN', 'Pen', 2.00);
+INSERT INTO orders (tenant_id, customer_id, placed_on, status) VALUES (1, 1, '2026-11-01', 'paid'),
+  (1, 2, '2026-11-02', 'open'), (2, 3, '2026-11-02', 'paid');
+INSERT INTO order_items (tenant_id, order_id, product_id, quantity) VALUES (1, 1, 1, 2), (1, 1, 2, 1), (1, 2, 1, 1),
+  (2, 3, 3, 10);
+`;

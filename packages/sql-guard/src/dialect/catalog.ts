@@ -1,0 +1,106 @@
+/**
+ * What the catalog says about relations: their columns in table order and the privileges a role holds. Shared by
+ * introspectDialect and verifyDialect. Works over any client whose `query(text)` resolves to `{ rows }`: a pg
+ * Client or Pool, a PGlite instance, a SqlSession. Values may come back parsed or as PostgreSQL's text output.
+ */
+import type { Operation } from '../types.js';
+
+/** Anything that runs one SQL text and answers its rows: pg's Client and Pool, PGlite, a SqlSession. */
+export interface CatalogClient {
+  query(text: string): Promise<{ rows: readonly unknown[] }>;
+}
+
+/** A relation as the catalog has it. */
+export interface CatalogRelation {
+  /** As the caller named it. */
+  name: string;
+  /** False when the name resolves to no relation. */
+  found: boolean;
+  /** The schema it resolved in. */
+  schema: string | undefined;
+  /** Columns in table order (attnum), dropped ones left out. */
+  columns: string[];
+  /** Operations the role may perform on every column (SELECT, INSERT, UPDATE) or on the table (DELETE). */
+  granted: Set<Operation>;
+}
+
+/** A SQL string literal (standard_conforming_strings on). */
+export const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+/** A quoted identifier. */
+export const identifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/** The role a catalog read asks about: a named role, or the session's current_user. */
+const roleExpression = (role: string | undefined): string =>
+  role === undefined ? 'current_user' : `${literal(role)}::pg_catalog.name`;
+
+const truthy = (value: unknown): boolean => value === true || value === 't' || value === 'true';
+
+/**
+ * Reads the relations named (unqualified names resolve through the session's search_path, as a statement's do;
+ * `schema.name` is read in that schema), their columns and the role's privileges, in one query.
+ */
+export async function readRelations(
+  client: CatalogClient,
+  names: readonly { name: string; qualified: string }[],
+  role: string | undefined,
+): Promise<CatalogRelation[]> {
+  if (names.length === 0) return [];
+  const r = roleExpression(role);
+  const values = names.map((n, i) => `(${i}, ${literal(n.qualified)})`).join(', ');
+  const privilege = (kind: string) =>
+    `pg_catalog.has_column_privilege(${r}, c.oid, a.attnum, '${kind}') AS can_${kind.toLowerCase()}`;
+  const result = await client.query(
+    `SELECT d.i AS i, n.nspname AS schema, a.attname AS column, a.attnum AS position, ${privilege('SELECT')}, ${privilege('INSERT')}, ${privilege('UPDATE')}, pg_catalog.has_table_privilege(${r}, c.oid, 'DELETE') AS can_delete FROM (VALUES ${values}) AS d(i, name) LEFT JOIN pg_catalog.pg_class AS c ON c.oid = pg_catalog.to_regclass(d.name) LEFT JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace LEFT JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped`,
+  );
+  const relations = names.map(
+    (n): CatalogRelation => ({
+      name: n.name,
+      found: false,
+      schema: undefined,
+      columns: [],
+      granted: new Set(['select', 'insert', 'update', 'delete']),
+    }),
+  );
+  const positions = relations.map(() => new Map<string, number>());
+  for (const raw of result.rows) {
+    const row = raw as Record<string, unknown>;
+    const i = Number(row.i);
+    const relation = relations[i];
+    if (!relation || row.schema === null || row.schema === undefined) continue;
+    relation.found = true;
+    relation.schema = String(row.schema);
+    if (row.column === null || row.column === undefined) continue;
+    positions[i]?.set(String(row.column), Number(row.position));
+    for (const operation of ['select', 'insert', 'update'] as const) {
+      if (!truthy(row[`can_${operation}`])) relation.granted.delete(operation);
+    }
+    if (!truthy(row.can_delete)) relation.granted.delete('delete');
+  }
+  relations.forEach((relation, i) => {
+    if (!relation.found) relation.granted.clear();
+    relation.columns = [...(positions[i] ?? new Map<string, number>()).entries()]
+      .sort((a, b) => a[1] - b[1])
+      .map(([column]) => column);
+  });
+  return relations;
+}
+
+/**
+ * The tables, views and foreign tables of the given schemas on which the role holds any of SELECT, INSERT,
+ * UPDATE or DELETE (on the table or on one of its columns), by name.
+ */
+export async function reachableRelations(
+  client: CatalogClient,
+  schemas: readonly string[],
+  role: string | undefined,
+): Promise<{ schema: string; name: string }[]> {
+  if (schemas.length === 0) return [];
+  const r = roleExpression(role);
+  const result = await client.query(
+    `SELECT n.nspname AS schema, c.relname AS name FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace WHERE n.nspname IN (${schemas.map(literal).join(', ')}) AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND (pg_catalog.has_table_privilege(${r}, c.oid, 'SELECT, INSERT, UPDATE, DELETE') OR pg_catalog.has_any_column_privilege(${r}, c.oid, 'SELECT, INSERT, UPDATE'))`,
+  );
+  return result.rows
+    .map((raw) => raw as Record<string, unknown>)
+    .map((row) => ({ schema: String(row.schema), name: String(row.name) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

@@ -1,0 +1,70 @@
+/** introspectDialect: a dialect read from the catalog, so that nobody types what the database already knows. */
+import type { Dialect, DialectHints, Operation } from '../types.js';
+import { type CatalogClient, identifier, reachableRelations, readRelations } from './catalog.js';
+
+export interface IntrospectOptions {
+  /** Whose privileges decide the relations and their operations; default the client's current_user. */
+  role?: string;
+  /** The schema to read; default `public`. Statements name its relations unqualified (it must be on their search_path). */
+  schema?: string;
+  /**
+   * The relations to take (default: every table and view of the schema on which the role holds a privilege), by
+   * name, or with the operations to allow (each must be granted to the role, verifyDialect says so otherwise).
+   */
+  relations?: readonly string[] | Readonly<Record<string, readonly Operation[]>>;
+  /** Allowed function-like constructs, lower case (the catalog cannot say which of its functions are safe). */
+  functions: readonly string[];
+  /** Allowed cast and typed-literal target types. */
+  castTypes: readonly string[];
+  /** The dialect's own hint texts. */
+  hints?: DialectHints;
+}
+
+const OPERATIONS: readonly Operation[] = ['select', 'insert', 'update', 'delete'];
+
+/**
+ * Reads the relations of a schema, their columns in table order, and the operations the role holds on them. A
+ * relation named in `relations` that does not exist, or on which the role holds nothing, is an error.
+ */
+export async function introspectDialect(client: CatalogClient, options: IntrospectOptions): Promise<Dialect> {
+  const schema = options.schema ?? 'public';
+  const wanted = options.relations;
+  const names: string[] =
+    wanted === undefined
+      ? (await reachableRelations(client, [schema], options.role)).map((r) => r.name)
+      : Array.isArray(wanted)
+        ? [...(wanted as readonly string[])]
+        : Object.keys(wanted);
+  const read = await readRelations(
+    client,
+    names.map((name) => ({ name, qualified: `${identifier(schema)}.${identifier(name)}` })),
+    options.role,
+  );
+  const relations: Dialect['relations'] = {};
+  const problems: string[] = [];
+  for (const relation of read) {
+    if (!relation.found) {
+      problems.push(`relation ${schema}.${relation.name} does not exist`);
+      continue;
+    }
+    const chosen =
+      wanted !== undefined && !Array.isArray(wanted)
+        ? (wanted as Readonly<Record<string, readonly Operation[]>>)[relation.name]
+        : undefined;
+    const operations = chosen
+      ? OPERATIONS.filter((o) => chosen.includes(o))
+      : OPERATIONS.filter((o) => relation.granted.has(o));
+    if (operations.length === 0) {
+      problems.push(`the role holds no operation on ${schema}.${relation.name}`);
+      continue;
+    }
+    relations[relation.name] = { operations, columns: relation.columns };
+  }
+  if (problems.length > 0) throw new Error(`introspectDialect: ${problems.join('; ')}.`);
+  return {
+    relations,
+    functions: [...options.functions],
+    castTypes: [...options.castTypes],
+    ...(options.hints ? { hints: options.hints } : {}),
+  };
+}

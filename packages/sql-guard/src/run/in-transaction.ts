@@ -1,0 +1,45 @@
+/** runInTransaction: `run` for callers without a transaction of their own. */
+import type { Guard, RunOptions, RunResult, SqlSession } from '../types.js';
+import { GuardRunError } from './errors.js';
+import { pinnedOutputSettings } from './wrapper-sql.js';
+
+/** The output formats, set for the transaction only (the prelude must set what `run` then does not). */
+const outputSettings = Object.entries(pinnedOutputSettings).map(
+  ([name, value]) => `SET LOCAL ${name} = ${value}`,
+);
+
+/**
+ * Opens a transaction on the session (BEGIN in the first batch's round trip), runs the SQL through the guard and
+ * commits; on any error rolls back, so a script never commits in part. For sessions outside a transaction (a pg
+ * client straight from its pool); a session already inside one should call `guard.run` and commit itself.
+ * A caller's own prelude runs after BEGIN (it may set the role or a tenant setting with SET LOCAL).
+ */
+export async function runInTransaction(
+  guard: Guard,
+  session: SqlSession,
+  sql: string,
+  options: RunOptions,
+): Promise<RunResult> {
+  const around = options.around;
+  const prelude = (check: string): string[] => [
+    'BEGIN',
+    ...(around?.prelude ? around.prelude(check) : [...outputSettings, `SELECT ${check}`]),
+  ];
+  let result: RunResult;
+  try {
+    result = await guard.run(session, sql, { ...options, around: { ...around, prelude } });
+  } catch (error) {
+    await session.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  if (around?.epilogue?.length) return result;
+  // A deferred constraint fails at COMMIT: PostgreSQL's error, as the run's own would be, and nothing stays.
+  const committed = await session.query('COMMIT').catch((error: { code?: unknown; message?: unknown }) => {
+    if (typeof error?.code !== 'string') throw error;
+    throw new GuardRunError('sql_execution_failed', String(error.message), { sqlstate: error.code });
+  });
+  if (committed.command === 'ROLLBACK') {
+    throw new GuardRunError('sql_execution_failed', 'COMMIT answered ROLLBACK: nothing was changed.');
+  }
+  return result;
+}

@@ -1,0 +1,158 @@
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuard, introspectDialect, verifyDialect } from '../../src/index.js';
+import type { Dialect, SqlSession } from '../../src/types.js';
+import { type Engine, type EngineName, engineNames, openEngine } from '../run/engines.js';
+import { recording, runError } from '../run/helpers.js';
+
+/**
+ * The dialect read from the database, verified against it, and `run` refusing a dialect that drifted (issue 25: a
+ * dialect column the table lacked, `to_json`, let `o.to_json` through and PostgreSQL returned whole rows; issue
+ * 21: `*` expanded in the dialect's order, not the table's).
+ */
+const schema = `
+CREATE TABLE customers (id integer PRIMARY KEY, tenant text NOT NULL, name text NOT NULL);
+CREATE TABLE orders (id integer PRIMARY KEY, customer_id integer NOT NULL, total numeric NOT NULL, note text);
+CREATE VIEW order_totals AS SELECT customer_id, sum(total) AS total FROM orders GROUP BY customer_id;
+INSERT INTO customers VALUES (1, 'a', 'Ada'), (2, 'b', 'Bob');
+INSERT INTO orders VALUES (1, 1, 10.5, 'first'), (2, 2, 20, NULL);
+`;
+const options = { functions: ['count', 'sum'], castTypes: ['text', 'integer', 'numeric'] };
+
+describe.each(engineNames)('the dialect and the database on %s', (name: EngineName) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await openEngine(name);
+    await engine.exec(schema);
+  }, 120_000);
+  afterAll(() => engine?.close());
+
+  const inRollback = <T>(fn: (session: SqlSession) => Promise<T>) =>
+    engine.transaction(fn, { rollback: true });
+
+  it('introspects relations, columns in table order and the operations held', async () => {
+    const dialect = await inRollback((s) => introspectDialect(s, options));
+    expect(dialect).toEqual({
+      relations: {
+        customers: {
+          operations: ['select', 'insert', 'update', 'delete'],
+          columns: ['id', 'tenant', 'name'],
+        },
+        order_totals: {
+          operations: ['select', 'insert', 'update', 'delete'],
+          columns: ['customer_id', 'total'],
+        },
+        orders: {
+          operations: ['select', 'insert', 'update', 'delete'],
+          columns: ['id', 'customer_id', 'total', 'note'],
+        },
+      },
+      ...options,
+    });
+    const chosen = await inRollback((s) =>
+      introspectDialect(s, { ...options, relations: { orders: ['select'] } }),
+    );
+    expect(chosen.relations).toEqual({
+      orders: { operations: ['select'], columns: ['id', 'customer_id', 'total', 'note'] },
+    });
+    await expect(
+      inRollback((s) => introspectDialect(s, { ...options, relations: ['nope'] })),
+    ).rejects.toThrow(/relation public.nope does not exist/);
+  });
+
+  it('verifies: [] when equal, every difference otherwise', async () => {
+    const dialect = await inRollback((s) => introspectDialect(s, options));
+    expect(await inRollback((s) => verifyDialect(s, dialect))).toEqual([]);
+    const drifted: Dialect = {
+      ...dialect,
+      relations: {
+        customers: { operations: ['select'], columns: ['id', 'name', 'tenant'] },
+        orders: { operations: ['select'], columns: ['id', 'customer_id', 'total', 'to_json'] },
+        invoices: { operations: ['select'], columns: ['id'] },
+      },
+    };
+    const differences = await inRollback((s) => verifyDialect(s, drifted));
+    expect(differences.map(({ kind, relation, column }) => ({ kind, relation, column }))).toEqual([
+      { kind: 'column_order', relation: 'customers', column: undefined },
+      { kind: 'missing_column', relation: 'orders', column: 'to_json' },
+      { kind: 'extra_column', relation: 'orders', column: 'note' },
+      { kind: 'missing_relation', relation: 'invoices', column: undefined },
+    ]);
+    for (const d of differences) expect(d.message).toContain(d.relation);
+  });
+
+  it('refuses to run on a drifted dialect before anything runs (the o.to_json hole)', async () => {
+    const dialect = await inRollback((s) => introspectDialect(s, options));
+    const drifted: Dialect = {
+      ...dialect,
+      relations: {
+        ...dialect.relations,
+        orders: { operations: ['select'], columns: ['id', 'customer_id', 'total', 'to_json'] },
+      },
+    };
+    const guard = await createGuard({ dialect: drifted });
+    expect(guard.check('SELECT o.to_json FROM orders o', { mode: 'query' }).ok).toBe(true);
+    const error = await runError(
+      inRollback((s) => {
+        const { session, sent } = recording(s);
+        return guard.run(session, 'SELECT o.to_json FROM orders o', { mode: 'query' }).finally(() => {
+          expect(sent.join('\n')).not.toContain('to_json');
+        });
+      }),
+    );
+    expect(error.code).toBe('dialect_drift');
+    expect(error.message).toContain('orders.to_json');
+    expect(error.details.differences?.map((d) => d.kind)).toEqual(['missing_column', 'extra_column']);
+  });
+
+  it('refuses columns in another order than the table’s: * expands in table order', async () => {
+    const dialect = await inRollback((s) => introspectDialect(s, options));
+    const reordered: Dialect = {
+      ...dialect,
+      relations: {
+        ...dialect.relations,
+        customers: { operations: ['select'], columns: ['tenant', 'id', 'name'] },
+      },
+    };
+    const guard = await createGuard({ dialect: reordered });
+    // The guard's model of c(x, y) is (x=tenant, y=id, name); PostgreSQL's is (x=id, y=tenant, name).
+    const sql = 'WITH c(x, y) AS (SELECT * FROM customers) SELECT c.name FROM c';
+    const error = await runError(inRollback((s) => guard.run(s, sql, { mode: 'query' })));
+    expect(error.code).toBe('dialect_drift');
+    expect(error.details.differences?.[0]).toMatchObject({ kind: 'column_order', relation: 'customers' });
+  });
+
+  it('verifies once per database connection, and again after a refusal', async () => {
+    const dialect = await inRollback((s) => introspectDialect(s, options));
+    const guard = await createGuard({ dialect });
+    const texts: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await inRollback((s) => {
+        const { session, verified } = recording(s);
+        return guard
+          .run(session, 'SELECT count(*) AS n FROM orders', { mode: 'query' })
+          .finally(() => texts.push(...verified));
+      });
+    }
+    const catalogReads = texts;
+    // PostgreSQL: a pool of four connections, each verified at most once; PGlite: one database.
+    expect(catalogReads.length).toBeGreaterThanOrEqual(1);
+    expect(catalogReads.length).toBeLessThanOrEqual(name === 'postgres' ? 3 : 1);
+  });
+});
+
+describe('introspectDialect and verifyDialect on the drivers themselves', () => {
+  it('take a PGlite instance (values parsed by the driver)', async () => {
+    const db = await PGlite.create();
+    try {
+      await db.exec(schema);
+      const dialect = await introspectDialect(db, { ...options, relations: ['orders'] });
+      expect(dialect.relations.orders?.columns).toEqual(['id', 'customer_id', 'total', 'note']);
+      expect(await verifyDialect(db, dialect)).toEqual([]);
+      await db.exec('ALTER TABLE orders DROP COLUMN note');
+      expect((await verifyDialect(db, dialect)).map((d) => d.kind)).toEqual(['missing_column']);
+    } finally {
+      await db.close();
+    }
+  });
+});

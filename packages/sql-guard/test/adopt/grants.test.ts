@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { adminQuery, type FreshPostgres, freshPostgres } from '@expense/test-kit';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpus as benchCorpus } from '../../bench/corpus.js';
+import { pgSession } from '../../src/adapters/pg.js';
+import { createGuard, expenseDialect, grantStatements, verifyDialect } from '../../src/index.js';
+import type { Guard, Mode } from '../../src/types.js';
+import { cases, resolvedExecutes, resolvedQueries } from '../check/corpus.js';
+import { expenseSchema } from '../check/expense-schema.js';
+
+/**
+ * grantStatements gives a role exactly the dialect (issue 25: after the README's grants every query failed with
+ * "permission denied for function current_setting", and `SELECT *` returned columns outside the dialect). A fresh
+ * role in a fresh database: every legitimate statement of the corpora runs through the guard as that role, and the
+ * attacks, sent as that role straight to PostgreSQL with no guard in front, reach nothing beyond the dialect.
+ */
+const legitimate: [string, Mode][] = [
+  ...cases,
+  ...benchCorpus.map((c): [string, Mode] => [c.sql, c.mode]),
+  ...resolvedQueries.map((q): [string, Mode] => [q, 'query']),
+  ...resolvedExecutes.map((q): [string, Mode] => [q, 'execute']),
+];
+
+/** What lies beyond the dialect in the test database. */
+const beyond = `
+CREATE TABLE secrets (id integer PRIMARY KEY, secret text NOT NULL);
+INSERT INTO secrets VALUES (1, 'the secret');
+CREATE SCHEMA internal;
+CREATE TABLE internal.api_keys (key text);
+INSERT INTO internal.api_keys VALUES ('k');
+CREATE FUNCTION public.leak() RETURNS text LANGUAGE sql AS $$ SELECT 'leaked' $$;
+CREATE SEQUENCE public.counter;
+`;
+
+/**
+ * Attacks on reach, sent without the guard: other relations, catalogs with secrets, functions outside the dialect
+ * (the guard corpus's dangerous ones), writes the dialect does not allow, objects the role could create.
+ */
+const attacks: string[] = [
+  'SELECT * FROM secrets',
+  'SELECT secret FROM public.secrets',
+  'SELECT * FROM internal.api_keys',
+  'UPDATE secrets SET secret = 1',
+  'SELECT * FROM pg_authid',
+  'SELECT * FROM pg_shadow',
+  'SELECT * FROM pg_statistic',
+  "SELECT set_config('role', 'postgres', false)",
+  "SELECT set_config('expense.workspace_id', 'x', true)",
+  'SELECT pg_sleep(0.01)',
+  "SELECT pg_read_file('/etc/passwd')",
+  "SELECT pg_ls_dir('.')",
+  "SELECT lo_import('/etc/passwd')",
+  'SELECT lo_get(1)',
+  'SELECT pg_terminate_backend(1)',
+  'SELECT pg_reload_conf()',
+  "SELECT query_to_xml('select * from secrets', true, true, '')",
+  "SELECT format('%s', 1)",
+  "SELECT concat('a', 'b')",
+  "SELECT lower('A')",
+  'SELECT random()',
+  "SELECT nextval('counter')",
+  'SELECT pg_advisory_lock(1)',
+  'SELECT pg_backend_pid()',
+  "SELECT string_agg(note, ',') FROM ledger_entries",
+  'SELECT array_agg(amount) FROM ledger_entries',
+  'SELECT json_agg(l) FROM ledger_entries l',
+  'SELECT row_to_json(l) FROM ledger_entries l',
+  'SELECT l.row_to_json FROM ledger_entries l',
+  'SELECT to_json(l) FROM ledger_entries l',
+  'SELECT now()',
+  'SELECT version()',
+  'SELECT txid_current()',
+  'SELECT * FROM generate_series(1, 2)',
+  'SELECT leak()',
+  "SELECT dblink('host=x', 'select 1')",
+  'UPDATE accounts SET display_name = 1',
+  'DELETE FROM fx_rates_daily',
+  "INSERT INTO fx_rates_raw (base_currency, quote_currency, rate_date, rate, source) VALUES ('USD', 'EUR', '2026-01-01', 1, 'x')",
+  'TRUNCATE ledger_entries',
+  'CREATE TABLE mine (a int)',
+  'CREATE TEMP TABLE ledger_entries (a int)',
+  'CREATE FUNCTION mine() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$',
+  "COPY ledger_entries TO '/tmp/x'",
+  'ALTER TABLE ledger_entries DISABLE ROW LEVEL SECURITY',
+  'SET ROLE postgres',
+  'LOCK TABLE fx_rates_daily',
+];
+
+describe('grantStatements on PostgreSQL', () => {
+  let database: FreshPostgres;
+  let role: string;
+  let owner: pg.Client;
+  let asRole: pg.Client;
+  let guard: Guard;
+
+  beforeAll(async () => {
+    database = await freshPostgres({ prefix: 'sql_guard_grants' });
+    role = `guard_sql_${randomBytes(5).toString('hex')}`;
+    await adminQuery(`CREATE ROLE ${role} LOGIN`);
+    owner = new pg.Client({ connectionString: database.url });
+    await owner.connect();
+    await owner.query(expenseSchema + beyond);
+    for (const statement of grantStatements(expenseDialect, role)) await owner.query(statement);
+    const url = new URL(database.url);
+    url.username = role;
+    asRole = new pg.Client({ connectionString: url.toString() });
+    await asRole.connect();
+    guard = await createGuard();
+  }, 120_000);
+  afterAll(async () => {
+    await asRole?.end().catch(() => {});
+    await owner?.end().catch(() => {});
+    await database?.drop();
+    if (role) await adminQuery(`DROP ROLE IF EXISTS ${role}`);
+  });
+
+  it('lists the table and column grants, then the catalog-derived functions', () => {
+    const statements = grantStatements(expenseDialect, 'agent');
+    expect(statements).toContain(
+      'GRANT SELECT ("base_currency", "quote_currency", "calendar_date", "rate", "source_rate_date") ON TABLE "fx_rates_daily" TO "agent"',
+    );
+    expect(statements).toContain('GRANT DELETE ON TABLE "ledger_entries" TO "agent"');
+    expect(statements.some((s) => /GRANT (INSERT|UPDATE|DELETE).*"fx_rates_daily"/.test(s))).toBe(false);
+    expect(statements.some((s) => s.includes('REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA pg_catalog'))).toBe(
+      true,
+    );
+  });
+
+  it('the role holds exactly the dialect: verifyDialect with the role finds no difference', async () => {
+    expect(await verifyDialect(owner, expenseDialect, { role })).toEqual([]);
+    expect(await verifyDialect(asRole, expenseDialect)).toEqual([]);
+  });
+
+  it('runs every legitimate statement of the corpora through the guard as the role', async () => {
+    const failed: string[] = [];
+    for (const [sql, mode] of legitimate) {
+      await asRole.query('BEGIN');
+      try {
+        await guard.run(pgSession(asRole), sql, { mode });
+      } catch (error) {
+        failed.push(`${mode} ${sql.slice(0, 100)}: ${(error as Error).message}`);
+      } finally {
+        await asRole.query('ROLLBACK');
+      }
+    }
+    expect(failed).toEqual([]);
+  }, 300_000);
+
+  it('reaches nothing beyond the dialect without the guard in front', async () => {
+    const reached: string[] = [];
+    for (const sql of attacks) {
+      await asRole.query('BEGIN');
+      try {
+        await asRole.query(sql);
+        reached.push(sql);
+      } catch {
+        // refused by PostgreSQL: the role may not
+      } finally {
+        await asRole.query('ROLLBACK');
+      }
+    }
+    // The relations' defaults call now() (inserted_at), so the role must be able to: the only function reached.
+    expect(reached).toEqual(['SELECT now()']);
+  });
+
+  it('a column added later stays out of reach: * fails rather than returning it', async () => {
+    await owner.query('ALTER TABLE fx_rates_daily ADD COLUMN internal_note text');
+    try {
+      await expect(asRole.query('SELECT * FROM fx_rates_daily')).rejects.toThrow(/permission denied/);
+      const differences = await verifyDialect(asRole, expenseDialect);
+      expect(differences.map(({ kind, column, operation }) => ({ kind, column, operation }))).toEqual([
+        { kind: 'extra_column', column: 'internal_note', operation: undefined },
+        { kind: 'operation_not_granted', column: undefined, operation: 'select' },
+      ]);
+    } finally {
+      await owner.query('ALTER TABLE fx_rates_daily DROP COLUMN internal_note');
+    }
+  });
+});
