@@ -4,6 +4,7 @@ import type { Limiter } from './auth/rate-limits.js';
 import type { ServerConfig } from './config/config.js';
 import type { FxCoverage } from './fx/coverage.js';
 import type { ActionBuilder } from './http/actions.js';
+import type { InflightLimiter } from './inflight/index.js';
 import type { InvitationLimiters } from './ratelimit/invitation-limits.js';
 import type { Database } from './storage/database.js';
 
@@ -22,6 +23,8 @@ export interface AppContext {
   invitationLimits: InvitationLimiters;
   /** The first and newest ECB dates held (cached; refreshed after each FX worker run). */
   fxCoverage: FxCoverage;
+  /** SQL requests (and reverts) in flight per key and per user (inflight/). */
+  inflight: InflightLimiter;
 }
 
 declare module 'fastify' {

@@ -45,6 +45,16 @@ export class ArrivalDeadline {
     );
   }
 
+  /** The request ran past its deadline and was stopped: nothing was changed. */
+  exceeded(): GuardRunError {
+    return new GuardRunError(
+      'deadline_exceeded',
+      `The request did not finish within ${this.deadlineMs} ms.`,
+      { deadlineMs: this.deadlineMs },
+      'The database is busy (or the rows this needs are locked by a slow write): retry in a moment.',
+    );
+  }
+
   /** The client went away before the request could start: nothing ran (nobody reads this answer). */
   aborted(): GuardRunError {
     return new GuardRunError('deadline_exceeded', 'The request was aborted before it started.', {

@@ -56,6 +56,8 @@ export interface SqlCall {
   deadline: ArrivalDeadline;
   /** Aborts when the client went away: the statement in flight is cancelled on the database. */
   signal?: AbortSignal;
+  /** The HTTP request's id, for the logs of what the database had to be made to stop. */
+  requestId?: string;
 }
 
 export interface SqlPipelineDeps {
@@ -134,7 +136,7 @@ export interface GuardedRun {
   startedAt?: number;
   signal?: AbortSignal;
   /** How the connection is had (tenant, read-only and roll-back come from the context and dryRun). */
-  connection?: Pick<UserConnectionOptions, 'startBy' | 'writes' | 'fairShareMs'>;
+  connection?: Pick<UserConnectionOptions, 'startBy' | 'writes' | 'fairShareMs' | 'requestId'>;
   /** Wraps the session the guard runs on (tests that watch what is sent). */
   observe?(session: SqlSession): SqlSession;
 }
@@ -204,7 +206,7 @@ export class SqlPipeline {
    */
   async run(call: SqlCall, workspace: UserContext['workspaceId']): Promise<string> {
     const { db, guard, actions, idempotency, fxCoverage } = this.deps;
-    const { principal, mode, sql, dryRun, claim, checked, deadline, signal } = call;
+    const { principal, mode, sql, dryRun, claim, checked, deadline, signal, requestId } = call;
     const readOnly = mode === 'query';
     const ctx: UserContext = {
       userId: principal.userId,
@@ -228,6 +230,7 @@ export class SqlPipeline {
         startBy: deadline.at,
         writes: writtenRelations(checked),
         fairShareMs: fairShare(deadline.deadlineMs),
+        ...(requestId ? { requestId } : {}),
       },
     };
     try {

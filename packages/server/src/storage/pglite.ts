@@ -157,6 +157,12 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
         engine: 'pglite',
         query: (text) => session.query(text),
         queryBatch: (text) => session.queryBatch(text),
+        ownerQuery: async <R>(text: string, params?: unknown[]) =>
+          ownerRows<R>(
+            params && params.length > 0
+              ? await session.query(text, params)
+              : (await session.queryBatch(text)).at(-1),
+          ),
         cancel: () => session.cancel(),
       };
       return inside.run(true, () => body(pinned));

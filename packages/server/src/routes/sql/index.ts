@@ -16,7 +16,6 @@ import { ApiError, isApiError } from '../../http/api-error.js';
 import { failure } from '../../http/envelope.js';
 import { idempotencyKeyOf, requestHash } from '../../idempotency/key.js';
 import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js';
-import { InflightLimiter } from '../../inflight/index.js';
 import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
 import { type SqlCall, SqlPipeline } from '../../sql/pipeline.js';
 import { WorkspaceResolution } from '../../sql/workspace.js';
@@ -97,17 +96,8 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
-    // At most maxInflightPerKey / maxInflightPerUser SQL requests in flight (shared through Redis when set).
-    const inflight = new InflightLimiter({
-      perKey: ctx.config.maxInflightPerKey,
-      perUser: ctx.config.maxInflightPerUser,
-      redisUrl: ctx.config.redisUrl,
-      redisKeyPrefix: ctx.config.redisKeyPrefix,
-      onRedisError: (error) => app.log.warn({ err: error }, 'in-flight limits: Redis did not answer'),
-    });
     app.addHook('onClose', async () => {
       clearInterval(purge);
-      await inflight.close();
       await guard.close();
     });
 
@@ -141,13 +131,22 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       const { mode } = endpoint;
       const key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
       const checked = await accepted(request, sql, mode);
-      // The deadline counts from the request's arrival; the lease is held until the request is over.
+      // The deadline counts from the request's arrival; the lease is held until the connection is back in the pool.
       const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, guard.limits.deadlineMs);
       const signal = clientGone(reply.raw);
-      const call: SqlCall = { principal, mode, sql, checked, dryRun: body.dryRun === true, deadline, signal };
+      const call: SqlCall = {
+        principal,
+        mode,
+        sql,
+        checked,
+        dryRun: body.dryRun === true,
+        deadline,
+        signal,
+        requestId: request.id,
+      };
       const header = request.headers['x-workspace-id'];
       const workspace = new WorkspaceResolution(ctx.db, ctx.actions, principal, header);
-      const lease = await inflight.admit(principal, guard.limits.deadlineMs);
+      const lease = await ctx.inflight.admit(principal);
       try {
         if (key !== undefined)
           return await keyed(request, reply, call, await workspace.resolve(), key, endpoint);
