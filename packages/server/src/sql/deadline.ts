@@ -66,7 +66,7 @@ export class ArrivalDeadline {
   preempted(afterMs: number): GuardRunError {
     return new GuardRunError(
       'deadline_exceeded',
-      `The request was stopped after ${afterMs} ms because other users were waiting: the embedded database runs one statement at a time, and a statement may hold it for a quarter of the ${this.deadlineMs} ms deadline while others wait.`,
+      `The request was stopped after ${afterMs} ms because other users were waiting: the embedded database runs one statement at a time, and a read may hold it for ${afterMs} ms while others wait.`,
       { deadlineMs: this.deadlineMs },
       'Make the statement cheaper (narrower filters, fewer joins), or retry when the database is less busy.',
     );

@@ -107,10 +107,12 @@ export function roundTripPlan(
 }
 
 /**
- * How long a statement that changes nothing may keep the embedded engine's one connection while another user
- * waits as long: a quarter of the deadline, so the other user still has most of its own deadline left.
+ * How long a statement that changes nothing may keep the embedded engine's one connection while another user (or
+ * the server's own work) waits as long: one second (a quarter of a short deadline), so that a bystander's request
+ * waits about a second plus the engine's restart behind each slow read, not a share of the deadline.
  */
-const fairShare = (deadlineMs: number) => Math.max(250, Math.round(deadlineMs / 4));
+export const FAIR_SLICE_MS = 1_000;
+const fairShare = (deadlineMs: number) => Math.min(FAIR_SLICE_MS, Math.max(250, Math.round(deadlineMs / 4)));
 
 /** True when a statement of the checked SQL reads fx_rates_daily. */
 function readsDailyRates(checked: CheckResult): boolean {

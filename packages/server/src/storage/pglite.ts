@@ -28,8 +28,19 @@ export interface PgliteOptions {
   dataDir: string;
   /** Space reclamation (no autovacuum in PGlite): see pglite-vacuum.ts. */
   vacuum?: Partial<VacuumOptions>;
+  /**
+   * Restart the worker between requests once the process's memory (RSS) passes this many MiB (default 1024):
+   * PGlite's WebAssembly heap grows with the largest statement it ran and never shrinks, and a restart gives
+   * it back. Not again until the memory grew by RESTART_GROWTH_MIB since the last restart.
+   */
+  maxMemoryMb?: number;
   logger?: StorageLogger;
 }
+
+export const DEFAULT_MAX_MEMORY_MB = 1024;
+/** After a restart that left the process above the bound (memory of the rest of the server), grow this first. */
+const RESTART_GROWTH_MIB = 128;
+const MIB = 1024 * 1024;
 
 /**
  * The embedded database's buffer cache (PostgreSQL's shared_buffers) lives in the server's own memory, in
@@ -112,7 +123,9 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     notNested();
     // Like pg: parameters use the extended protocol (one statement), none the simple one (a script).
     return ownerRows<R>(
-      params && params.length > 0 ? await host.query(text, params) : (await host.exec(text)).at(-1),
+      await owner(async () =>
+        params && params.length > 0 ? await host.query(text, params) : (await host.exec(text)).at(-1),
+      ),
     );
   };
 
@@ -124,23 +137,25 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     const rollback = Symbol('rollback');
     let result: { value: T } | undefined;
     try {
-      return await host.transaction((tx) =>
-        inside.run(true, async () => {
-          if (spec.readOnly) await tx.queryBatch('SET TRANSACTION READ ONLY');
-          const connection: Connection = {
-            async query<R>(text: string, params?: unknown[]) {
-              return ownerRows<R>(
-                params && params.length > 0
-                  ? await tx.query(text, params)
-                  : (await tx.queryBatch(text)).at(-1),
-              );
-            },
-          };
-          const value = await body(connection);
-          if (!spec.rollback) return value;
-          result = { value };
-          throw rollback; // the host rolls back when the callback throws
-        }),
+      return await owner(() =>
+        host.transaction((tx) =>
+          inside.run(true, async () => {
+            if (spec.readOnly) await tx.queryBatch('SET TRANSACTION READ ONLY');
+            const connection: Connection = {
+              async query<R>(text: string, params?: unknown[]) {
+                return ownerRows<R>(
+                  params && params.length > 0
+                    ? await tx.query(text, params)
+                    : (await tx.queryBatch(text)).at(-1),
+                );
+              },
+            };
+            const value = await body(connection);
+            if (!spec.rollback) return value;
+            result = { value };
+            throw rollback; // the host rolls back when the callback throws
+          }),
+        ),
       );
     } catch (error) {
       if (error === rollback && result) return result.value;
@@ -172,6 +187,50 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
   // not in front of everyone), and one that cannot start by its deadline leaves the queue without running.
   // Owner queries (key checks, sign-in) do not queue here: they wait at most for the transaction running.
   const turns = new FairQueue(1);
+  // Owner queries waiting for the connection (key checks, /me, sign-in): they do not take turns, but a read
+  // that had its fair share is stopped for them as for another user's transaction.
+  const ownerWaits = new Set<{ since: number }>();
+  const owner = <T>(call: () => Promise<T>): Promise<T> => {
+    const wait = { since: Date.now() };
+    ownerWaits.add(wait);
+    return call().finally(() => ownerWaits.delete(wait));
+  };
+  const waitingSince = (tenant: string): number | undefined => {
+    let since = turns.waitingSince(tenant, MAINTENANCE);
+    for (const wait of ownerWaits) if (since === undefined || wait.since < since) since = wait.since;
+    return since;
+  };
+
+  // A restart between requests once memory passed the bound, in a turn of its own (nothing else runs then).
+  const maxMemory = (options.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB) * MIB;
+  let restartFloor = 0;
+  let restarting = false;
+  const restartIfOverMemory = () => {
+    const rss = process.memoryUsage.rss();
+    if (restarting || rss <= maxMemory || rss <= restartFloor + RESTART_GROWTH_MIB * MIB) return;
+    restarting = true;
+    void turns
+      .acquire(MAINTENANCE)
+      .then(async (release) => {
+        try {
+          await host.exclusive((session) => session.cancel()).catch(() => undefined);
+          restartFloor = process.memoryUsage.rss();
+          options.logger?.info(
+            {
+              rssMiB: Math.round(rss / MIB),
+              afterMiB: Math.round(restartFloor / MIB),
+              maxMiB: maxMemory / MIB,
+            },
+            'restarted the embedded database worker: the memory had passed its bound',
+          );
+        } finally {
+          release();
+        }
+      })
+      .finally(() => {
+        restarting = false;
+      });
+  };
   const vacuum = new PgliteVacuum(
     (sql, maxMs) =>
       turns.acquire(MAINTENANCE).then(async (release) => {
@@ -226,7 +285,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
         // while another user waited as long, so that a bystander waits a share, not a whole deadline.
         const started = Date.now();
         const watch = setInterval(() => {
-          const since = turns.waitingSince(exclusiveOptions.tenant, MAINTENANCE);
+          const since = waitingSince(exclusiveOptions.tenant);
           const now = Date.now();
           if (since === undefined || now - since < fairShareMs || now - started < fairShareMs) return;
           preempted = true;
@@ -248,6 +307,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
       release();
       // Rolled-back rows stay on disk until a VACUUM (there is no autovacuum): reclaim them after the answer.
       if (rolledBack && exclusiveOptions.writes?.length) vacuum.touched(exclusiveOptions.writes);
+      restartIfOverMemory();
     }
   };
 
