@@ -234,7 +234,11 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
   const terminate = async (client: pg.ClientBase, requestId: string | undefined): Promise<void> => {
     const name = applicationNameOf(client);
     const { processID } = client as unknown as { processID?: number | null };
-    const killer = new pg.Client({ connectionString: direct, application_name: 'expense-server-terminate' });
+    const killer = new pg.Client({
+      connectionString: direct,
+      application_name: 'expense-server-terminate',
+      connectionTimeoutMillis: 5_000,
+    });
     try {
       await killer.connect();
       const { rows } = pooled
@@ -326,15 +330,19 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     /** The protocol cancel; a statement still running terminateAfterMs later has its server process ended. */
     const cancel = async (): Promise<void> => {
       const statement = running;
-      await raw.cancel?.();
-      if (!statement) return;
-      const stopped = await Promise.race([
-        statement.then(() => true),
-        delay(terminateAfterMs, false, { ref: false }),
-      ]);
-      if (stopped) return;
-      discard(new Error('The statement ran on after its cancel; its server process was terminated.'));
-      await terminate(client, options?.requestId);
+      // The clock starts with the cancel, not with its delivery (a busy server may be slow to take it).
+      const sent = raw.cancel?.();
+      if (statement) {
+        const stopped = await Promise.race([
+          statement.then(() => true),
+          delay(terminateAfterMs, false, { ref: false }),
+        ]);
+        if (!stopped) {
+          discard(new Error('The statement ran on after its cancel; its server process was terminated.'));
+          await terminate(client, options?.requestId);
+        }
+      }
+      await sent;
     };
     const session: BatchSession & PgSession = {
       engine: 'postgres',
