@@ -20,6 +20,8 @@ import { createWorkspace } from '../src/workspaces/store.js';
 export interface AttackOptions {
   durationS: number;
   keys: number;
+  /** Flood /mcp from every key too (default); off, to see the SQL attack alone. */
+  mcp: boolean;
 }
 
 type Engine = 'postgres' | 'postgres+redis' | 'pglite';
@@ -67,13 +69,17 @@ const ENDLESS =
 /**
  * What the attacker sends. `mustBeRefused`: the issue's doubling SELECT (20 levels), which the guard must refuse
  * before it reaches the database. If a build of the guard accepts it, it is NOT sent (a failure is reported):
- * one such backend reached 10 GB on this machine and the kernel's OOM killer took PostgreSQL down with it.
+ * the planner checks for neither cancel nor pg_terminate_backend while it folds the expression, so nothing but
+ * SIGKILL stops it; two such backends (numeric, 16 levels) reached 9.7 GB each in 90 s on this machine, and the
+ * kernel's OOM killer took PostgreSQL down with them.
  */
 const STATEMENTS: { name: string; sql: string; mustBeRefused?: true }[] = [
   { name: 'concat 20', sql: concatBomb(20), mustBeRefused: true },
   { name: 'numeric 20', sql: numericBomb(20), mustBeRefused: true },
+  // Accepted by the guard before issue 21's bound, and bounded: ~1 s of planning and ~100 MB each on this machine (the numeric form references
+  // x five times per level, so 5^levels copies: 7 levels ~ 16 of the concat form; 8 levels took 7 s).
   ...[16, 12].map((n) => ({ name: `concat ${n}`, sql: concatBomb(n) })),
-  ...[16, 12].map((n) => ({ name: `numeric ${n}`, sql: numericBomb(n) })),
+  ...[7, 5].map((n) => ({ name: `numeric ${n}`, sql: numericBomb(n) })),
   { name: 'cross join x4', sql: ENDLESS },
 ];
 
@@ -83,10 +89,13 @@ const STATEMENTS: { name: string; sql: string; mustBeRefused?: true }[] = [
  * would simply run to its end (20 levels: ~20 s and ~1.7 GiB per backend on this machine).
  */
 const DEADLINE_MS = 3_000;
+/** PGlite keeps the default deadline: its reads are stopped after a one-second slice whenever anyone waits. */
+const deadlineOf = (engine: Engine) => (engine === 'pglite' ? 25_000 : DEADLINE_MS);
 
 const TARGETS = {
   postgres: { meP99Ms: 300, selectP99Ms: 1_000, databaseMiB: 1_024 },
-  pglite: { meP99Ms: 300, selectP99Ms: 6_000, databaseMiB: 1_024 },
+  // One statement at a time: the bystander waits a slice and the engine's restart whatever it sends.
+  pglite: { meP99Ms: 6_000, selectP99Ms: 6_000, databaseMiB: 1_024 },
 };
 
 function summarise(samples: { status: number; ms: number }[]): Latency {
@@ -163,7 +172,7 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
     const server = await startServerProcess({
       env: {
         ...(db ? { DATABASE_URL: db.url } : { EXPENSE_DATA_DIR: dataDir as string }),
-        EXPENSE_SQL_DEADLINE_MS: String(DEADLINE_MS),
+        EXPENSE_SQL_DEADLINE_MS: String(deadlineOf(engine)),
         ...(engine === 'postgres+redis'
           ? { REDIS_URL: 'redis://127.0.0.1:6379', EXPENSE_REDIS_KEY_PREFIX: prefix }
           : {}),
@@ -182,7 +191,7 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
     try {
       // The guard's verdicts first (the server's own guard, same limits): what it refuses never reaches the
       // database, and is not sent again.
-      const guard = await createGuard({ limits: { deadlineMs: DEADLINE_MS } });
+      const guard = await createGuard({ limits: { deadlineMs: deadlineOf(engine) } });
       const refusedByGuard: string[] = [];
       const accepted: string[] = [];
       for (const s of STATEMENTS) {
@@ -243,7 +252,7 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
       };
       await Promise.all([
         ...keys.attacker.map((_, i) => attacker(i)),
-        ...keys.attacker.map((_, i) => flood(i)),
+        ...(options.mcp ? keys.attacker.map((_, i) => flood(i)) : []),
         bystander(),
       ]);
       const targets = engine === 'pglite' ? TARGETS.pglite : TARGETS.postgres;
@@ -294,7 +303,9 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
   const engines: AttackEngineReport[] = [];
   const only = arg('attack-engines', 'postgres,postgres+redis,pglite').split(',') as Engine[];
   for (const engine of only) {
-    log(`attack: ${engine}, one user from ${options.keys} keys plus /mcp floods for ${options.durationS} s`);
+    log(
+      `attack: ${engine}, one user from ${options.keys} keys${options.mcp ? ' plus /mcp floods' : ''} for ${options.durationS} s`,
+    );
     engines.push(await runEngine(engine, options));
   }
   return { options, engines, failures: engines.flatMap((e) => e.failures) };
@@ -312,5 +323,9 @@ export function logAttack(report: AttackReport): void {
 }
 
 export function attackOptionsFromArgs(): AttackOptions {
-  return { durationS: Number(arg('attack-duration', '20')), keys: Number(arg('attack-keys', '17')) };
+  return {
+    durationS: Number(arg('attack-duration', '20')),
+    keys: Number(arg('attack-keys', '17')),
+    mcp: arg('attack-mcp', 'on') !== 'off',
+  };
 }

@@ -16,7 +16,7 @@ import {
   type StorageLogger,
   type TransactionSpec,
 } from './engine.js';
-import { PreemptedError } from './errors.js';
+import { PreemptedError, StartDeadlineError } from './errors.js';
 import { FairQueue } from './fair-queue.js';
 import { DEFAULT_VACUUM, PgliteVacuum, type VacuumOptions } from './pglite-vacuum.js';
 
@@ -87,6 +87,8 @@ const HOST_GONE = /PGlite worker (stopped|host is closed)/;
 const PREEMPT_CHECK_MS = 100;
 /** The fair queue's tenant for maintenance (VACUUM): it takes its turn like one more user. */
 const MAINTENANCE = '\u0000maintenance';
+/** How long after the server's own last query a user transaction waits for its next one (see ownersQuiet). */
+const OWNER_QUIET_MS = 25;
 
 export function isPgliteConnectionError(error: unknown): boolean {
   return (
@@ -190,10 +192,34 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
   // Owner queries waiting for the connection (key checks, /me, sign-in): they do not take turns, but a read
   // that had its fair share is stopped for them as for another user's transaction.
   const ownerWaits = new Set<{ since: number }>();
+  let ownerDoneAt = 0;
+  let ownerDone: (() => void)[] = [];
   const owner = <T>(call: () => Promise<T>): Promise<T> => {
     const wait = { since: Date.now() };
     ownerWaits.add(wait);
-    return call().finally(() => ownerWaits.delete(wait));
+    return call().finally(() => {
+      ownerWaits.delete(wait);
+      ownerDoneAt = Date.now();
+      const waiters = ownerDone;
+      ownerDone = [];
+      for (const wake of waiters) wake();
+    });
+  };
+  /**
+   * The server's own work goes first: a user transaction whose turn came starts once no owner call is pending and
+   * none ended in the last OWNER_QUIET_MS (a request's owner queries come one after another), or at `startBy`.
+   */
+  const ownersQuiet = async (startBy: number | undefined): Promise<void> => {
+    for (;;) {
+      const quietFor = Date.now() - ownerDoneAt;
+      if (ownerWaits.size === 0 && quietFor >= OWNER_QUIET_MS) return;
+      if (startBy !== undefined && Date.now() >= startBy) throw new StartDeadlineError();
+      const wake =
+        ownerWaits.size > 0
+          ? new Promise<void>((resolve) => ownerDone.push(resolve))
+          : new Promise<void>((resolve) => setTimeout(resolve, OWNER_QUIET_MS - quietFor));
+      await wake;
+    }
   };
   const waitingSince = (tenant: string): number | undefined => {
     let since = turns.waitingSince(tenant, MAINTENANCE);
@@ -272,6 +298,12 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     notNested();
     if (!exclusiveOptions) return onHost(body);
     const release = await turns.acquire(exclusiveOptions.tenant, exclusiveOptions.startBy);
+    try {
+      await ownersQuiet(exclusiveOptions.startBy);
+    } catch (error) {
+      release();
+      throw error;
+    }
     let rolledBack = true;
     const { fairShareMs } = exclusiveOptions;
     const preemptible =
@@ -283,6 +315,9 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
         if (!preemptible) return body(session);
         // A statement cannot be paused: one that changes nothing is stopped once it had its fair share
         // while another user waited as long, so that a bystander waits a share, not a whole deadline.
+        // The slice counts from when the engine can run it: a worker still reopening after the last interrupt
+        // answers this first (a read must not be stopped for the time the engine took to restart).
+        await session.queryBatch('SELECT 1');
         const started = Date.now();
         const watch = setInterval(() => {
           const since = waitingSince(exclusiveOptions.tenant);

@@ -38,8 +38,9 @@ export interface PostgresOptions {
   /**
    * How long a user statement may run on after its cancel (deadline, client gone) before its server process is
    * ended with pg_terminate_backend over the direct connection, and its pooled connection discarded; default 1000.
-   * Some work does not look for interrupts (the planner folding a huge expression): the cancel alone would leave
-   * it running, holding a connection and memory, long after its request was answered.
+   * A cancel can be lost or swallowed (a function that traps query_canceled). Both take effect at the process's
+   * next check for interrupts: the planner folding a huge expression checks for neither, and runs on until done
+   * (the connection stays held meanwhile); only the guard's expression bound keeps such statements out.
    */
   terminateAfterMs?: number;
   /**
