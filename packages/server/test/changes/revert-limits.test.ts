@@ -35,7 +35,7 @@ describe.each(ENGINES)('revert row cap on $name', (engine) => {
 
   beforeAll(async () => {
     ({ live, user, workspaceId } = await startWithWorkspace(engine));
-  });
+  }, 180_000);
   afterAll(async () => live?.close());
 
   it('refuses a revert that would restore more rows than a request may change, changing nothing', async () => {

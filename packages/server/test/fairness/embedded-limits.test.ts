@@ -70,7 +70,8 @@ describe('a read while the server has its own work to do, on PGlite', () => {
       key: attacker.apiKey,
       body: { sql: ENDLESS },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The read is running (the server's own queries pending when its turn came would have gone first).
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     // A key never checked before: its check and /me are the server's own queries on the one connection.
     const bystander = await createUser(served.db);
     const me = await request(served.origin, 'GET', '/v1/me', { key: bystander.apiKey });
