@@ -49,6 +49,21 @@ interface FairnessEngine {
   bystanderSelect: FairnessSide;
   bystanderMe: FairnessSide;
 }
+interface AttackLatency {
+  statuses: Record<string, number>;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+interface AttackEngine {
+  engine: string;
+  attacker: { sql: Record<string, number>; mcp: Record<string, number>; refusedByGuard: string[] };
+  bystanderMe: AttackLatency;
+  bystanderSelect: AttackLatency;
+  databasePeakMiB: number;
+  targets: { meP99Ms: number; selectP99Ms: number; databaseMiB: number };
+  failures: string[];
+}
 const faults = read('faults.json');
 const fuzzCheck = read('fuzz-check.json');
 const fuzzHttp = read('fuzz-http.json');
@@ -434,6 +449,28 @@ if (load?.fairness) {
     '',
   );
   if (f.failures.length) md.push(`Failures: ${f.failures.join('; ')}`, '');
+}
+
+if (load?.attack) {
+  const a = load.attack;
+  const counts = (m: Record<string, number>) =>
+    Object.entries(m)
+      .map(([status, count]) => `${n(count)} × ${status}`)
+      .join(', ');
+  md.push(
+    '## One user attacks with everything the guard accepts',
+    '',
+    `From \`pnpm test:load -- --only attack\` (\`test-load/attack.ts\`, last run ${day(load.startedAt)} UTC, issue 21): a real server process per engine, SQL deadline 3 s on PostgreSQL (the issue's measurement; a bomb the planner will not interrupt is then stopped early) and the default 25 s on PGlite, for ${a.options.durationS} s. One user sends, back to back from ${a.options.keys} keys, the worst statements the guard accepts (planner bombs \`SELECT s || s AS s FROM (…)\` and \`SELECT x * x - x * x + x AS x FROM (…)\` of 12, 16 and 20 levels, a four-way cross join; those the guard refuses are not sent), plus \`/mcp\` \`tools/list\` floods from the same keys; another user sends \`GET /v1/me\` and \`SELECT 1\` one after another. Database memory: PostgreSQL, the private memory (RssAnon) of the database's server processes summed; PGlite, the server process.`,
+    '',
+    '| engine | refused by the guard | attacker SQL | attacker /mcp | bystander /v1/me p50 / p99 (target) | bystander SELECT 1 p50 / p99 (target) | database peak (target) |',
+    '|---|---|---|---|---|---|---|',
+    ...a.engines.map(
+      (e: AttackEngine) =>
+        `| ${e.engine} | ${e.attacker.refusedByGuard.join(', ') || 'none'} | ${counts(e.attacker.sql)} | ${counts(e.attacker.mcp)} | ${n(e.bystanderMe.p50Ms)} / ${n(e.bystanderMe.p99Ms)} ms (${n(e.targets.meP99Ms)}) | ${n(e.bystanderSelect.p50Ms)} / ${n(e.bystanderSelect.p99Ms)} ms (${n(e.targets.selectP99Ms)}) | ${n(e.databasePeakMiB)} MiB (${n(e.targets.databaseMiB)}) |`,
+    ),
+    '',
+  );
+  if (a.failures.length) md.push(`Failures: ${a.failures.join('; ')}`, '');
 }
 
 const historyText = readText('change-history.txt');

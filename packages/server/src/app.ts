@@ -34,6 +34,7 @@ import { httpBasics } from './http/http-basics.js';
 import { loggerOptions } from './http/logger.js';
 import { newRequestId } from './http/request-id.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/socket-errors.js';
+import { InflightLimiter } from './inflight/index.js';
 import { createMailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/index.js';
 import { oauthRoutes, REGISTRATION_LIMIT } from './oauth/routes.js';
@@ -126,6 +127,14 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     invitationLimits: createInvitationLimits(limits),
     fxCoverage,
     confirmations,
+    // At most maxInflightPerKey / maxInflightPerUser SQL requests in flight (shared through Redis when set).
+    inflight: new InflightLimiter({
+      perKey: config.maxInflightPerKey,
+      perUser: config.maxInflightPerUser,
+      redisUrl: config.redisUrl,
+      redisKeyPrefix: config.redisKeyPrefix,
+      onRedisError: (error) => app.log.warn({ err: error }, 'in-flight limits: Redis did not answer'),
+    }),
   };
   // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.
   const stopListening = await db.listen?.(KEY_REVOKED_CHANNEL, {
@@ -207,6 +216,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     await fx.stop();
     mailer.close();
     await limits.close();
+    await ctx.inflight.close();
     if (!options.database) await db.close();
   });
 };

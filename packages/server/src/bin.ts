@@ -54,6 +54,11 @@ const FLAGS: { key: keyof typeof CONFIG_ENV; flag: string; description: string }
     flag: '--max-inflight-per-user <n>',
     description: 'SQL requests in flight per user',
   },
+  {
+    key: 'embeddedMaxMemoryMb',
+    flag: '--embedded-max-memory-mb <n>',
+    description: "restart the embedded engine's worker between requests past this much memory (MiB)",
+  },
   { key: 'redisUrl', flag: '--redis-url <url>', description: 'keep rate-limit counters in Redis' },
   { key: 'logLevel', flag: '--log-level <level>', description: 'pino level' },
   { key: 'fxSourceUrl', flag: '--fx-source-url <url>', description: 'where FX rates are downloaded from' },

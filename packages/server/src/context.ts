@@ -5,6 +5,7 @@ import type { ServerConfig } from './config/config.js';
 import type { ConfirmationTokens } from './confirmations/tokens.js';
 import type { FxCoverage } from './fx/coverage.js';
 import type { ActionBuilder } from './http/actions.js';
+import type { InflightLimiter } from './inflight/index.js';
 import type { InvitationLimiters } from './ratelimit/invitation-limits.js';
 import type { Database } from './storage/database.js';
 
@@ -25,6 +26,8 @@ export interface AppContext {
   fxCoverage: FxCoverage;
   /** Confirmation tokens of dry runs, shared by every instance through the database (confirmations/). */
   confirmations: ConfirmationTokens;
+  /** SQL requests (and reverts) in flight per key and per user (inflight/). */
+  inflight: InflightLimiter;
 }
 
 declare module 'fastify' {

@@ -378,6 +378,11 @@ export const HTTP_ERRORS = {
     hint: 'The database is not answering: retry in a few seconds.',
     retryable: true,
     actions: [],
+    variants: {
+      lock_wait: {
+        hint: 'A write still running (often a slow one of yours) holds rows this request needs: retry once it has answered; nothing was changed.',
+      },
+    },
   },
   deadline_exceeded: {
     status: 504,

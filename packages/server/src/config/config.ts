@@ -47,6 +47,8 @@ export const ServerConfigSchema = z
     maxInflightPerUser: positiveInt.default(4),
     /** Workspaces one user may own (limit_reached beyond). */
     maxWorkspacesPerUser: positiveInt.default(50),
+    /** The embedded engine's worker is restarted between requests once the process's memory passes this (MiB). */
+    embeddedMaxMemoryMb: positiveInt.default(1024),
     /**
      * Stored change history per workspace: at most this many bytes (SQL text, statements, row images as text)
      * and changes; a write past either drops the workspace's oldest changes (migration 0020).
@@ -93,6 +95,7 @@ export const CONFIG_ENV = {
   maxInflightPerKey: 'EXPENSE_MAX_INFLIGHT_PER_KEY',
   maxInflightPerUser: 'EXPENSE_MAX_INFLIGHT_PER_USER',
   maxWorkspacesPerUser: 'EXPENSE_MAX_WORKSPACES_PER_USER',
+  embeddedMaxMemoryMb: 'EXPENSE_EMBEDDED_MAX_MEMORY_MB',
   changeHistoryMaxBytes: 'EXPENSE_CHANGE_HISTORY_MAX_BYTES',
   changeHistoryMaxChanges: 'EXPENSE_CHANGE_HISTORY_MAX_CHANGES',
   logLevel: 'EXPENSE_LOG_LEVEL',
@@ -161,6 +164,7 @@ export function databaseOptions(config: ServerConfig): {
   dataDir: string;
   maxConnections: number;
   internalConnections: number;
+  embeddedMaxMemoryMb: number;
 } {
   return {
     databaseUrl: config.databaseUrl,
@@ -168,5 +172,6 @@ export function databaseOptions(config: ServerConfig): {
     dataDir: config.dataDir,
     maxConnections: config.databasePoolSize,
     internalConnections: config.databaseInternalPoolSize,
+    embeddedMaxMemoryMb: config.embeddedMaxMemoryMb,
   };
 }

@@ -15,6 +15,8 @@ export function storageApiError(error: unknown): ApiError | undefined {
       case 'database_unavailable':
       case 'database_closed':
         return new ApiError('database_unavailable');
+      case 'lock_timeout':
+        return new ApiError('database_unavailable', error.message, { variant: 'lock_wait' });
       default:
         return undefined;
     }

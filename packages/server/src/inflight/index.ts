@@ -15,13 +15,19 @@ export { RedisInflightCounter } from './redis.js';
 export { tooManyConcurrent } from './refusal.js';
 export type { InflightCounter, InflightLimits, InflightRefusal, InflightSubject, Lease } from './types.js';
 
-/** How long after its deadline a lease of a process that died is still counted. */
-export const LEASE_MARGIN_MS = 5_000;
+/**
+ * How long a Redis lease of a process that died is still counted. A live process renews its leases (every third of
+ * this) until it releases them, once the request's connection is back in the pool: a lease never lapses while
+ * its statement still runs.
+ */
+export const LEASE_TTL_MS = 10_000;
 
 export interface InflightOptions extends InflightLimits {
   /** Count in Redis, shared by every process using the same URL and prefix. */
   redisUrl?: string | undefined;
   redisKeyPrefix: string;
+  /** See LEASE_TTL_MS (tests shorten it). */
+  leaseTtlMs?: number;
   onRedisError?: (error: unknown) => void;
 }
 
@@ -29,9 +35,11 @@ export interface InflightOptions extends InflightLimits {
 export class InflightLimiter {
   readonly #counter: InflightCounter;
   readonly #redis: Redis | undefined;
+  readonly #leaseTtlMs: number;
 
   constructor(options: InflightOptions) {
     const limits = { perKey: options.perKey, perUser: options.perUser };
+    this.#leaseTtlMs = options.leaseTtlMs ?? LEASE_TTL_MS;
     if (options.redisUrl) {
       this.#redis = new Redis(options.redisUrl, {
         enableOfflineQueue: false,
@@ -50,9 +58,9 @@ export class InflightLimiter {
     }
   }
 
-  /** A place in flight until `deadlineMs` (plus a margin) at the latest; release it when the request ends. */
-  async admit(subject: InflightSubject, deadlineMs: number): Promise<Lease> {
-    const result = await this.#counter.acquire(subject, deadlineMs + LEASE_MARGIN_MS);
+  /** A place in flight until released: release it once the request's connection is back in the pool. */
+  async admit(subject: InflightSubject): Promise<Lease> {
+    const result = await this.#counter.acquire(subject, this.#leaseTtlMs);
     if (isRefusal(result)) throw tooManyConcurrent(result);
     return result;
   }

@@ -23,10 +23,26 @@ end
 return 0
 `;
 
+/** Pushes a live lease's expiry `ttl` ahead (Redis's clock again); a lease already pruned is not re-added. */
+const RENEW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+for i = 1, 2 do
+  redis.call('ZADD', KEYS[i], 'XX', now + ttl, ARGV[1])
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+return 0
+`;
+
 /** How long a request waits for a connecting Redis before it is counted in this process alone. */
 const CONNECT_WAIT_MS = 1_000;
 
-type AcquireCommand = (keySet: string, userSet: string, ...args: (string | number)[]) => Promise<number>;
+type LeaseCommand = (keySet: string, userSet: string, ...args: (string | number)[]) => Promise<number>;
+interface LeaseCommands {
+  expenseInflightAcquire: LeaseCommand;
+  expenseInflightRenew: LeaseCommand;
+}
 
 /** In-flight counts shared by every process on the same Redis (and key prefix). */
 export class RedisInflightCounter implements InflightCounter {
@@ -41,6 +57,7 @@ export class RedisInflightCounter implements InflightCounter {
   ) {
     this.#fallback = new MemoryInflightCounter(limits);
     redis.defineCommand('expenseInflightAcquire', { numberOfKeys: 2, lua: ACQUIRE });
+    redis.defineCommand('expenseInflightRenew', { numberOfKeys: 2, lua: RENEW });
   }
 
   /** The Redis keys of a subject's sets. */
@@ -53,16 +70,16 @@ export class RedisInflightCounter implements InflightCounter {
     await this.#connected();
     const sets = this.keysOf(subject);
     const id = randomUUID();
-    const acquire = (this.redis as unknown as { expenseInflightAcquire: AcquireCommand })
-      .expenseInflightAcquire;
+    const commands = this.redis as unknown as LeaseCommands;
+    const ttl = Math.max(1, Math.ceil(ttlMs));
     let answer: number;
     try {
-      answer = await acquire.call(
+      answer = await commands.expenseInflightAcquire.call(
         this.redis,
         sets.key,
         sets.user,
         id,
-        Math.max(1, Math.ceil(ttlMs)),
+        ttl,
         this.limits.perKey,
         this.limits.perUser,
       );
@@ -72,11 +89,22 @@ export class RedisInflightCounter implements InflightCounter {
     }
     if (answer === 1) return { scope: 'key', limit: this.limits.perKey };
     if (answer === 2) return { scope: 'user', limit: this.limits.perUser };
+    // Renewed while held (a statement may run past any fixed expiry): only a process that died stops renewing.
+    const renewal = setInterval(
+      () => {
+        commands.expenseInflightRenew
+          .call(this.redis, sets.key, sets.user, id, ttl)
+          .catch((error: unknown) => this.onError(error));
+      },
+      Math.max(1, Math.floor(ttl / 3)),
+    );
+    renewal.unref();
     let released = false;
     return {
       release: async () => {
         if (released) return;
         released = true;
+        clearInterval(renewal);
         // A release that does not reach Redis is not lost: the lease expires on its own.
         await this.redis
           .multi()

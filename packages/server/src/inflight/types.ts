@@ -23,7 +23,7 @@ export interface Lease {
 /**
  * Counts SQL requests in flight per key and per user. `acquire` resolves with a lease, or with the refusal
  * when the key or the user is already at its maximum. `ttlMs` bounds a lease whose process died without
- * releasing it (the request's deadline plus a margin); a live process always releases.
+ * releasing it; a live process renews its leases and always releases them.
  */
 export interface InflightCounter {
   acquire(subject: InflightSubject, ttlMs: number): Promise<Lease | InflightRefusal>;

@@ -45,6 +45,16 @@ export class ArrivalDeadline {
     );
   }
 
+  /** The request ran past its deadline and was stopped: nothing was changed. */
+  exceeded(): GuardRunError {
+    return new GuardRunError(
+      'deadline_exceeded',
+      `The request did not finish within ${this.deadlineMs} ms.`,
+      { deadlineMs: this.deadlineMs },
+      'The database is busy (or the rows this needs are locked by a slow write): retry in a moment.',
+    );
+  }
+
   /** The client went away before the request could start: nothing ran (nobody reads this answer). */
   aborted(): GuardRunError {
     return new GuardRunError('deadline_exceeded', 'The request was aborted before it started.', {
@@ -56,7 +66,7 @@ export class ArrivalDeadline {
   preempted(afterMs: number): GuardRunError {
     return new GuardRunError(
       'deadline_exceeded',
-      `The request was stopped after ${afterMs} ms because other users were waiting: the embedded database runs one statement at a time, and a statement may hold it for a quarter of the ${this.deadlineMs} ms deadline while others wait.`,
+      `The request was stopped after ${afterMs} ms because other users were waiting: the embedded database runs one statement at a time, and a read may hold it for ${afterMs} ms while others wait.`,
       { deadlineMs: this.deadlineMs },
       'Make the statement cheaper (narrower filters, fewer joins), or retry when the database is less busy.',
     );

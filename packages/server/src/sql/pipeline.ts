@@ -61,6 +61,8 @@ export interface SqlCall {
   confirm?: ConfirmClaims;
   /** A write's dry run: issues its confirmToken for the workspace it ran in. */
   issueToken?: (workspaceId: string) => IssuedToken;
+  /** The HTTP request's id, for the logs of what the database had to be made to stop. */
+  requestId?: string;
 }
 
 export interface SqlPipelineDeps {
@@ -110,10 +112,12 @@ export function roundTripPlan(
 }
 
 /**
- * How long a statement that changes nothing may keep the embedded engine's one connection while another user
- * waits as long: a quarter of the deadline, so the other user still has most of its own deadline left.
+ * How long a statement that changes nothing may keep the embedded engine's one connection while another user (or
+ * the server's own work) waits as long: one second (a quarter of a short deadline), so that a bystander's request
+ * waits about a second plus the engine's restart behind each slow read, not a share of the deadline.
  */
-const fairShare = (deadlineMs: number) => Math.max(250, Math.round(deadlineMs / 4));
+export const FAIR_SLICE_MS = 1_000;
+const fairShare = (deadlineMs: number) => Math.min(FAIR_SLICE_MS, Math.max(250, Math.round(deadlineMs / 4)));
 
 /** True when a statement of the checked SQL reads fx_rates_daily. */
 function readsDailyRates(checked: CheckResult): boolean {
@@ -139,7 +143,7 @@ export interface GuardedRun {
   startedAt?: number;
   signal?: AbortSignal;
   /** How the connection is had (tenant, read-only and roll-back come from the context and dryRun). */
-  connection?: Pick<UserConnectionOptions, 'startBy' | 'writes' | 'fairShareMs'>;
+  connection?: Pick<UserConnectionOptions, 'startBy' | 'writes' | 'fairShareMs' | 'requestId'>;
   /** Wraps the session the guard runs on (tests that watch what is sent). */
   observe?(session: SqlSession): SqlSession;
 }
@@ -209,7 +213,8 @@ export class SqlPipeline {
    */
   async run(call: SqlCall, workspace: UserContext['workspaceId']): Promise<string> {
     const { db, guard, actions, idempotency, fxCoverage } = this.deps;
-    const { principal, mode, sql, dryRun, claim, checked, deadline, signal, confirm, issueToken } = call;
+    const { principal, mode, sql, dryRun, claim, checked, deadline, signal, confirm, issueToken, requestId } =
+      call;
     const readOnly = mode === 'query';
     const ctx: UserContext = {
       userId: principal.userId,
@@ -233,6 +238,7 @@ export class SqlPipeline {
         startBy: deadline.at,
         writes: writtenRelations(checked),
         fairShareMs: fairShare(deadline.deadlineMs),
+        ...(requestId ? { requestId } : {}),
       },
     };
     try {

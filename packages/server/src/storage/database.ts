@@ -66,6 +66,8 @@ export interface UserConnectionOptions {
   writes?: readonly string[];
   /** See ExclusiveOptions.fairShareMs. */
   fairShareMs?: number;
+  /** See ExclusiveOptions.requestId. */
+  requestId?: string;
 }
 
 /** One exclusive connection outside any transaction, for a caller that plans its own round trips. */
@@ -77,6 +79,8 @@ export interface UserConnection {
    * settings (a transaction-mode pooler), so each transaction sets them with SET LOCAL (OUTPUT_SETTINGS_LOCAL).
    */
   readonly outputSettings: 'pinned' | 'per-transaction';
+  /** The same connection as the owner (owner value types, parameters), for bookkeeping before the role switch. */
+  readonly owner: Queryable;
   /** Sends COMMIT in a round trip of its own (a lost answer to it is an unknown outcome, see userTransaction). */
   commit(): Promise<void>;
 }

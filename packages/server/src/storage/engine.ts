@@ -15,6 +15,11 @@ export interface BatchSession extends SqlSession {
    * trip (UserConnection.outputSettings).
    */
   setsOutputSettingsPerTransaction?: boolean;
+  /**
+   * The same connection with owner value types and parameters (one statement with them; several without), for
+   * work that runs as the owner in the transaction before its role switch (a revert's bookkeeping).
+   */
+  ownerQuery<R>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
 }
 
 export interface TransactionSpec {
@@ -44,6 +49,8 @@ export interface ExclusiveOptions {
    * back) once it ran this long while another tenant waited this long (PreemptedError).
    */
   fairShareMs?: number;
+  /** Whose request it is in the logs (what the engine had to do to stop a statement). */
+  requestId?: string;
 }
 
 /** COMMIT answered ROLLBACK: the transaction had failed earlier and nothing was applied. */

@@ -12,7 +12,8 @@ export type StorageErrorCode =
   | 'invalid_database_url'
   | 'unsupported_database_version'
   | 'start_deadline_passed'
-  | 'preempted';
+  | 'preempted'
+  | 'lock_timeout';
 
 export class StorageError extends Error {
   override readonly name: string = 'StorageError';
@@ -103,3 +104,23 @@ export class PreemptedError extends StorageError {
     super('preempted', `The transaction was stopped after ${afterMs} ms to let other users' requests run.`);
   }
 }
+
+/**
+ * One of the server's own statements waited for a lock past its lock_timeout (a user's slow write holds the
+ * row): it was rolled back, nothing was changed, and it may be retried once that write has ended.
+ */
+export class LockTimeoutError extends StorageError {
+  override readonly name = 'LockTimeoutError';
+  readonly retryable = true;
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'lock_timeout',
+      'A row this needs is locked by a write still running; nothing was changed.',
+      options,
+    );
+  }
+}
+
+/** SQLSTATE 55P03 lock_not_available: what lock_timeout raises. */
+export const isLockNotAvailable = (error: unknown): boolean =>
+  (error as { code?: unknown } | null)?.code === '55P03';

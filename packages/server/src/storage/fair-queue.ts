@@ -11,8 +11,8 @@ interface Waiter {
 /**
  * Places on a resource of `capacity` (the embedded database's one connection), handed out in turns between
  * tenants: each tenant's waiters are first come first served; the next place goes to the waiting tenant with
- * the fewest places held, and among those to the one served longest ago (a tenant with nothing running or
- * waiting is forgotten, and counts as never served). One tenant with many waiting requests therefore delays another by at most the
+ * the fewest places held, among those to the one served longest ago (a tenant with nothing running or
+ * waiting is forgotten, and counts as never served), and among those to the one whose request waits longest. One tenant with many waiting requests therefore delays another by at most the
  * requests it already runs. A waiter whose `startBy` passes before its turn leaves with StartDeadlineError.
  */
 export class FairQueue {
@@ -83,13 +83,19 @@ export class FairQueue {
 
   #dispatch(): void {
     while (this.#running < this.capacity && this.#waiting.size > 0) {
-      let best: { tenant: string; running: number; servedAt: number } | undefined;
+      let best: { tenant: string; running: number; servedAt: number; since: number } | undefined;
       for (const tenant of this.#waiting.keys()) {
         const held = this.#held.get(tenant);
         const running = held?.running ?? 0;
         const servedAt = held?.servedAt ?? 0;
-        if (!best || running < best.running || (running === best.running && servedAt < best.servedAt)) {
-          best = { tenant, running, servedAt };
+        const since = (this.#waiting.get(tenant) as Waiter[])[0]?.enqueuedAt ?? 0;
+        if (
+          !best ||
+          running < best.running ||
+          (running === best.running &&
+            (servedAt < best.servedAt || (servedAt === best.servedAt && since < best.since)))
+        ) {
+          best = { tenant, running, servedAt, since };
         }
       }
       const tenant = (best as { tenant: string }).tenant;

@@ -66,10 +66,15 @@ export function loadMigrations(directory = migrationsDirectory()): Migration[] {
   return migrations;
 }
 
-/** Serialises migrators across processes (PostgreSQL) for the rest of the transaction. */
+/**
+ * Serialises migrators across processes (PostgreSQL) for the rest of the transaction. Migrations wait for their
+ * locks as long as it takes (another process migrating, DDL behind running statements): not the server's
+ * lock_timeout for its own transactions.
+ */
 async function lockAndBootstrap(tx: Queryable): Promise<Map<number, string>> {
   await tx.query(
-    `SELECT pg_catalog.pg_advisory_xact_lock(${MIGRATION_LOCK_KEY});
+    `SET LOCAL lock_timeout = 0;
+     SELECT pg_catalog.pg_advisory_xact_lock(${MIGRATION_LOCK_KEY});
      SET LOCAL client_min_messages = warning;
      CREATE SCHEMA IF NOT EXISTS ${INTERNAL_SCHEMA};
      CREATE TABLE IF NOT EXISTS ${TABLE} (

@@ -24,6 +24,8 @@ export interface OpenDatabaseConfig {
   maxConnections?: number;
   /** PostgreSQL: connections for the server's own work, never taken by user SQL (default 4). */
   internalConnections?: number;
+  /** Embedded: restart the engine's worker between requests once the process's memory passes this (MiB). */
+  embeddedMaxMemoryMb?: number;
 }
 
 export const DEFAULT_DATA_DIR = './.expense/data';
@@ -73,6 +75,7 @@ async function openEngine(config: OpenDatabaseConfig): Promise<Engine> {
   }
   return openPglite({
     dataDir: url ?? config.dataDir ?? DEFAULT_DATA_DIR,
+    ...(config.embeddedMaxMemoryMb === undefined ? {} : { maxMemoryMb: config.embeddedMaxMemoryMb }),
     ...(config.logger ? { logger: config.logger } : {}),
   });
 }

@@ -16,7 +16,7 @@ import {
   type StorageLogger,
   type TransactionSpec,
 } from './engine.js';
-import { PreemptedError } from './errors.js';
+import { PreemptedError, StartDeadlineError } from './errors.js';
 import { FairQueue } from './fair-queue.js';
 import { DEFAULT_VACUUM, PgliteVacuum, type VacuumOptions } from './pglite-vacuum.js';
 
@@ -28,8 +28,19 @@ export interface PgliteOptions {
   dataDir: string;
   /** Space reclamation (no autovacuum in PGlite): see pglite-vacuum.ts. */
   vacuum?: Partial<VacuumOptions>;
+  /**
+   * Restart the worker between requests once the process's memory (RSS) passes this many MiB (default 1024):
+   * PGlite's WebAssembly heap grows with the largest statement it ran and never shrinks, and a restart gives
+   * it back. Not again until the memory grew by RESTART_GROWTH_MIB since the last restart.
+   */
+  maxMemoryMb?: number;
   logger?: StorageLogger;
 }
+
+export const DEFAULT_MAX_MEMORY_MB = 1024;
+/** After a restart that left the process above the bound (memory of the rest of the server), grow this first. */
+const RESTART_GROWTH_MIB = 128;
+const MIB = 1024 * 1024;
 
 /**
  * The embedded database's buffer cache (PostgreSQL's shared_buffers) lives in the server's own memory, in
@@ -76,6 +87,8 @@ const HOST_GONE = /PGlite worker (stopped|host is closed)/;
 const PREEMPT_CHECK_MS = 100;
 /** The fair queue's tenant for maintenance (VACUUM): it takes its turn like one more user. */
 const MAINTENANCE = '\u0000maintenance';
+/** How long after the server's own last query a user transaction waits for its next one (see ownersQuiet). */
+const OWNER_QUIET_MS = 25;
 
 export function isPgliteConnectionError(error: unknown): boolean {
   return (
@@ -112,7 +125,9 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     notNested();
     // Like pg: parameters use the extended protocol (one statement), none the simple one (a script).
     return ownerRows<R>(
-      params && params.length > 0 ? await host.query(text, params) : (await host.exec(text)).at(-1),
+      await owner(async () =>
+        params && params.length > 0 ? await host.query(text, params) : (await host.exec(text)).at(-1),
+      ),
     );
   };
 
@@ -124,23 +139,25 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     const rollback = Symbol('rollback');
     let result: { value: T } | undefined;
     try {
-      return await host.transaction((tx) =>
-        inside.run(true, async () => {
-          if (spec.readOnly) await tx.queryBatch('SET TRANSACTION READ ONLY');
-          const connection: Connection = {
-            async query<R>(text: string, params?: unknown[]) {
-              return ownerRows<R>(
-                params && params.length > 0
-                  ? await tx.query(text, params)
-                  : (await tx.queryBatch(text)).at(-1),
-              );
-            },
-          };
-          const value = await body(connection);
-          if (!spec.rollback) return value;
-          result = { value };
-          throw rollback; // the host rolls back when the callback throws
-        }),
+      return await owner(() =>
+        host.transaction((tx) =>
+          inside.run(true, async () => {
+            if (spec.readOnly) await tx.queryBatch('SET TRANSACTION READ ONLY');
+            const connection: Connection = {
+              async query<R>(text: string, params?: unknown[]) {
+                return ownerRows<R>(
+                  params && params.length > 0
+                    ? await tx.query(text, params)
+                    : (await tx.queryBatch(text)).at(-1),
+                );
+              },
+            };
+            const value = await body(connection);
+            if (!spec.rollback) return value;
+            result = { value };
+            throw rollback; // the host rolls back when the callback throws
+          }),
+        ),
       );
     } catch (error) {
       if (error === rollback && result) return result.value;
@@ -158,6 +175,12 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
         database: session.database, // the guard verifies its dialect once per database
         query: (text) => session.query(text),
         queryBatch: (text) => session.queryBatch(text),
+        ownerQuery: async <R>(text: string, params?: unknown[]) =>
+          ownerRows<R>(
+            params && params.length > 0
+              ? await session.query(text, params)
+              : (await session.queryBatch(text)).at(-1),
+          ),
         cancel: () => session.cancel(),
       };
       return inside.run(true, () => body(pinned));
@@ -167,6 +190,74 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
   // not in front of everyone), and one that cannot start by its deadline leaves the queue without running.
   // Owner queries (key checks, sign-in) do not queue here: they wait at most for the transaction running.
   const turns = new FairQueue(1);
+  // Owner queries waiting for the connection (key checks, /me, sign-in): they do not take turns, but a read
+  // that had its fair share is stopped for them as for another user's transaction.
+  const ownerWaits = new Set<{ since: number }>();
+  let ownerDoneAt = 0;
+  let ownerDone: (() => void)[] = [];
+  const owner = <T>(call: () => Promise<T>): Promise<T> => {
+    const wait = { since: Date.now() };
+    ownerWaits.add(wait);
+    return call().finally(() => {
+      ownerWaits.delete(wait);
+      ownerDoneAt = Date.now();
+      const waiters = ownerDone;
+      ownerDone = [];
+      for (const wake of waiters) wake();
+    });
+  };
+  /**
+   * The server's own work goes first: a user transaction whose turn came starts once no owner call is pending and
+   * none ended in the last OWNER_QUIET_MS (a request's owner queries come one after another), or at `startBy`.
+   */
+  const ownersQuiet = async (startBy: number | undefined): Promise<void> => {
+    for (;;) {
+      const quietFor = Date.now() - ownerDoneAt;
+      if (ownerWaits.size === 0 && quietFor >= OWNER_QUIET_MS) return;
+      if (startBy !== undefined && Date.now() >= startBy) throw new StartDeadlineError();
+      const wake =
+        ownerWaits.size > 0
+          ? new Promise<void>((resolve) => ownerDone.push(resolve))
+          : new Promise<void>((resolve) => setTimeout(resolve, OWNER_QUIET_MS - quietFor));
+      await wake;
+    }
+  };
+  const waitingSince = (tenant: string): number | undefined => {
+    let since = turns.waitingSince(tenant, MAINTENANCE);
+    for (const wait of ownerWaits) if (since === undefined || wait.since < since) since = wait.since;
+    return since;
+  };
+
+  // A restart between requests once memory passed the bound, in a turn of its own (nothing else runs then).
+  const maxMemory = (options.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB) * MIB;
+  let restartFloor = 0;
+  let restarting = false;
+  const restartIfOverMemory = () => {
+    const rss = process.memoryUsage.rss();
+    if (restarting || rss <= maxMemory || rss <= restartFloor + RESTART_GROWTH_MIB * MIB) return;
+    restarting = true;
+    void turns
+      .acquire(MAINTENANCE)
+      .then(async (release) => {
+        try {
+          await host.exclusive((session) => session.cancel()).catch(() => undefined);
+          restartFloor = process.memoryUsage.rss();
+          options.logger?.info(
+            {
+              rssMiB: Math.round(rss / MIB),
+              afterMiB: Math.round(restartFloor / MIB),
+              maxMiB: maxMemory / MIB,
+            },
+            'restarted the embedded database worker: the memory had passed its bound',
+          );
+        } finally {
+          release();
+        }
+      })
+      .finally(() => {
+        restarting = false;
+      });
+  };
   const vacuum = new PgliteVacuum(
     (sql, maxMs) =>
       turns.acquire(MAINTENANCE).then(async (release) => {
@@ -208,6 +299,12 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     notNested();
     if (!exclusiveOptions) return onHost(body);
     const release = await turns.acquire(exclusiveOptions.tenant, exclusiveOptions.startBy);
+    try {
+      await ownersQuiet(exclusiveOptions.startBy);
+    } catch (error) {
+      release();
+      throw error;
+    }
     let rolledBack = true;
     const { fairShareMs } = exclusiveOptions;
     const preemptible =
@@ -219,9 +316,12 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
         if (!preemptible) return body(session);
         // A statement cannot be paused: one that changes nothing is stopped once it had its fair share
         // while another user waited as long, so that a bystander waits a share, not a whole deadline.
+        // The slice counts from when the engine can run it: a worker still reopening after the last interrupt
+        // answers this first (a read must not be stopped for the time the engine took to restart).
+        await session.queryBatch('SELECT 1');
         const started = Date.now();
         const watch = setInterval(() => {
-          const since = turns.waitingSince(exclusiveOptions.tenant, MAINTENANCE);
+          const since = waitingSince(exclusiveOptions.tenant);
           const now = Date.now();
           if (since === undefined || now - since < fairShareMs || now - started < fairShareMs) return;
           preempted = true;
@@ -243,6 +343,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
       release();
       // Rolled-back rows stay on disk until a VACUUM (there is no autovacuum): reclaim them after the answer.
       if (rolledBack && exclusiveOptions.writes?.length) vacuum.touched(exclusiveOptions.writes);
+      restartIfOverMemory();
     }
   };
 

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { type PgSession, pgOutputSettingsOption, pgSession } from '@expense/sql-guard/pg';
 import pg from 'pg';
 import { cancelRequest } from './cancel.js';
@@ -33,11 +35,43 @@ export interface PostgresOptions {
    * it never waits behind user SQL; default 4.
    */
   internalConnections?: number;
+  /**
+   * How long a user statement may run on after its cancel (deadline, client gone) before its server process is
+   * ended with pg_terminate_backend over the direct connection, and its pooled connection discarded; default 1000.
+   * A cancel can be lost or swallowed (a function that traps query_canceled). Both take effect at the process's
+   * next check for interrupts: the planner folding a huge expression checks for neither, and runs on until done
+   * (the connection stays held meanwhile); only the guard's expression bound keeps such statements out.
+   */
+  terminateAfterMs?: number;
+  /**
+   * lock_timeout of the server's own transactions (key checks, sign-in, /me, invitations...), in ms; default 2000.
+   * They never wait long behind a lock a user's slow write holds: past it they fail with LockTimeoutError.
+   */
+  internalLockTimeoutMs?: number;
   logger?: StorageLogger;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_INTERNAL_POOL_SIZE = 4;
+export const DEFAULT_TERMINATE_AFTER_MS = 1_000;
+export const DEFAULT_INTERNAL_LOCK_TIMEOUT_MS = 2_000;
+
+/**
+ * A pg client whose application_name is its own (`<base>-<12 hex>`): the server process serving it can be found
+ * in pg_stat_activity, also behind a transaction-mode pooler (PgBouncer passes application_name on to the
+ * server session it lends the client), where the client's process id is the pooler's.
+ */
+function uniquelyNamed(base: string): new () => pg.ClientBase {
+  return class NamedClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, application_name: `${base}-${randomBytes(6).toString('hex')}` });
+    }
+  } as unknown as new () => pg.ClientBase;
+}
+
+const applicationNameOf = (client: pg.ClientBase): string | undefined =>
+  (client as unknown as { connectionParameters?: { application_name?: string } }).connectionParameters
+    ?.application_name;
 
 /** Owner queries: pg's parsers, except date stays 'YYYY-MM-DD' (pg would build a local-midnight Date). */
 const ownerTypes: pg.CustomTypesConfig = {
@@ -54,7 +88,13 @@ const lastResult = (result: PgResult | PgResult[]): PgResult | undefined =>
 export async function openPostgres(options: PostgresOptions): Promise<Engine> {
   const direct = options.directConnectionString ?? options.connectionString;
   const pooled = options.pooled ?? direct !== options.connectionString;
-  const newPool = (max: number, applicationName: string) =>
+  const terminateAfterMs = options.terminateAfterMs ?? DEFAULT_TERMINATE_AFTER_MS;
+  const lockTimeoutMs = options.internalLockTimeoutMs ?? DEFAULT_INTERNAL_LOCK_TIMEOUT_MS;
+  const newPool = (
+    max: number,
+    applicationName: string,
+    extra: { named?: boolean; startupOptions?: string } = {},
+  ) =>
     new pg.Pool({
       connectionString: options.connectionString,
       max,
@@ -69,12 +109,23 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       // each first batch instead of setting them per transaction. Owner queries parse the same defaults.
       // Through a transaction-mode pooler a startup option would reach only some server sessions (PgBouncer
       // refuses it): each user transaction sets the output formats with SET LOCAL (transactions.ts).
-      ...(pooled ? {} : { options: `-c standard_conforming_strings=on ${pgOutputSettingsOption}` }),
+      ...(pooled
+        ? {}
+        : {
+            options: `-c standard_conforming_strings=on ${pgOutputSettingsOption}${extra.startupOptions ?? ''}`,
+          }),
+      ...(extra.named ? { Client: uniquelyNamed(applicationName) } : {}),
     });
   // User SQL and the server's own work never share a connection: ten slow statements cannot hold up a key
   // check, a sign-in or /me.
-  const userPool = newPool(options.maxConnections ?? DEFAULT_POOL_SIZE, 'expense-server-sql');
-  const internalPool = newPool(options.internalConnections ?? DEFAULT_INTERNAL_POOL_SIZE, 'expense-server');
+  const userPool = newPool(options.maxConnections ?? DEFAULT_POOL_SIZE, 'expense-server-sql', {
+    named: true,
+  });
+  // The server's own statements never wait long behind a user's lock: lock_timeout from the start of each
+  // direct connection (single queries included), and SET LOCAL in each transaction (behind a pooler too).
+  const internalPool = newPool(options.internalConnections ?? DEFAULT_INTERNAL_POOL_SIZE, 'expense-server', {
+    startupOptions: ` -c lock_timeout=${lockTimeoutMs}`,
+  });
   // One guard session per pooled connection, so that the session's caches (type names) live as long as it.
   const sessions = new WeakMap<pg.PoolClient, PgSession & BatchSession>();
   const sessionOf = (client: pg.PoolClient) => {
@@ -165,11 +216,55 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
           throw error;
         }
       },
+      /** The connection must not be pooled again (its server process was ended). */
+      discard: (reason: Error) => {
+        broken ??= reason;
+      },
       release: () => {
         client.off('error', onError);
         client.release(broken ?? false);
       },
     };
+  };
+
+  /**
+   * Ends the server process running `client`'s statement (pg_terminate_backend over a direct connection of its
+   * own: the pools may be full, and a pooler cannot). Direct: by process id; pooled: by the client's own
+   * application_name, among the sessions that are not idle.
+   */
+  const terminate = async (client: pg.ClientBase, requestId: string | undefined): Promise<void> => {
+    const name = applicationNameOf(client);
+    const { processID } = client as unknown as { processID?: number | null };
+    const killer = new pg.Client({
+      connectionString: direct,
+      application_name: 'expense-server-terminate',
+      connectionTimeoutMillis: 5_000,
+    });
+    try {
+      await killer.connect();
+      const { rows } = pooled
+        ? await killer.query<{ pid: number }>(
+            `SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE application_name = $1 AND state <> 'idle' AND pid <> pg_backend_pid()`,
+            [name],
+          )
+        : await killer.query<{ pid: number }>(
+            `SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE pid = $1 AND application_name = $2`,
+            [processID, name],
+          );
+      options.logger?.warn(
+        { requestId, terminatedPids: rows.map((r) => r.pid), afterMs: terminateAfterMs },
+        'a statement ran on after its cancel: its server process was terminated and its connection discarded',
+      );
+    } catch (error) {
+      options.logger?.warn(
+        { requestId, err: { message: (error as Error).message } },
+        'could not terminate a statement that ran on after its cancel',
+      );
+    } finally {
+      await killer.end().catch(() => undefined);
+    }
   };
 
   const transaction = async <T>(
@@ -187,7 +282,11 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       },
     };
     try {
-      await tracked(client.query(spec.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'));
+      await tracked(
+        client.query(
+          `${spec.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SET LOCAL lock_timeout = ${lockTimeoutMs}`,
+        ),
+      );
       let result: T;
       try {
         result = await body(connection);
@@ -214,14 +313,50 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     body: (session: BatchSession) => Promise<T>,
     options?: ExclusiveOptions,
   ): Promise<T> => {
-    const { client, tracked, isBroken, release } = await checkout(userPool, options);
+    const { client, tracked, isBroken, release, discard } = await checkout(userPool, options);
     const raw = sessionOf(client);
+    // The statement in flight (settled either way), for a cancel to see whether it stopped.
+    let running: Promise<void> | undefined;
+    const inFlight = <R>(work: Promise<R>): Promise<R> => {
+      const settled = work.then(
+        () => undefined,
+        () => undefined,
+      );
+      running = settled;
+      void settled.then(() => {
+        if (running === settled) running = undefined;
+      });
+      return tracked(work);
+    };
+    /** The protocol cancel; a statement still running terminateAfterMs later has its server process ended. */
+    const cancel = async (): Promise<void> => {
+      const statement = running;
+      // The clock starts with the cancel, not with its delivery (a busy server may be slow to take it).
+      const sent = raw.cancel?.();
+      if (statement) {
+        const stopped = await Promise.race([
+          statement.then(() => true),
+          delay(terminateAfterMs, false, { ref: false }),
+        ]);
+        if (!stopped) {
+          discard(new Error('The statement ran on after its cancel; its server process was terminated.'));
+          await terminate(client, options?.requestId);
+        }
+      }
+      await sent;
+    };
     const session: BatchSession & PgSession = {
       engine: 'postgres',
       database: client, // the guard verifies its dialect once per connection
-      query: (text) => tracked(raw.query(text)),
-      queryBatch: (text) => tracked(raw.queryBatch(text)),
-      ...(raw.cancel && { cancel: raw.cancel }),
+      query: (text) => inFlight(raw.query(text)),
+      queryBatch: (text) => inFlight(raw.queryBatch(text)),
+      async ownerQuery<R>(text: string, params?: unknown[]) {
+        const result = lastResult(
+          await inFlight(client.query(text, params) as Promise<PgResult | PgResult[]>),
+        );
+        return { rows: (result?.rows ?? []) as R[], rowCount: result?.rowCount ?? 0 };
+      },
+      cancel,
       ...(pooled && { setsOutputSettingsPerTransaction: true }),
     };
     try {

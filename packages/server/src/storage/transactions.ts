@@ -11,6 +11,8 @@ import {
 import {
   DatabaseClosedError,
   DatabaseUnavailableError,
+  isLockNotAvailable,
+  LockTimeoutError,
   MutationOutcomeUnknownError,
   StorageError,
   WorkspaceNotResolvedError,
@@ -97,6 +99,9 @@ export function databaseOn(engine: Engine): Database {
     !(error instanceof StorageError) && engine.isConnectionError(error)
       ? new DatabaseUnavailableError(undefined, { cause: error })
       : error;
+  /** The server's own statements: also their lock_timeout (postgres.ts) as a retryable LockTimeoutError. */
+  const internalError = (error: unknown): unknown =>
+    isLockNotAvailable(error) ? new LockTimeoutError({ cause: error }) : unavailableOr(error);
 
   async function inTransaction<T>(
     spec: TransactionSpec,
@@ -123,7 +128,7 @@ export function databaseOn(engine: Engine): Database {
           ? new DatabaseUnavailableError(undefined, { cause: error })
           : new MutationOutcomeUnknownError({ cause: error });
       }
-      throw unavailableOr(error);
+      throw internalError(error);
     }
   }
 
@@ -155,7 +160,7 @@ export function databaseOn(engine: Engine): Database {
       try {
         return await engine.query(text, params);
       } catch (error) {
-        throw unavailableOr(error);
+        throw internalError(error);
       }
     },
     transaction(fn) {
@@ -185,6 +190,7 @@ export function databaseOn(engine: Engine): Database {
             const connection: UserConnection = {
               session,
               outputSettings: session.setsOutputSettingsPerTransaction ? 'per-transaction' : 'pinned',
+              owner: { query: (text, params) => session.ownerQuery(text, params) },
               commit: () => commitOn(session, 'COMMIT'),
             };
             return body(connection);

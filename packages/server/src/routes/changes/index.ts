@@ -1,3 +1,4 @@
+import { defaultLimits } from '@expense/sql-guard';
 import {
   ChangeDataSchema,
   ChangeParamsSchema,
@@ -18,6 +19,7 @@ import { ApiError, isApiError } from '../../http/api-error.js';
 import { failure, success } from '../../http/envelope.js';
 import { idempotencyKeyOf, requestHash } from '../../idempotency/key.js';
 import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js';
+import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
 import { resolveWorkspace } from '../../sql/workspace.js';
 import { isUuid } from '../../workspaces/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
@@ -227,17 +229,31 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
                 : 'Dry run: the revert ran and was rolled back, nothing was saved. Show the user the rows, then send the same request without dryRun and with data.confirmToken to apply it (once, within 10 minutes).',
             ]),
           );
-        const run = (claim?: Parameters<typeof revertChange>[1]['claim']) =>
-          revertChange(ctx.db, {
-            principal,
-            workspaceId,
-            changeId,
-            dryRun,
-            idempotency,
-            render,
-            ...(claim ? { claim } : {}),
-            ...(confirm ? { confirm } : {}),
-          });
+        // On the user-SQL path: an in-flight place (held until the connection is back in the pool), the deadline
+        // from the request's arrival, the user-SQL pool.
+        const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, ctx.config.sqlDeadlineMs);
+        const signal = clientGone(reply.raw);
+        const run = async (claim?: Parameters<typeof revertChange>[1]['claim']) => {
+          const lease = await ctx.inflight.admit(principal);
+          try {
+            return await revertChange(ctx.db, {
+              principal,
+              workspaceId,
+              changeId,
+              dryRun,
+              idempotency,
+              render,
+              deadline,
+              signal,
+              requestId: request.id,
+              maxAffectedRows: defaultLimits.maxAffectedRows,
+              ...(claim ? { claim } : {}),
+              ...(confirm ? { confirm } : {}),
+            });
+          } finally {
+            await lease.release();
+          }
+        };
         if (key === undefined) return void send(reply, await run());
 
         const begun = await idempotency.begin({

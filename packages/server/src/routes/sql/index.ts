@@ -17,7 +17,6 @@ import { ApiError, isApiError } from '../../http/api-error.js';
 import { failure } from '../../http/envelope.js';
 import { idempotencyKeyOf, requestHash } from '../../idempotency/key.js';
 import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js';
-import { InflightLimiter } from '../../inflight/index.js';
 import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
 import { type SqlCall, SqlPipeline } from '../../sql/pipeline.js';
 import { WorkspaceResolution } from '../../sql/workspace.js';
@@ -107,18 +106,9 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
     }, PURGE_INTERVAL_MS);
     purge.unref();
     purgeTokens.unref();
-    // At most maxInflightPerKey / maxInflightPerUser SQL requests in flight (shared through Redis when set).
-    const inflight = new InflightLimiter({
-      perKey: ctx.config.maxInflightPerKey,
-      perUser: ctx.config.maxInflightPerUser,
-      redisUrl: ctx.config.redisUrl,
-      redisKeyPrefix: ctx.config.redisKeyPrefix,
-      onRedisError: (error) => app.log.warn({ err: error }, 'in-flight limits: Redis did not answer'),
-    });
     app.addHook('onClose', async () => {
       clearInterval(purge);
       clearInterval(purgeTokens);
-      await inflight.close();
       await guard.close();
     });
 
@@ -173,7 +163,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
         header ??= confirm.w;
         key ??= confirmIdempotencyKey(confirm);
       }
-      // The deadline counts from the request's arrival; the lease is held until the request is over.
+      // The deadline counts from the request's arrival; the lease is held until the connection is back in the pool.
       const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, guard.limits.deadlineMs);
       const signal = clientGone(reply.raw);
       const call: SqlCall = {
@@ -184,6 +174,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
         dryRun: body.dryRun === true,
         deadline,
         signal,
+        requestId: request.id,
         ...(confirm ? { confirm } : {}),
       };
       if (call.dryRun && mode !== 'query') {
@@ -191,7 +182,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
         call.issueToken = (workspaceId) => issue(principal.connectionId, workspaceId, sql);
       }
       const workspace = new WorkspaceResolution(ctx.db, ctx.actions, principal, header);
-      const lease = await inflight.admit(principal, guard.limits.deadlineMs);
+      const lease = await ctx.inflight.admit(principal);
       try {
         if (key !== undefined)
           return await keyed(request, reply, call, await workspace.resolve(), key, endpoint);

@@ -1,0 +1,207 @@
+// A request's resources are held until the database has really stopped its statement. A statement that ignores
+// its cancel (here a trigger that swallows query_canceled, as the planner ignores interrupts while folding a huge
+// expression) is ended with pg_terminate_backend one second after the cancel, its pooled connection is dropped,
+// and the request id is in the log; on PostgreSQL + Redis the user's in-flight leases are held (and renewed)
+// until the connection is back in the pool, so one user never holds more connections than its limit.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type EngineSpec, POSTGRES, pooledEngines, request } from '@expense/test-kit';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type ServerConfigInput } from '../../src/index.js';
+import { InflightLimiter } from '../../src/inflight/index.js';
+import { type Database, openDatabase } from '../../src/storage/index.js';
+import { addWorkspace, createUser, type TestUser, waitFor } from '../sql/setup.js';
+import { installStubborn, STUBBORN_INSERT, stubbornBackends } from './stubborn.js';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+interface Logged {
+  msg: string;
+  requestId?: string;
+  terminatedPids?: number[];
+}
+
+interface Served {
+  db: Database;
+  origin: string;
+  logged: Logged[];
+  close(): Promise<void>;
+}
+
+/** A server on a fresh database of the engine whose storage log lines are kept; the stubborn trigger installed. */
+async function serve(
+  engine: EngineSpec,
+  config: ServerConfigInput,
+  stubbornSeconds: number,
+): Promise<Served> {
+  const target = await engine.open();
+  const logged: Logged[] = [];
+  const logger = {
+    info: () => {},
+    warn: (obj: object, msg?: string) => logged.push({ ...(obj as object), msg: msg ?? '' }),
+  };
+  const db = await openDatabase({ databaseUrl: target.url, directUrl: target.directUrl, logger });
+  const app = await createServer(
+    { logLevel: 'silent', ratePerSecond: 100_000, ratePerDay: 1_000_000, ...config },
+    { database: db, keyCache: { ttlMs: 600_000 } },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  await installStubborn(db, stubbornSeconds);
+  return {
+    db,
+    origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    logged,
+    async close() {
+      app.server.closeAllConnections();
+      await app.close();
+      await db.close();
+      await target.drop();
+    },
+  };
+}
+
+async function userWithWorkspace(db: Database): Promise<TestUser> {
+  const user = await createUser(db);
+  await addWorkspace(db, user.userId);
+  return user;
+}
+
+describe.each([POSTGRES, ...pooledEngines('the runaway-statement test through PgBouncer')])(
+  'a statement that ignores its cancel, on $name',
+  (engine) => {
+    let served: Served;
+    let user: TestUser;
+
+    beforeAll(async () => {
+      served = await serve(engine, { sqlDeadlineMs: 1_000 }, 20);
+      user = await userWithWorkspace(served.db);
+    });
+    afterAll(async () => served?.close());
+
+    it('is ended with pg_terminate_backend after its cancel, its connection discarded and the request id logged', async () => {
+      const answer = await request(served.origin, 'POST', '/v1/sql/execute', {
+        key: user.apiKey,
+        body: { sql: STUBBORN_INSERT },
+      });
+      expect(answer.status).toBe(504);
+      expect(answer.body.error.code).toBe('deadline_exceeded');
+      const requestId = answer.headers.get('x-request-id');
+      expect(requestId).toMatch(/^req_/);
+      const line = served.logged.find((l) => l.terminatedPids !== undefined);
+      expect(line).toMatchObject({ requestId });
+      expect(line?.terminatedPids?.length).toBe(1);
+      // The server process is gone (not back in the pool, still running or idle).
+      await expect
+        .poll(
+          async () =>
+            (
+              await served.db.query('SELECT pid FROM pg_stat_activity WHERE pid = ANY($1)', [
+                line?.terminatedPids,
+              ])
+            ).rowCount,
+        )
+        .toBe(0);
+      expect(await stubbornBackends(served.db)).toEqual([]);
+      // The pool serves the next request on a healthy connection.
+      const next = await request(served.origin, 'POST', '/v1/sql/query', {
+        key: user.apiKey,
+        body: { sql: 'SELECT 1 AS one' },
+      });
+      expect(next.status).toBe(200);
+    });
+  },
+);
+
+describe('in-flight leases on PostgreSQL + Redis', () => {
+  const prefix = `expense-test-${randomBytes(6).toString('hex')}`;
+  let served: Served;
+  let attacker: TestUser;
+  let keys: string[];
+
+  beforeAll(async () => {
+    served = await serve(
+      POSTGRES,
+      { sqlDeadlineMs: 1_000, redisUrl: REDIS_URL, redisKeyPrefix: prefix },
+      // Longer than the deadline plus the 5 s a lease used to outlive it.
+      9,
+    );
+    attacker = await userWithWorkspace(served.db);
+    const more = await served.db.transaction(async (tx) => {
+      const { createApiKey } = await import('../../src/auth/api-keys.js');
+      return [
+        (await createApiKey(tx, attacker.userId, 'two')).apiKey,
+        (await createApiKey(tx, attacker.userId, 'three')).apiKey,
+      ];
+    });
+    keys = [attacker.apiKey, ...more];
+  });
+  afterAll(async () => {
+    await served?.close();
+    const redis = new Redis(REDIS_URL);
+    const found = await redis.keys(`${prefix}:*`);
+    if (found.length > 0) await redis.del(...found);
+    await redis.quit();
+  });
+
+  it('keeps counting a lease while its holder lives, however long past its time to live', async () => {
+    const limiter = new InflightLimiter({
+      perKey: 1,
+      perUser: 4,
+      redisUrl: REDIS_URL,
+      redisKeyPrefix: prefix,
+      leaseTtlMs: 300,
+    });
+    try {
+      const subject = { userId: randomUUID(), connectionId: randomUUID() };
+      const lease = await limiter.admit(subject);
+      await waitFor(1_500); // five times its time to live
+      await expect(limiter.admit(subject)).rejects.toMatchObject({ code: 'too_many_concurrent_requests' });
+      await lease.release();
+      const again = await limiter.admit(subject);
+      await again.release();
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('never lets one user run more stubborn statements at once than its in-flight limit (4)', async () => {
+    let most = 0;
+    let sending = true;
+    const watch = (async () => {
+      while (sending) {
+        most = Math.max(most, (await stubbornBackends(served.db)).length);
+        await waitFor(100);
+      }
+    })();
+    // Three keys send back to back for 10 s: a refused request is sent again at once.
+    const until = Date.now() + 10_000;
+    const statuses: number[] = [];
+    await Promise.all(
+      keys.flatMap((key) =>
+        [0, 1].map(async () => {
+          while (Date.now() < until) {
+            const answer = await request(served.origin, 'POST', '/v1/sql/execute', {
+              key,
+              body: { sql: STUBBORN_INSERT },
+            });
+            statuses.push(answer.status);
+            if (answer.status === 429) await waitFor(50);
+          }
+        }),
+      ),
+    );
+    sending = false;
+    await watch;
+    expect(statuses).toContain(504);
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(4);
+    // Another user still gets a connection at once.
+    const bystander = await userWithWorkspace(served.db);
+    const answer = await request(served.origin, 'POST', '/v1/sql/query', {
+      key: bystander.apiKey,
+      body: { sql: 'SELECT 1 AS one' },
+    });
+    expect(answer.status).toBe(200);
+  });
+});
