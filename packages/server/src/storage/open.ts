@@ -24,7 +24,16 @@ export interface OpenDatabaseConfig {
   maxConnections?: number;
   /** PostgreSQL: connections for the server's own work, never taken by user SQL (default 4). */
   internalConnections?: number;
+  /**
+   * `memory://` with migrations: start from a copy of this migrated PGlite data directory instead of running
+   * initdb and every migration (default EXPENSE_TEST_PGLITE_TEMPLATE, which the test runs set; migrations the
+   * copy lacks are applied as usual).
+   */
+  memoryTemplate?: string;
 }
+
+/** The test runs' migrated data directory (docs/operations.md, Tests): `memory://` starts from a copy of it. */
+export const PGLITE_TEMPLATE_ENV = 'EXPENSE_TEST_PGLITE_TEMPLATE';
 
 export const DEFAULT_DATA_DIR = './.expense/data';
 
@@ -71,8 +80,11 @@ async function openEngine(config: OpenDatabaseConfig): Promise<Engine> {
       'DATABASE_URL must start with postgres:// or postgresql://, or be memory://; leave it unset for the embedded database.',
     );
   }
+  const template =
+    config.migrate === false ? undefined : (config.memoryTemplate ?? process.env[PGLITE_TEMPLATE_ENV]);
   return openPglite({
     dataDir: url ?? config.dataDir ?? DEFAULT_DATA_DIR,
+    ...(template ? { template } : {}),
     ...(config.logger ? { logger: config.logger } : {}),
   });
 }
