@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlSession } from '@expense/sql-guard';
 import type { Database } from '../../src/storage/database.js';
-import { ENGINES as STORAGE_ENGINES } from '../storage/engines.js';
+import { pgliteFixture, ENGINES as STORAGE_ENGINES } from '../storage/engines.js';
 
 export interface TestDatabase {
   db: Database;
@@ -27,4 +27,4 @@ async function open(fixture: (typeof STORAGE_ENGINES)[number][1]): Promise<TestD
 }
 
 export const ENGINES = STORAGE_ENGINES.map(([name, fixture]) => [name, () => open(fixture)] as const);
-export const openPglite = () => open(STORAGE_ENGINES[0][1]);
+export const openPglite = () => open(pgliteFixture);

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { pooledEngines } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, insertEntries, type Live, startWithWorkspace, type TestUser, waitFor } from './setup.js';
+import {
+  ENGINES,
+  engineSelected,
+  insertEntries,
+  type Live,
+  POSTGRES,
+  startWithWorkspace,
+  type TestUser,
+  waitFor,
+} from './setup.js';
 
 /** Ten billion rows to count: minutes of work on either engine. */
 const MINUTES_LONG =
@@ -62,12 +71,12 @@ describe.each([...ENGINES, ...pooledEngines('the deadline test through PgBouncer
   },
 );
 
-describe('a database connection killed mid-request (PostgreSQL)', () => {
+describe.runIf(engineSelected('postgres'))('a database connection killed mid-request (PostgreSQL)', () => {
   let live: Live;
   let user: TestUser;
 
   beforeAll(async () => {
-    ({ live, user } = await startWithWorkspace(ENGINES[1]));
+    ({ live, user } = await startWithWorkspace(POSTGRES));
     await seedHundredRows(live, user);
   });
   afterAll(async () => live?.close());

@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshPostgres } from '@expense/test-kit';
+import { engineSelected, freshPostgres } from '@expense/test-kit';
 import type { Database } from '../../src/storage/database.js';
 import { type OpenDatabaseConfig, openDatabase } from '../../src/storage/open.js';
 
@@ -15,7 +15,7 @@ export interface EngineFixture {
   dispose(): Promise<void>;
 }
 
-async function pgliteFixture(): Promise<EngineFixture> {
+export async function pgliteFixture(): Promise<EngineFixture> {
   const dataDir = await mkdtemp(join(tmpdir(), 'expense-storage-test-'));
   const config: OpenDatabaseConfig = { dataDir };
   return {
@@ -35,7 +35,10 @@ async function postgresFixture(): Promise<EngineFixture> {
   };
 }
 
-export const ENGINES = [
-  ['pglite', pgliteFixture],
-  ['postgres', postgresFixture],
-] as const;
+/** Those of EXPENSE_TEST_ENGINES (test-kit's engineSelected). */
+export const ENGINES = (
+  [
+    ['pglite', pgliteFixture],
+    ['postgres', postgresFixture],
+  ] as const
+).filter(([name]) => engineSelected(name));

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { freshPostgres } from '@expense/test-kit';
+import { engineSelected, freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { pgSession } from '../../src/adapters/pg.js';
 import { PGliteWorkerHost, pgliteSession } from '../../src/adapters/pglite.js';
@@ -14,7 +14,10 @@ import { rawParsers } from '../../src/adapters/pglite-protocol.js';
 import type { Dialect, SqlSession } from '../../src/types.js';
 
 export type EngineName = 'postgres' | 'pglite' | 'pglite-worker';
-export const engineNames: EngineName[] = ['postgres', 'pglite', 'pglite-worker'];
+/** Those of EXPENSE_TEST_ENGINES (test-kit's engineSelected: both PGlite ones under `pglite`). */
+export const engineNames: EngineName[] = (['postgres', 'pglite', 'pglite-worker'] as const).filter((name) =>
+  engineSelected(name === 'postgres' ? 'postgres' : 'pglite'),
+);
 
 export interface Engine {
   name: EngineName;

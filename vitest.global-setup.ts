@@ -1,0 +1,33 @@
+// Once per run, before any test file: the migrated PGlite data directory and PostgreSQL template database that
+// every suite's database starts as a copy of (packages/test-kit/src/templates.ts), built by the server's own
+// `migrate` command from the current migrations, named to the test processes through environment variables,
+// removed after the run.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { buildTemplates, engineSelected, type MigrateDatabase } from './packages/test-kit/src/index.js';
+
+const SERVER_BIN = new URL('./packages/server/src/bin.ts', import.meta.url).pathname;
+
+const migrate: MigrateDatabase = async (target) => {
+  const flag = 'dataDir' in target ? ['--data-dir', target.dataDir] : ['--database-url', target.databaseUrl];
+  const { DATABASE_URL: _url, DATABASE_DIRECT_URL: _direct, ...env } = process.env;
+  await promisify(execFile)(
+    process.execPath,
+    ['--conditions=@expense/source', '--import', 'tsx', SERVER_BIN, 'migrate', ...flag],
+    { env },
+  );
+};
+
+export default async function setup(): Promise<() => Promise<void>> {
+  const started = performance.now();
+  const templates = await buildTemplates(migrate, {
+    postgres: engineSelected('postgres') || engineSelected('pooled'),
+  });
+  Object.assign(process.env, templates.env);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`migrated database templates ready in ${seconds} s\n`);
+  return async () => {
+    for (const name of Object.keys(templates.env)) delete process.env[name];
+    await templates.remove();
+  };
+}
