@@ -1,10 +1,17 @@
-// Once per run, before any test file: the migrated PGlite data directory and PostgreSQL template database that
-// every suite's database starts as a copy of (packages/test-kit/src/templates.ts), built by the server's own
-// `migrate` command from the current migrations, named to the test processes through environment variables,
-// removed after the run.
+// Once per run, before any test file: the built server and CLI that some suites start as processes (built here
+// when missing or older than their sources, as `pnpm expense` does), and the migrated PGlite data directory and
+// PostgreSQL template database that every suite's database starts as a copy of (test-kit's templates.ts), made
+// by the server's own `migrate` command from the current migrations, named to the test processes through
+// environment variables, removed after the run.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { buildTemplates, engineSelected, type MigrateDatabase } from './packages/test-kit/src/index.js';
+import {
+  buildTemplates,
+  engineSelected,
+  type MigrateDatabase,
+  PGLITE_TEMPLATE_ENV,
+} from './packages/test-kit/src/index.js';
+import { buildIfStale } from './scripts/build-if-stale.mjs';
 
 const SERVER_BIN = new URL('./packages/server/src/bin.ts', import.meta.url).pathname;
 
@@ -19,6 +26,24 @@ const migrate: MigrateDatabase = async (target) => {
 };
 
 export default async function setup(): Promise<() => Promise<void>> {
+  // Each project with databases names this file; the first builds, the others share (so does a shell that set
+  // the variables itself).
+  if (process.env[PGLITE_TEMPLATE_ENV]) return async () => {};
+  buildIfStale({
+    bin: 'packages/server/dist/bin.js',
+    sources: [
+      'packages/sql-guard/src',
+      'packages/server/src',
+      'packages/server/migrations',
+      'packages/wire/src',
+    ],
+    filter: '@expense/server...',
+  });
+  buildIfStale({
+    bin: 'packages/cli/dist/bin.js',
+    sources: ['packages/cli/src', 'packages/cli/package.json', 'packages/wire/src'],
+    filter: '@expense/cli...',
+  });
   const started = performance.now();
   const templates = await buildTemplates(migrate, {
     postgres: engineSelected('postgres') || engineSelected('pooled'),
