@@ -15,7 +15,7 @@ export interface EngineFixture {
   dispose(): Promise<void>;
 }
 
-export async function pgliteFixture(): Promise<EngineFixture> {
+async function pgliteFixture(): Promise<EngineFixture> {
   const dataDir = await mkdtemp(join(tmpdir(), 'expense-storage-test-'));
   const config: OpenDatabaseConfig = { dataDir };
   return {
