@@ -42,7 +42,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   buildIfStale({
     bin: 'packages/cli/dist/bin.js',
     sources: ['packages/cli/src', 'packages/cli/package.json', 'packages/wire/src'],
-    filter: '@expense/cli...',
+    filter: '@expense/cli',
   });
   const started = performance.now();
   const templates = await buildTemplates(migrate, {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPostgres } from '@expense/test-kit';
+import { migratedPostgres } from '@expense/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/index.js';
@@ -112,7 +112,7 @@ describe('two server processes sharing Redis', () => {
   beforeAll(async () => {
     if (!existsSync(BIN))
       execFileSync('pnpm', ['--filter', '@expense/server...', 'build'], { stdio: 'ignore' });
-    const target = await freshPostgres();
+    const target = await migratedPostgres();
     drop = target.drop;
     const env = {
       EXPENSE_PORT: '0',
