@@ -8,21 +8,30 @@ import { promisify } from 'node:util';
 import {
   buildTemplates,
   engineSelected,
+  type InitPglite,
   type MigrateDatabase,
   PGLITE_TEMPLATE_ENV,
 } from './packages/test-kit/src/index.js';
 import { buildIfStale } from './scripts/build-if-stale.mjs';
 
 const SERVER_BIN = new URL('./packages/server/src/bin.ts', import.meta.url).pathname;
+const SQL_GUARD = new URL('./packages/sql-guard/', import.meta.url).pathname;
+const run = promisify(execFile);
 
 const migrate: MigrateDatabase = async (target) => {
   const flag = 'dataDir' in target ? ['--data-dir', target.dataDir] : ['--database-url', target.databaseUrl];
   const { DATABASE_URL: _url, DATABASE_DIRECT_URL: _direct, ...env } = process.env;
-  await promisify(execFile)(
+  await run(
     process.execPath,
     ['--conditions=@expense/source', '--import', 'tsx', SERVER_BIN, 'migrate', ...flag],
     { env },
   );
+};
+
+const initPglite: InitPglite = async (dataDir) => {
+  const script = `import { PGlite } from '@electric-sql/pglite';
+    await (await PGlite.create({ dataDir: process.argv[1] })).close();`;
+  await run(process.execPath, ['--input-type=module', '-e', script, dataDir], { cwd: SQL_GUARD });
 };
 
 export default async function setup(): Promise<() => Promise<void>> {
@@ -45,7 +54,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     filter: '@expense/cli',
   });
   const started = performance.now();
-  const templates = await buildTemplates(migrate, {
+  const templates = await buildTemplates(migrate, initPglite, {
     postgres: engineSelected('postgres') || engineSelected('pooled'),
   });
   Object.assign(process.env, templates.env);

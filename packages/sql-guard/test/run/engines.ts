@@ -2,11 +2,9 @@
  * Real databases for the run tests: PostgreSQL (a fresh database per file, @expense/test-kit's freshPostgres),
  * PGlite in-process, PGlite in a worker.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { engineSelected, freshPostgres } from '@expense/test-kit';
+import { emptyPgliteDir, engineSelected, freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { pgSession } from '../../src/adapters/pg.js';
 import { PGliteWorkerHost, pgliteSession } from '../../src/adapters/pglite.js';
@@ -105,7 +103,8 @@ async function openPglite(): Promise<Engine> {
 }
 
 async function openWorker(): Promise<Engine> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'sql-guard-run-'));
+  // A copy of the run's blank data directory: the host skips initdb and the restart after it.
+  const dataDir = await emptyPgliteDir('sql-guard-run-');
   const host = await PGliteWorkerHost.open({ dataDir });
   return {
     name: 'pglite-worker',
