@@ -1,8 +1,8 @@
 // One migrated database per test run, copied for each suite instead of migrating each one: a PGlite data
 // directory (the server's `memory://` starts from a copy of it) and a PostgreSQL template database (the engines'
-// fresh databases are CREATE DATABASE … TEMPLATE it). The root vitest global setup builds both from the
-// current migrations and names them in these variables; without them every database starts empty and the
-// server migrates it, as before (slower, never different).
+// fresh databases are CREATE DATABASE … TEMPLATE it), plus a blank PGlite directory (initdb alone). The root
+// vitest global setup builds them from the current migrations and names them in these variables; without them
+// every database starts empty and the server migrates it, as before (slower, never different).
 import { cp } from 'node:fs/promises';
 import { type FreshPostgres, freshPostgres } from './postgres.js';
 import { removeDir, tempDir } from './temp.js';
@@ -46,7 +46,7 @@ export type MigrateDatabase = (target: { databaseUrl: string } | { dataDir: stri
 export interface Templates {
   /** The variables naming the templates (set them before the test processes start). */
   env: Record<string, string>;
-  /** Removes both. */
+  /** Removes them. */
   remove(): Promise<void>;
 }
 
