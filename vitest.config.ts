@@ -3,7 +3,7 @@ import { engineSelected } from './packages/test-kit/src/engines.js';
 import { expenseProject } from './vitest.project.js';
 
 // Three projects, all run by `pnpm test` (and CI); `pnpm test:quick` runs unit and integration on PGlite only
-// (docs/operations.md, Tests). A new test file is integration unless listed here.
+// (docs/testing.md). A new test file is integration unless listed here.
 
 /** Files that need no database, server, browser or other process. */
 const UNIT = [

@@ -32,7 +32,7 @@ export interface OpenDatabaseConfig {
   memoryTemplate?: string;
 }
 
-/** The test runs' migrated data directory (docs/operations.md, Tests): `memory://` starts from a copy of it. */
+/** The test runs' migrated data directory (docs/testing.md): `memory://` starts from a copy of it. */
 export const PGLITE_TEMPLATE_ENV = 'EXPENSE_TEST_PGLITE_TEMPLATE';
 
 export const DEFAULT_DATA_DIR = './.expense/data';
