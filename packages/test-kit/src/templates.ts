@@ -35,9 +35,18 @@ export function templateEnv(): Record<string, string> {
  */
 export async function emptyPgliteDir(prefix = 'expense-pglite-'): Promise<string> {
   const dir = await tempDir(prefix);
-  const blank = process.env[PGLITE_BLANK_ENV];
-  if (blank) await cp(blank, dir, { recursive: true });
+  await copyFrom(PGLITE_BLANK_ENV, dir);
   return dir;
+}
+
+/** Copies the run's migrated PGlite directory into `dir` (nothing without one): a database there opens migrated. */
+export async function copyMigratedPglite(dir: string): Promise<void> {
+  await copyFrom(PGLITE_TEMPLATE_ENV, dir);
+}
+
+async function copyFrom(variable: string, dir: string): Promise<void> {
+  const template = process.env[variable];
+  if (template) await cp(template, dir, { recursive: true });
 }
 
 /** Applies the server's migrations to a database (`expense-server migrate`). */
