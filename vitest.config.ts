@@ -1,8 +1,50 @@
 import { defineConfig } from 'vitest/config';
+import { engineSelected } from './packages/test-kit/src/engines.js';
+import { expenseProject } from './vitest.project.js';
+
+// Three projects, all run by `pnpm test` (and CI); `pnpm test:quick` runs unit and integration on PGlite only
+// (docs/testing.md). A new test file is integration unless listed here.
+
+/** Files that need no database, server, browser or other process. */
+const UNIT = [
+  // check/ but for the two suites that run on databases
+  'packages/sql-guard/test/check/!(engines|resolution.property).test.ts',
+  'packages/wire/test/**/*.test.ts',
+  'packages/cli/test/{cli-words,dialect,exit-codes,find-workspace,output,paging,statements}.test.ts',
+  'packages/server/test/{wire-codes,fx/parse,fairness/fair-queue,http/client-address,sql/check-cache}.test.ts',
+];
+/** Minutes each, or what not every machine has: SIGKILL, disk growth, npm install, a browser. */
+const SLOW = [
+  'packages/server/test/changes/history-sigkill.test.ts',
+  'packages/server/test/fairness/disk-growth.test.ts',
+  'packages/cli/test/e2e-install.test.ts',
+  'packages/server/test/console/browser.test.ts',
+];
+
+/** Integration suites on PostgreSQL only: left out when EXPENSE_TEST_ENGINES leaves PostgreSQL out (test:quick). */
+const POSTGRES_ONLY = [
+  'packages/test-kit/test/postgres.test.ts',
+  'packages/server/test/pooler/**/*.test.ts',
+  'packages/server/test/{oauth/processes,changes/history-lock-order,fairness/inflight-redis}.test.ts',
+  'packages/server/test/http/{connection-failures,create-key,revocation,key-kinds}.test.ts',
+  'packages/server/test/console/session.test.ts',
+  'packages/server/test/storage/function-grants-owner.test.ts',
+  'packages/sql-guard/test/check/resolution.property.test.ts',
+  'examples/guard-pg/index.test.ts',
+];
+
+const ALL = ['packages/*/test/**/*.test.ts', 'examples/*/*.test.ts'];
 
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'examples/*/vitest.config.ts'],
+    projects: [
+      expenseProject(UNIT, { name: 'unit', databases: false }),
+      expenseProject(ALL, {
+        name: 'integration',
+        exclude: [...UNIT, ...SLOW, ...(engineSelected('postgres') ? [] : POSTGRES_ONLY)],
+      }),
+      expenseProject(SLOW, { name: 'slow' }),
+    ],
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
   },
 });

@@ -1,10 +1,31 @@
 import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
-/** The vitest settings every package and example shares: workspace packages read from source. */
-export function expenseProject(include = ['test/**/*.test.ts']): UserWorkspaceConfig {
+/** The migrated database templates each run builds once (vitest.global-setup.ts). */
+const GLOBAL_SETUP = new URL('./vitest.global-setup.ts', import.meta.url).pathname;
+
+export interface ExpenseProjectOptions {
+  /** The project's name (the root config's `unit`, `integration`, `slow`; a package's own config: none). */
+  name?: string;
+  exclude?: string[];
+  /** Whether its tests start databases (then the run builds the migrated templates first); default true. */
+  databases?: boolean;
+}
+
+/** The vitest settings every project shares: workspace packages read from source. */
+export function expenseProject(
+  include = ['test/**/*.test.ts'],
+  options: ExpenseProjectOptions = {},
+): UserWorkspaceConfig {
   return defineProject({
     resolve: { conditions: ['@expense/source'] },
     ssr: { resolve: { conditions: ['@expense/source'] } },
-    test: { include, testTimeout: 60_000, hookTimeout: 60_000 },
+    test: {
+      ...(options.name ? { name: options.name } : {}),
+      include,
+      exclude: ['**/node_modules/**', ...(options.exclude ?? [])],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+      globalSetup: options.databases === false ? [] : [GLOBAL_SETUP],
+    },
   });
 }

@@ -1,11 +1,18 @@
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
 /**
- * Prints one plain closing line, `N passed, N failed, N skipped`, after vitest's own summary. A file that failed
- * outside its tests (a hook, an import) and an unhandled error each count as one failure, so the line never
- * says 0 failed when the run fails.
+ * Prints plain closing lines after vitest's own summary: per project (unit, integration, slow) its files and the
+ * time its files took (summed: files run side by side), then the run's wall time and `N passed, N failed, N
+ * skipped`. A file that failed outside its tests (a hook, an import) and an unhandled error each count as one
+ * failure, so the line never says 0 failed when the run fails.
  */
 export default class SummaryReporter implements Reporter {
+  #started = performance.now();
+
+  onTestRunStart(): void {
+    this.#started = performance.now();
+  }
+
   onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
@@ -13,6 +20,7 @@ export default class SummaryReporter implements Reporter {
     let passed = 0;
     let failed = unhandledErrors.length;
     let skipped = 0;
+    const projects = new Map<string, { files: number; ms: number }>();
     for (const mod of testModules) {
       let failedInModule = 0;
       for (const test of mod.children.allTests()) {
@@ -23,7 +31,16 @@ export default class SummaryReporter implements Reporter {
       }
       if (mod.state() === 'failed' && failedInModule === 0) failedInModule = 1;
       failed += failedInModule;
+      const project = projects.get(mod.project.name) ?? { files: 0, ms: 0 };
+      project.files++;
+      project.ms += mod.diagnostic().duration;
+      projects.set(mod.project.name, project);
     }
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+    for (const [name, { files, ms }] of projects) {
+      process.stdout.write(`\n${name || 'tests'}: ${files} files, ${seconds(ms)} of file time`);
+    }
+    process.stdout.write(`\nwall time: ${seconds(performance.now() - this.#started)}`);
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

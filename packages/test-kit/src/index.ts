@@ -6,3 +6,4 @@ export * from './postgres.js';
 export * from './sign-in.js';
 export * from './system-dependency.js';
 export * from './temp.js';
+export * from './templates.js';

@@ -21,6 +21,8 @@ export interface FreshPostgresOptions {
   prefix?: string;
   /** The role that owns the database; default the admin user. */
   owner?: string;
+  /** A database to copy (CREATE DATABASE … TEMPLATE): e.g. the run's migrated one (see templates.ts). */
+  template?: string;
 }
 
 /** ADMIN_URL pointed at another database of the same server. */
@@ -52,7 +54,9 @@ export async function freshPostgres(options: FreshPostgresOptions = {}): Promise
   const prefix = options.prefix ?? 'expense_test';
   if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error(`not a database name prefix: ${prefix}`);
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}${options.owner ? ` OWNER ${quoteIdent(options.owner)}` : ''}`);
+  const owner = options.owner ? ` OWNER ${quoteIdent(options.owner)}` : '';
+  const template = options.template ? ` TEMPLATE ${quoteIdent(options.template)}` : '';
+  await adminQuery(`CREATE DATABASE ${name}${owner}${template}`);
   let dropped: Promise<void> | undefined;
   return {
     name,

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { templateEnv } from '@expense/test-kit';
 
 /** End-to-end helpers: the BUILT server and the BUILT CLI as child processes, nothing in-process. */
 export const CLI_BIN = resolve(import.meta.dirname, '../../dist/bin.js');
@@ -35,6 +36,8 @@ export async function startServer(dir: string, env: NodeJS.ProcessEnv = {}): Pro
       DATABASE_URL: 'memory://',
       EXPENSE_MAIL_OUTBOX: outbox,
       EXPENSE_LOG_LEVEL: 'warn',
+      // `memory://` starts from the run's migrated copy (vitest.global-setup.ts)
+      ...templateEnv(),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

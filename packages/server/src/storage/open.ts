@@ -26,7 +26,16 @@ export interface OpenDatabaseConfig {
   internalConnections?: number;
   /** Embedded: restart the engine's worker between requests once the process's memory passes this (MiB). */
   embeddedMaxMemoryMb?: number;
+  /**
+   * `memory://` with migrations: start from a copy of this migrated PGlite data directory instead of running
+   * initdb and every migration (default EXPENSE_TEST_PGLITE_TEMPLATE, which the test runs set; migrations the
+   * copy lacks are applied as usual).
+   */
+  memoryTemplate?: string;
 }
+
+/** The test runs' migrated data directory (docs/testing.md): `memory://` starts from a copy of it. */
+export const PGLITE_TEMPLATE_ENV = 'EXPENSE_TEST_PGLITE_TEMPLATE';
 
 export const DEFAULT_DATA_DIR = './.expense/data';
 
@@ -73,9 +82,12 @@ async function openEngine(config: OpenDatabaseConfig): Promise<Engine> {
       'DATABASE_URL must start with postgres:// or postgresql://, or be memory://; leave it unset for the embedded database.',
     );
   }
+  const template =
+    config.migrate === false ? undefined : (config.memoryTemplate ?? process.env[PGLITE_TEMPLATE_ENV]);
   return openPglite({
     dataDir: url ?? config.dataDir ?? DEFAULT_DATA_DIR,
     ...(config.embeddedMaxMemoryMb === undefined ? {} : { maxMemoryMb: config.embeddedMaxMemoryMb }),
+    ...(template ? { template } : {}),
     ...(config.logger ? { logger: config.logger } : {}),
   });
 }

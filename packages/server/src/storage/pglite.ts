@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { types } from '@electric-sql/pglite';
 import { pinnedOutputSettings, type SessionResult } from '@expense/sql-guard';
 import { PGliteTransactionInterruptedError, PGliteWorkerHost } from '@expense/sql-guard/pglite';
+import { copyDirectory } from './copy-dir.js';
 import {
   type BatchSession,
   type Connection,
@@ -26,6 +27,11 @@ export interface PgliteOptions {
   /** A directory, or `memory://` for a database that lives as long as the process (a temporary directory,
    *  so the worker host can reopen it after interrupting a statement). */
   dataDir: string;
+  /**
+   * `memory://` only: a data directory the temporary one starts as a copy of (a migrated database, so the start
+   * skips initdb and the migrations applied there: the tests' EXPENSE_TEST_PGLITE_TEMPLATE, see open.ts).
+   */
+  template?: string;
   /** Space reclamation (no autovacuum in PGlite): see pglite-vacuum.ts. */
   vacuum?: Partial<VacuumOptions>;
   /**
@@ -108,6 +114,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
   if (!temporary) await mkdir(dataDir, { recursive: true });
   let host: PGliteWorkerHost;
   try {
+    if (temporary && options.template) await copyDirectory(options.template, dataDir);
     host = await PGliteWorkerHost.open({ dataDir, settings: PGLITE_SETTINGS });
   } catch (error) {
     if (temporary) await rm(dataDir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 // for each other instead of deadlocking (with the lock taken after the rows, PostgreSQL aborted one of them).
 // Two real connections as the owner, interleaved statement by statement.
 
-import { freshPostgres } from '@expense/test-kit';
+import { migratedPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/storage/database.js';
@@ -16,7 +16,7 @@ describe('history lock order on PostgreSQL', () => {
   const clients: pg.Client[] = [];
 
   beforeAll(async () => {
-    target = await freshPostgres();
+    target = await migratedPostgres();
     db = await openDatabase({ databaseUrl: target.url });
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codeOf, freshPostgres, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
   const people: Person[] = [];
 
   beforeAll(async () => {
-    const fresh = await freshPostgres();
+    const fresh = await migratedPostgres();
     drop = fresh.drop;
     outbox = await tempDir();
     app = await createServer({

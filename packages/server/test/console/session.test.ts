@@ -1,7 +1,7 @@
 // The console session: sign-in with server-rendered forms (no JavaScript), a console-kind key in an HttpOnly
 // cookie, the same-origin proxy to /v1 with an Origin check, and sign-out revoking the key.
 
-import { codeOf, freshPostgres, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
 import { ReportInputSchema, reportSql } from '@expense/wire/reports';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ describe('console session', () => {
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    const fresh = await freshPostgres();
+    const fresh = await migratedPostgres();
     drop = fresh.drop;
     outbox = await tempDir();
     app = await createServer({

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPostgres } from '@expense/test-kit';
+import { migratedPostgres } from '@expense/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
@@ -32,7 +32,7 @@ describe('in-flight limits shared through Redis', () => {
   let attacker: Tenant;
 
   beforeAll(async () => {
-    const target = await freshPostgres();
+    const target = await migratedPostgres();
     drop = target.drop;
     db = await openDatabase({ databaseUrl: target.url });
     // Two servers (as two processes would be), one database, one Redis.

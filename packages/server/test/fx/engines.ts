@@ -1,9 +1,11 @@
-// The storage layer's real engines (PGlite in a temporary directory, a fresh PostgreSQL database), migrated,
-// plus a way to run statements as the SQL role the way user SQL runs.
+// The storage layer's real engines for the FX tests (@expense/test-kit's: PGlite in memory, a fresh PostgreSQL
+// database, each a copy of the run's migrated template), plus a way to run statements as the SQL role the way
+// user SQL runs.
 import { randomUUID } from 'node:crypto';
 import type { SqlSession } from '@expense/sql-guard';
+import { type EngineSpec, ENGINES as KIT_ENGINES, PGLITE } from '@expense/test-kit';
 import type { Database } from '../../src/storage/database.js';
-import { ENGINES as STORAGE_ENGINES } from '../storage/engines.js';
+import { openDatabase } from '../../src/storage/open.js';
 
 export interface TestDatabase {
   db: Database;
@@ -12,19 +14,22 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
-async function open(fixture: (typeof STORAGE_ENGINES)[number][1]): Promise<TestDatabase> {
-  const engine = await fixture();
-  const db = await engine.open();
+async function open(engine: EngineSpec): Promise<TestDatabase> {
+  const target = await engine.open();
+  const db = await openDatabase({ databaseUrl: target.url, maxConnections: 4 }).catch(async (error) => {
+    await target.drop();
+    throw error;
+  });
   return {
     db,
     asSqlRole: (fn, workspaceId = randomUUID()) =>
       db.userTransaction({ userId: randomUUID(), workspaceId, readOnly: false }, fn, { rollback: true }),
     async dispose() {
       await db.close();
-      await engine.dispose();
+      await target.drop();
     },
   };
 }
 
-export const ENGINES = STORAGE_ENGINES.map(([name, fixture]) => [name, () => open(fixture)] as const);
-export const openPglite = () => open(STORAGE_ENGINES[0][1]);
+export const ENGINES = KIT_ENGINES.map((engine) => [engine.kind, () => open(engine)] as const);
+export const openPglite = () => open(PGLITE);

@@ -1,7 +1,7 @@
 // POST /v1/keys {label}: a new agent key for the caller, shown once; only a key with its user's whole reach may
 // mint one (an OAuth token, a read-only or a workspace-bound key would otherwise widen itself).
 
-import { type Client, freshPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
+import { type Client, migratedPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -18,7 +18,7 @@ describe('POST /v1/keys', () => {
   let client: Client;
 
   beforeAll(async () => {
-    const fresh = await freshPostgres();
+    const fresh = await migratedPostgres();
     drop = fresh.drop;
     outbox = await tempDir();
     db = await openDatabase({ databaseUrl: fresh.url });

@@ -4,8 +4,8 @@
 import {
   type Client,
   codeOf,
-  freshPostgres,
   lastMailTo,
+  migratedPostgres,
   removeDir,
   signIn,
   tempDir,
@@ -25,7 +25,7 @@ describe('key lifetimes (PostgreSQL)', () => {
   let client: Client;
 
   beforeAll(async () => {
-    const fresh = await freshPostgres();
+    const fresh = await migratedPostgres();
     drop = fresh.drop;
     outbox = await tempDir();
     db = await openDatabase({ databaseUrl: fresh.url });

@@ -1,4 +1,4 @@
-import { codeOf, freshPostgres, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type ServerConfigInput } from '../../src/index.js';
 import { injectClient } from './helpers.js';
@@ -22,7 +22,7 @@ const targets = [
   {
     name: 'PostgreSQL',
     open: async (): Promise<ServerConfigInput> => {
-      const pg = await freshPostgres();
+      const pg = await migratedPostgres();
       drops.push(pg.drop);
       return { databaseUrl: pg.url };
     },

@@ -1,7 +1,7 @@
 // A key revoked through one server process is refused at once by another that had it cached (PostgreSQL
 // announces revocations on a channel every process listens to), also after that listening connection was lost.
 
-import { type Client, freshPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
+import { type Client, migratedPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -28,7 +28,7 @@ describe('revoking a key in one process (PostgreSQL)', () => {
   let other: Client;
 
   beforeAll(async () => {
-    ({ url, drop } = await freshPostgres());
+    ({ url, drop } = await migratedPostgres());
     outbox = await tempDir();
     for (const ttlMs of [5_000, 600_000]) {
       const db = await openDatabase({ databaseUrl: url });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, insertEntries, type Live, startWithWorkspace, type TestUser } from '../sql/setup.js';
+import { insertEntries, type Live, PGLITE, startWithWorkspace, type TestUser } from '../sql/setup.js';
 import { CLI_BIN, call, type Elicit, errorOf, httpClient, stdioClient, withElicitation } from './helpers.js';
 
 // Where the client can ask its user, `execute` with a confirmToken asks them too: over stdio with a 2025-era
@@ -10,7 +10,7 @@ describe.skipIf(!existsSync(CLI_BIN))('execute asks the user where the client su
   let live: Live;
   let user: TestUser;
   beforeAll(async () => {
-    ({ live, user } = await startWithWorkspace(ENGINES[0]));
+    ({ live, user } = await startWithWorkspace(PGLITE));
   });
   afterAll(async () => live?.close());
   const count = async (account: string) =>

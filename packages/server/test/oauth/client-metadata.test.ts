@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchMetadataDocument, isPrivateAddress } from '../../src/oauth/client-metadata.js';
-import { createUser, ENGINES, type Live, request, startLive } from '../sql/setup.js';
+import { createUser, type Live, PGLITE, request, startLive } from '../sql/setup.js';
 import { consentInBrowser, consoleCookie, pkce, REDIRECT_URI, tokenRequest } from './helpers.js';
 
-const ENGINE = ENGINES[0];
+const ENGINE = PGLITE;
 
 describe('client ID metadata documents', () => {
   let dir: string;

@@ -2,7 +2,7 @@
 // access token replaced by a refresh, or ended with its grant (refresh-token reuse), is refused by the other
 // process at once (migration 0019 announces both on the channel every process listens to).
 
-import { freshPostgres, type Client as InjectClient } from '@expense/test-kit';
+import { type Client as InjectClient, migratedPostgres } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/index.js';
@@ -23,7 +23,7 @@ describe('OAuth tokens across processes (PostgreSQL)', () => {
   let other: InjectClient;
 
   beforeAll(async () => {
-    const fresh = await freshPostgres();
+    const fresh = await migratedPostgres();
     drop = fresh.drop;
     for (const ttlMs of [5_000, 600_000]) {
       const db = await openDatabase({ databaseUrl: fresh.url });

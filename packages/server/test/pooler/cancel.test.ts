@@ -4,7 +4,7 @@
 
 import {
   type FreshPostgres,
-  freshPostgres,
+  migratedPostgres,
   type PgBouncer,
   poolerAvailable,
   startPgBouncer,
@@ -19,7 +19,7 @@ describe.runIf(poolerAvailable('the cancel test through PgBouncer'))('cancelRequ
   let monitor: pg.Client;
 
   beforeAll(async () => {
-    target = await freshPostgres();
+    target = await migratedPostgres();
     bouncer = await startPgBouncer({ poolSize: 2 });
     monitor = new pg.Client({ connectionString: target.url });
     await monitor.connect();

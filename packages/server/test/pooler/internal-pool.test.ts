@@ -5,7 +5,7 @@
 
 import {
   type FreshPostgres,
-  freshPostgres,
+  migratedPostgres,
   removeDir,
   signIn,
   socketClient,
@@ -32,7 +32,7 @@ describe('internal work beside a full user-SQL pool on PostgreSQL', () => {
   let bystander: TestUser;
 
   beforeAll(async () => {
-    target = await freshPostgres();
+    target = await migratedPostgres();
     outbox = await tempDir();
     app = await createServer({
       databaseUrl: target.url,

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type FreshPostgres,
-  freshPostgres,
+  migratedPostgres,
   type PgBouncer,
   poolerAvailable,
   startPgBouncer,
@@ -28,7 +28,7 @@ describe.runIf(poolerAvailable('the pooler load test'))('behind PgBouncer in tra
   const users: (TestUser & { workspaceId: string })[] = [];
 
   beforeAll(async () => {
-    target = await freshPostgres();
+    target = await migratedPostgres();
     bouncer = await startPgBouncer({ poolSize: 4 });
     app = await createServer({
       databaseUrl: bouncer.urlOf(target.name),

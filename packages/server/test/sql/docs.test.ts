@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { ENGINES, type Json, type Live, startLive } from './setup.js';
+import { type Json, type Live, PGLITE, startLive } from './setup.js';
 
 const run = promisify(execFile);
 const DOC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'docs', 'api.md');
@@ -67,7 +67,7 @@ describe('docs/api.md', () => {
 
   beforeAll(async () => {
     outbox = await tempDir('expense-docs-');
-    live = await startLive(ENGINES[0], { mailOutbox: outbox });
+    live = await startLive(PGLITE, { mailOutbox: outbox });
   });
   afterAll(async () => {
     await live?.close();

@@ -2,17 +2,28 @@ import { randomUUID } from 'node:crypto';
 import { pooledEngines } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, insertEntries, type Live, startWithWorkspace, type TestUser, waitFor } from './setup.js';
+import {
+  ENGINES,
+  engineSelected,
+  insertEntries,
+  type Live,
+  POSTGRES,
+  startWithWorkspace,
+  type TestUser,
+  waitFor,
+} from './setup.js';
 
 /** Ten billion rows to count: minutes of work on either engine. */
 const MINUTES_LONG =
   'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d, ledger_entries e';
 
 async function seedHundredRows(live: Live, user: TestUser): Promise<void> {
-  const res = await live.request('POST', '/v1/sql/execute', {
-    key: user.apiKey,
-    body: { sql: insertEntries(100, 'seed') },
-  });
+  const seed = () =>
+    live.request('POST', '/v1/sql/execute', { key: user.apiKey, body: { sql: insertEntries(100, 'seed') } });
+  // The first SQL request after a start is the slowest (seconds on a loaded machine, more than the 1.5 s
+  // deadline); a 504 rolled it back, so once more on the warm server.
+  let res = await seed();
+  if (res.status === 504) res = await seed();
   expect(res.status).toBe(200);
 }
 
@@ -62,12 +73,12 @@ describe.each([...ENGINES, ...pooledEngines('the deadline test through PgBouncer
   },
 );
 
-describe('a database connection killed mid-request (PostgreSQL)', () => {
+describe.runIf(engineSelected('postgres'))('a database connection killed mid-request (PostgreSQL)', () => {
   let live: Live;
   let user: TestUser;
 
   beforeAll(async () => {
-    ({ live, user } = await startWithWorkspace(ENGINES[1]));
+    ({ live, user } = await startWithWorkspace(POSTGRES));
     await seedHundredRows(live, user);
   });
   afterAll(async () => live?.close());

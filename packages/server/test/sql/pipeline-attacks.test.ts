@@ -2,7 +2,7 @@
 // deadline, and a client that goes away while its statement runs. Neither may keep running SQL nor hold on to a
 // connection or an in-flight place.
 import { request as httpRequest } from 'node:http';
-import { freshPostgres, pooledEngines } from '@expense/test-kit';
+import { migratedPostgres, pooledEngines } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { type Database, openDatabase } from '../../src/storage/index.js';
@@ -30,7 +30,7 @@ describe('a request that waits for a PostgreSQL connection', () => {
   let origin: string;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const target = await freshPostgres();
+    const target = await migratedPostgres();
     drop = target.drop;
     // One connection for user SQL, and a deadline well under the pool's 10 s connect timeout.
     db = await openDatabase({ databaseUrl: target.url, maxConnections: 1 });

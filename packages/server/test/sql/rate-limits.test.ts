@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPostgres } from '@expense/test-kit';
+import { migratedPostgres } from '@expense/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/index.js';
-import { addWorkspace, createUser, ENGINES, type Live, request, startLive, type TestUser } from './setup.js';
+import { addWorkspace, createUser, type Live, PGLITE, request, startLive, type TestUser } from './setup.js';
 
 const QUERY = { sql: 'SELECT 1 AS one' };
 
@@ -16,7 +16,7 @@ describe('per-key rate limits in memory', () => {
   beforeAll(async () => {
     // A burst of 30 at once from one key: the in-flight limits (their own tests: test/fairness) are raised
     // here so that only the rate limits decide.
-    live = await startLive(ENGINES[0], {
+    live = await startLive(PGLITE, {
       ratePerSecond: 10,
       ratePerDay: 10_000,
       maxInflightPerKey: 100,
@@ -60,7 +60,7 @@ describe('per-key rate limits in memory', () => {
   });
 
   it('applies the daily quota', async () => {
-    const daily = await startLive(ENGINES[0], { ratePerSecond: 1000, ratePerDay: 5 });
+    const daily = await startLive(PGLITE, { ratePerSecond: 1000, ratePerDay: 5 });
     try {
       const user = await createUser(daily.db);
       const statuses: number[] = [];
@@ -112,7 +112,7 @@ describe('two server processes sharing Redis', () => {
   beforeAll(async () => {
     if (!existsSync(BIN))
       execFileSync('pnpm', ['--filter', '@expense/server...', 'build'], { stdio: 'ignore' });
-    const target = await freshPostgres();
+    const target = await migratedPostgres();
     drop = target.drop;
     const env = {
       EXPENSE_PORT: '0',

@@ -11,7 +11,10 @@ import { createWorkspace } from '../../src/workspaces/store.js';
 export {
   ENGINES,
   type EngineSpec,
+  engineSelected,
   type Json,
+  PGLITE,
+  POSTGRES,
   type RequestOptions,
   type Response,
   request,

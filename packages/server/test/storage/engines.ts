@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshPostgres } from '@expense/test-kit';
+import { copyMigratedPglite, engineSelected, freshPostgres } from '@expense/test-kit';
 import type { Database } from '../../src/storage/database.js';
 import { type OpenDatabaseConfig, openDatabase } from '../../src/storage/open.js';
 
@@ -18,9 +18,15 @@ export interface EngineFixture {
 async function pgliteFixture(): Promise<EngineFixture> {
   const dataDir = await mkdtemp(join(tmpdir(), 'expense-storage-test-'));
   const config: OpenDatabaseConfig = { dataDir };
+  let first = true;
   return {
     config,
-    open: (options) => openDatabase({ ...config, ...options }),
+    async open(options) {
+      // A first open that migrates starts from the run's migrated copy (no initdb, no migrations to apply).
+      if (first && options?.migrate !== false) await copyMigratedPglite(dataDir);
+      first = false;
+      return openDatabase({ ...config, ...options });
+    },
     dispose: () => rm(dataDir, { recursive: true, force: true }),
   };
 }
@@ -35,7 +41,10 @@ async function postgresFixture(): Promise<EngineFixture> {
   };
 }
 
-export const ENGINES = [
-  ['pglite', pgliteFixture],
-  ['postgres', postgresFixture],
-] as const;
+/** Those of EXPENSE_TEST_ENGINES (test-kit's engineSelected). */
+export const ENGINES = (
+  [
+    ['pglite', pgliteFixture],
+    ['postgres', postgresFixture],
+  ] as const
+).filter(([name]) => engineSelected(name));

@@ -2,11 +2,9 @@
  * Real databases for the run tests: PostgreSQL (a fresh database per file, @expense/test-kit's freshPostgres),
  * PGlite in-process, PGlite in a worker.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { freshPostgres } from '@expense/test-kit';
+import { emptyPgliteDir, engineSelected, freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { pgSession } from '../../src/adapters/pg.js';
 import { PGliteWorkerHost, pgliteSession } from '../../src/adapters/pglite.js';
@@ -14,7 +12,10 @@ import { rawParsers } from '../../src/adapters/pglite-protocol.js';
 import type { Dialect, SqlSession } from '../../src/types.js';
 
 export type EngineName = 'postgres' | 'pglite' | 'pglite-worker';
-export const engineNames: EngineName[] = ['postgres', 'pglite', 'pglite-worker'];
+/** Those of EXPENSE_TEST_ENGINES (test-kit's engineSelected: both PGlite ones under `pglite`). */
+export const engineNames: EngineName[] = (['postgres', 'pglite', 'pglite-worker'] as const).filter((name) =>
+  engineSelected(name === 'postgres' ? 'postgres' : 'pglite'),
+);
 
 export interface Engine {
   name: EngineName;
@@ -102,7 +103,8 @@ async function openPglite(): Promise<Engine> {
 }
 
 async function openWorker(): Promise<Engine> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'sql-guard-run-'));
+  // A copy of the run's blank data directory: the host skips initdb and the restart after it.
+  const dataDir = await emptyPgliteDir('sql-guard-run-');
   const host = await PGliteWorkerHost.open({ dataDir });
   return {
     name: 'pglite-worker',

@@ -1,0 +1,102 @@
+// One migrated database per test run, copied for each suite instead of migrating each one: a PGlite data
+// directory (the server's `memory://` starts from a copy of it) and a PostgreSQL template database (the engines'
+// fresh databases are CREATE DATABASE … TEMPLATE it), plus a blank PGlite directory (initdb alone). The root
+// vitest global setup builds them from the current migrations and names them in these variables; without them
+// every database starts empty and the server migrates it, as before (slower, never different).
+import { cp } from 'node:fs/promises';
+import { type FreshPostgres, freshPostgres } from './postgres.js';
+import { removeDir, tempDir } from './temp.js';
+
+/** The migrated PGlite data directory (read by the server's storage for `memory://`). */
+export const PGLITE_TEMPLATE_ENV = 'EXPENSE_TEST_PGLITE_TEMPLATE';
+/** A PGlite data directory after initdb alone (no migrations), for the suites that need an empty database. */
+export const PGLITE_BLANK_ENV = 'EXPENSE_TEST_PGLITE_BLANK';
+/** The migrated PostgreSQL database the engines' fresh databases copy. */
+export const POSTGRES_TEMPLATE_ENV = 'EXPENSE_TEST_POSTGRES_TEMPLATE';
+
+/** The run's PostgreSQL template database, when the global setup made one. */
+export function postgresTemplate(): string | undefined {
+  return process.env[POSTGRES_TEMPLATE_ENV] || undefined;
+}
+
+/** This run's template variables, for a server process started with an environment of its own. */
+export function templateEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [PGLITE_TEMPLATE_ENV, PGLITE_BLANK_ENV, POSTGRES_TEMPLATE_ENV]) {
+    const value = process.env[name];
+    if (value) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * A new temporary directory for an empty PGlite database: a copy of the run's blank one (so opening it skips
+ * initdb), or empty without one. Remove it with removeDir.
+ */
+export async function emptyPgliteDir(prefix = 'expense-pglite-'): Promise<string> {
+  const dir = await tempDir(prefix);
+  await copyFrom(PGLITE_BLANK_ENV, dir);
+  return dir;
+}
+
+/** Copies the run's migrated PGlite directory into `dir` (nothing without one): a database there opens migrated. */
+export async function copyMigratedPglite(dir: string): Promise<void> {
+  await copyFrom(PGLITE_TEMPLATE_ENV, dir);
+}
+
+async function copyFrom(variable: string, dir: string): Promise<void> {
+  const template = process.env[variable];
+  if (template) await cp(template, dir, { recursive: true });
+}
+
+/** Applies the server's migrations to a database (`expense-server migrate`). */
+export type MigrateDatabase = (target: { databaseUrl: string } | { dataDir: string }) => Promise<void>;
+
+export interface Templates {
+  /** The variables naming the templates (set them before the test processes start). */
+  env: Record<string, string>;
+  /** Removes them. */
+  remove(): Promise<void>;
+}
+
+/** Runs initdb in a directory (opens and closes a PGlite database there). */
+export type InitPglite = (dataDir: string) => Promise<void>;
+
+/** Builds the templates of the engines asked for (`postgres` false: PGlite only). */
+export async function buildTemplates(
+  migrate: MigrateDatabase,
+  initPglite: InitPglite,
+  options: { postgres: boolean },
+): Promise<Templates> {
+  let directory: string | undefined;
+  let blank: string | undefined;
+  let database: FreshPostgres | undefined;
+  const remove = async () => {
+    await Promise.all([directory && removeDir(directory), blank && removeDir(blank), database?.drop()]);
+  };
+  const pglite = async () => {
+    directory = await tempDir('expense-pglite-template-');
+    await migrate({ dataDir: directory });
+  };
+  const empty = async () => {
+    blank = await tempDir('expense-pglite-blank-');
+    await initPglite(blank);
+  };
+  const postgres = async () => {
+    database = await freshPostgres({ prefix: 'expense_template' });
+    await migrate({ databaseUrl: database.url });
+  };
+  const failed = (await Promise.allSettled([pglite(), empty(), options.postgres && postgres()])).find(
+    (result) => result.status === 'rejected',
+  );
+  if (failed) {
+    await remove();
+    throw failed.reason;
+  }
+  const env: Record<string, string> = {
+    [PGLITE_TEMPLATE_ENV]: directory as string,
+    [PGLITE_BLANK_ENV]: blank as string,
+  };
+  if (database) env[POSTGRES_TEMPLATE_ENV] = database.name;
+  return { env, remove };
+}

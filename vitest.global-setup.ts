@@ -1,0 +1,67 @@
+// Once per run, before any test file: the built server and CLI that some suites start as processes (built here
+// when missing or older than their sources, as `pnpm expense` does), and the migrated PGlite data directory and
+// PostgreSQL template database that every suite's database starts as a copy of (test-kit's templates.ts), made
+// by the server's own `migrate` command from the current migrations, named to the test processes through
+// environment variables, removed after the run.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import {
+  buildTemplates,
+  engineSelected,
+  type InitPglite,
+  type MigrateDatabase,
+  PGLITE_TEMPLATE_ENV,
+} from './packages/test-kit/src/index.js';
+import { buildIfStale } from './scripts/build-if-stale.mjs';
+
+const SERVER_BIN = new URL('./packages/server/src/bin.ts', import.meta.url).pathname;
+const SQL_GUARD = new URL('./packages/sql-guard/', import.meta.url).pathname;
+const run = promisify(execFile);
+
+const migrate: MigrateDatabase = async (target) => {
+  const flag = 'dataDir' in target ? ['--data-dir', target.dataDir] : ['--database-url', target.databaseUrl];
+  const { DATABASE_URL: _url, DATABASE_DIRECT_URL: _direct, ...env } = process.env;
+  await run(
+    process.execPath,
+    ['--conditions=@expense/source', '--import', 'tsx', SERVER_BIN, 'migrate', ...flag],
+    { env },
+  );
+};
+
+const initPglite: InitPglite = async (dataDir) => {
+  const script = `import { PGlite } from '@electric-sql/pglite';
+    await (await PGlite.create({ dataDir: process.argv[1] })).close();`;
+  await run(process.execPath, ['--input-type=module', '-e', script, dataDir], { cwd: SQL_GUARD });
+};
+
+export default async function setup(): Promise<() => Promise<void>> {
+  // Each project with databases names this file; the first builds, the others share (so does a shell that set
+  // the variables itself).
+  if (process.env[PGLITE_TEMPLATE_ENV]) return async () => {};
+  buildIfStale({
+    bin: 'packages/server/dist/bin.js',
+    sources: [
+      'packages/sql-guard/src',
+      'packages/server/src',
+      'packages/server/migrations',
+      'packages/wire/src',
+    ],
+    filter: '@expense/server...',
+  });
+  buildIfStale({
+    bin: 'packages/cli/dist/bin.js',
+    sources: ['packages/cli/src', 'packages/cli/package.json', 'packages/wire/src'],
+    filter: '@expense/cli',
+  });
+  const started = performance.now();
+  const templates = await buildTemplates(migrate, initPglite, {
+    postgres: engineSelected('postgres') || engineSelected('pooled'),
+  });
+  Object.assign(process.env, templates.env);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`migrated database templates ready in ${seconds} s\n`);
+  return async () => {
+    for (const name of Object.keys(templates.env)) delete process.env[name];
+    await templates.remove();
+  };
+}
