@@ -1,4 +1,5 @@
 import {
+  CHANGE_GROUP_HEADER,
   ChangeDataSchema,
   ChangeParamsSchema,
   ChangeRevertBodySchema,
@@ -21,11 +22,14 @@ import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js'
 import { resolveWorkspace } from '../../sql/workspace.js';
 import { isUuid } from '../../workspaces/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
+import { changeGroupHeaders, changeGroupOf } from './group.js';
 import { revertChange } from './revert.js';
 import {
   changeRows,
   droppedHistory,
   findChange,
+  groupMembers,
+  idPrefixRange,
   listChanges,
   purgeChanges,
   setHistoryLimits,
@@ -45,6 +49,7 @@ const headers = z.object({
 });
 const revertHeaders = z.object({
   ...headers.shape,
+  ...changeGroupHeaders,
   [IDEMPOTENCY_HEADER.toLowerCase()]: z
     .string()
     .optional()
@@ -126,9 +131,14 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const workspaceId = await workspaceOf(request);
-        const { before, limit = 20 } = request.query;
+        const { before, limit = 20, idPrefix } = request.query;
         if (before !== undefined && !isUuid(before)) throw notFound();
-        const changes = await listChanges(ctx.db, workspaceId, { limit, ...(before ? { before } : {}) });
+        const range = idPrefix === undefined ? undefined : idPrefixRange(idPrefix);
+        const changes = await listChanges(ctx.db, workspaceId, {
+          limit,
+          ...(before ? { before } : {}),
+          ...(range ? { idPrefix: range } : {}),
+        });
         const instructions = [
           'Every committed write is listed with its SQL, who sent it and the rows per statement. Show the user what changed; GET /v1/changes/{changeId} has the row images, POST /v1/changes/{changeId}/revert undoes one (dry run first).',
         ];
@@ -164,12 +174,17 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const change = isUuid(changeId) ? await findChange(ctx.db, workspaceId, changeId) : undefined;
         if (!change) throw await missingChange(ctx, workspaceId, changeId);
         const rows = await changeRows(ctx.db, changeId);
-        const instructions = change.revertedBy
-          ? [`This change was reverted by ${change.revertedBy}.`]
-          : [
-              `To undo it, send POST /v1/changes/${changeId}/revert with {"dryRun": true}, show the user the effect, then send it without dryRun.`,
-            ];
-        return success({ workspaceId, change, rows }, instructions);
+        const members = change.group ? await groupMembers(ctx.db, workspaceId, change.group.groupId) : [];
+        const instructions = change.group
+          ? [
+              `This change is one of the ${change.group.changes} changes of the group "${change.group.label ?? ''}" (members, oldest first). To undo the group, revert each member not yet reverted, newest first, one request each (with the same ${CHANGE_GROUP_HEADER} on each revert, the reverts are one entry too).`,
+            ]
+          : change.revertedBy
+            ? [`This change was reverted by ${change.revertedBy}.`]
+            : [
+                `To undo it, send POST /v1/changes/${changeId}/revert with {"dryRun": true}, show the user the effect, then send it without dryRun.`,
+              ];
+        return success({ workspaceId, change, rows, ...(change.group ? { members } : {}) }, instructions);
       },
     );
 
@@ -194,6 +209,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = principalOf(request);
         const dryRun = request.body?.dryRun === true;
+        const group = changeGroupOf(request.headers);
         let key = idempotencyKeyOf(request.headers['idempotency-key']);
         const { changeId } = request.params;
         const subject = revertSubject(changeId);
@@ -235,6 +251,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             dryRun,
             idempotency,
             render,
+            ...(group ? { group } : {}),
             ...(claim ? { claim } : {}),
             ...(confirm ? { confirm } : {}),
           });

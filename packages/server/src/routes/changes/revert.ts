@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/api-keys.js';
 import { type ConfirmClaims, spendInOwnerTransaction } from '../../confirmations/tokens.js';
 import { ApiError } from '../../http/api-error.js';
 import type { Claim, IdempotencyStore, KeptResponse } from '../../idempotency/store.js';
-import type { Database, Queryable } from '../../storage/database.js';
+import type { ChangeGroup, Database, Queryable } from '../../storage/database.js';
 import { changeConflicts, revertRows } from './store.js';
 
 export interface RevertRequest {
@@ -19,6 +19,8 @@ export interface RevertRequest {
   idempotency: IdempotencyStore;
   /** The success envelope's JSON text for the data (the bytes sent and kept). */
   render(data: ChangeRevertData): string;
+  /** The change group the revert joins (X-Change-Group; migration 0042). */
+  group?: ChangeGroup;
 }
 
 /** Ends the transaction of a dry run with a rollback, carrying its answer out. */
@@ -85,6 +87,11 @@ export async function revertChange(db: Database, request: RevertRequest): Promis
           [principal.connectionId, sql, changeId],
         );
         revertId = opened.rows[0]?.id ?? null;
+        if (request.group)
+          await tx.query('SELECT expense_internal.set_change_group($1, $2)', [
+            request.group.id,
+            request.group.label,
+          ]);
       }
       await tx.query(
         `SELECT expense_internal.begin_user_context($1, $2, 'given', 'workspace not resolved')`,
