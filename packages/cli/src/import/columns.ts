@@ -30,6 +30,8 @@ export type NamingResult =
   | { ok: true; naming: ColumnNaming }
   | {
       ok: false;
+      /** What could be named: used when --map gives the rest. */
+      naming: ColumnNaming;
       missing: ('ts' | 'amount')[];
       closest: { name: PresetName; found: number }[];
       mapLines: string[];
@@ -92,7 +94,7 @@ export function nameColumns(header: string[], records: CsvRecord[]): NamingResul
     else missing.push('amount');
   }
   if (missing.length === 0) return { ok: true, naming };
-  return { ok: false, missing, closest: closestPresets(header), mapLines: mapLines(header, records) };
+  return { ok: false, naming, missing, closest: closestPresets(header), mapLines: mapLines(header, records) };
 }
 
 /** The presets with the most of their column names in the header (at most three, best first). */

@@ -74,15 +74,21 @@ export function skipLines(text: string, skip: number): string {
 }
 
 /**
- * The header (trimmed, trailing empty names dropped) and the data records below it, each without the trailing
- * empty fields the header does not have: a trailing delimiter on every line, or on data lines only (Chase).
+ * The header (trimmed, trailing empty names dropped) and the data records below it, without the trailing empty
+ * fields the header does not have: a trailing delimiter on every line, or on most data lines only (Chase ends
+ * each data row with a comma its header lacks). A lone row with one field too many stays as it is (an error).
  */
 export function splitHeader(first: CsvRecord, rest: CsvRecord[]): { header: string[]; records: CsvRecord[] } {
   const header = first.values.map((h) => h.trim());
+  const width = header.length;
   while (header.length > 0 && header.at(-1) === '') header.pop();
+  const oneMore = (r: CsvRecord) => r.values.length === header.length + 1 && r.values.at(-1)?.trim() === '';
+  const trailing = rest.filter(oneMore).length * 2 > rest.length;
   const records = rest.map((r) => {
     const values = [...r.values];
-    while (values.length > header.length && values.at(-1)?.trim() === '') values.pop();
+    const limit = trailing ? Math.max(width, header.length + 1) : width;
+    while (values.length > header.length && values.length <= limit && values.at(-1)?.trim() === '')
+      values.pop();
     return { line: r.line, values };
   });
   return { header, records };

@@ -225,7 +225,23 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   } else if (!budget && !headerless) {
     const named = nameColumns(header, records);
     const mappedFields = new Set(maps.values());
-    if (named.ok) {
+    const covered =
+      named.ok ||
+      named.missing.every((f) => mappedFields.has(f) || (f === 'amount' && request.debit !== undefined));
+    if (!covered && given === undefined) {
+      const closest = named.closest.length
+        ? `The closest presets: ${named.closest.map((c) => `--preset ${c.name}`).join(', ')}. `
+        : '';
+      throw usageError(
+        `${path} is in no layout known here, and its ${named.missing.join(' and ')} column cannot be told.`,
+        `${closest}Or map the columns: ${named.mapLines.join(' ') || '--map "Date=ts" --map "Amount=amount"'}${
+          header.length === 1 && /[;\t]/.test(header[0] ?? '')
+            ? ` (one column "${header[0]}": is the delimiter --delimiter ';' or tab?)`
+            : ''
+        }. Columns: ${header.join(', ')}.`,
+      );
+    }
+    if (covered) {
       for (const [name, field] of named.naming.maps) own.set(name, field);
       ownDebit = named.naming.debit;
       ownCredit = named.naming.credit;
@@ -238,21 +254,6 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
         notes.push(
           `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}): ${shownNames.join(', ')}.`,
         );
-    } else if (
-      given === undefined &&
-      !named.missing.every((f) => mappedFields.has(f) || (f === 'amount' && request.debit !== undefined))
-    ) {
-      const closest = named.closest.length
-        ? `The closest presets: ${named.closest.map((c) => `--preset ${c.name}`).join(', ')}. `
-        : '';
-      throw usageError(
-        `${path} is in no layout known here, and its ${named.missing.join(' and ')} column cannot be told.`,
-        `${closest}Or map the columns: ${named.mapLines.join(' ') || '--map "Date=ts" --map "Amount=amount"'}${
-          header.length === 1 && /[;\t]/.test(header[0] ?? '')
-            ? ` (one column "${header[0]}": is the delimiter --delimiter ';' or tab?)`
-            : ''
-        }. Columns: ${header.join(', ')}.`,
-      );
     }
   }
   const style: Preset | undefined = preset ?? generic?.preset;
