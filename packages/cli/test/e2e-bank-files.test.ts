@@ -1,16 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type FreshPostgres, freshPostgres } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CliResult,
-  cli,
-  loginWithoutTty,
-  openSandbox,
-  plain,
-  type Sandbox,
-  spawnInTerminal,
-} from './e2e/harness.js';
+import { type CliResult, cli, loginWithoutTty, plain, type Sandbox, spawnInTerminal } from './e2e/harness.js';
+import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
 
 const BANKS = resolve(import.meta.dirname, 'fixtures/banks');
 
@@ -173,8 +165,7 @@ const CASES: Case[] = [
 ];
 
 describe('expense import of bank files as the banks write them', () => {
-  let sandbox: Sandbox;
-  let database: FreshPostgres;
+  let sandbox: Sandbox & { close(): Promise<void> };
   const run = (args: string[]): Promise<CliResult> => cli(args, sandbox.env);
   const csv = async (sql: string): Promise<string[]> => {
     const r = await run(['query', sql, '--format', 'csv']);
@@ -190,9 +181,7 @@ describe('expense import of bank files as the banks write them', () => {
   const history = async () => JSON.parse((await run(['history', '--json', '--limit', '100'])).stdout).changes;
 
   beforeAll(async () => {
-    // PostgreSQL rather than the in-memory engine: it starts in a fraction of the time on a busy machine.
-    database = await freshPostgres({ prefix: 'expense_cli_banks' });
-    sandbox = await openSandbox('expense-cli-bank-files-', { DATABASE_URL: database.url });
+    sandbox = await openPostgresSandbox('expense-cli-bank-files-');
     const login = await loginWithoutTty(sandbox.env, sandbox.server.outbox, 'banks@example.com', new Set(), [
       '--insecure-storage',
     ]);
@@ -201,9 +190,7 @@ describe('expense import of bank files as the banks write them', () => {
     expect((await run(['use', 'Bank files'])).code).toBe(0);
   });
   afterAll(async () => {
-    await sandbox?.server.stop();
-    await sandbox?.dir.remove();
-    await database?.drop();
+    await sandbox?.close();
   });
 
   for (const c of CASES) {
@@ -304,6 +291,45 @@ describe('expense import of bank files as the banks write them', () => {
     ]);
     expect(mapped.stderr).toContain('2 would be inserted');
     expect(mapped.code).toBe(0);
+  });
+
+  it('with --no-preset the options shape the file; each wrong guess names the option', async () => {
+    const manual = (file: string, ...args: string[]) =>
+      run(['import', join(BANKS, file), '--account', 'manual', '--dry-run', '--no-preset', ...args]);
+    const args = ['--map', 'Posting Date=ts', '--map', 'Description=counterparty', '--currency', 'USD'];
+    // 03/04/2026 reads two ways: without a terminal that is wrong usage naming the option.
+    const noFormat = await manual('chase.csv', ...args);
+    expect(noFormat.code).toBe(2);
+    expect(noFormat.stderr).toContain('03/04/2026 is MM/DD/YYYY (March 4) or DD/MM/YYYY (April 3)');
+    expect(noFormat.stderr).toContain('--date-format MM/DD/YYYY or --date-format DD/MM/YYYY');
+    const ok = await manual('chase.csv', ...args, '--date-format', 'MM/DD/YYYY');
+    expect(ok.stderr).toContain("'2026-03-04', 'manual', '-4.50', 'USD'");
+    expect(ok.stderr).toContain('3 would be inserted');
+    expect(ok.code).toBe(0);
+
+    const utf8 = await manual('dkb-latin1.csv', '--encoding', 'utf8');
+    expect(utf8.code).toBe(1);
+    expect(utf8.stderr).toContain('--encoding latin1');
+    const wrongDelimiter = await manual('dkb-latin1.csv', '--skip-lines', '3', '--delimiter', ',');
+    expect(wrongDelimiter.code).toBe(2);
+    expect(wrongDelimiter.stderr).toContain("--delimiter ';'");
+    const dkb = await manual(
+      'dkb-latin1.csv',
+      '--skip-lines',
+      '3',
+      '--map',
+      'Buchungsdatum=ts',
+      '--map',
+      'Betrag (EUR)=amount',
+      '--map',
+      'Zahlungsempfänger*in=counterparty',
+      '--currency',
+      'EUR',
+    );
+    expect(dkb.stderr).toContain('read as Latin-1');
+    expect(dkb.stderr).toContain('Dates read as DD.MM.YYYY');
+    expect(dkb.stderr).toContain("'2026-03-05', 'manual', '-1234.56', 'EUR', 'spend', NULL, 'Edeka Süd'");
+    expect(dkb.code).toBe(0);
   });
 
   it('one import of many batches is one change, and one revert of a short id removes it', async () => {

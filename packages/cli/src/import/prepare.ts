@@ -222,7 +222,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     }
     ownDebit = firstPresent(preset.debit);
     ownCredit = ownDebit === undefined ? undefined : firstPresent(preset.credit);
-  } else if (!budget && !headerless) {
+  } else if (!budget && !headerless && given !== null) {
     const named = nameColumns(header, records);
     const mappedFields = new Set(maps.values());
     const covered =
@@ -250,10 +250,9 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       generic = presetNamed(europe ? 'generic-eu' : 'generic-us')!;
       const shownNames = [...own].map(([c, f]) => `${c} → ${f}`);
       if (ownDebit) shownNames.push(`${ownDebit} → money out`, `${ownCredit} → money in`);
-      if (given !== null)
-        notes.push(
-          `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}): ${shownNames.join(', ')}.`,
-        );
+      notes.push(
+        `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}): ${shownNames.join(', ')}.`,
+      );
     }
   }
   const style: Preset | undefined = preset ?? generic?.preset;

@@ -1,4 +1,4 @@
-import type { Delimiter } from './dialect.js';
+import { type Delimiter, detectDelimiter } from './dialect.js';
 import { looksLikeData } from './looks.js';
 import { normalise } from './mapping.js';
 import { type CsvRecord, readRecords, skipLines, splitHeader } from './parse.js';
@@ -120,10 +120,13 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
     ? [options.delimiter]
     : given?.preset.delimiter
       ? [given.preset.delimiter]
-      : DELIMITERS;
+      : [...DELIMITERS];
   const skip = options.skipLines;
   const body = skip === undefined ? text : skipLines(text, skip);
   const firstLine = 1 + (skip ?? 0);
+  // Below a preamble skipped by count, the header line says the delimiter.
+  if (skip !== undefined && delimiters.length > 1)
+    delimiters.splice(0, delimiters.length, detectDelimiter(body.split(/\r\n|\r|\n/, 1)[0] ?? ''));
   const parsed = delimiters
     .map((delimiter) => ({ delimiter, records: recordsFor(body, delimiter, firstLine) }))
     .filter((p): p is { delimiter: Delimiter; records: CsvRecord[] } => p.records !== undefined);
