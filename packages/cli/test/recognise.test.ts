@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeBytes } from '../src/import/decode.js';
+import type { LedgerRow } from '../src/import/fields.js';
 import { detectDecimalComma } from '../src/import/looks.js';
 import { type ImportRequest, prepareImport } from '../src/import/prepare.js';
 import { recognise } from '../src/import/recognise.js';
@@ -58,9 +59,8 @@ describe('recognising bank files', () => {
 
   it("books fees as entries of their own and leaves out what is not booked; the workspace's currency when none", async () => {
     const revolut = await prepare('revolut-fees.csv');
-    expect(revolut.rows.filter((r) => 'category' in r && r.category === 'fees').map((r) => r.amount)).toEqual(
-      ['-0.50', '-1.00'],
-    );
+    const fees = (revolut.rows as LedgerRow[]).filter((r) => r.category === 'fees');
+    expect(fees.map((r) => r.amount)).toEqual(['-0.50', '-1.00']);
     expect(revolut.left.map((l) => l.reason)).toEqual([
       'State is REVERTED',
       'State is PENDING',

@@ -127,21 +127,52 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
   // Below a preamble skipped by count, the header line says the delimiter.
   if (skip !== undefined && delimiters.length > 1)
     delimiters.splice(0, delimiters.length, detectDelimiter(body.split(/\r\n|\r|\n/, 1)[0] ?? ''));
+  // Each delimiter is tried on the head of the file only; the whole file is parsed once, with the one chosen.
+  const head = headOf(body);
   const parsed = delimiters
-    .map((delimiter) => ({ delimiter, records: recordsFor(body, delimiter, firstLine) }))
+    .map((delimiter) => ({
+      delimiter,
+      records:
+        head === body
+          ? recordsFor(body, delimiter, firstLine)
+          : (recordsFor(head, delimiter, firstLine) ?? recordsFor(body, delimiter, firstLine)),
+    }))
     .filter((p): p is { delimiter: Delimiter; records: CsvRecord[] } => p.records !== undefined);
   if (parsed.length === 0) {
     // Not CSV with any delimiter: let the caller's parse say why, with the line.
     readRecords(body, delimiters[0]!, firstLine);
   }
+  const whole = new Map<Delimiter, CsvRecord[]>();
+  const all = (delimiter: Delimiter): CsvRecord[] => {
+    let records = whole.get(delimiter);
+    if (!records) {
+      records = readRecords(body, delimiter, firstLine);
+      whole.set(delimiter, records);
+    }
+    return records;
+  };
+  /** The records of the whole file from the one whose line is `line`. */
+  const from = (delimiter: Delimiter, line: number) => {
+    const records = all(delimiter);
+    return records.slice(
+      Math.max(
+        0,
+        records.findIndex((r) => r.line === line),
+      ),
+    );
+  };
   const columns = options.columns ?? (given?.preset.headerless ? given.preset.headerless.columns : undefined);
   if (columns) {
     const best = pickBy(parsed, (p) => p.records.filter((r) => width(r) === columns.length).length);
-    return { table: headerlessTable(best.records, best.delimiter, columns), bank: given, recognised: false };
+    return {
+      table: headerlessTable(all(best.delimiter), best.delimiter, columns),
+      bank: given,
+      recognised: false,
+    };
   }
   if (skip !== undefined) {
     const p = parsed[0]!;
-    const [first, ...rest] = p.records;
+    const [first, ...rest] = all(p.delimiter);
     const table: LocatedTable = first
       ? {
           delimiter: p.delimiter,
@@ -177,12 +208,11 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
     }
   }
   if (found) {
-    const records = parsed.find((p) => p.delimiter === found.delimiter)!.records;
-    const header = records[found.index]!;
+    const header = parsed.find((p) => p.delimiter === found.delimiter)!.records[found.index]!;
     return {
       table: {
         delimiter: found.delimiter,
-        ...splitHeader(header, records.slice(found.index + 1)),
+        ...splitHeader(header, from(found.delimiter, header.line).slice(1)),
         headerless: false,
         headerLine: header.line,
       },
@@ -195,7 +225,7 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
     for (const { delimiter, records } of parsed) {
       if (fitsHeaderless(records, candidate.preset))
         return {
-          table: headerlessTable(records, delimiter, candidate.preset.headerless!.columns),
+          table: headerlessTable(all(delimiter), delimiter, candidate.preset.headerless!.columns),
           bank: candidate,
           recognised: given === undefined,
         };
@@ -208,7 +238,7 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
   const best = pickBy(runs, (p) => (p.run ? p.run.length * 1000 + p.run.width : 0));
   const run = best.run;
   if (!run) {
-    const [first, ...rest] = best.records;
+    const [first, ...rest] = all(best.delimiter);
     return {
       table: first
         ? {
@@ -235,7 +265,7 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
         header: [],
         headerless: true,
         headerLine: undefined,
-        records: best.records.slice(run.start, run.start + run.length),
+        records: from(best.delimiter, best.records[run.start]!.line).filter((r) => width(r) === run.width),
       },
       bank: given,
       recognised: false,
@@ -244,13 +274,26 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
   return {
     table: {
       delimiter: best.delimiter,
-      ...splitHeader(header, best.records.slice(headerIndex + 1)),
+      ...splitHeader(header, from(best.delimiter, header.line).slice(1)),
       headerless: false,
       headerLine: header.line,
     },
     bank: given,
     recognised: false,
   };
+}
+
+/** How many lines of a file are enough to find its table (the header search looks at 100 records). */
+const HEAD_LINES = 300;
+
+/** The first lines of a text, or all of it. */
+function headOf(text: string): string {
+  let at = -1;
+  for (let i = 0; i < HEAD_LINES; i++) {
+    at = text.indexOf('\n', at + 1);
+    if (at === -1) return text;
+  }
+  return text.slice(0, at + 1);
 }
 
 function pickBy<T>(items: T[], score: (item: T) => number): T {
