@@ -42,7 +42,8 @@ describe.each(ENGINES)('change groups on $name', (engine) => {
     const label = 'import Umsätze März.csv';
     for (const start of [1, 4, 7])
       expect(
-        (await post('/v1/sql/execute', { sql: insertEntries(3, 'grp', start) }, grouped(group, label))).status,
+        (await post('/v1/sql/execute', { sql: insertEntries(3, 'grp', start) }, grouped(group, label)))
+          .status,
       ).toBe(200);
     expect((await post('/v1/sql/execute', { sql: insertEntries(2, 'solo') })).status).toBe(200);
     const list = (await get('/v1/changes?limit=10')).body.data.changes as Json[];
@@ -71,7 +72,12 @@ describe.each(ENGINES)('change groups on $name', (engine) => {
     expect(await count('solo')).toBe(2);
     const after = (await get('/v1/changes?limit=10')).body.data.changes as Json[];
     expect(after).toHaveLength(3);
-    expect(after[0].group).toMatchObject({ groupId: undo, label: `revert ${label}`, changes: 3, rowCount: 9 });
+    expect(after[0].group).toMatchObject({
+      groupId: undo,
+      label: `revert ${label}`,
+      changes: 3,
+      rowCount: 9,
+    });
     expect(after[0].endpoint).toBe('revert');
     expect(after[2].group).toMatchObject({ groupId: group, reverted: 3 });
   });
