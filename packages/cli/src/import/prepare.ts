@@ -266,9 +266,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     )
       maps.set(name, field);
 
-  const debitName =
-    request.debit ??
-    ([...maps.values()].includes('amount') && mappedFields.has('amount') ? undefined : ownDebit);
+  const debitName = request.debit ?? (mappedFields.has('amount') ? undefined : ownDebit);
   const creditName = request.credit ?? (debitName === undefined ? undefined : ownCredit);
   if ((request.debit === undefined) !== (request.credit === undefined))
     throw usageError('--debit and --credit go together: give both columns.');
@@ -302,7 +300,13 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   const feeName = firstPresent(preset?.fee?.columns);
   const fee =
     feeName === undefined ? undefined : { index: findColumn(header, feeName), charged: preset!.fee!.charged };
-  const consulted = new Set([...filters.map((f) => f.index), ...(fee ? [fee.index] : [])]);
+  // Columns read for the filters, the fee and the duplicate key are not "ignored".
+  const bankId = [...own].find(([, f]) => f === 'external_id')?.[0];
+  const consulted = new Set([
+    ...filters.map((f) => f.index),
+    ...(fee ? [fee.index] : []),
+    ...(bankId === undefined ? [] : [findColumn(header, bankId)]),
+  ]);
   mapping.ignored = mapping.ignored.filter((h) => !consulted.has(header.indexOf(h)));
   if (mapping.ignored.length) notes.push(`Ignoring columns: ${mapping.ignored.join(', ')}.`);
 
