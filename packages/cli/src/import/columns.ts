@@ -58,7 +58,7 @@ export function nameColumns(header: string[], records: CsvRecord[]): NamingResul
   };
   for (const field of FIELDS) {
     if (findColumn(header, field) !== -1) {
-      used.add(findColumn(header, field));
+      take(field, findColumn(header, field));
       continue;
     }
     const index = synonyms(field)
