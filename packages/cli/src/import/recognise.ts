@@ -142,7 +142,9 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
     // Not CSV with any delimiter: let the caller's parse say why, with the line.
     readRecords(body, delimiters[0]!, firstLine);
   }
-  const whole = new Map<Delimiter, CsvRecord[]>();
+  const whole = new Map<Delimiter, CsvRecord[]>(
+    head === body ? parsed.map((p) => [p.delimiter, p.records]) : [],
+  );
   const all = (delimiter: Delimiter): CsvRecord[] => {
     let records = whole.get(delimiter);
     if (!records) {
