@@ -134,11 +134,15 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { before, limit = 20, idPrefix } = request.query;
         if (before !== undefined && !isUuid(before)) throw notFound();
         const range = idPrefix === undefined ? undefined : idPrefixRange(idPrefix);
-        const changes = await listChanges(ctx.db, workspaceId, {
-          limit,
-          ...(before ? { before } : {}),
-          ...(range ? { idPrefix: range } : {}),
-        });
+        // A prefix with no hex digit in it (only dashes) matches no id.
+        const changes =
+          idPrefix !== undefined && range === undefined
+            ? []
+            : await listChanges(ctx.db, workspaceId, {
+                limit,
+                ...(before ? { before } : {}),
+                ...(range ? { idPrefix: range } : {}),
+              });
         const instructions = [
           'Every committed write is listed with its SQL, who sent it and the rows per statement. Show the user what changed; GET /v1/changes/{changeId} has the row images, POST /v1/changes/{changeId}/revert undoes one (dry run first).',
         ];
