@@ -58,6 +58,7 @@ describe.each(ENGINES)('change groups on $name', (engine) => {
     expect(found.map((c) => c.changeId)).toContain(entry.changeId);
     expect(found.every((c) => (c.changeId as string).startsWith(prefix))).toBe(true);
     expect((await get('/v1/changes?idPrefix=zz')).status).toBe(400);
+    expect((await get('/v1/changes?idPrefix=---')).body.data.changes).toEqual([]);
 
     const one = (await get(`/v1/changes/${entry.changeId}`)).body.data;
     expect(one.members.map((m: Json) => m.rowCount)).toEqual([3, 3, 3]);
