@@ -55,7 +55,9 @@ describe('expense completion, config, profiles, api and report', () => {
     expect(zsh.stdout).toContain('complete -o default -F _expense expense');
     const fish = await run(['completion', 'fish']);
     expect(fish.stdout).toContain("complete -c expense -f -n '__fish_use_subcommand' -a import");
-    expect(fish.stdout).toContain("-l preset -x -a 'chase bofa amex dkb revolut monzo n26 generic-eu'");
+    expect(fish.stdout).toContain(
+      "-l preset -x -a 'chase-checking chase-card wells-fargo capital-one bofa amex barclays monzo revolut n26 ing-de sparkasse dkb commerzbank paypal generic-eu generic-us'",
+    );
     expect((await run(['completion', 'tcsh'])).code).toBe(2);
   });
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli, loginWithoutTty, openSandbox, type RunningServer } from './e2e/harness.js';
+import { type CliResult, cli, loginWithoutTty } from './e2e/harness.js';
+import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
 
 // `expense history` and `expense revert`: the built binary against the built server, as processes.
 describe('expense CLI end to end: history and revert', () => {
-  let dir: { path: string; remove(): Promise<void> };
-  let server: RunningServer;
+  let sandbox: Awaited<ReturnType<typeof openPostgresSandbox>>;
   let env: NodeJS.ProcessEnv;
   const run = (args: string[]): Promise<CliResult> => cli(args, env);
   const count = async () => {
@@ -19,8 +19,9 @@ describe('expense CLI end to end: history and revert', () => {
   };
 
   beforeAll(async () => {
-    ({ dir, server, env } = await openSandbox('expense-cli-e2e-history-'));
-    const login = await loginWithoutTty(env, server.outbox, 'history@example.com', new Set(), [
+    sandbox = await openPostgresSandbox('expense-cli-e2e-history-');
+    env = sandbox.env;
+    const login = await loginWithoutTty(env, sandbox.server.outbox, 'history@example.com', new Set(), [
       '--insecure-storage',
     ]);
     expect(login.code).toBe(0);
@@ -28,8 +29,7 @@ describe('expense CLI end to end: history and revert', () => {
     expect((await run(['use', 'Books'])).code).toBe(0);
   });
   afterAll(async () => {
-    await server?.stop();
-    await dir?.remove();
+    await sandbox?.close();
   });
 
   it('history lists a committed write; revert asks, then undoes it with --yes', async () => {
@@ -48,7 +48,8 @@ describe('expense CLI end to end: history and revert', () => {
     expect(refused.stderr).toMatch(/Dry run:.*2 row/);
     expect(await count()).toBe(2);
 
-    const done = await run(['revert', '--yes', change.changeId]);
+    // Any unique prefix of the id names the change, as git resolves a short hash.
+    const done = await run(['revert', '--yes', change.changeId.slice(0, 18)]);
     expect(done.code).toBe(0);
     expect(done.stderr).toMatch(/Reverted/);
     expect(await count()).toBe(0);

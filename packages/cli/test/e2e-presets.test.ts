@@ -1,20 +1,13 @@
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CliResult,
-  cli,
-  loginWithoutTty,
-  openSandbox,
-  plain,
-  type Sandbox,
-  spawnInTerminal,
-} from './e2e/harness.js';
+import { type CliResult, cli, loginWithoutTty, plain, type Sandbox, spawnInTerminal } from './e2e/harness.js';
+import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
 
 const BANKS = resolve(import.meta.dirname, 'fixtures/banks');
 
 // Bank presets, date detection, debit/credit columns, budgets and transfers, against the built server.
 describe('expense import: presets, dates, debit/credit, budgets, transfers', () => {
-  let sandbox: Sandbox;
+  let sandbox: Sandbox & { close(): Promise<void> };
   const run = (args: string[]): Promise<CliResult> => cli(args, sandbox.env);
   const dryRun = (file: string, ...args: string[]) =>
     run(['import', join(BANKS, file), '--account', 'checking', '--dry-run', ...args]);
@@ -25,7 +18,7 @@ describe('expense import: presets, dates, debit/credit, budgets, transfers', () 
   };
 
   beforeAll(async () => {
-    sandbox = await openSandbox('expense-cli-presets-');
+    sandbox = await openPostgresSandbox('expense-cli-presets-');
     const login = await loginWithoutTty(
       sandbox.env,
       sandbox.server.outbox,
@@ -38,8 +31,7 @@ describe('expense import: presets, dates, debit/credit, budgets, transfers', () 
     expect((await run(['use', 'presets'])).code).toBe(0);
   });
   afterAll(async () => {
-    await sandbox?.server.stop();
-    await sandbox?.dir.remove();
+    await sandbox?.close();
   });
 
   const cases: [string, string, string[], string[]][] = [
@@ -86,9 +78,7 @@ describe('expense import: presets, dates, debit/credit, budgets, transfers', () 
       'monzo',
       'monzo.csv',
       [],
-      [
-        "'2026-03-04', 'checking', '-4.50', 'GBP', 'spend', 'Eating out', 'Pret A Manger', NULL, NULL, 'tx_0000AbCdEfGh1'",
-      ],
+      ["'2026-03-04', 'checking', '-4.50', 'GBP', 'spend', 'Eating out', 'Pret A Manger', NULL, NULL, 'csv:"],
     ],
     [
       'n26',
@@ -119,11 +109,19 @@ describe('expense import: presets, dates, debit/credit, budgets, transfers', () 
     expect(r.stderr).toContain('does not look like a dkb export');
     const unknown = await dryRun('chase.csv', '--preset', 'nobank');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('chase, bofa, amex, dkb, revolut, monzo, n26, generic-eu');
+    expect(unknown.stderr).toContain('chase-checking, chase-card, wells-fargo, capital-one, bofa, amex');
   });
 
   it('detects an unambiguous date order and says so; --invert-sign flips a card statement', async () => {
-    const args = ['--map', 'Date=ts', '--map', 'Description=counterparty', '--currency', 'USD'];
+    const args = [
+      '--no-preset',
+      '--map',
+      'Date=ts',
+      '--map',
+      'Description=counterparty',
+      '--currency',
+      'USD',
+    ];
     const plainSigns = await dryRun('amex.csv', ...args);
     expect(plainSigns.stderr).toContain('Dates read as MM/DD/YYYY');
     expect(plainSigns.stderr).toContain("'2026-03-14', 'checking', '4.50', 'USD', 'income'");
@@ -141,6 +139,7 @@ describe('expense import: presets, dates, debit/credit, budgets, transfers', () 
         '--account',
         'checking',
         '--dry-run',
+        '--no-preset',
         '--map',
         'Posting Date=ts',
         '--currency',
@@ -158,11 +157,19 @@ describe('expense import: presets, dates, debit/credit, budgets, transfers', () 
   });
 
   it('--debit/--credit read money out and in from two columns; without them the hint names them', async () => {
-    const noAmount = await dryRun('debit-credit.csv', '--map', 'Transaction Date=ts', '--currency', 'USD');
+    const noAmount = await dryRun(
+      'debit-credit.csv',
+      '--no-preset',
+      '--map',
+      'Transaction Date=ts',
+      '--currency',
+      'USD',
+    );
     expect(noAmount.code).toBe(2);
     expect(noAmount.stderr).toContain('--debit <column> --credit <column>');
     const ok = await dryRun(
       'debit-credit.csv',
+      '--no-preset',
       '--map',
       'Transaction Date=ts',
       '--map',
@@ -179,7 +186,7 @@ describe('expense import: presets, dates, debit/credit, budgets, transfers', () 
     expect(ok.stderr).toContain("'2026-03-07', 'checking', '500.00', 'USD', 'income'");
     expect(ok.stderr).toContain('3 would be inserted');
     expect(ok.code).toBe(0);
-    const oneSided = await dryRun('debit-credit.csv', '--debit', 'Debit');
+    const oneSided = await dryRun('debit-credit.csv', '--no-preset', '--debit', 'Debit');
     expect(oneSided.code).toBe(2);
   });
 

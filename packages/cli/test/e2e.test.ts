@@ -154,7 +154,9 @@ describe('expense CLI end to end (no terminal, file credential store)', () => {
     ]);
     const unmapped = await run(['import', file]);
     expect(unmapped.code).toBe(2);
-    expect(unmapped.stderr).toContain('No column for ts, account_id');
+    // Date is a common name for ts: only the account is missing.
+    expect(unmapped.stderr).toContain('No column for account_id');
+    expect(unmapped.stderr).toContain('--account <id>');
   });
 
   it('uses EXPENSE_API_KEY instead of the stored key, and stores nothing', async () => {

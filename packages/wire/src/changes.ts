@@ -7,6 +7,34 @@ export const ChangeStatementSchema = z.object({
   rowCount: z.number().int(),
 });
 
+/**
+ * A change group (the batches of one `expense import`, or the reverts of those): every write request that sends
+ * the same X-Change-Group (a UUID the client makes) in a workspace joins it, labelled by X-Change-Label
+ * (percent-encoded UTF-8, at most 200 characters decoded). Each request stays its own change within the
+ * affected-row cap; the history lists the group as one entry.
+ */
+export const CHANGE_GROUP_HEADER = 'X-Change-Group' as const;
+export const CHANGE_LABEL_HEADER = 'X-Change-Label' as const;
+export const MAX_CHANGE_LABEL = 200;
+
+/** What the history says of a group, on the entry that stands for it (its newest change). */
+export const ChangeGroupSchema = z.object({
+  groupId: z.string(),
+  label: z.string().nullable(),
+  changes: z.number().int().describe('How many changes (requests) the group has.'),
+  rowCount: z.number().int().describe('Rows written by all its changes.'),
+  reverted: z.number().int().describe('How many of its changes were reverted.'),
+});
+export type ChangeGroupSummary = z.infer<typeof ChangeGroupSchema>;
+
+/** One change of a group, oldest first (GET /changes/{changeId} of the entry that stands for the group). */
+export const ChangeMemberSchema = z.object({
+  changeId: z.string(),
+  rowCount: z.number().int(),
+  revertedBy: z.string().optional(),
+});
+export type ChangeMember = z.infer<typeof ChangeMemberSchema>;
+
 /** One recorded change: a committed write of the SQL endpoints, or a revert. */
 export const ChangeSchema = z.object({
   changeId: z.string(),
@@ -22,6 +50,9 @@ export const ChangeSchema = z.object({
   }),
   reverts: z.string().optional().describe('The change this one reverted.'),
   revertedBy: z.string().optional().describe('The change that reverted this one.'),
+  group: ChangeGroupSchema.optional().describe(
+    'Set when the change belongs to a group: this entry stands for the whole group (its newest change).',
+  ),
 });
 export type Change = z.infer<typeof ChangeSchema>;
 
@@ -37,6 +68,13 @@ export type ChangeRow = z.infer<typeof ChangeRowSchema>;
 export const ChangesQuerySchema = z.object({
   before: z.string().optional().describe('A changeId: list the changes older than it.'),
   limit: z.coerce.number().int().min(1).max(100).optional().describe('1 to 100 (default 20).'),
+  idPrefix: z
+    .string()
+    .regex(/^[0-9a-fA-F-]{1,36}$/)
+    .optional()
+    .describe(
+      'Only the entries whose changeId starts with these hex digits (to resolve a short id, as git does).',
+    ),
 });
 export const ChangeParamsSchema = z.object({ changeId: z.string() });
 export const ChangeRevertBodySchema = z.object({
@@ -55,6 +93,10 @@ export const ChangeDataSchema = z.object({
   workspaceId: z.string(),
   change: ChangeSchema,
   rows: z.array(ChangeRowSchema),
+  members: z
+    .array(ChangeMemberSchema)
+    .optional()
+    .describe('For a group: its changes, oldest first; revert them newest first, one request each.'),
 });
 export type ChangeData = z.infer<typeof ChangeDataSchema>;
 

@@ -27,7 +27,7 @@ import {
   WorkspacesDataSchema,
 } from '@expense/wire';
 import { type ReportData, ReportDataSchema, type ReportInput } from '@expense/wire/reports';
-import type { ApiClient, CallResult } from '../http/client.js';
+import type { ApiClient, CallResult, ChangeGroup } from '../http/client.js';
 
 export type { Invitation, Member } from '@expense/wire';
 
@@ -40,6 +40,8 @@ export interface SqlOptions {
   workspaceId?: string;
   /** A dry run's data.confirmToken: commits the same SQL (or revert) once. */
   confirmToken?: string;
+  /** The change group a write joins (one entry of the history for many requests). */
+  changeGroup?: ChangeGroup;
 }
 
 export interface ApiTarget {
@@ -124,6 +126,7 @@ export class ExpenseApi {
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      ...(options.changeGroup && endpoint !== '/sql/query' ? { changeGroup: options.changeGroup } : {}),
       body:
         endpoint === '/sql/query'
           ? { sql }
@@ -163,10 +166,11 @@ export class ExpenseApi {
 
   // Change history
   changes(
-    options: { limit?: number; before?: string; workspaceId?: string } = {},
+    options: { limit?: number; before?: string; idPrefix?: string; workspaceId?: string } = {},
   ): Promise<CallResult<ChangesData>> {
     const workspaceId = options.workspaceId ?? this.target.workspaceId;
     const query = new URLSearchParams();
+    if (options.idPrefix !== undefined) query.set('idPrefix', options.idPrefix);
     if (options.limit !== undefined) query.set('limit', String(options.limit));
     if (options.before !== undefined) query.set('before', options.before);
     const qs = query.size > 0 ? `?${query}` : '';
@@ -198,6 +202,7 @@ export class ExpenseApi {
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      ...(options.changeGroup ? { changeGroup: options.changeGroup } : {}),
       body: options.dryRun
         ? { dryRun: true }
         : options.confirmToken

@@ -1,3 +1,4 @@
+import type { Change } from '@expense/wire';
 import type { Command } from 'commander';
 import { renderTable } from '../output/table.js';
 import type { Action } from './action.js';
@@ -7,12 +8,32 @@ export function changeSummary(statements: { table: string; command: string; rowC
   return statements.map((s) => `${s.command} ${s.rowCount} ${s.table}`).join(', ') || 'no rows';
 }
 
+/** What a history entry did, in a few words: a group by its label, a change by its SQL. */
+export function changeWhat(c: Change): string {
+  if (c.group) {
+    const reverted =
+      c.group.reverted === 0
+        ? ''
+        : c.group.reverted === c.group.changes
+          ? ' (reverted)'
+          : ` (${c.group.reverted} of ${c.group.changes} changes reverted)`;
+    return `${c.group.label || c.endpoint}${reverted}`;
+  }
+  return `${c.endpoint}${c.revertedBy ? ' (reverted)' : ''}: ${c.sql.replace(/\s+/g, ' ').slice(0, 60)}`;
+}
+
+export function changeRows(c: Change): string {
+  if (!c.group) return changeSummary(c.statements);
+  const { rowCount, changes } = c.group;
+  return `${rowCount} row${rowCount === 1 ? '' : 's'} in ${changes} change${changes === 1 ? '' : 's'}`;
+}
+
 export function registerHistory(program: Command, action: Action): void {
   program
     .command('history')
     .option('-n, --limit <n>', 'how many changes (1 to 100)', '20')
     .description(
-      'What was changed in the workspace, newest first (undo one with `expense revert <changeId>`)',
+      'What was changed in the workspace, newest first (undo one with `expense revert <changeId or a unique prefix>`)',
     )
     .action(
       action(async (ctx, options: { limit: string }) => {
@@ -26,7 +47,7 @@ export function registerHistory(program: Command, action: Action): void {
         ctx.print(
           renderTable(
             [
-              { header: 'CHANGE' },
+              { header: 'CHANGE', keep: true },
               { header: 'WHEN' },
               { header: 'WHO' },
               { header: 'WHAT' },
@@ -36,8 +57,8 @@ export function registerHistory(program: Command, action: Action): void {
               c.changeId,
               c.at,
               [c.by.email, c.by.label].filter(Boolean).join(' / '),
-              `${c.endpoint}${c.revertedBy ? ' (reverted)' : ''}: ${c.sql.replace(/\s+/g, ' ').slice(0, 60)}`,
-              changeSummary(c.statements),
+              changeWhat(c),
+              changeRows(c),
             ]),
             { maxWidth: ctx.tableWidth, colours: ctx.out },
           ),

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { buildInsert, type ImportRow, type ImportTarget, planBatches } from '../import/batches.js';
@@ -74,7 +76,12 @@ export async function send<R extends ImportRow>(
       target,
       { fileDigest: keys.digest, fingerprint: keys.fingerprint },
       (sql, o) => callSql(ctx, '/sql/execute', sql, o),
-      { dryRun: Boolean(options.dryRun), onProgress: (done) => !ctx.json && progress.update(done) },
+      {
+        dryRun: Boolean(options.dryRun),
+        onProgress: (done) => !ctx.json && progress.update(done),
+        // Every batch of this run joins one change group: the history shows the import as one entry.
+        changeGroup: { id: randomUUID(), label: `import ${basename(path)}` },
+      },
     );
     progress.done();
     printSummary(ctx, summary);

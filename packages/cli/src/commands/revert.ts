@@ -1,8 +1,16 @@
-import type { ChangeRevertData } from '@expense/wire';
+import { createHash } from 'node:crypto';
+import type { ChangeData, ChangeRevertData } from '@expense/wire';
 import type { Command } from 'commander';
+import type { ExpenseApi as Api } from '../api/index.js';
 import type { Context } from '../context.js';
+import { CliError, ExitCode, usageError } from '../errors.js';
 import type { Action } from './action.js';
+import { changeRows, changeWhat } from './history.js';
 import { approve, workspaceLabel } from './shared.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A short id must have at least this many hex digits (as git asks for 4). */
+const MIN_PREFIX = 4;
 
 function printRevert(ctx: Context, data: ChangeRevertData): void {
   const lines = data.rows.map(
@@ -19,16 +27,105 @@ function printRevert(ctx: Context, data: ChangeRevertData): void {
   ctx.note(lines.join('\n'));
 }
 
+/** The change a full id or a unique prefix of one names (as `expense history` lists them), as git resolves. */
+export async function resolveChange(api: Api, given: string): Promise<string> {
+  const id = given.trim().toLowerCase();
+  if (UUID.test(id)) return id;
+  const hex = id.replace(/-/g, '');
+  if (!/^[0-9a-f-]+$/.test(id) || hex.length < MIN_PREFIX || hex.length > 32)
+    throw usageError(
+      `"${given}" is not a change id.`,
+      `Give a changeId from \`expense history\`, whole or its first ${MIN_PREFIX} or more characters.`,
+    );
+  const found = (await api.changes({ idPrefix: id, limit: 10 })).data.changes;
+  if (found.length === 0)
+    throw new CliError('not_found', `No change in this workspace starts with ${given}.`, ExitCode.failure, {
+      hint: '`expense history` lists the changes (kept 90 days).',
+    });
+  if (found.length > 1)
+    throw usageError(
+      `${given} is ambiguous: it starts ${found.length === 10 ? '10 or more' : found.length} changes (${found
+        .slice(0, 3)
+        .map((c) => c.changeId)
+        .join(', ')}${found.length > 3 ? ', …' : ''}).`,
+      'Give more characters of the id.',
+    );
+  return found[0]!.changeId;
+}
+
+/** The group id the reverts of a group join: derived from it, so that a resumed revert joins the same entry. */
+function revertGroupId(groupId: string): string {
+  const h = createHash('sha256').update(`expense-revert/1\n${groupId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Reverts a group (the batches of one import) as a sequence of per-change reverts, newest first, each within the
+ * server's affected-row cap: a dry run of every change still to revert first (a conflict stops it before
+ * anything changes), one approval, then the reverts, all joining one group of their own. A run cut short
+ * (a conflict arising meanwhile, a lost connection) is resumed by running the same command again.
+ */
+async function revertGroup(
+  ctx: Context,
+  api: Api,
+  data: ChangeData,
+  options: { yes?: boolean | undefined },
+): Promise<void> {
+  const group = data.change.group!;
+  const label = group.label || `group ${group.groupId}`;
+  const todo = (data.members ?? []).filter((m) => m.revertedBy === undefined).reverse();
+  if (todo.length === 0) {
+    if (ctx.json) return ctx.printJson({ reverted: data.change.changeId, group, changes: [] });
+    return ctx.note(`${label} is reverted already.`);
+  }
+  let rows = 0;
+  for (const member of todo)
+    rows += (await api.revertChange(member.changeId, { dryRun: true })).data.rows.length;
+  if (!ctx.json)
+    ctx.note(
+      `${ctx.err.yellow('Dry run:')} reverting ${label} (${changeRows(data.change)}) would restore ${rows} row(s) in ${todo.length} revert${todo.length === 1 ? '' : 's'}.`,
+    );
+  await approve(ctx, `Revert ${label} on ${await workspaceLabel(ctx)}?`, options.yes);
+  const changeGroup = { id: revertGroupId(group.groupId), label: `revert ${label}` };
+  const done: string[] = [];
+  for (const member of todo) {
+    try {
+      const result = await api.revertChange(member.changeId, { changeGroup });
+      if (result.data.changeId) done.push(result.data.changeId);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      throw new CliError(
+        error.code,
+        `Reverted ${done.length} of ${todo.length} changes of ${label}, then: ${error.message}`,
+        error.exitCode,
+        {
+          hint: `Run the same \`expense revert\` again to revert the rest.${error.hint ? ` ${error.hint}` : ''}`,
+          ...(error.details ? { details: error.details } : {}),
+        },
+      );
+    }
+  }
+  if (ctx.json) return ctx.printJson({ reverted: data.change.changeId, group, changes: done });
+  ctx.note(`${ctx.err.green('✓')} Reverted ${label}: ${rows} row(s) restored in ${todo.length} revert(s).`);
+}
+
 export function registerRevert(program: Command, action: Action): void {
   program
     .command('revert')
-    .argument('<changeId>', 'a change from `expense history`')
+    .argument('<changeId>', 'a change from `expense history`: its id, or any unique prefix of it')
     .option('-y, --yes', 'approve without asking (needed without a terminal)')
-    .description('Undo one change after showing its dry run and asking for approval')
+    .description(
+      'Undo one change (an import: all its batches) after showing its dry run and asking for approval',
+    )
     .action(
       action(async (ctx, options: { yes?: boolean }, [changeId]) => {
         const api = await ctx.api();
-        const id = changeId as string;
+        const id = await resolveChange(api, changeId as string);
+        const change = (await api.change(id)).data;
+        if (change.change.group) {
+          if (!ctx.json) ctx.note(`${id}: ${changeWhat(change.change)}`);
+          return revertGroup(ctx, api, change, options);
+        }
         const dry = await api.revertChange(id, { dryRun: true });
         if (!ctx.json || !options.yes) printRevert(ctx, dry.data);
         await approve(ctx, `Revert it on ${await workspaceLabel(ctx)}?`, options.yes);

@@ -3,6 +3,7 @@ import type { SqlEndpoint } from '../api/index.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
+import type { ChangeGroup } from '../http/client.js';
 import { isSqlRejection } from '../http/exit-codes.js';
 import { fileNotReadable } from '../output/file-error.js';
 import { confirm, readAll } from '../prompt/prompt.js';
@@ -26,6 +27,7 @@ export type { SqlEndpoint } from '../api/index.js';
 export interface SqlCallOptions {
   dryRun?: boolean;
   idempotencyKey?: string;
+  changeGroup?: ChangeGroup;
 }
 
 /** Posts SQL to one of the SQL endpoints with the key and the workspace header. */

@@ -1,8 +1,11 @@
 import {
   type Action,
   ActionSchema,
+  CHANGE_GROUP_HEADER,
+  CHANGE_LABEL_HEADER,
   ErrorBodySchema,
   IDEMPOTENCY_HEADER,
+  MAX_CHANGE_LABEL,
   successEnvelope,
   WORKSPACE_HEADER,
 } from '@expense/wire';
@@ -29,6 +32,14 @@ export interface CallSpec<T> {
   apiKey?: string;
   workspaceId?: string;
   idempotencyKey?: string;
+  /** The change group the write joins (X-Change-Group, X-Change-Label): one entry of the history. */
+  changeGroup?: ChangeGroup;
+}
+
+/** A change group as the client names it: a UUID it made, and a label. */
+export interface ChangeGroup {
+  id: string;
+  label: string;
 }
 
 export interface CallResult<T> {
@@ -120,6 +131,12 @@ export class ApiClient {
     if (spec.apiKey) headers.authorization = `ApiKey ${spec.apiKey}`;
     if (spec.workspaceId) headers[WORKSPACE_HEADER.toLowerCase()] = spec.workspaceId;
     if (spec.idempotencyKey) headers[IDEMPOTENCY_HEADER.toLowerCase()] = spec.idempotencyKey;
+    if (spec.changeGroup) {
+      headers[CHANGE_GROUP_HEADER.toLowerCase()] = spec.changeGroup.id;
+      headers[CHANGE_LABEL_HEADER.toLowerCase()] = encodeURIComponent(
+        [...spec.changeGroup.label].slice(0, MAX_CHANGE_LABEL).join(''),
+      );
+    }
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);

@@ -31,24 +31,12 @@ export class CsvSyntaxError extends Error {
 }
 
 /**
- * Parses CSV text (RFC 4180, any line ends, an optional BOM). The first record is the header; blank lines
- * are skipped. Line numbers are counted from the raw text of each record, so they stay right with CRLF
- * line ends and with quoted fields that span lines.
+ * Every non-blank record of CSV text (RFC 4180, any line ends, an optional BOM; quoted fields may span lines),
+ * with the 1-based line where each starts, counted from the raw text of each record so that line numbers stay
+ * right with CRLF line ends and multi-line fields. `firstLine` is the line number of the text's first line.
  */
-export function parseCsv(input: string, dialect: CsvDialect = {}): ParsedCsv {
-  let text = input.replace(/^\uFEFF/, '');
-  const skip = dialect.skipLines ?? 0;
-  let skippedLines = 0;
-  for (let i = 0; i < skip; i++) {
-    const end = text.search(/\r\n|\r|\n/);
-    if (end < 0) {
-      text = '';
-      break;
-    }
-    text = text.slice(end + (text.startsWith('\r\n', end) ? 2 : 1));
-    skippedLines++;
-  }
-  const delimiter = dialect.delimiter ?? detectDelimiter(text.split(/\r\n|\r|\n/, 1)[0] ?? '');
+export function readRecords(input: string, delimiter: Delimiter, firstLine = 1): CsvRecord[] {
+  const text = input.replace(/^\uFEFF/, '');
   let parsed: { record: string[]; raw: string }[];
   try {
     parsed = parse(text, {
@@ -56,6 +44,7 @@ export function parseCsv(input: string, dialect: CsvDialect = {}): ParsedCsv {
       delimiter,
       raw: true,
       relax_column_count: true,
+      relax_quotes: true,
       skip_empty_lines: false,
     }) as unknown as { record: string[]; raw: string }[];
   } catch (error) {
@@ -63,24 +52,56 @@ export function parseCsv(input: string, dialect: CsvDialect = {}): ParsedCsv {
     throw new CsvSyntaxError(e.message ?? 'the file is not valid CSV', e.lines);
   }
   const records: CsvRecord[] = [];
-  let line = 1 + skippedLines;
+  let line = firstLine;
   for (const { record, raw } of parsed) {
     const start = line;
     line += (raw.match(/\r\n|\r|\n/g) ?? []).length;
     if (record.every((v) => v.trim() === '')) continue;
     records.push({ line: start, values: record });
   }
-  const [first, ...rest] = records;
-  if (!first) return { header: [], records: [], delimiter };
-  // Trailing empty columns (a trailing delimiter on every line) carry nothing: drop them.
+  return records;
+}
+
+/** The text after its first `skip` lines. */
+export function skipLines(text: string, skip: number): string {
+  let rest = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < skip; i++) {
+    const end = rest.search(/\r\n|\r|\n/);
+    if (end < 0) return '';
+    rest = rest.slice(end + (rest.startsWith('\r\n', end) ? 2 : 1));
+  }
+  return rest;
+}
+
+/**
+ * The header (trimmed, trailing empty names dropped) and the data records below it, without the trailing empty
+ * fields the header does not have: a trailing delimiter on every line, or on most data lines only (Chase ends
+ * each data row with a comma its header lacks). A lone row with one field too many stays as it is (an error).
+ */
+export function splitHeader(first: CsvRecord, rest: CsvRecord[]): { header: string[]; records: CsvRecord[] } {
   const header = first.values.map((h) => h.trim());
   const width = header.length;
   while (header.length > 0 && header.at(-1) === '') header.pop();
-  if (header.length < width) {
-    for (const r of rest) {
-      while (r.values.length > header.length && r.values.length <= width && r.values.at(-1)?.trim() === '')
-        r.values.pop();
-    }
-  }
-  return { header, records: rest, delimiter };
+  const oneMore = (r: CsvRecord) => r.values.length === header.length + 1 && r.values.at(-1)?.trim() === '';
+  const trailing = rest.filter(oneMore).length * 2 > rest.length;
+  const records = rest.map((r) => {
+    const values = [...r.values];
+    const limit = trailing ? Math.max(width, header.length + 1) : width;
+    while (values.length > header.length && values.length <= limit && values.at(-1)?.trim() === '')
+      values.pop();
+    return { line: r.line, values };
+  });
+  return { header, records };
+}
+
+/**
+ * Parses CSV text whose first record (after `skipLines`) is the header; blank lines are skipped.
+ */
+export function parseCsv(input: string, dialect: CsvDialect = {}): ParsedCsv {
+  const skip = dialect.skipLines ?? 0;
+  const text = skipLines(input, skip);
+  const delimiter = dialect.delimiter ?? detectDelimiter(text.split(/\r\n|\r|\n/, 1)[0] ?? '');
+  const [first, ...rest] = readRecords(text, delimiter, 1 + skip);
+  if (!first) return { header: [], records: [], delimiter };
+  return { ...splitHeader(first, rest), delimiter };
 }

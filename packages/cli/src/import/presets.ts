@@ -1,41 +1,68 @@
 import type { DateFormat, Delimiter } from './dialect.js';
 import type { LedgerField } from './fields.js';
 
+/** A column whose value decides whether a row is a booked movement (pending, authorisation, reverted rows are not). */
+export interface RowFilter {
+  column: string;
+  values: readonly string[];
+}
+
 /**
- * How common bank exports are laid out (`expense import --preset <name>`): the columns, in the bank's
- * words, and the file's dialect. Every name lists the headers the bank has used for it; the first present in
- * the file is taken. Options given on the command line win over the preset's.
+ * How a bank's export is laid out (`expense import --preset <name>`, or recognised from the file): the columns in
+ * the bank's words and the file's dialect. Every field lists the headers the bank has used for it; the first present
+ * in the file is taken. Options given on the command line win over the preset's. Pure data: the browser can use it.
  */
 export interface Preset {
+  /** The bank and the account kind, as said on stderr: `Recognised: Chase checking (preset chase-checking)`. */
+  title: string;
   description: string;
+  /** Header names that together identify the layout (any one list, all its names): how a file is recognised. */
+  signatures?: readonly (readonly string[])[];
+  /** A layout without a header row: its columns by position (the names stand in for a header). */
+  headerless?: { columns: readonly string[]; marker?: { index: number; value: string } };
   columns: Partial<Record<LedgerField, readonly string[]>>;
   /** Separate money-out and money-in columns instead of a signed amount. */
   debit?: readonly string[];
   credit?: readonly string[];
+  /** A fee column: booked as an entry of its own (category fees), so the balance equals the bank's. */
+  fee?: { columns: readonly string[] /** how a fee charged is written */; charged: 'positive' | 'negative' };
   delimiter?: Delimiter;
   dateFormat?: DateFormat;
-  /** When the order of a date is ambiguous (03/04/2026), the day comes first. */
+  /** When the order of a date is ambiguous (03/04/2026), the day comes first; `monthFirst` the month. */
   dayFirst?: boolean;
+  monthFirst?: boolean;
   decimalComma?: boolean;
   currency?: string;
   /** The file shows charges as positive numbers (a card statement). */
   invertSign?: boolean;
-  /** Read as Latin-1 when the file is not UTF-8 (older exports). */
-  latin1Fallback?: boolean;
-  /** The header line, found below the bank's preamble. */
-  header?: RegExp;
   /** Rows without an amount (a "beginning balance" line) carry no movement and are left out. */
   skipWithoutAmount?: boolean;
-  /** Only rows whose column has one of these values are movements (others are pending or reverted). */
-  keepWhen?: { column: string; values: readonly string[] };
+  /** Only rows whose columns hold one of these values are booked movements; the others are skipped and counted. */
+  keep?: readonly RowFilter[];
+  /** Rows whose columns hold one of these values are not movements of the balance. */
+  drop?: readonly RowFilter[];
 }
 
+const EU_DATE_NAMES = ['Buchungsdatum', 'Buchungstag', 'Datum', 'Date', 'Fecha', 'Data', 'Datum transactie'];
+const US_DATE_NAMES = ['Posting Date', 'Posted Date', 'Transaction Date', 'Trans. Date', 'Date'];
+
 export const PRESETS = {
-  chase: {
+  'chase-checking': {
+    title: 'Chase checking',
     description:
-      'Chase checking (Details, Posting Date, ...) or card (Transaction Date, ...) CSV; MM/DD/YYYY, USD',
+      'Chase checking/savings CSV (Details, Posting Date, ...; every data row ends with a comma); MM/DD/YYYY, USD',
+    signatures: [['Details', 'Posting Date', 'Description', 'Amount', 'Type', 'Balance']],
+    columns: { ts: ['Posting Date'], amount: ['Amount'], counterparty: ['Description'] },
+    dateFormat: 'MM/DD/YYYY',
+    currency: 'USD',
+  },
+  'chase-card': {
+    title: 'Chase credit card',
+    description:
+      'Chase card CSV (Transaction Date, Post Date, ..., Memo); purchases negative; MM/DD/YYYY, USD',
+    signatures: [['Transaction Date', 'Post Date', 'Description', 'Category', 'Type', 'Amount']],
     columns: {
-      ts: ['Posting Date', 'Transaction Date'],
+      ts: ['Transaction Date'],
       amount: ['Amount'],
       counterparty: ['Description'],
       category: ['Category'],
@@ -44,55 +71,65 @@ export const PRESETS = {
     dateFormat: 'MM/DD/YYYY',
     currency: 'USD',
   },
-  bofa: {
-    description: 'Bank of America checking CSV: a summary above the table, a "Beginning balance" row; USD',
+  'wells-fargo': {
+    title: 'Wells Fargo',
+    description: 'Wells Fargo CSV: no header row; date, amount, "*", check number, description; USD',
+    headerless: {
+      columns: ['Date', 'Amount', 'Flag', 'Check Number', 'Description'],
+      marker: { index: 2, value: '*' },
+    },
     columns: { ts: ['Date'], amount: ['Amount'], counterparty: ['Description'] },
     dateFormat: 'MM/DD/YYYY',
     currency: 'USD',
-    header: /^"?Date"?,"?Description"?,"?Amount"?/,
+  },
+  'capital-one': {
+    title: 'Capital One card',
+    description: 'Capital One card CSV: Debit (money out) and Credit (money in) columns; YYYY-MM-DD, USD',
+    signatures: [
+      ['Transaction Date', 'Posted Date', 'Card No.', 'Description', 'Category', 'Debit', 'Credit'],
+    ],
+    columns: { ts: ['Transaction Date'], counterparty: ['Description'], category: ['Category'] },
+    debit: ['Debit'],
+    credit: ['Credit'],
+    currency: 'USD',
+  },
+  bofa: {
+    title: 'Bank of America',
+    description: 'Bank of America checking CSV: a summary above the table, a "Beginning balance" row; USD',
+    signatures: [['Date', 'Description', 'Amount', 'Running Bal.']],
+    columns: { ts: ['Date'], amount: ['Amount'], counterparty: ['Description'] },
+    dateFormat: 'MM/DD/YYYY',
+    currency: 'USD',
     skipWithoutAmount: true,
   },
   amex: {
+    title: 'American Express',
     description: 'American Express activity CSV: charges are positive, payments negative; MM/DD/YYYY, USD',
+    signatures: [['Date', 'Description', 'Card Member', 'Account #', 'Amount']],
     columns: {
       ts: ['Date'],
       amount: ['Amount'],
       counterparty: ['Description'],
       category: ['Category'],
-      external_id: ['Reference'],
     },
     dateFormat: 'MM/DD/YYYY',
     currency: 'USD',
     invertSign: true,
   },
-  dkb: {
-    description: 'DKB Girokonto CSV (UTF-8 or the older Latin-1): a preamble, ";", DD.MM.YY, -1.234,56; EUR',
-    columns: {
-      ts: ['Buchungsdatum', 'Buchungstag'],
-      amount: ['Betrag (€)', 'Betrag (EUR)'],
-      counterparty: ['Zahlungsempfänger*in', 'Auftraggeber / Begünstigter'],
-      note: ['Verwendungszweck'],
-    },
-    delimiter: ';',
-    dateFormat: 'DD.MM.YYYY',
-    decimalComma: true,
-    currency: 'EUR',
-    latin1Fallback: true,
-    header: /^"?(Buchungsdatum|Buchungstag)"?;/,
-  },
-  revolut: {
-    description:
-      'Revolut account statement CSV: a Currency column; only COMPLETED rows; the Fee column is not imported',
-    columns: {
-      ts: ['Started Date', 'Completed Date'],
-      amount: ['Amount'],
-      currency: ['Currency'],
-      counterparty: ['Description'],
-    },
-    keepWhen: { column: 'State', values: ['COMPLETED'] },
+  barclays: {
+    title: 'Barclays (UK)',
+    description: 'Barclays UK CSV (Number, Date, Account, Amount, Subcategory, Memo); DD/MM/YYYY, GBP',
+    signatures: [['Number', 'Date', 'Account', 'Amount', 'Subcategory', 'Memo']],
+    columns: { ts: ['Date'], amount: ['Amount'], counterparty: ['Memo'], category: ['Subcategory'] },
+    dateFormat: 'DD/MM/YYYY',
+    currency: 'GBP',
   },
   monzo: {
-    description: 'Monzo CSV: Transaction ID as external_id, DD/MM/YYYY, a Currency column',
+    title: 'Monzo',
+    description: 'Monzo CSV: a Currency column, DD/MM/YYYY',
+    signatures: [
+      ['Transaction ID', 'Date', 'Time', 'Type', 'Name', 'Emoji', 'Category', 'Amount', 'Currency'],
+    ],
     columns: {
       ts: ['Date'],
       amount: ['Amount'],
@@ -104,8 +141,28 @@ export const PRESETS = {
     },
     dateFormat: 'DD/MM/YYYY',
   },
+  revolut: {
+    title: 'Revolut',
+    description: 'Revolut statement CSV: only COMPLETED rows; the Fee column is booked as entries of its own',
+    signatures: [
+      ['Type', 'Product', 'Started Date', 'Completed Date', 'Description', 'Amount', 'Fee', 'State'],
+    ],
+    columns: {
+      ts: ['Started Date', 'Completed Date'],
+      amount: ['Amount'],
+      currency: ['Currency'],
+      counterparty: ['Description'],
+    },
+    fee: { columns: ['Fee'], charged: 'positive' },
+    keep: [{ column: 'State', values: ['COMPLETED'] }],
+  },
   n26: {
+    title: 'N26',
     description: 'N26 CSV (Booking Date or Date, Partner Name or Payee, Amount (EUR)); EUR',
+    signatures: [
+      ['Booking Date', 'Value Date', 'Partner Name', 'Amount (EUR)'],
+      ['Date', 'Payee', 'Account number', 'Transaction type', 'Amount (EUR)'],
+    ],
     columns: {
       ts: ['Booking Date', 'Date'],
       amount: ['Amount (EUR)'],
@@ -114,11 +171,106 @@ export const PRESETS = {
     },
     currency: 'EUR',
   },
+  'ing-de': {
+    title: 'ING Germany',
+    description: 'ING Deutschland CSV (Latin-1): a 14-line preamble, ";", Buchung DD.MM.YYYY, -1.234,56',
+    signatures: [
+      ['Buchung', 'Auftraggeber/Empfänger', 'Buchungstext', 'Verwendungszweck', 'Betrag', 'Währung'],
+    ],
+    columns: {
+      ts: ['Buchung'],
+      amount: ['Betrag'],
+      currency: ['Währung'],
+      counterparty: ['Auftraggeber/Empfänger'],
+      note: ['Verwendungszweck'],
+    },
+    delimiter: ';',
+    dateFormat: 'DD.MM.YYYY',
+    decimalComma: true,
+    currency: 'EUR',
+  },
+  sparkasse: {
+    title: 'Sparkasse',
+    description: 'Sparkasse CSV-CAMT (Latin-1): ";", DD.MM.YY, -1.234,56; rows "Umsatz vorgemerkt" skipped',
+    signatures: [
+      ['Auftragskonto', 'Buchungstag', 'Valutadatum', 'Buchungstext', 'Verwendungszweck', 'Betrag'],
+    ],
+    columns: {
+      ts: ['Buchungstag'],
+      amount: ['Betrag'],
+      currency: ['Waehrung', 'Währung'],
+      counterparty: ['Beguenstigter/Zahlungspflichtiger', 'Begünstigter/Zahlungspflichtiger'],
+      note: ['Verwendungszweck'],
+    },
+    delimiter: ';',
+    dateFormat: 'DD.MM.YYYY',
+    decimalComma: true,
+    currency: 'EUR',
+    drop: [{ column: 'Info', values: ['Umsatz vorgemerkt'] }],
+  },
+  dkb: {
+    title: 'DKB',
+    description:
+      'DKB Girokonto CSV, new layout (UTF-8, Status) or old (Latin-1): a preamble, ";", -1.234,56, EUR; "Vorgemerkt" rows skipped',
+    signatures: [
+      ['Buchungsdatum', 'Wertstellung', 'Status', 'Verwendungszweck', 'Betrag (€)'],
+      ['Buchungsdatum', 'Wertstellung', 'Status', 'Verwendungszweck', 'Betrag (EUR)'],
+      ['Buchungstag', 'Wertstellung', 'Buchungstext', 'Auftraggeber / Begünstigter', 'Betrag (EUR)'],
+    ],
+    columns: {
+      ts: ['Buchungsdatum', 'Buchungstag'],
+      amount: ['Betrag (€)', 'Betrag (EUR)'],
+      counterparty: ['Zahlungsempfänger*in', 'Auftraggeber / Begünstigter'],
+      note: ['Verwendungszweck'],
+    },
+    delimiter: ';',
+    dateFormat: 'DD.MM.YYYY',
+    decimalComma: true,
+    currency: 'EUR',
+    drop: [
+      { column: 'Status', values: ['Vorgemerkt'] },
+      { column: 'Buchungstag', values: ['Vorgemerkt'] },
+    ],
+  },
+  commerzbank: {
+    title: 'Commerzbank',
+    description: 'Commerzbank CSV: ";", Buchungstag DD.MM.YYYY, -1.234,56, a Währung column',
+    signatures: [['Buchungstag', 'Wertstellung', 'Umsatzart', 'Buchungstext', 'Betrag', 'Währung']],
+    columns: {
+      ts: ['Buchungstag'],
+      amount: ['Betrag'],
+      currency: ['Währung'],
+      note: ['Buchungstext'],
+      category: ['Kategorie'],
+    },
+    delimiter: ';',
+    dateFormat: 'DD.MM.YYYY',
+    decimalComma: true,
+  },
+  paypal: {
+    title: 'PayPal',
+    description:
+      'PayPal activity CSV: Gross booked, Fee as entries of its own; only Completed rows that move the balance',
+    signatures: [['Date', 'Time', 'TimeZone', 'Name', 'Type', 'Status', 'Currency', 'Gross', 'Fee', 'Net']],
+    columns: {
+      ts: ['Date'],
+      amount: ['Gross'],
+      currency: ['Currency'],
+      counterparty: ['Name'],
+      note: ['Type'],
+      external_id: ['Transaction ID'],
+    },
+    fee: { columns: ['Fee'], charged: 'negative' },
+    monthFirst: true,
+    keep: [{ column: 'Status', values: ['Completed'] }],
+    drop: [{ column: 'Balance Impact', values: ['Memo'] }],
+  },
   'generic-eu': {
+    title: 'a European bank layout',
     description:
       'a European bank CSV: ";", day-first dates, decimal comma; columns like Datum/Date, Betrag/Amount, Währung/Currency',
     columns: {
-      ts: ['Datum', 'Buchungstag', 'Buchungsdatum', 'Date', 'Fecha', 'Data', 'Datum transactie'],
+      ts: EU_DATE_NAMES,
       amount: ['Betrag', 'Umsatz', 'Amount', 'Importe', 'Montant', 'Importo', 'Bedrag'],
       currency: ['Währung', 'Waehrung', 'Currency', 'Devise', 'Divisa', 'Valuta', 'Moneda'],
       counterparty: [
@@ -135,11 +287,36 @@ export const PRESETS = {
     decimalComma: true,
     dayFirst: true,
   },
+  'generic-us': {
+    title: 'a US bank layout',
+    description:
+      'a US bank CSV: ",", MM/DD/YYYY, 1,234.56; columns like Date, Amount (or Debit/Credit), Description',
+    columns: {
+      ts: US_DATE_NAMES,
+      amount: ['Amount', 'Transaction Amount'],
+      currency: ['Currency'],
+      counterparty: ['Description', 'Payee', 'Merchant', 'Name'],
+      category: ['Category'],
+      note: ['Memo', 'Notes'],
+    },
+    debit: ['Debit', 'Withdrawal', 'Withdrawals', 'Money Out'],
+    credit: ['Credit', 'Deposit', 'Deposits', 'Money In'],
+    monthFirst: true,
+  },
 } as const satisfies Record<string, Preset>;
 
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
-export function presetNamed(name: string): Preset | undefined {
-  return (PRESETS as Record<string, Preset>)[name.toLowerCase()];
+/** Earlier names that still work. */
+const ALIASES: Record<string, PresetName> = {
+  chase: 'chase-checking',
+  ing: 'ing-de',
+  'bank-of-america': 'bofa',
+};
+
+export function presetNamed(name: string): { name: PresetName; preset: Preset } | undefined {
+  const key = name.toLowerCase();
+  const found = (key in PRESETS ? key : ALIASES[key]) as PresetName | undefined;
+  return found ? { name: found, preset: PRESETS[found] } : undefined;
 }

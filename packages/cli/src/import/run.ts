@@ -1,5 +1,5 @@
 import type { SqlResultData } from '@expense/wire';
-import type { CallResult } from '../http/client.js';
+import type { CallResult, ChangeGroup } from '../http/client.js';
 import { type Batch, buildInsert, type ImportRow, type ImportTarget, idempotencyKey } from './batches.js';
 
 export interface ImportSummary {
@@ -16,7 +16,7 @@ export interface ImportSummary {
 
 export type BatchRunner = (
   sql: string,
-  options: { dryRun: boolean; idempotencyKey?: string },
+  options: { dryRun: boolean; idempotencyKey?: string; changeGroup?: ChangeGroup },
 ) => Promise<CallResult<SqlResultData>>;
 
 export class BatchFailed extends Error {
@@ -38,7 +38,7 @@ export async function runBatches<R extends ImportRow>(
   target: ImportTarget<R>,
   keys: { fileDigest: string; fingerprint: string },
   send: BatchRunner,
-  options: { dryRun: boolean; onProgress?: (done: number) => void },
+  options: { dryRun: boolean; onProgress?: (done: number) => void; changeGroup?: ChangeGroup },
 ): Promise<ImportSummary> {
   const rows = batches.reduce((n, b) => n + b.rows.length, 0);
   const summary: ImportSummary = {
@@ -58,7 +58,10 @@ export async function runBatches<R extends ImportRow>(
         dryRun: options.dryRun,
         ...(options.dryRun
           ? {}
-          : { idempotencyKey: idempotencyKey(keys.fileDigest, keys.fingerprint, batch.index) }),
+          : {
+              idempotencyKey: idempotencyKey(keys.fileDigest, keys.fingerprint, batch.index),
+              ...(options.changeGroup ? { changeGroup: options.changeGroup } : {}),
+            }),
       });
     } catch (error) {
       summary.failed = batch.rows.length;

@@ -42,8 +42,33 @@ export interface ValueOptions {
   invertSign?: boolean;
   /** Rows without an amount are left out instead of refused (a preset's balance line). */
   skipWithoutAmount?: boolean;
-  /** Only rows whose column holds one of the values are imported. */
-  keepWhen?: { index: number; column: string; values: readonly string[] };
+  /** Rows that are not booked movements (pending, authorisations, reverted): left out and counted. */
+  filters?: RowFilterAt[];
+  /** A fee column: a non-zero fee is booked as an entry of its own (category fees). */
+  fee?: { index: number; charged: 'positive' | 'negative' };
+  /**
+   * The identity of a row for its duplicate key, from the file's raw row and never from the mapping (bank,
+   * account, date, amount and description as written); with the occurrence of the same identity within the file.
+   */
+  rowIdentity?: (values: string[], account: string) => string;
+}
+
+/** A preset's filter with its column found: `keep` rows whose value is listed, or `drop` them. */
+export interface RowFilterAt {
+  index: number;
+  column: string;
+  values: readonly string[];
+  keep: boolean;
+}
+
+/** Why a row is not a booked movement, or undefined when it is. */
+function filteredOut(values: string[], filters: readonly RowFilterAt[]): string | undefined {
+  for (const f of filters) {
+    const value = (values[f.index] ?? '').trim();
+    const listed = f.values.some((v) => v.toLowerCase() === value.toLowerCase());
+    if (listed !== f.keep) return `${f.column} is ${value || 'empty'}`;
+  }
+  return undefined;
 }
 
 /** The amount of a row: its amount column, or its debit (negative) or credit (positive) column. */
@@ -103,12 +128,10 @@ export function validateRecords(
   const left: { line: number; reason: string }[] = [];
   for (const record of records) {
     const before = problems.length;
-    if (values.keepWhen) {
-      const state = (record.values[values.keepWhen.index] ?? '').trim();
-      if (!values.keepWhen.values.includes(state)) {
-        left.push({ line: record.line, reason: `${values.keepWhen.column} is ${state || 'empty'}` });
-        continue;
-      }
+    const notBooked = values.filters ? filteredOut(record.values, values.filters) : undefined;
+    if (notBooked) {
+      left.push({ line: record.line, reason: notBooked });
+      continue;
     }
     const problem = (message: string, field?: string) =>
       problems.push({ line: record.line, message, ...(field ? { field } : {}) });
@@ -192,9 +215,10 @@ export function validateRecords(
       note,
       eventId,
     ]);
-    const occurrence = (seenContent.get(content) ?? 0) + 1;
-    seenContent.set(content, occurrence);
-    const externalId = givenExternal ?? deriveExternalId(content, occurrence);
+    const identity = values.rowIdentity ? values.rowIdentity(record.values, account) : content;
+    const occurrence = (seenContent.get(identity) ?? 0) + 1;
+    seenContent.set(identity, occurrence);
+    const externalId = givenExternal ?? deriveExternalId(identity, occurrence);
     const firstLine = seenExternal.get(externalId);
     if (firstLine !== undefined) {
       problem(`repeats the external_id "${externalId}" of line ${firstLine}`, 'external_id');
@@ -214,9 +238,41 @@ export function validateRecords(
       event_id: eventId,
       external_id: externalId,
     });
+    if (values.fee) {
+      const fee = feeAmount(
+        record.values[values.fee.index] ?? '',
+        values.fee.charged,
+        values.decimalComma === true,
+      );
+      if (fee === undefined) problem(`"${record.values[values.fee.index]}" is not a fee amount`, 'fee');
+      else if (signOf(fee) !== 0)
+        rows.push({
+          line: record.line,
+          ts: ts.value,
+          account_id: account,
+          amount: fee,
+          currency: currency.value,
+          kind: signOf(fee) < 0 ? 'spend' : 'income',
+          category: 'fees',
+          counterparty,
+          note: `fee${note ? `: ${note}` : ''}`,
+          event_id: null,
+          external_id: `${externalId}:fee`,
+        });
+    }
   }
   problems.push(...eventProblems(rows));
   return { rows, problems, left };
+}
+
+/** A fee as the entry it books: a charge is negative (a refunded fee positive); empty is no fee. */
+function feeAmount(raw: string, charged: 'positive' | 'negative', decimalComma: boolean): string | undefined {
+  if (raw.trim() === '') return '0';
+  const normal = normaliseAmount(raw, decimalComma);
+  const parsed = parseAmount(normal ?? raw);
+  if (!parsed.ok) return undefined;
+  if (charged === 'negative') return parsed.value;
+  return parsed.value.startsWith('-') ? parsed.value.slice(1) : `-${parsed.value}`;
 }
 
 /**

@@ -3,6 +3,8 @@ import type { Colours } from './colour.js';
 export interface TableColumn {
   header: string;
   align?: 'left' | 'right';
+  /** Never narrowed to fit the width (an id the user copies). */
+  keep?: boolean;
 }
 
 export interface TableOptions {
@@ -30,14 +32,18 @@ function visible(s: string): string {
  * Column widths that fit `maxWidth`: the widest columns give up characters first, none below a few
  * characters (or its header, when narrower).
  */
-export function fitWidths(natural: number[], maxWidth: number | undefined): number[] {
+export function fitWidths(natural: number[], maxWidth: number | undefined, keep: boolean[] = []): number[] {
   const widths = [...natural];
   if (maxWidth === undefined) return widths;
   const total = () => widths.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, widths.length - 1);
   while (total() > maxWidth) {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
-      if ((widths[i] ?? 0) > MIN_COLUMN && (widest === -1 || (widths[i] ?? 0) > (widths[widest] ?? 0)))
+      if (
+        !keep[i] &&
+        (widths[i] ?? 0) > MIN_COLUMN &&
+        (widest === -1 || (widths[i] ?? 0) > (widths[widest] ?? 0))
+      )
         widest = i;
     }
     if (widest === -1) break;
@@ -50,7 +56,11 @@ export function fitWidths(natural: number[], maxWidth: number | undefined): numb
 export function renderTable(columns: TableColumn[], rows: string[][], options: TableOptions = {}): string {
   const cells = rows.map((row) => columns.map((_, i) => visible(row[i] ?? '')));
   const natural = columns.map((c, i) => Math.max(width(c.header), ...cells.map((r) => width(r[i] ?? ''))));
-  const widths = fitWidths(natural, options.maxWidth);
+  const widths = fitWidths(
+    natural,
+    options.maxWidth,
+    columns.map((c) => c.keep === true),
+  );
   const pad = (s: string, i: number) => {
     const w = widths[i] ?? 0;
     const text = truncate(s, w);

@@ -24,6 +24,7 @@ import { type FxCoverage, staleRatesInstruction } from '../fx/coverage.js';
 import type { ActionBuilder } from '../http/actions.js';
 import type { Claim, IdempotencyStore } from '../idempotency/store.js';
 import type {
+  ChangeGroup,
   Database,
   UserConnection,
   UserConnectionOptions,
@@ -63,6 +64,8 @@ export interface SqlCall {
   issueToken?: (workspaceId: string) => IssuedToken;
   /** The HTTP request's id, for the logs of what the database had to be made to stop. */
   requestId?: string;
+  /** The change group a committed write joins (X-Change-Group, X-Change-Label; migration 0042). */
+  group?: ChangeGroup;
 }
 
 export interface SqlPipelineDeps {
@@ -213,8 +216,20 @@ export class SqlPipeline {
    */
   async run(call: SqlCall, workspace: UserContext['workspaceId']): Promise<string> {
     const { db, guard, actions, idempotency, fxCoverage } = this.deps;
-    const { principal, mode, sql, dryRun, claim, checked, deadline, signal, confirm, issueToken, requestId } =
-      call;
+    const {
+      principal,
+      mode,
+      sql,
+      dryRun,
+      claim,
+      checked,
+      deadline,
+      signal,
+      confirm,
+      issueToken,
+      requestId,
+      group,
+    } = call;
     const readOnly = mode === 'query';
     const ctx: UserContext = {
       userId: principal.userId,
@@ -222,7 +237,14 @@ export class SqlPipeline {
       readOnly,
       // A committed write is recorded in the change history (a dry run rolls back: nothing to record).
       ...(!readOnly && !dryRun
-        ? { change: { endpoint: mode, connectionId: principal.connectionId, sql } }
+        ? {
+            change: {
+              endpoint: mode,
+              connectionId: principal.connectionId,
+              sql,
+              ...(group ? { group } : {}),
+            },
+          }
         : {}),
     };
     // Whether old rates were carried forward: a cached range (no round trip), read while the statement runs.

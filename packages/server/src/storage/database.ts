@@ -34,6 +34,14 @@ export interface ChangeOrigin {
   /** The key's connection id. */
   connectionId: string;
   sql: string;
+  /** The group the change belongs to (migration 0042: the batches of one import), from X-Change-Group. */
+  group?: ChangeGroup;
+}
+
+/** A change group as a request names it: a UUID the client chose and a label (at most 200 characters). */
+export interface ChangeGroup {
+  id: string;
+  label: string;
 }
 
 export interface UserTransactionOptions {

@@ -77,8 +77,19 @@ function changeSetup(ctx: UserContext): string {
   if (!/^[a-z]{1,20}$/.test(ctx.change.endpoint) || ctx.change.sql.includes('\0')) {
     throw new Error('change: refusing an unexpected value');
   }
-  const sql = ctx.change.sql.replace(/\\/g, '\\\\').replace(/'/g, "''");
-  return `${INTERNAL_SCHEMA}.begin_change('${ctx.change.endpoint}', '${connectionId}', E'${sql}') AS change_id, `;
+  const sql = escapeText(ctx.change.sql);
+  const { group } = ctx.change;
+  if (group && !UUID.test(group.id)) throw new Error('change: refusing an unexpected value');
+  const grouped = group
+    ? `${INTERNAL_SCHEMA}.set_change_group('${group.id.toLowerCase()}', E'${escapeText(group.label)}') AS change_group, `
+    : '';
+  return `${INTERNAL_SCHEMA}.begin_change('${ctx.change.endpoint}', '${connectionId}', E'${sql}') AS change_id, ${grouped}`;
+}
+
+/** Text for an escape string literal (backslashes and quotes doubled); NUL is refused by the callers. */
+function escapeText(text: string): string {
+  if (text.includes('\0')) throw new Error('change: refusing an unexpected value');
+  return text.replace(/\\/g, '\\\\').replace(/'/g, "''");
 }
 
 /** What the context SELECT's row says: the workspace the transaction runs in, its time zone, the change opened. */

@@ -1,5 +1,6 @@
 import { defaultLimits } from '@expense/sql-guard';
 import {
+  CHANGE_GROUP_HEADER,
   ChangeDataSchema,
   ChangeParamsSchema,
   ChangeRevertBodySchema,
@@ -23,11 +24,14 @@ import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
 import { resolveWorkspace } from '../../sql/workspace.js';
 import { isUuid } from '../../workspaces/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
+import { changeGroupHeaders, changeGroupOf } from './group.js';
 import { revertChange } from './revert.js';
 import {
   changeRows,
   droppedHistory,
   findChange,
+  groupMembers,
+  idPrefixRange,
   listChanges,
   purgeChanges,
   setHistoryLimits,
@@ -47,6 +51,7 @@ const headers = z.object({
 });
 const revertHeaders = z.object({
   ...headers.shape,
+  ...changeGroupHeaders,
   [IDEMPOTENCY_HEADER.toLowerCase()]: z
     .string()
     .optional()
@@ -128,9 +133,18 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const workspaceId = await workspaceOf(request);
-        const { before, limit = 20 } = request.query;
+        const { before, limit = 20, idPrefix } = request.query;
         if (before !== undefined && !isUuid(before)) throw notFound();
-        const changes = await listChanges(ctx.db, workspaceId, { limit, ...(before ? { before } : {}) });
+        const range = idPrefix === undefined ? undefined : idPrefixRange(idPrefix);
+        // A prefix with no hex digit in it (only dashes) matches no id.
+        const changes =
+          idPrefix !== undefined && range === undefined
+            ? []
+            : await listChanges(ctx.db, workspaceId, {
+                limit,
+                ...(before ? { before } : {}),
+                ...(range ? { idPrefix: range } : {}),
+              });
         const instructions = [
           'Every committed write is listed with its SQL, who sent it and the rows per statement. Show the user what changed; GET /v1/changes/{changeId} has the row images, POST /v1/changes/{changeId}/revert undoes one (dry run first).',
         ];
@@ -166,12 +180,17 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const change = isUuid(changeId) ? await findChange(ctx.db, workspaceId, changeId) : undefined;
         if (!change) throw await missingChange(ctx, workspaceId, changeId);
         const rows = await changeRows(ctx.db, changeId);
-        const instructions = change.revertedBy
-          ? [`This change was reverted by ${change.revertedBy}.`]
-          : [
-              `To undo it, send POST /v1/changes/${changeId}/revert with {"dryRun": true}, show the user the effect, then send it without dryRun.`,
-            ];
-        return success({ workspaceId, change, rows }, instructions);
+        const members = change.group ? await groupMembers(ctx.db, workspaceId, change.group.groupId) : [];
+        const instructions = change.group
+          ? [
+              `This change is one of the ${change.group.changes} changes of the group "${change.group.label ?? ''}" (members, oldest first). To undo the group, revert each member not yet reverted, newest first, one request each (with the same ${CHANGE_GROUP_HEADER} on each revert, the reverts are one entry too).`,
+            ]
+          : change.revertedBy
+            ? [`This change was reverted by ${change.revertedBy}.`]
+            : [
+                `To undo it, send POST /v1/changes/${changeId}/revert with {"dryRun": true}, show the user the effect, then send it without dryRun.`,
+              ];
+        return success({ workspaceId, change, rows, ...(change.group ? { members } : {}) }, instructions);
       },
     );
 
@@ -196,6 +215,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = principalOf(request);
         const dryRun = request.body?.dryRun === true;
+        const group = changeGroupOf(request.headers);
         let key = idempotencyKeyOf(request.headers['idempotency-key']);
         const { changeId } = request.params;
         const subject = revertSubject(changeId);
@@ -247,6 +267,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               signal,
               requestId: request.id,
               maxAffectedRows: defaultLimits.maxAffectedRows,
+              ...(group ? { group } : {}),
               ...(claim ? { claim } : {}),
               ...(confirm ? { confirm } : {}),
             });

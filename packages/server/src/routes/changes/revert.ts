@@ -5,7 +5,7 @@ import { type ConfirmClaims, spendInOwnerTransaction } from '../../confirmations
 import { ApiError } from '../../http/api-error.js';
 import type { Claim, IdempotencyStore, KeptResponse } from '../../idempotency/store.js';
 import type { ArrivalDeadline } from '../../sql/deadline.js';
-import type { Database, Queryable } from '../../storage/database.js';
+import type { ChangeGroup, Database, Queryable } from '../../storage/database.js';
 import { StartDeadlineError } from '../../storage/errors.js';
 import { toSqlApiError } from '../sql/errors.js';
 import { changeConflicts, revertRows } from './store.js';
@@ -29,6 +29,8 @@ export interface RevertRequest {
   maxAffectedRows: number;
   /** The success envelope's JSON text for the data (the bytes sent and kept). */
   render(data: ChangeRevertData): string;
+  /** The change group the revert joins (X-Change-Group; migration 0042). */
+  group?: ChangeGroup;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -122,6 +124,11 @@ export async function revertChange(db: Database, request: RevertRequest): Promis
             [principal.connectionId, sql, changeId],
           );
           revertId = opened.rows[0]?.id ?? null;
+          if (request.group)
+            await tx.query('SELECT expense_internal.set_change_group($1, $2)', [
+              request.group.id,
+              request.group.label,
+            ]);
         }
         await tx.query(
           `SELECT expense_internal.begin_user_context($1, $2, 'given', 'workspace not resolved')`,

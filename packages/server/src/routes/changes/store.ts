@@ -1,4 +1,4 @@
-import type { Change, ChangeRow } from '@expense/wire';
+import type { Change, ChangeGroupSummary, ChangeMember, ChangeRow } from '@expense/wire';
 import type { Queryable } from '../../storage/database.js';
 
 interface ChangeRecord {
@@ -13,18 +13,20 @@ interface ChangeRecord {
   label: string | null;
   reverts: string | null;
   reverted_by: string | null;
+  group_id: string | null;
+  group_label: string | null;
 }
 
 const SELECT_CHANGES = `
   SELECT c.change_id, c.at, c.endpoint, c.sql_text, c.statements, c.user_id, u.email, c.connection_id, k.label,
-         c.reverts,
+         c.reverts, c.group_id, c.group_label,
          (SELECT r.change_id FROM expense_internal.changes r WHERE r.reverts = c.change_id
           ORDER BY r.seq LIMIT 1) AS reverted_by
   FROM expense_internal.changes c
   LEFT JOIN expense_internal.users u ON u.user_id = c.user_id
   LEFT JOIN expense_internal.api_keys k ON k.connection_id = c.connection_id`;
 
-function toChange(r: ChangeRecord): Change {
+function toChange(r: ChangeRecord, group?: ChangeGroupSummary): Change {
   return {
     changeId: r.change_id,
     at: r.at.toISOString(),
@@ -34,26 +36,104 @@ function toChange(r: ChangeRecord): Change {
     by: { userId: r.user_id, email: r.email, connectionId: r.connection_id, label: r.label },
     ...(r.reverts ? { reverts: r.reverts } : {}),
     ...(r.reverted_by ? { revertedBy: r.reverted_by } : {}),
+    ...(group ? { group } : {}),
   };
+}
+
+/** Only the newest change of a group stands for it in the history (migration 0042). */
+const GROUP_HEAD = `(c.group_id IS NULL OR NOT EXISTS (SELECT 1 FROM expense_internal.changes n
+  WHERE n.workspace_id = c.workspace_id AND n.group_id = c.group_id AND n.seq > c.seq))`;
+
+/** Rows a change wrote: the sum of its statements' row counts. */
+const ROW_COUNT = `(SELECT coalesce(sum((s.value ->> 'rowCount')::bigint), 0)
+  FROM jsonb_array_elements(m.statements) AS s)`;
+
+/** The changes of a group, oldest first, with their row counts and reverts. */
+export async function groupMembers(
+  db: Queryable,
+  workspaceId: string,
+  groupId: string,
+): Promise<ChangeMember[]> {
+  const { rows } = await db.query<{ change_id: string; row_count: string; reverted_by: string | null }>(
+    `SELECT m.change_id, ${ROW_COUNT} AS row_count,
+            (SELECT r.change_id FROM expense_internal.changes r WHERE r.reverts = m.change_id
+             ORDER BY r.seq LIMIT 1) AS reverted_by
+     FROM expense_internal.changes m WHERE m.workspace_id = $1 AND m.group_id = $2 ORDER BY m.seq`,
+    [workspaceId, groupId],
+  );
+  return rows.map((r) => ({
+    changeId: r.change_id,
+    rowCount: Number(r.row_count),
+    ...(r.reverted_by ? { revertedBy: r.reverted_by } : {}),
+  }));
+}
+
+/** The summaries of the groups of some changes (one query for a page of the history). */
+async function groupSummaries(
+  db: Queryable,
+  workspaceId: string,
+  records: ChangeRecord[],
+): Promise<Map<string, ChangeGroupSummary>> {
+  const ids = [...new Set(records.map((r) => r.group_id).filter((g): g is string => g !== null))];
+  const out = new Map<string, ChangeGroupSummary>();
+  if (ids.length === 0) return out;
+  const { rows } = await db.query<{ group_id: string; changes: string; row_count: string; reverted: string }>(
+    `SELECT m.group_id, count(*) AS changes, sum(${ROW_COUNT}) AS row_count,
+            count(*) FILTER (WHERE EXISTS (SELECT 1 FROM expense_internal.changes r WHERE r.reverts = m.change_id))
+              AS reverted
+     FROM expense_internal.changes m
+     WHERE m.workspace_id = $1 AND m.group_id = ANY (string_to_array($2, ',')::uuid[])
+     GROUP BY m.group_id`,
+    [workspaceId, ids.join(',')],
+  );
+  const labels = new Map(records.map((r) => [r.group_id, r.group_label]));
+  for (const r of rows) {
+    out.set(r.group_id, {
+      groupId: r.group_id,
+      label: labels.get(r.group_id) ?? null,
+      changes: Number(r.changes),
+      rowCount: Number(r.row_count),
+      reverted: Number(r.reverted),
+    });
+  }
+  return out;
+}
+
+async function withGroups(db: Queryable, workspaceId: string, records: ChangeRecord[]): Promise<Change[]> {
+  const groups = await groupSummaries(db, workspaceId, records);
+  return records.map((r) => toChange(r, r.group_id ? groups.get(r.group_id) : undefined));
+}
+
+/** The UUID range of the ids that start with `prefix` (hex digits, dashes ignored), or undefined. */
+export function idPrefixRange(prefix: string): [string, string] | undefined {
+  const hex = prefix.replace(/-/g, '').toLowerCase();
+  if (!/^[0-9a-f]{1,32}$/.test(hex)) return undefined;
+  const uuid = (h: string) =>
+    `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return [uuid(hex.padEnd(32, '0')), uuid(hex.padEnd(32, 'f'))];
 }
 
 /** The workspace's changes, newest first, older than `before` when given (a change of this workspace). */
 export async function listChanges(
   db: Queryable,
   workspaceId: string,
-  options: { before?: string; limit: number },
+  options: { before?: string; limit: number; idPrefix?: [string, string] },
 ): Promise<Change[]> {
   const params: unknown[] = [workspaceId, options.limit];
-  let older = '';
+  let where = '';
   if (options.before !== undefined) {
     params.push(options.before);
-    older = `AND c.seq < (SELECT b.seq FROM expense_internal.changes b WHERE b.change_id = $3 AND b.workspace_id = $1)`;
+    where += ` AND c.seq < (SELECT b.seq FROM expense_internal.changes b WHERE b.change_id = $${params.length} AND b.workspace_id = $1)`;
+  }
+  if (options.idPrefix !== undefined) {
+    params.push(...options.idPrefix);
+    where += ` AND c.change_id BETWEEN $${params.length - 1}::uuid AND $${params.length}::uuid`;
   }
   const { rows } = await db.query<ChangeRecord>(
-    `${SELECT_CHANGES} WHERE c.workspace_id = $1 ${older} ORDER BY c.seq DESC LIMIT $2`,
+    `${SELECT_CHANGES} WHERE c.workspace_id = $1 AND ${GROUP_HEAD}${where} ORDER BY c.seq DESC LIMIT $2`,
     params,
   );
-  return rows.map(toChange);
+  return withGroups(db, workspaceId, rows);
 }
 
 /** One change of the workspace, or undefined (another workspace's change is not found either). */
@@ -66,7 +146,7 @@ export async function findChange(
     `${SELECT_CHANGES} WHERE c.workspace_id = $1 AND c.change_id = $2`,
     [workspaceId, changeId],
   );
-  return rows[0] && toChange(rows[0]);
+  return rows[0] && (await withGroups(db, workspaceId, [rows[0]]))[0];
 }
 
 interface RowRecord {

@@ -20,6 +20,7 @@ import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js'
 import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
 import { type SqlCall, SqlPipeline } from '../../sql/pipeline.js';
 import { WorkspaceResolution } from '../../sql/workspace.js';
+import { changeGroupHeaders, changeGroupOf } from '../changes/group.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { CheckCache } from './check-cache.js';
 import { assertDatabaseMatchesDialect, serverDialect } from './dialect.js';
@@ -57,14 +58,14 @@ const endpoints = [
     path: '/sql/execute',
     mode: 'execute',
     body: SqlExecuteBodySchema.strict(),
-    headers: z.object({ ...workspaceHeader, ...idempotencyHeader }),
+    headers: z.object({ ...workspaceHeader, ...idempotencyHeader, ...changeGroupHeaders }),
     summary: 'Run exactly one INSERT, UPDATE or DELETE (WITH forms included); dryRun rolls back',
   },
   {
     path: '/sql',
     mode: 'script',
     body: SqlExecuteBodySchema.strict(),
-    headers: z.object({ ...workspaceHeader, ...idempotencyHeader }),
+    headers: z.object({ ...workspaceHeader, ...idempotencyHeader, ...changeGroupHeaders }),
     summary: 'Run one or more statements atomically (all or nothing); dryRun rolls back',
   },
 ] as const;
@@ -141,6 +142,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       const { sql } = body;
       const { mode } = endpoint;
       let key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
+      const group = mode === 'query' ? undefined : changeGroupOf(request.headers);
       const checked = await accepted(request, sql, mode);
       let header = request.headers['x-workspace-id'];
       // A dry run's token: this key, this SQL, the dry run's workspace (the default here), once (spent with the
@@ -175,6 +177,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
         deadline,
         signal,
         requestId: request.id,
+        ...(group ? { group } : {}),
         ...(confirm ? { confirm } : {}),
       };
       if (call.dryRun && mode !== 'query') {
