@@ -78,6 +78,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
           /docs\.guideUrl.*data\.clock/,
           /expense-server fx sync.*--fx-sync/,
           /change history.*GET \/changes.*revert/,
+          /MCP.*mcp\.url.*expense mcp/,
         ];
         expect(instructions).toHaveLength(order.length);
         for (const [i, pattern] of order.entries()) expect(instructions[i]).toMatch(pattern);
