@@ -115,6 +115,7 @@ describe('docs/api.md', () => {
         env.CONNECTION_ID = other.connectionId;
       }
       if (data.workspace?.workspaceId) env.WORKSPACE_ID = data.workspace.workspaceId;
+      if (data.confirmToken) env.TOKEN = data.confirmToken;
       if (data.member?.userId && !env.INVITEE_API_KEY) {
         env.MEMBER_USER_ID = data.member.userId;
         // The invitee's own key, as if they had signed in: invitations are answered by the invitee.
