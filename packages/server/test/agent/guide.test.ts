@@ -19,7 +19,13 @@ describe('GET /v1/guide: the agent guide, linked from discovery', () => {
     const res = await app.inject({ method: 'GET', url: url.pathname });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
-    for (const topic of GUIDE_TOPICS) expect(res.body).toContain(guide(topic, 'http').trim());
+    for (const topic of GUIDE_TOPICS.filter((t) => t !== 'mcp'))
+      expect(res.body).toContain(guide(topic, 'http').trim());
+    // The MCP topic (the other transport's flow) is served on its own, never inside the HTTP guide.
+    expect(res.body).not.toContain(guide('mcp', 'http').trim());
+    const mcp = await app.inject({ method: 'GET', url: '/v1/guide/mcp' });
+    expect(mcp.statusCode).toBe(200);
+    expect(mcp.body).toContain('confirmToken');
   });
 
   it('serves one topic, and names the topics when asked for another', async () => {

@@ -15,6 +15,7 @@ describe('the database configuration', () => {
     expect(databaseOptions(config)).toEqual({
       databaseUrl: 'postgres://app@pooler:6432/expense',
       directUrl: 'postgres://app@db:5432/expense',
+      embeddedMaxMemoryMb: 1024,
       dataDir: './.expense/data',
       maxConnections: 10,
       internalConnections: 4,

@@ -5,8 +5,14 @@ import { ApiError } from '../../http/api-error.js';
 
 const MARKDOWN = 'text/markdown; charset=utf-8';
 
-/** Every topic in one document, in the order an agent needs them, as written for HTTP (MCP's get_guide has its own flow). */
-const WHOLE = GUIDE_TOPICS.map((topic) => guide(topic, 'http').trim()).join('\n\n---\n\n');
+/**
+ * Every HTTP topic in one document, in the order an agent needs them, as written for HTTP. The `mcp` topic (how
+ * to switch to the MCP tools, and their confirmToken flow) is served on its own at /guide/mcp only, so the guide
+ * an HTTP agent reads describes one write flow: its own.
+ */
+const WHOLE = GUIDE_TOPICS.filter((topic) => topic !== 'mcp')
+  .map((topic) => guide(topic, 'http').trim())
+  .join('\n\n---\n\n');
 
 /** GET /v1/guide (the agent guide as Markdown) and GET /v1/guide/{topic}. */
 export function guideRoutes(): FastifyPluginAsyncZod {
