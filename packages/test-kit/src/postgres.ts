@@ -57,6 +57,7 @@ export async function freshPostgres(options: FreshPostgresOptions = {}): Promise
   const owner = options.owner ? ` OWNER ${quoteIdent(options.owner)}` : '';
   const template = options.template ? ` TEMPLATE ${quoteIdent(options.template)}` : '';
   await adminQuery(`CREATE DATABASE ${name}${owner}${template}`);
+  if (options.template) await copyDatabaseSettings(options.template, name);
   let dropped: Promise<void> | undefined;
   return {
     name,
@@ -85,6 +86,29 @@ export async function withFreshPostgres<T>(
 export async function postgresVersion(): Promise<string> {
   const rows = await adminQuery<{ v: string }>("SELECT current_setting('server_version') AS v");
   return `PostgreSQL ${rows[0]?.v ?? '?'}`;
+}
+
+/**
+ * CREATE DATABASE … TEMPLATE copies the data but not the settings made with ALTER DATABASE / ALTER ROLE … IN
+ * DATABASE (pg_db_role_setting is keyed by the database): copy them, so a copy is what migrating would have made.
+ */
+async function copyDatabaseSettings(from: string, to: string): Promise<void> {
+  const rows = await adminQuery<{ role: string | null; setconfig: string[] }>(
+    `SELECT r.rolname AS role, s.setconfig FROM pg_db_role_setting s
+       JOIN pg_database d ON d.oid = s.setdatabase LEFT JOIN pg_roles r ON r.oid = s.setrole
+      WHERE d.datname = $1`,
+    [from],
+  );
+  for (const { role, setconfig } of rows) {
+    for (const setting of setconfig) {
+      const at = setting.indexOf('=');
+      const [key, value] = [setting.slice(0, at), setting.slice(at + 1)];
+      const target = role
+        ? `ROLE ${quoteIdent(role)} IN DATABASE ${quoteIdent(to)}`
+        : `DATABASE ${quoteIdent(to)}`;
+      await adminQuery(`ALTER ${target} SET ${quoteIdent(key)} = '${value.replaceAll("'", "''")}'`);
+    }
+  }
 }
 
 function quoteIdent(name: string): string {
