@@ -110,7 +110,7 @@ function entryScope(kind: ReportKind, { start, end }: Range, from: string): stri
 }
 
 function rowsSql(kind: ReportKind, from: string, to: string, range: Range): string {
-  const { start, end } = range;
+  const { start } = range;
   switch (kind) {
     case 'spend_by_category':
       return [
