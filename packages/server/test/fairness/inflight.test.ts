@@ -16,6 +16,25 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
   });
   afterAll(async () => live?.close());
 
+  it('counts a report as a SQL request in flight: with the user’s 4 places taken, GET /reports answers 429 at once', async () => {
+    const slow = Array.from({ length: 4 }, (_, i) => query(live, attacker.keys[i % 2] as string, ENDLESS));
+    // Let the four slow statements take their places first.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const report = await live.request('GET', '/v1/reports/spend_by_category?from=2026-11-01&to=2026-11-30', {
+      key: attacker.keys[2] as string,
+    });
+    expect(report.status).toBe(429);
+    expect(report.body.error).toMatchObject({
+      code: 'too_many_concurrent_requests',
+      details: { scope: 'user' },
+    });
+    await Promise.all(slow);
+    const after = await live.request('GET', '/v1/reports/spend_by_category?from=2026-11-01&to=2026-11-30', {
+      key: attacker.keys[2] as string,
+    });
+    expect(after.status).toBe(200);
+  });
+
   it('gives one user with three keys at most 4 of 12 slow statements; the rest 429 at once, others keep answering', async () => {
     const answered = answerCounter();
     const attack = Array.from({ length: 12 }, (_, i) =>

@@ -72,6 +72,8 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           principal,
           request.headers['x-workspace-id'],
         );
+        // A report is SQL work like any other: it holds an in-flight place until its connection is back.
+        const lease = await ctx.inflight.admit(principal);
         const data: ReportData = await workspace
           .run((workspaceId) =>
             runGuarded(
@@ -95,7 +97,8 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             if (error instanceof StartDeadlineError)
               throw toSqlApiError(signal.aborted ? deadline.aborted() : deadline.notStarted());
             throw toSqlApiError(error);
-          });
+          })
+          .finally(() => lease.release());
         return success(data, data.notes);
       },
     );
