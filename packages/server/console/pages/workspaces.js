@@ -36,6 +36,7 @@ export class WorkspacesPage extends Component {
   }
 
   async load() {
+    this.setState({ loaded: false });
     try {
       const { workspaces } = await api('GET', '/workspaces');
       this.setState({ workspaces });
@@ -104,7 +105,8 @@ const TIME_ZONE = /^[A-Za-z0-9_+\-/]{1,64}$/;
 class Settings extends Component {
   constructor() {
     super();
-    this.state = { currency: 'USD', timeZone: 'UTC', error: null, saved: false };
+    // Nothing is editable until the stored settings are in: an edit made before would be overwritten by them.
+    this.state = { currency: 'USD', timeZone: 'UTC', loaded: false, error: null, saved: false };
     this.save = async (event) => {
       event.preventDefault();
       const currency = this.state.currency.trim().toUpperCase();
@@ -143,6 +145,7 @@ class Settings extends Component {
   }
 
   async load() {
+    this.setState({ loaded: false });
     try {
       const result = await api('POST', '/sql/query', {
         body: { sql: 'SELECT reporting_currency, timezone FROM workspace_settings' },
@@ -152,6 +155,7 @@ class Settings extends Component {
       this.setState({
         currency: row?.reporting_currency ?? 'USD',
         timeZone: row?.timezone ?? 'UTC',
+        loaded: true,
         saved: false,
       });
     } catch (error) {
@@ -159,7 +163,7 @@ class Settings extends Component {
     }
   }
 
-  render(_props, { currency, timeZone, error, saved }) {
+  render(_props, { currency, timeZone, loaded, error, saved }) {
     return html`
       <h2>Settings of the selected workspace</h2>
       <${Problem} error=${error} />
@@ -168,16 +172,16 @@ class Settings extends Component {
         <div class="row">
           <div>
             <label for="reporting-currency">Reporting currency</label>
-            <input id="reporting-currency" value=${currency} maxlength="3" size="5"
+            <input id="reporting-currency" value=${currency} maxlength="3" size="5" disabled=${!loaded}
               onInput=${(e) => this.setState({ currency: e.currentTarget.value })} />
           </div>
           <div>
             <label for="time-zone">Time zone</label>
-            <input id="time-zone" value=${timeZone} maxlength="64"
+            <input id="time-zone" value=${timeZone} maxlength="64" disabled=${!loaded}
               onInput=${(e) => this.setState({ timeZone: e.currentTarget.value })} />
           </div>
         </div>
-        <button type="submit">Save settings</button>
+        <button type="submit" disabled=${!loaded}>Save settings</button>
       </form>
     `;
   }
