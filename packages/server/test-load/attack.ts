@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createGuard } from '@expense/sql-guard';
 import { freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
-import { call } from '../bench/lib/http.js';
+import { call, type Json } from '../bench/lib/http.js';
 import { arg, log } from '../bench/lib/results.js';
 import { rssMiB } from '../bench/lib/rss.js';
 import { addKey, createUser, insertLedgerRows, openForSeeding } from '../bench/lib/seed.js';
@@ -98,7 +98,7 @@ const TARGETS = {
   pglite: { meP99Ms: 6_000, selectP99Ms: 6_000, databaseMiB: 1_024 },
 };
 
-function summarise(samples: { status: number; ms: number }[]): Latency {
+function summarise(samples: { status: string; ms: number }[]): Latency {
   const statuses: Record<string, number> = {};
   for (const s of samples) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
@@ -106,6 +106,9 @@ function summarise(samples: { status: number; ms: number }[]): Latency {
     Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
   return { requests: samples.length, statuses, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
 }
+
+/** One GET /v1/me and one SELECT 1 per cycle: 8 requests a second at most. */
+const BYSTANDER_CYCLE_MS = 250;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -204,8 +207,8 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
       const until = Date.now() + options.durationS * 1000;
       const sql: Record<string, number> = {};
       const mcp: Record<string, number> = {};
-      const me: { status: number; ms: number }[] = [];
-      const select: { status: number; ms: number }[] = [];
+      const me: { status: string; ms: number }[] = [];
+      const select: { status: string; ms: number }[] = [];
       const attacker = async (i: number) => {
         const key = keys.attacker[i % keys.attacker.length] as string;
         let n = i;
@@ -233,21 +236,29 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
           if (res.status === 429) await pause(100);
         }
       };
+      // A refusal is counted under its status and code (429 limit_reached), so the report says which limit.
+      const sample = (res: { status: number; ms: number; body: Json }) => ({
+        status: res.status === 200 ? '200' : `${res.status} ${res.body?.error?.code ?? ''}`.trim(),
+        ms: res.ms,
+      });
       const bystander = async () => {
         await pause(1_000); // the attack is under way
         while (Date.now() < until) {
+          const cycle = Date.now();
           const m = await call(server.origin, 'GET', '/v1/me', {
             key: keys.bystander,
             timeoutMs: 60_000,
-          }).catch(() => ({ status: 0, ms: 60_000 }));
-          me.push({ status: m.status, ms: m.ms });
+          }).catch(() => ({ status: 0, ms: 60_000, body: undefined }));
+          me.push(sample(m));
           const q = await call(server.origin, 'POST', '/v1/sql/query', {
             key: keys.bystander,
             body: { sql: 'SELECT 1 AS one' },
             timeoutMs: 60_000,
-          }).catch(() => ({ status: 0, ms: 60_000 }));
-          select.push({ status: q.status, ms: q.ms });
-          await pause(100);
+          }).catch(() => ({ status: 0, ms: 60_000, body: undefined }));
+          select.push(sample(q));
+          // Two requests per cycle within the key's own budget (EXPENSE_RATE_PER_SECOND, 10 by default): a
+          // bystander refused by its own limit would say nothing about the attack.
+          await pause(BYSTANDER_CYCLE_MS - (Date.now() - cycle));
         }
       };
       await Promise.all([
@@ -268,8 +279,8 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
       sampling = false;
       await sampler;
       report.databasePeakMiB = Math.round(peak);
-      const wrong = (what: string, answers: { status: number }[]) => {
-        const bad = answers.filter((a) => a.status !== 200).length;
+      const wrong = (what: string, answers: { status: string }[]) => {
+        const bad = answers.filter((a) => a.status !== '200').length;
         if (bad > 0) failures.push(`${engine}: ${bad} of the bystander's ${what} did not answer 200`);
       };
       wrong('GET /v1/me', me);
