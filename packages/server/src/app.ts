@@ -12,6 +12,7 @@ import {
 import type { DestinationStream } from 'pino';
 import { apiKeyAuth } from './auth/api-key-auth.js';
 import { DEFAULT_KEY_CACHE, type KeyCacheOptions, KeyVerifier } from './auth/api-keys.js';
+import { KeyStore } from './auth/key-store.js';
 import { OtpService } from './auth/otp.js';
 import { RateLimits } from './auth/rate-limits.js';
 import {
@@ -37,7 +38,7 @@ import { clientErrorHandler, frameworkErrorHandler } from './http/socket-errors.
 import { InflightLimiter } from './inflight/index.js';
 import { createMailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/index.js';
-import { oauthRoutes, REGISTRATION_LIMIT } from './oauth/routes.js';
+import { oauthRoutes, REGISTRATION_LIMIT } from './oauth/routes/index.js';
 import { createInvalidKeyLimit } from './ratelimit/invalid-keys.js';
 import { createInvitationLimits } from './ratelimit/invitation-limits.js';
 import { createKeyLimits } from './ratelimit/key-limits.js';
@@ -114,13 +115,15 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       'mail: no SMTP_URL, so sign-in mails (and their codes) are written to this log (development only)',
     );
   }
+  const keys = new KeyVerifier(db, { ...DEFAULT_KEY_CACHE, ...options.keyCache }, (error) =>
+    app.log.warn({ err: error }, 'could not record last_used_at'),
+  );
   const ctx: AppContext = {
     config,
     db,
     actions,
-    keys: new KeyVerifier(db, { ...DEFAULT_KEY_CACHE, ...options.keyCache }, (error) =>
-      app.log.warn({ err: error }, 'could not record last_used_at'),
-    ),
+    keys,
+    keyStore: new KeyStore(db, keys),
     otp: new OtpService(db, mailer, limits),
     keyLimits: createKeyLimits(limits, config),
     invalidKeyLimit: createInvalidKeyLimit(limits),

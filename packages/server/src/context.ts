@@ -1,4 +1,5 @@
 import type { KeyVerifier, Principal } from './auth/api-keys.js';
+import type { KeyStore } from './auth/key-store.js';
 import type { OtpService } from './auth/otp.js';
 import type { Limiter } from './auth/rate-limits.js';
 import type { ServerConfig } from './config/config.js';
@@ -15,6 +16,8 @@ export interface AppContext {
   db: Database;
   actions: ActionBuilder;
   keys: KeyVerifier;
+  /** Ends keys and makes every process forget them (the only way keys are revoked). */
+  keyStore: KeyStore;
   otp: OtpService;
   /** Per-key request limits (per second, per day). */
   keyLimits: Limiter[];

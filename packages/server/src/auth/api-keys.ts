@@ -4,11 +4,10 @@ import {
   type BatchedKeyLookupOptions,
   DEFAULT_BATCHED_LOOKUP,
 } from './batched-key-lookup.js';
-import { type KeyRow, selectLiveKeys } from './key-row.js';
+import { type KeyAccess, type KeyKind, type KeyRow, selectLiveKeys } from './key-row.js';
 import { generateApiKey, isWellFormedApiKey, sha256Hex } from './secrets.js';
 
-export type KeyKind = 'agent' | 'cli' | 'oauth' | 'console';
-export type KeyAccess = 'read' | 'read_write';
+export type { KeyAccess, KeyKind } from './key-row.js';
 
 /** Who a verified key belongs to, and what it may do. */
 export interface Principal {

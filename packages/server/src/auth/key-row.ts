@@ -1,4 +1,5 @@
-import type { KeyAccess, KeyKind } from './api-keys.js';
+export type KeyKind = 'agent' | 'cli' | 'oauth' | 'console';
+export type KeyAccess = 'read' | 'read_write';
 
 /** A verified key's row: who it belongs to, what it may do and, for an OAuth token, its audience. */
 export interface KeyRow {

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/api-keys.js';
 import { verifyKey } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { SCOPES } from '../oauth/routes.js';
+import { SCOPES } from '../oauth/scopes.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import { injectApi } from './inject-api.js';
 

@@ -300,19 +300,6 @@ export async function issueTokens(db: Database, grant: Grant, clientName: string
   });
 }
 
-/** Ends a grant and its key (the trigger of migration 0019); returns the key's connection id to forget. */
-export async function revokeGrant(db: Queryable, grantId: string): Promise<string[]> {
-  await db.query(
-    'UPDATE expense_internal.oauth_grants SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL',
-    [grantId],
-  );
-  const { rows } = await db.query<{ connection_id: string }>(
-    'SELECT connection_id FROM expense_internal.api_keys WHERE oauth_grant_id = $1',
-    [grantId],
-  );
-  return rows.map((r) => r.connection_id);
-}
-
 /** The grant of an access token (an oauth ApiKey) or of a refresh token, for the revocation endpoint. */
 export async function grantOfToken(db: Queryable, token: string): Promise<Grant | undefined> {
   const hash = sha256Hex(token);

@@ -217,9 +217,9 @@ export async function inviteMember(
 }
 
 /**
- * Removes a member or withdraws an invitation, in the caller's transaction; says which. Removing an ACTIVE
- * member revokes every key of that user (the seed's rule, agreed to by accepting); withdrawing an invitation
- * touches nothing else. The owners are locked first, so two concurrent removals cannot leave a workspace
+ * Removes a member or withdraws an invitation, in the caller's transaction; says which. The caller revokes
+ * every key of a removed ACTIVE member in the same transaction (the seed's rule, agreed to by accepting; see
+ * routes/members); withdrawing an invitation touches nothing else. The owners are locked first, so two concurrent removals cannot leave a workspace
  * without an owner.
  */
 export async function removeMember(
@@ -264,10 +264,6 @@ export async function removeMember(
     workspaceId,
     userId,
   ]);
-  await tx.query(
-    'UPDATE expense_internal.api_keys SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
-    [userId],
-  );
   return 'removed';
 }
 

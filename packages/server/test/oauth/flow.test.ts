@@ -210,6 +210,43 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     expect((await live.request('GET', '/v1/me', { key: t.access_token })).status).toBe(401);
   });
 
+  it('answers invalid_client (401) to a malformed Basic header, and invalid_request to a repeated parameter', async () => {
+    const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
+    for (const authorization of [
+      basic('no-colon-here'),
+      basic(`${clientId}:%E0%A4%A`),
+      basic('%zz:secret'),
+    ]) {
+      for (const path of ['/oauth/token', '/oauth/revoke']) {
+        const res = await fetch(`${live.origin}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+          body: new URLSearchParams({
+            grant_type: 'refresh_token',
+            refresh_token: 'x',
+            token: 'x',
+          }).toString(),
+        });
+        expect(res.status, `${path} with ${authorization}`).toBe(401);
+        expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
+        expect((await res.json()).error).toBe('invalid_client');
+      }
+    }
+    const repeated = await fetch(`${live.origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=authorization_code&code=a&code=b&client_id=${clientId}`,
+    });
+    expect(repeated.status).toBe(400);
+    expect((await repeated.json()).error).toBe('invalid_request');
+    // On the consent page's side, a repeated parameter is an error page, not a redirect anywhere.
+    const { challenge } = pkce();
+    const page = await fetch(`${authorizeUrl(challenge)}&client_id=${clientId}`, { redirect: 'manual' });
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await page.text()).toContain('invalid_request');
+  });
+
   it('refuses a code used twice and revokes what the first use issued', async () => {
     const { code, verifier } = await authorize();
     const params = { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId };

@@ -101,19 +101,12 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             "This key may revoke only itself: its consent does not cover the user's other keys.",
           );
         }
-        const result = isUuid(id)
-          ? await ctx.db.query(
-              `UPDATE expense_internal.api_keys SET revoked_at = now()
-               WHERE connection_id = $1 AND user_id = $2 AND revoked_at IS NULL`,
-              [id, userId],
-            )
-          : { rowCount: 0 };
-        if (result.rowCount === 0) {
+        const revoked = isUuid(id) ? await ctx.keyStore.revoke({ connectionId: id, userId }) : 0;
+        if (revoked === 0) {
           throw new ApiError('not_found', 'You have no active key with this connectionId.', {
             variant: 'key',
           });
         }
-        ctx.keys.invalidate({ connectionId: id });
         return reply.code(204).send(null);
       },
     );

@@ -128,11 +128,12 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { userId } = principalOf(request);
         const target = request.params.userId;
-        const outcome = await ctx.db.transaction(async (tx) => {
+        // A removed member's keys end with the removal (all of them: a key reaches every workspace of its user).
+        await ctx.keyStore.transaction(async (tx, revoke) => {
           const workspace = await requireOwner(tx, userId, request.params.workspaceId, true);
-          return removeMember(tx, workspace.workspaceId, target);
+          const outcome = await removeMember(tx, workspace.workspaceId, target);
+          if (outcome === 'removed') await revoke({ userId: target });
         });
-        if (outcome === 'removed') ctx.keys.invalidate({ userId: target });
         return reply.code(204).send(null);
       },
     );
