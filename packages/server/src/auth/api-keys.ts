@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../storage/database.js';
 import {
   BatchedKeyLookup,
@@ -32,7 +33,7 @@ export interface NewKeyOptions {
 export interface KeyCacheOptions {
   /** How long a verified key is trusted without asking the database again (other processes' revocations). */
   ttlMs: number;
-  /** Most cached keys; the oldest entries go first. */
+  /** Most cached keys; the least recently used go first. */
   maxEntries: number;
   /** Write last_used_at at most this often per key. */
   lastUsedIntervalMs: number;
@@ -76,8 +77,10 @@ export async function createApiKey(
  * app.ts); a revocation this process was not told about is seen here within `ttlMs`.
  */
 export class KeyVerifier {
-  private readonly cache = new Map<string, { principal: Principal; until: number }>();
-  private readonly lastUsedWrites = new Map<string, number>();
+  /** Verified keys by hash, each for ttlMs at most (an expiring key no longer than its lifetime). */
+  private readonly cache: LRUCache<string, Principal>;
+  /** Keys whose last_used_at was written within lastUsedIntervalMs (bounded like the cache). */
+  private readonly recentlyUsed: LRUCache<string, true>;
   /** Bumped by every invalidation, so a lookup that raced with a revocation is not cached. */
   private generation = 0;
   /** Lookups of clients that sent too many unknown keys (see ratelimit/invalid-keys.ts). */
@@ -90,6 +93,8 @@ export class KeyVerifier {
     slowLane: BatchedKeyLookupOptions = DEFAULT_BATCHED_LOOKUP,
   ) {
     this.slowLane = new BatchedKeyLookup(db, slowLane);
+    this.cache = new LRUCache({ max: options.maxEntries, ttl: options.ttlMs });
+    this.recentlyUsed = new LRUCache({ max: options.maxEntries, ttl: options.lastUsedIntervalMs });
   }
 
   /**
@@ -100,11 +105,8 @@ export class KeyVerifier {
   async verify(apiKey: string, laneFor?: () => Promise<string | undefined>): Promise<Principal | undefined> {
     if (!isWellFormedApiKey(apiKey)) return undefined;
     const hash = sha256Hex(apiKey);
-    const now = Date.now();
-    const hit = this.cache.get(hash);
-    let principal = hit && hit.until > now ? hit.principal : undefined;
+    let principal = this.cache.get(hash);
     if (!principal) {
-      this.cache.delete(hash);
       const slowAddress = await laneFor?.();
       const generation = this.generation;
       const row =
@@ -121,23 +123,20 @@ export class KeyVerifier {
         resource: row.resource,
       };
       if (generation !== this.generation) return principal;
-      if (this.cache.size >= this.options.maxEntries) {
-        const oldest = this.cache.keys().next().value;
-        if (oldest !== undefined) this.cache.delete(oldest);
-      }
       // An expiring key is trusted no longer than its lifetime.
-      const expiresAt = row.expires_at ? new Date(row.expires_at).getTime() : Number.POSITIVE_INFINITY;
-      this.cache.set(hash, { principal, until: Math.min(now + this.options.ttlMs, expiresAt) });
+      const lifetime = row.expires_at
+        ? new Date(row.expires_at).getTime() - Date.now()
+        : Number.POSITIVE_INFINITY;
+      if (lifetime > 0) this.cache.set(hash, principal, { ttl: Math.min(this.options.ttlMs, lifetime) });
     }
-    this.touch(principal.connectionId, now);
+    this.touch(principal.connectionId);
     return principal;
   }
 
   /** Records use without a write on every request: at most once per interval per key, in the background. */
-  private touch(connectionId: string, now: number): void {
-    const last = this.lastUsedWrites.get(connectionId) ?? 0;
-    if (now - last < this.options.lastUsedIntervalMs) return;
-    this.lastUsedWrites.set(connectionId, now);
+  private touch(connectionId: string): void {
+    if (this.recentlyUsed.has(connectionId)) return;
+    this.recentlyUsed.set(connectionId, true);
     this.db
       .query('UPDATE expense_internal.api_keys SET last_used_at = now() WHERE connection_id = $1', [
         connectionId,
@@ -154,10 +153,9 @@ export class KeyVerifier {
   /** Forget cached keys after a revocation (by connection or by user). */
   invalidate(match: { connectionId?: string; userId?: string }): void {
     this.generation++;
-    for (const [hash, entry] of this.cache) {
-      if (entry.principal.connectionId === match.connectionId || entry.principal.userId === match.userId) {
-        this.cache.delete(hash);
-      }
-    }
+    const forgotten = [...this.cache.entries()].filter(
+      ([, principal]) => principal.connectionId === match.connectionId || principal.userId === match.userId,
+    );
+    for (const [hash] of forgotten) this.cache.delete(hash);
   }
 }

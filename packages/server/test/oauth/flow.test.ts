@@ -229,7 +229,7 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
         });
         expect(res.status, `${path} with ${authorization}`).toBe(401);
         expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
-        expect((await res.json()).error).toBe('invalid_client');
+        expect(((await res.json()) as { error: string }).error).toBe('invalid_client');
       }
     }
     const repeated = await fetch(`${live.origin}/oauth/token`, {
@@ -238,7 +238,7 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
       body: `grant_type=authorization_code&code=a&code=b&client_id=${clientId}`,
     });
     expect(repeated.status).toBe(400);
-    expect((await repeated.json()).error).toBe('invalid_request');
+    expect(((await repeated.json()) as { error: string }).error).toBe('invalid_request');
     // On the consent page's side, a repeated parameter is an error page, not a redirect anywhere.
     const { challenge } = pkce();
     const page = await fetch(`${authorizeUrl(challenge)}&client_id=${clientId}`, { redirect: 'manual' });
