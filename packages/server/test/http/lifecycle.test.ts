@@ -3,7 +3,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import {
+  codeOf,
+  copyMigratedPglite,
+  emptyPgliteDir,
+  lastMailTo,
+  removeDir,
+  tempDir,
+} from '@expense/test-kit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const BIN = resolve(import.meta.dirname, '../../dist/bin.js');
@@ -63,7 +70,8 @@ describe('expense-server as a process', () => {
   });
 
   it('migrate applies the migrations to a data directory and exits 0', async () => {
-    dir = await tempDir('expense-lifecycle-');
+    // initdb done (a copy of the run's blank directory): what is timed here is the migrations.
+    dir = await emptyPgliteDir('expense-lifecycle-');
     const result = spawnSync(process.execPath, [BIN, 'migrate', '--data-dir', dir], {
       env: { PATH: process.env.PATH },
       encoding: 'utf8',
@@ -75,6 +83,7 @@ describe('expense-server as a process', () => {
 
   it('finishes the request in flight on SIGTERM, then closes and exits 0', async () => {
     dir = await tempDir('expense-lifecycle-');
+    await copyMigratedPglite(dir); // starts migrated: the stop is what is tested
     running = await start({ EXPENSE_DATA_DIR: dir, EXPENSE_MAIL_OUTBOX: `${dir}/outbox` });
     const { origin } = running;
     const sent = await post(origin, '/api/agent/send-code', { email: 'stop@example.com' });
@@ -112,6 +121,7 @@ describe('expense-server as a process', () => {
 
   it('stops on SIGINT with exit code 0 and keeps what it stored', async () => {
     dir = await tempDir('expense-lifecycle-');
+    await copyMigratedPglite(dir); // starts migrated: the stop is what is tested
     running = await start({ EXPENSE_DATA_DIR: dir, EXPENSE_MAIL_OUTBOX: `${dir}/outbox` });
     expect((await post(running.origin, '/api/agent/send-code', { email: 'int@example.com' })).status).toBe(
       200,

@@ -1,4 +1,11 @@
-import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
+import {
+  codeOf,
+  copyMigratedPglite,
+  lastMailTo,
+  migratedPostgres,
+  removeDir,
+  tempDir,
+} from '@expense/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type ServerConfigInput } from '../../src/index.js';
 import { injectClient } from './helpers.js';
@@ -16,6 +23,7 @@ const targets = [
     open: async (): Promise<ServerConfigInput> => {
       const dataDir = await tempDir();
       dirs.push(dataDir);
+      await copyMigratedPglite(dataDir); // a restart is what is tested, not the first migration
       return { dataDir };
     },
   },
