@@ -57,6 +57,35 @@ describe('CheckCache', () => {
     expect(finished.indexOf('bystander')).toBe(1);
   });
 
+  it('lets a waiting long text go when its client leaves or its deadline passes, and frees its place', async () => {
+    const cache = new CheckCache(guard, { maxLongPerUser: 1 });
+    const wait = (signal: AbortSignal, until = Date.now() + 60_000) => ({
+      signal,
+      until,
+      gaveUp: (clientGone: boolean) => new Error(clientGone ? 'client gone' : 'deadline'),
+    });
+    const running = cache.check(long, 'query', keyOf('first', 1));
+    const client = new AbortController();
+    const leaving = cache.check(`${long} `, 'query', keyOf('waiter', 1), wait(client.signal));
+    client.abort();
+    await expect(leaving).rejects.toThrow('client gone');
+    // Its place is free at once (a bound of 1 would refuse a second text while the first still waited).
+    const late = cache.check(
+      `${long}  `,
+      'query',
+      keyOf('waiter', 1),
+      wait(new AbortController().signal, Date.now() + 1),
+    );
+    await expect(late).rejects.toThrow('deadline');
+    const next = cache.check(`${long}   `, 'query', keyOf('waiter', 1));
+    expect((await running).ok).toBe(true);
+    expect((await next).ok).toBe(true);
+    // A client already gone is refused before it takes a place.
+    await expect(cache.check(`${long}    `, 'query', keyOf('late', 1), wait(client.signal))).rejects.toThrow(
+      'client gone',
+    );
+  });
+
   it('serves waiting users in turns, the one served longest ago first, each user in arrival order', async () => {
     const cache = new CheckCache(guard, { maxLongPerUser: 4 });
     const finished: string[] = [];

@@ -9,10 +9,22 @@ export interface FairCheckQueueOptions {
   maxWaiting: number;
 }
 
+/** How long a text may wait for its turn: its request's deadline, and its client still there. */
+export interface Wait {
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+  /** Epoch milliseconds at which the text stops waiting. */
+  until: number;
+  /** What a text that stopped waiting rejects with: the client went away, or the time ran out. */
+  gaveUp(clientGone: boolean): unknown;
+}
+
 interface Job {
   run: () => Promise<CheckResult>;
   resolve: (result: CheckResult) => void;
   reject: (error: unknown) => void;
+  /** Stops listening to the caller's signal once the job left the queue. */
+  settle: () => void;
 }
 
 /**
@@ -36,8 +48,14 @@ export class FairCheckQueue {
 
   constructor(private readonly options: FairCheckQueueOptions) {}
 
-  /** Runs `run` (a check in the guard's pool) in the user's turn; rejects with GuardBusyError when over a bound. */
-  check(userId: string, run: () => Promise<CheckResult>): Promise<CheckResult> {
+  /**
+   * Runs `run` (a check in the guard's pool) in the user's turn; rejects with GuardBusyError when over a bound.
+   * A text still waiting when `wait` ends (its request's deadline, or its client went away) leaves the queue, gives
+   * its place back and rejects with `wait.gaveUp`; a check already running ends. The timer exists only while a text
+   * waits.
+   */
+  check(userId: string, run: () => Promise<CheckResult>, wait?: Wait): Promise<CheckResult> {
+    if (wait?.signal.aborted) return Promise.reject(wait.gaveUp(true));
     const held = this.#held.get(userId) ?? 0;
     if (held >= this.options.perUser) return Promise.reject(new GuardBusyError(this.options.perUser));
     if (this.#running >= this.options.concurrency && this.#waitingCount >= this.options.maxWaiting) {
@@ -45,8 +63,17 @@ export class FairCheckQueue {
     }
     this.#held.set(userId, held + 1);
     return new Promise<CheckResult>((resolve, reject) => {
-      const job: Job = { run, resolve, reject };
+      const job: Job = { run, resolve, reject, settle: () => {} };
       if (this.#running < this.options.concurrency) return this.#start(userId, job);
+      if (wait) {
+        const clientGone = () => this.#leave(userId, job, wait.gaveUp(true));
+        const timer = setTimeout(() => this.#leave(userId, job, wait.gaveUp(false)), wait.until - Date.now());
+        wait.signal.addEventListener('abort', clientGone, { once: true });
+        job.settle = () => {
+          clearTimeout(timer);
+          wait.signal.removeEventListener('abort', clientGone);
+        };
+      }
       const queue = this.#waiting.get(userId);
       if (queue) queue.push(job);
       else {
@@ -57,7 +84,33 @@ export class FairCheckQueue {
     });
   }
 
+  /** A waiting text whose request gave up: out of the queue, its place given back. */
+  #leave(userId: string, job: Job, reason: unknown): void {
+    const queue = this.#waiting.get(userId);
+    const at = queue?.indexOf(job) ?? -1;
+    if (!queue || at < 0) return;
+    queue.splice(at, 1);
+    job.settle();
+    this.#waitingCount--;
+    if (queue.length === 0) {
+      this.#waiting.delete(userId);
+      this.#turns.splice(this.#turns.indexOf(userId), 1);
+    }
+    this.#release(userId);
+    job.reject(reason);
+  }
+
+  #release(userId: string): void {
+    const left = (this.#held.get(userId) ?? 1) - 1;
+    if (left > 0) this.#held.set(userId, left);
+    else {
+      this.#held.delete(userId);
+      this.#lastServed.delete(userId);
+    }
+  }
+
   #start(userId: string, job: Job): void {
+    job.settle();
     this.#running++;
     this.#lastServed.set(userId, ++this.#served);
     Promise.resolve()
@@ -65,12 +118,7 @@ export class FairCheckQueue {
       .then(job.resolve, job.reject)
       .finally(() => {
         this.#running--;
-        const left = (this.#held.get(userId) ?? 1) - 1;
-        if (left > 0) this.#held.set(userId, left);
-        else {
-          this.#held.delete(userId);
-          this.#lastServed.delete(userId);
-        }
+        this.#release(userId);
         this.#next();
       });
   }

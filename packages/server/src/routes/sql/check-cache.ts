@@ -1,5 +1,5 @@
 import { type CheckResult, DEFAULT_OFF_THREAD_LENGTH, type Guard, type Mode } from '@expense/sql-guard';
-import { FairCheckQueue } from './check-cache-queue.js';
+import { FairCheckQueue, type Wait } from './check-cache-queue.js';
 
 export interface CheckCacheOptions {
   /** Most texts kept; the least recently used goes first. */
@@ -54,9 +54,12 @@ export class CheckCache {
     });
   }
 
-  /** `caller` is who asks (the request's principal), for the bound on long texts. */
-  async check(sql: string, mode: Mode, caller: Caller): Promise<CheckResult> {
-    if (sql.length > this.options.maxSqlLength) return this.#checkLong(sql, mode, caller);
+  /**
+   * `caller` is who asks (the request's principal), for the bound on long texts; `wait` bounds a long text's wait
+   * for the guard's pool (see FairCheckQueue.check).
+   */
+  async check(sql: string, mode: Mode, caller: Caller, wait?: Wait): Promise<CheckResult> {
+    if (sql.length > this.options.maxSqlLength) return this.#checkLong(sql, mode, caller, wait);
     const key = `${mode}:${sql}`;
     const kept = this.#results.get(key);
     if (kept) {
@@ -64,7 +67,7 @@ export class CheckCache {
       this.#results.set(key, kept);
       return kept;
     }
-    const result = await this.#checkLong(sql, mode, caller);
+    const result = await this.#checkLong(sql, mode, caller, wait);
     if (this.#results.size >= this.options.maxEntries) {
       const oldest = this.#results.keys().next().value;
       if (oldest !== undefined) this.#results.delete(oldest);
@@ -73,8 +76,8 @@ export class CheckCache {
     return result;
   }
 
-  async #checkLong(sql: string, mode: Mode, { userId }: Caller): Promise<CheckResult> {
+  async #checkLong(sql: string, mode: Mode, { userId }: Caller, wait?: Wait): Promise<CheckResult> {
     if (sql.length < DEFAULT_OFF_THREAD_LENGTH) return this.guard.checkAsync(sql, { mode });
-    return this.#long.check(userId, () => this.guard.checkAsync(sql, { mode }));
+    return this.#long.check(userId, () => this.guard.checkAsync(sql, { mode }), wait);
   }
 }

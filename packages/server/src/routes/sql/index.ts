@@ -23,6 +23,7 @@ import { WorkspaceResolution } from '../../sql/workspace.js';
 import { changeGroupHeaders, changeGroupOf } from '../changes/group.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { CheckCache } from './check-cache.js';
+import type { Wait } from './check-cache-queue.js';
 import { assertDatabaseMatchesDialect, serverDialect } from './dialect.js';
 import { toSqlApiError } from './errors.js';
 import { explainedRefusal } from './guard-hints.js';
@@ -113,8 +114,16 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       await guard.close();
     });
 
-    /** Refuses what the guard refuses, before any database work; the accepted check goes to the run. */
-    async function accepted(request: FastifyRequest, sql: string, mode: Mode) {
+    /**
+     * Refuses what the guard refuses, before any database work; the accepted check goes to the run. A long text
+     * waits for the guard's pool no longer than its request's deadline, nor once its client has gone.
+     */
+    async function accepted(
+      request: FastifyRequest,
+      sql: string,
+      mode: Mode,
+      { deadline, signal }: { deadline: ArrivalDeadline; signal: AbortSignal },
+    ) {
       const principal = principalOf(request);
       if (sql.includes('\0')) {
         throw new ApiError(
@@ -123,7 +132,12 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
           { details: { issues: [{ path: 'body.sql', message: 'NUL character' }] } },
         );
       }
-      const checked = await checks.check(sql, mode, principal).catch((error: unknown) => {
+      const wait: Wait = {
+        signal,
+        until: deadline.at,
+        gaveUp: (clientGone) => (clientGone ? deadline.aborted() : deadline.notStarted()),
+      };
+      const checked = await checks.check(sql, mode, principal, wait).catch((error: unknown) => {
         throw toSqlApiError(error);
       });
       if (checked.ok) return checked;
@@ -143,7 +157,10 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       const { mode } = endpoint;
       let key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
       const group = mode === 'query' ? undefined : changeGroupOf(request.headers);
-      const checked = await accepted(request, sql, mode);
+      // The deadline counts from the request's arrival; the lease is held until the connection is back in the pool.
+      const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, guard.limits.deadlineMs);
+      const signal = clientGone(reply.raw);
+      const checked = await accepted(request, sql, mode, { deadline, signal });
       let header = request.headers['x-workspace-id'];
       // A dry run's token: this key, this SQL, the dry run's workspace (the default here), once (spent with the
       // write); without an Idempotency-Key of its own, a retry of the same token replays instead of failing.
@@ -165,9 +182,6 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
         header ??= confirm.w;
         key ??= confirmIdempotencyKey(confirm);
       }
-      // The deadline counts from the request's arrival; the lease is held until the connection is back in the pool.
-      const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, guard.limits.deadlineMs);
-      const signal = clientGone(reply.raw);
       const call: SqlCall = {
         principal,
         mode,
