@@ -1,8 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard, introspectDialect, verifyDialect } from '../../src/index.js';
 import type { Dialect, SqlSession } from '../../src/types.js';
-import { type Engine, type EngineName, engineNames, openEngine } from '../run/engines.js';
+import { blankPglite, type Engine, type EngineName, engineNames, openEngine } from '../run/engines.js';
 import { recording, runError } from '../run/helpers.js';
 
 /**
@@ -143,7 +142,7 @@ describe.each(engineNames)('the dialect and the database on %s', (name: EngineNa
 
 describe('introspectDialect and verifyDialect on the drivers themselves', () => {
   it('take a PGlite instance (values parsed by the driver)', async () => {
-    const db = await PGlite.create();
+    const { db, close } = await blankPglite();
     try {
       await db.exec(schema);
       const dialect = await introspectDialect(db, { ...options, relations: ['orders'] });
@@ -152,7 +151,7 @@ describe('introspectDialect and verifyDialect on the drivers themselves', () => 
       await db.exec('ALTER TABLE orders DROP COLUMN note');
       expect((await verifyDialect(db, dialect)).map((d) => d.kind)).toEqual(['missing_column']);
     } finally {
-      await db.close();
+      await close();
     }
   });
 });

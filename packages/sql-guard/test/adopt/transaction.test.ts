@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { pgSession } from '../../src/adapters/pg.js';
 import { PGliteWorkerHost, pgliteSession } from '../../src/adapters/pglite.js';
 import { createGuard, GuardRunError, introspectDialect, runInTransaction } from '../../src/index.js';
 import type { Guard, SqlSession } from '../../src/types.js';
+import { blankPglite } from '../run/engines.js';
 import { recording, runError } from '../run/helpers.js';
 
 /**
@@ -67,14 +67,14 @@ async function openBare(name: 'postgres' | 'pglite' | 'pglite-worker'): Promise<
     };
   }
   if (name === 'pglite') {
-    const db = await PGlite.create();
+    const { db, close } = await blankPglite();
     return {
       exec: async (sql) => void (await db.exec(sql)),
       count: async () =>
         Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM notes')).rows[0]?.n),
       bare: (fn) => fn(pgliteSession(db, db)),
       inTransaction: (fn) => db.transaction((tx) => fn(pgliteSession(tx, db))),
-      close: () => db.close(),
+      close,
     };
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'sql-guard-tx-'));

@@ -84,8 +84,24 @@ async function openPostgres(): Promise<Engine> {
   };
 }
 
+/**
+ * An in-process PGlite on a copy of the run's blank data directory: no initdb, 3–5x faster to open than an empty
+ * in-memory one. close() closes it and removes the copy.
+ */
+export async function blankPglite(): Promise<{ db: PGlite; close(): Promise<void> }> {
+  const dataDir = await emptyPgliteDir('sql-guard-pglite-');
+  const db = await PGlite.create({ dataDir });
+  return {
+    db,
+    async close() {
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function openPglite(): Promise<Engine> {
-  const db = await PGlite.create();
+  const { db, close } = await blankPglite();
   return {
     name: 'pglite',
     exec: async (sql) => void (await db.exec(sql)),
@@ -98,7 +114,7 @@ async function openPglite(): Promise<Engine> {
           return value;
         }),
       ),
-    close: () => db.close(),
+    close,
   };
 }
 

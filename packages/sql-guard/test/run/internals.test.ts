@@ -1,5 +1,5 @@
 /** run's internals with a trivial check stub, on a session without batches (one query per part). */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { loadModule } from 'libpg-query';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteSession } from '../../src/adapters/pglite.js';
@@ -8,6 +8,7 @@ import { GuardRunError } from '../../src/run/errors.js';
 import { runStatements } from '../../src/run/run.js';
 import { dateToIso, parseArray, timestampToIso } from '../../src/run/serialize.js';
 import type { Limits, RunOptions, SqlSession } from '../../src/types.js';
+import { blankPglite } from './engines.js';
 import { stubCheck } from './stub-check.js';
 
 describe('serialize', () => {
@@ -78,12 +79,13 @@ const runChecked = (
 
 describe('runStatements without batches', () => {
   let db: PGlite;
+  let closeDb: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     await loadModule();
-    db = await PGlite.create();
+    ({ db, close: closeDb } = await blankPglite());
     await db.exec('CREATE TABLE t (n integer PRIMARY KEY); INSERT INTO t SELECT generate_series(1, 20)');
   });
-  afterAll(() => db?.close());
+  afterAll(() => closeDb?.());
 
   const limits = { ...defaultLimits, maxReturnedRows: 5, maxAffectedRows: 3 };
   const unbatched = (session: SqlSession): SqlSession => ({ query: (text) => session.query(text) });
