@@ -1,6 +1,7 @@
 // Activity: the change history of the selected workspace (GET /changes), with a revert through a dry run.
 import { api, newIdempotencyKey } from '../api.js';
-import { Component, DataTable, html, NeedsWorkspace, Notice, Problem, when } from '../ui.js';
+import { dateTime } from '../format.js';
+import { Component, DataTable, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 function rowsOf(change) {
   return change.statements.map((s) => `${s.command} ${s.table}: ${s.rowCount}`).join(', ');
@@ -60,13 +61,13 @@ export class ActivityPage extends Component {
           ? html`<p>Loading…</p>`
           : changes.length === 0
             ? html`<p>No changes yet.</p>`
-            : html`<table>
+            : html`<div class="table-box" tabindex="0"><table>
                 <caption class="muted">Changes, newest first</caption>
                 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Rows</th><th scope="col">Actions</th></tr></thead>
                 <tbody>
                   ${changes.map(
                     (c) => html`<tr>
-                      <td>${when(c.at)}</td>
+                      <td>${dateTime(c.at, this.props.settings?.timeZone)}</td>
                       <td>${c.by.email ?? '—'}${c.by.label ? html` <span class="muted">(${c.by.label})</span>` : null}</td>
                       <td><code>${c.sql.length > 120 ? `${c.sql.slice(0, 120)}…` : c.sql}</code></td>
                       <td>${rowsOf(c)}</td>
@@ -78,7 +79,7 @@ export class ActivityPage extends Component {
                     </tr>`,
                   )}
                 </tbody>
-              </table>`
+              </table></div>`
       }
     `;
   }

@@ -30,6 +30,10 @@ export class MembersPage extends Component {
     this.load();
   }
 
+  componentDidUpdate(previous) {
+    if (previous.workspaceId !== this.props.workspaceId) this.load();
+  }
+
   async load() {
     try {
       const { invitations } = await api('GET', '/invitations');
@@ -64,14 +68,17 @@ export class MembersPage extends Component {
         error: null,
         message: `${accept ? 'Joined' : 'Declined'} “${invitation.workspaceName}”.`,
       });
-      if (accept) this.props.selectWorkspace(invitation.workspaceId);
+      if (accept) {
+        await this.props.reloadWorkspaces?.();
+        this.props.selectWorkspace(invitation.workspaceId);
+      }
       await this.load();
     } catch (error) {
       this.setState({ error });
     }
   }
 
-  render({ workspaceId, me }, { members, mine, email, error, message, confirming }) {
+  render({ workspaceId, me, role }, { members, mine, email, error, message, confirming }) {
     return html`
       <${Problem} error=${error} />
       ${message ? html`<${Notice} kind="success">${message}<//>` : null}
@@ -99,7 +106,7 @@ export class MembersPage extends Component {
             ${
               members === null
                 ? html`<p>Loading…</p>`
-                : html`<table>
+                : html`<div class="table-box" tabindex="0"><table>
                     <caption class="muted">Members and pending invitations</caption>
                     <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead>
                     <tbody>
@@ -107,30 +114,39 @@ export class MembersPage extends Component {
                         (m) => html`<tr>
                           <td>${m.email}</td><td>${m.role}</td><td>${m.status === 'invited' ? 'invited (pending)' : 'active'}</td>
                           <td>${when(m.addedAt)}</td>
-                          <td><button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
-                            ${
-                              m.userId === me?.user.userId
-                                ? 'Leave this workspace'
-                                : m.status === 'invited'
-                                  ? `Withdraw invitation for ${m.email}`
-                                  : `Remove ${m.email}`
-                            }
-                          </button></td>
+                          <td>${
+                            m.userId === me?.user.userId || role === 'owner'
+                              ? html`<button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
+                                  ${
+                                    m.userId === me?.user.userId
+                                      ? 'Leave this workspace'
+                                      : m.status === 'invited'
+                                        ? `Withdraw invitation for ${m.email}`
+                                        : `Remove ${m.email}`
+                                  }
+                                </button>`
+                              : null
+                          }</td>
                         </tr>`,
                       )}
                     </tbody>
-                  </table>`
+                  </table></div>`
             }
             ${confirming ? this.confirmation(confirming) : null}
-            <p class="muted">The last owner of a workspace cannot be removed: the API refuses with last_owner, so
-              a workspace always has someone who can manage it. Add another owner first.</p>
-            <h2>Invite someone</h2>
-            <form onSubmit=${this.invite}>
-              <label for="invite-email">E-mail address to invite</label>
-              <input id="invite-email" type="email" value=${email} required
-                onInput=${(e) => this.setState({ email: e.currentTarget.value })} />
-              <button type="submit">Send invitation</button>
-            </form>`
+            <p class="muted">A workspace always keeps at least one owner: the last owner cannot leave or be
+              removed until someone else is an owner too.</p>
+            ${
+              role === 'owner'
+                ? html`<h2>Invite someone</h2>
+                  <p>They get an e-mail with a link to this console; after signing in they accept here.</p>
+                  <form onSubmit=${this.invite}>
+                    <label for="invite-email">E-mail address to invite</label>
+                    <input id="invite-email" type="email" value=${email} required
+                      onInput=${(e) => this.setState({ email: e.currentTarget.value })} />
+                    <button type="submit">Send invitation</button>
+                  </form>`
+                : html`<p class="muted">Only an owner of this workspace can invite or remove people.</p>`
+            }`
       }
     `;
   }
