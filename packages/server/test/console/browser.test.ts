@@ -445,7 +445,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
 
   it('lists the writes on the Activity page and reverts one after a dry run', async () => {
     await go(alice.page, 'activity', 'Activity');
-    await alice.page.getByRole('cell', { name: /INSERT budget_lines: 2/ }).waitFor();
+    await alice.page.getByRole('cell', { name: /^Added 2 budget lines · change [0-9a-f]{8}$/ }).waitFor();
     await alice.page.getByRole('button', { name: 'Revert…' }).first().click();
     await alice.page.getByRole('table', { name: 'Rows the revert restores' }).waitFor();
     await alice.page.getByRole('button', { name: 'Confirm revert' }).click();
@@ -479,11 +479,13 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       await page.getByRole('textbox', { name: `Note of ${entry}` }).fill(`checked ${i + 1}`);
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter'); // Save
-      await page.getByRole('cell', { name: `checked ${i + 1}` }).waitFor();
+      // Saved when the row leaves edit mode; its new values come with the reloaded list.
+      await expect.poll(() => page.getByRole('combobox', { name: /^Category of / }).count()).toBe(0);
       await page
         .getByRole('status')
         .filter({ hasText: /^Entry changed \(change [0-9a-f]{8}\)\.$/ })
         .waitFor();
+      await expect.poll(() => list.getByRole('cell', { name: `checked ${i + 1}` }).count()).toBe(1);
     }
     expect(await list.getByRole('cell', { name: 'food', exact: true }).count()).toBe(3);
 
@@ -506,8 +508,21 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await page.screenshot({ path: join(ARTIFACTS, 'transactions.png'), fullPage: true });
 
     await go(page, 'activity', 'Activity');
-    await expect.poll(() => page.getByRole('cell', { name: 'UPDATE ledger_entries: 1' }).count()).toBe(3);
-    await page.getByRole('cell', { name: 'DELETE ledger_entries: 1' }).waitFor();
+    const edits = page.getByRole('row', { name: /Changed 1 transaction · change/ });
+    await expect.poll(() => edits.count()).toBe(3);
+    await page.getByRole('cell', { name: /^Deleted 1 transaction · change/ }).waitFor();
+    // A change's rows as before and after, only the fields it changed.
+    await edits
+      .first()
+      .getByRole('button', { name: /^Details of change/ })
+      .click();
+    const diff = page.getByRole('table', { name: 'Rows of this change' });
+    await diff.waitFor();
+    const lines = (await diff.getByRole('row').allTextContents()).slice(1);
+    expect(lines).toEqual([
+      expect.stringMatching(/^transaction [0-9a-f]{8} \(changed\)note—checked 3$/),
+      'categoryrestaurantsfood',
+    ]);
   });
 
   it('sets a budget, copies it to next month and edits it in place', async () => {
@@ -668,16 +683,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     for (const person of people) expect(person.problems).toEqual([]);
     await mkdir(DOCS_IMG, { recursive: true });
     if (process.env.UPDATE_DOCS_SCREENSHOTS) {
-      const names = [
-        'keys',
-        'members',
-        'reports',
-        'home',
-        'transactions',
-        'budgets',
-        'home-390',
-        'transactions-390',
-      ];
+      const names = ['keys', 'members', 'reports', 'home', 'transactions', 'budgets', 'home-390'];
       for (const name of names.map((n) => `${n}.png`)) {
         await copyFile(join(ARTIFACTS, name), join(DOCS_IMG, `console-${name}`));
       }

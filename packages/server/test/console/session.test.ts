@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeReturnTo, sessionCookie, signInUrl } from '../../src/console/session.js';
 import { createServer } from '../../src/index.js';
+import { invitationMail } from '../../src/mail/invitation-mail.js';
 
 const ORIGIN = 'http://console.example.test';
 
@@ -134,6 +135,21 @@ describe('console session', () => {
     });
     expect(res.statusCode).toBe(403);
     await expect(lastMailTo(outbox, 'csrf@example.com')).rejects.toThrow('no mail');
+  });
+
+  it('writes an invitation mail that names the inviter and workspace and links the console, escaped', () => {
+    const mail = invitationMail({
+      to: 'bob@example.com',
+      workspaceName: 'Home <&> "Co"',
+      invitedBy: 'alice@example.com',
+      consoleUrl: `${ORIGIN}/console/`,
+    });
+    expect(mail.subject).toBe('alice@example.com invited you to “Home <&> "Co"” on Expense');
+    expect(mail.text).toContain(`sign in at ${ORIGIN}/console/ with this e-mail address (bob@example.com)`);
+    expect(mail.html).toContain(`<a href="${ORIGIN}/console/">`);
+    expect(mail.html).toContain('Home &lt;&amp;&gt; &quot;Co&quot;');
+    expect(mail.html).not.toContain('<&>');
+    expect(`${mail.text}${mail.html}`).not.toMatch(/exp_live_|\b\d{8}\b/); // no key, no code
   });
 
   it('no longer serves report SQL: the reports page reads GET /v1/reports', async () => {
