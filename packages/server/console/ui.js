@@ -47,10 +47,6 @@ export function format(value) {
   return String(value);
 }
 
-export function when(iso) {
-  return iso ? new Date(iso).toLocaleString() : '—';
-}
-
 /** A page that needs a selected workspace says so instead of failing. */
 export function NeedsWorkspace() {
   return html`<${Notice}>Choose a workspace in the header, or create one on <a href="#/workspaces">Workspaces</a>.<//>`;

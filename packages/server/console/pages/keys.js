@@ -119,7 +119,7 @@ function NewKey({ created, email }) {
     <input id="new-key-value" readonly value=${key} size="60" onFocus=${(e) => e.currentTarget.select()} />
     <h3>expense CLI</h3>
     <p>Use this key for one command (nothing is stored):</p>
-    <pre><code aria-label="CLI command with this key">${`EXPENSE_API_URL=${origin}/v1 EXPENSE_API_KEY=${key} expense whoami`}</code></pre>
+    <pre><code>${`EXPENSE_API_URL=${origin}/v1 EXPENSE_API_KEY=${key} expense whoami`}</code></pre>
     <p>Or let the CLI get its own key, kept in the system keychain:</p>
     <pre><code>expense --api-url ${origin}/v1 login --email ${email ?? 'you@example.com'}</code></pre>
     <h3>curl</h3>

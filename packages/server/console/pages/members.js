@@ -1,6 +1,7 @@
 // Members and invitations of the selected workspace, and the invitations addressed to me.
 import { api } from '../api.js';
-import { Component, html, NeedsWorkspace, Notice, Problem, when } from '../ui.js';
+import { dateTime } from '../format.js';
+import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 function keysOf(member) {
   const n = member.activeKeys;
@@ -91,7 +92,7 @@ export class MembersPage extends Component {
             : html`<ul>
                 ${mine.map(
                   (i) => html`<li>
-                    “${i.workspaceName}” from ${i.invitedBy.email} (${when(i.invitedAt)})
+                    “${i.workspaceName}” from ${i.invitedBy.email} (${dateTime(i.invitedAt, this.props.settings?.timeZone)})
                     <button type="button" onClick=${() => this.answer(i, true)}>Accept ${i.workspaceName}</button>
                     <button type="button" class="secondary" onClick=${() => this.answer(i, false)}>Decline ${i.workspaceName}</button>
                   </li>`,
@@ -113,7 +114,7 @@ export class MembersPage extends Component {
                       ${members.map(
                         (m) => html`<tr>
                           <td>${m.email}</td><td>${m.role}</td><td>${m.status === 'invited' ? 'invited (pending)' : 'active'}</td>
-                          <td>${when(m.addedAt)}</td>
+                          <td>${dateTime(m.addedAt, this.props.settings?.timeZone)}</td>
                           <td>${
                             m.userId === me?.user.userId || role === 'owner'
                               ? html`<button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
@@ -138,7 +139,8 @@ export class MembersPage extends Component {
             ${
               role === 'owner'
                 ? html`<h2>Invite someone</h2>
-                  <p>They get an e-mail with a link to this console; after signing in they accept here.</p>
+                  <p>Tell them to sign in to this console with that address: their Home page shows the invitation, to accept
+                    or decline.</p>
                   <form onSubmit=${this.invite}>
                     <label for="invite-email">E-mail address to invite</label>
                     <input id="invite-email" type="email" value=${email} required

@@ -138,6 +138,16 @@ export class TransactionsPage extends Component {
     );
   }
 
+  /** In a row being edited, Enter saves and Escape cancels. */
+  editKey(event, entry) {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      this.saveEdit(entry);
+    } else if (event.key === 'Escape') {
+      this.setState({ editing: null });
+    }
+  }
+
   describe(e) {
     return `${isoDay(e.ts, this.props.settings?.timeZone)} ${e.account_id} ${money(e.amount, e.currency)}`;
   }
@@ -188,8 +198,10 @@ export class TransactionsPage extends Component {
                     ${
                       isEditing
                         ? html`<td><input aria-label="Category of ${name}" list="tx-categories" value=${editing.category}
+                              onKeyDown=${(ev) => this.editKey(ev, e)}
                               onInput=${(ev) => this.setState({ editing: { ...editing, category: ev.currentTarget.value } })} /></td>
                             <td><input aria-label="Note of ${name}" value=${editing.note}
+                              onKeyDown=${(ev) => this.editKey(ev, e)}
                               onInput=${(ev) => this.setState({ editing: { ...editing, note: ev.currentTarget.value } })} /></td>
                             <td><button type="button" onClick=${() => this.saveEdit(e)}>Save</button>
                               <button type="button" class="secondary" onClick=${() => this.setState({ editing: null })}>Cancel</button></td>`

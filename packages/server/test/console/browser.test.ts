@@ -476,11 +476,19 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       const category = page.getByRole('combobox', { name: `Category of ${entry}` });
       await category.fill('food');
       await page.keyboard.press('Tab');
-      await page.getByRole('textbox', { name: `Note of ${entry}` }).fill(`checked ${i + 1}`);
-      await page.keyboard.press('Tab');
-      await page.keyboard.press('Enter'); // Save
-      // Saved when the row leaves edit mode; its new values come with the reloaded list.
-      await expect.poll(() => page.getByRole('combobox', { name: /^Category of / }).count()).toBe(0);
+      await expect
+        .poll(() => page.evaluate('document.activeElement.getAttribute("aria-label")'))
+        .toBe(`Note of ${entry}`);
+      await page.keyboard.type(`checked ${i + 1}`);
+      await page.keyboard.press('Enter'); // saves the row
+      // Saved when the row leaves edit mode (an error would be shown instead); the values come with the reload.
+      await expect
+        .poll(
+          async () =>
+            (await page.getByRole('alert').allTextContents()).join(' ') ||
+            page.getByRole('combobox', { name: /^Category of / }).count(),
+        )
+        .toBe(0);
       await page
         .getByRole('status')
         .filter({ hasText: /^Entry changed \(change [0-9a-f]{8}\)\.$/ })
