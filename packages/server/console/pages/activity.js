@@ -124,7 +124,9 @@ export class ActivityPage extends Component {
       ${details ? this.detailsBlock(details) : null}
       ${
         changes === null
-          ? html`<p>Loading…</p>`
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
           : changes.length === 0
             ? html`<p>No changes yet.</p>`
             : html`<div class="table-box" tabindex="0"><table>

@@ -159,7 +159,9 @@ export class BudgetsPage extends Component {
       <h2>Budget for ${month(m)}</h2>
       ${
         lines === null
-          ? html`<p>Loading…</p>`
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
           : lines.length === 0
             ? html`<p>No budget for ${month(m)} yet.</p>`
             : html`<div class="table-box" tabindex="0"><table>

@@ -60,7 +60,7 @@ export class HomePage extends Component {
     return html`
       ${invited}
       <${Problem} error=${error} />
-      ${data === null ? html`<p>Loading…</p>` : this.dashboard(data, workspace, settings)}
+      ${data === null ? (error ? null : html`<p>Loading…</p>`) : this.dashboard(data, workspace, settings)}
     `;
   }
 

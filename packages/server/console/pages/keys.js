@@ -70,7 +70,9 @@ export class KeysPage extends Component {
       ${created ? html`<${NewKey} created=${created} email=${this.props.me?.user.email} />` : null}
       ${
         keys === null
-          ? html`<p>Loading…</p>`
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
           : html`<div class="table-box" tabindex="0"><table>
               <caption class="muted">Your keys and connections (every one acts as you)</caption>
               <thead><tr>

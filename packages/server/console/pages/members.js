@@ -86,7 +86,9 @@ export class MembersPage extends Component {
       <h2>Invitations to me</h2>
       ${
         mine === null
-          ? html`<p>Loading…</p>`
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
           : mine.length === 0
             ? html`<p>No pending invitations.</p>`
             : html`<ul>
@@ -106,7 +108,9 @@ export class MembersPage extends Component {
           : html`
             ${
               members === null
-                ? html`<p>Loading…</p>`
+                ? error
+                  ? null
+                  : html`<p>Loading…</p>`
                 : html`<div class="table-box" tabindex="0"><table>
                     <caption class="muted">Members and pending invitations</caption>
                     <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead>

@@ -183,7 +183,9 @@ export class TransactionsPage extends Component {
       ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><code>${message.changeId.slice(0, 8)}</code></a>)` : ''}.<//>` : null}
       ${
         entries === null
-          ? html`<p>Loading…</p>`
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
           : entries.length === 0
             ? html`<p>No transactions match.</p>`
             : html`<div class="table-box" tabindex="0"><table>

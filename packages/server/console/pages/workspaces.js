@@ -55,7 +55,9 @@ export class WorkspacesPage extends Component {
       ${renamed ? html`<${Notice} kind="success">Workspace renamed to “${renamed}”.<//>` : null}
       ${
         workspaces === null
-          ? html`<p>Loading…</p>`
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
           : workspaces.length === 0
             ? html`<p>You are in no workspace yet: create one below, or accept an invitation on
                 <a href="#/members">Members</a> if someone invited you.</p>`

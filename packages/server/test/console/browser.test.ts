@@ -602,7 +602,11 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       for (const [route, title] of pages) {
         await page.goto(`${origin}/console/#/${route}`);
         await page.getByRole('heading', { name: title, level: 1 }).waitFor();
-        await expect.poll(() => page.getByText('Loading…').count()).toBe(0);
+        // Loaded (the session's per-second limit may make a page wait out a 429 or two), and without an error.
+        await expect
+          .poll(() => page.getByText('Loading…').count(), { message: `${route} loads`, timeout: 20_000 })
+          .toBe(0);
+        expect(await page.getByRole('alert').allTextContents(), route).toEqual([]);
         if (route === 'reports') {
           await page.getByRole('textbox', { name: 'From', exact: true }).fill('2026-08-01');
           await page.getByRole('combobox', { name: 'Report' }).selectOption('monthly_trend');
