@@ -123,6 +123,8 @@ class App extends Component {
     const page = PAGES.find((p) => p.path === state.path);
     document.title = `${page.title} · Expense console`;
     const workspace = state.workspaces?.find((w) => w.workspaceId === state.workspaceId) ?? null;
+    const waiting =
+      !page.keepOnSwitch && Boolean(state.workspaceId) && !state.settings && state.workspaces?.length !== 0;
     return html`
       <header class="top">
         <strong>Expense</strong>
@@ -148,19 +150,25 @@ class App extends Component {
       </header>
       <main>
         <h1 tabindex="-1">${page.title}</h1>
-        ${h(page.component, {
-          // Pages that show one workspace's data start afresh when another is chosen.
-          key: page.keepOnSwitch ? page.path : `${page.path} ${state.workspaceId ?? ''}`,
-          me: state.me,
-          workspaceId: state.workspaceId,
-          workspace,
-          role: workspace?.role ?? null,
-          settings: state.settings,
-          workspaces: state.workspaces,
-          selectWorkspace: this.selectWorkspace,
-          reloadWorkspaces: this.reloadWorkspaces,
-          reloadSettings: this.reloadSettings,
-        })}
+        ${
+          // Pages start once the workspace's currency and time zone are known (their amounts, dates and
+          // "this month" depend on them).
+          waiting
+            ? html`<p>Loading…</p>`
+            : h(page.component, {
+                // Pages that show one workspace's data start afresh when another is chosen.
+                key: page.keepOnSwitch ? page.path : `${page.path} ${state.workspaceId ?? ''}`,
+                me: state.me,
+                workspaceId: state.workspaceId,
+                workspace,
+                role: workspace?.role ?? null,
+                settings: state.settings,
+                workspaces: state.workspaces,
+                selectWorkspace: this.selectWorkspace,
+                reloadWorkspaces: this.reloadWorkspaces,
+                reloadSettings: this.reloadSettings,
+              })
+        }
       </main>
     `;
   }

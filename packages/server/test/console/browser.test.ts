@@ -255,6 +255,8 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await tab.goto(`${origin}/console/#/reports`);
     await tab.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
     expect(await headerWorkspace(tab)).toBe('Household');
+    // Opened directly, the page starts with the workspace's settings (its reporting currency here).
+    await tab.getByRole('textbox', { name: 'Currency (empty: EUR)' }).waitFor();
     await tab.close();
   });
 
