@@ -63,15 +63,6 @@ export async function api(method, path, options = {}) {
   return envelope.data;
 }
 
-/** The SQL of one fixed report (the definitions the MCP `report` tool uses), built by the server. */
-export async function reportSql(input) {
-  const query = new URLSearchParams(Object.entries(input).filter(([, v]) => v));
-  const response = await fetch(`${BASE}/report-sql?${query}`, { credentials: 'same-origin' });
-  const envelope = await response.json();
-  if (!envelope.ok) throw new ApiFailure(response.status, envelope.error);
-  return envelope.data.sql;
-}
-
 export function newIdempotencyKey() {
   return crypto.randomUUID();
 }

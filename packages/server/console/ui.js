@@ -1,6 +1,7 @@
 // Shared pieces: Preact and htm from the pinned packages, and small accessible building blocks.
 import htm from '../vendor/htm.mjs';
 import { Component, createRef, h, render } from '../vendor/preact.mjs';
+import { personHint, personText } from './words.js';
 
 export const html = htm.bind(h);
 export { Component, createRef, h, render };
@@ -9,9 +10,10 @@ export { Component, createRef, h, render };
 export function Problem({ error }) {
   if (!error) return null;
   const position = error.details?.position;
+  const hint = personHint(error);
   return html`<div class="problem" role="alert">
-    <p><strong>${error.message}</strong> <span class="muted">(${error.code ?? 'error'})</span></p>
-    ${error.hint ? html`<p>Hint: ${error.hint}</p>` : null}
+    <p><strong>${personText(error.message)}</strong> <span class="muted">(${error.code ?? 'error'})</span></p>
+    ${hint ? html`<p>Hint: ${hint}</p>` : null}
     ${position ? html`<p>At line ${position.line}, column ${position.column}.</p>` : null}
   </div>`;
 }
@@ -22,7 +24,7 @@ export function Notice({ children, kind = 'notice' }) {
 
 /** A result table (columns by name) with a caption; numbers right-aligned. */
 export function DataTable({ caption, columns, rows }) {
-  return html`<table>
+  return html`<div class="table-box" tabindex="0"><table>
     <caption class="muted">${caption}</caption>
     <thead><tr>${columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
     <tbody>
@@ -36,7 +38,7 @@ export function DataTable({ caption, columns, rows }) {
           })}</tr>`,
       )}
     </tbody>
-  </table>`;
+  </table></div>`;
 }
 
 export function format(value) {
@@ -45,11 +47,7 @@ export function format(value) {
   return String(value);
 }
 
-export function when(iso) {
-  return iso ? new Date(iso).toLocaleString() : '—';
-}
-
 /** A page that needs a selected workspace says so instead of failing. */
 export function NeedsWorkspace() {
-  return html`<${Notice}>Select or create a workspace first (<a href="#/workspaces">Workspaces</a>).<//>`;
+  return html`<${Notice}>Choose a workspace in the header, or create one on <a href="#/workspaces">Workspaces</a>.<//>`;
 }

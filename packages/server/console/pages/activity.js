@@ -1,15 +1,72 @@
-// Activity: the change history of the selected workspace (GET /changes), with a revert through a dry run.
-import { api, newIdempotencyKey } from '../api.js';
-import { Component, DataTable, html, NeedsWorkspace, Notice, Problem, when } from '../ui.js';
+// Activity: the change history of the selected workspace (GET /changes): when, who, what in words; a change's
+// rows as a before/after table (GET /changes/{id}); a revert shown first as a dry run in the same form.
+import { api } from '../api.js';
+import { dateTime } from '../format.js';
+import { Component, format, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
-function rowsOf(change) {
-  return change.statements.map((s) => `${s.command} ${s.table}: ${s.rowCount}`).join(', ');
+const NOUNS = {
+  ledger_entries: ['transaction', 'transactions'],
+  budget_lines: ['budget line', 'budget lines'],
+  workspace_settings: ['workspace setting', 'workspace settings'],
+  account_metadata: ['account detail', 'account details'],
+};
+const VERBS = { INSERT: 'Added', UPDATE: 'Changed', DELETE: 'Deleted' };
+/** Columns every row has and nobody edits: left out of the before/after table. */
+const BOOKKEEPING = new Set(['workspace_id', 'inserted_at', 'updated_at']);
+
+function summary(change) {
+  const parts = change.statements.map((s) => {
+    const [one, many] = NOUNS[s.table] ?? [s.table, s.table];
+    return `${VERBS[s.command] ?? s.command} ${s.rowCount} ${s.rowCount === 1 ? one : many}`;
+  });
+  const what = parts.join(', ') || 'No rows';
+  return change.endpoint === 'revert' ? `Revert: ${what.toLowerCase()}` : what;
+}
+
+/** A short name for a row: its key's values, shortened ids. */
+function rowName(row) {
+  const [one] = NOUNS[row.table] ?? [row.table];
+  const key = Object.values(row.key)
+    .map((v) => (typeof v === 'string' && /^[0-9a-f-]{36}$/.test(v) ? v.slice(0, 8) : format(v)))
+    .join(' ');
+  return `${one} ${key}`;
+}
+
+function cell(value) {
+  if (value === undefined) return '';
+  return format(value);
+}
+
+/** Per row, the columns that differ between its two images (all of them for an added or deleted row). */
+export function RowDiff({ rows, caption, beforeLabel, afterLabel }) {
+  const lines = [];
+  for (const row of rows) {
+    const columns = [...new Set([...Object.keys(row.before ?? {}), ...Object.keys(row.after ?? {})])].filter(
+      (c) => !BOOKKEEPING.has(c),
+    );
+    const changed = columns.filter(
+      (c) => JSON.stringify(row.before?.[c] ?? null) !== JSON.stringify(row.after?.[c] ?? null),
+    );
+    const state = row.before === null ? 'added' : row.after === null ? 'removed' : 'changed';
+    for (const [i, column] of changed.entries()) {
+      lines.push({ name: i === 0 ? `${rowName(row)} (${state})` : '', column, row });
+    }
+  }
+  return html`<div class="table-box" tabindex="0"><table class="diff">
+    <caption class="muted">${caption}</caption>
+    <thead><tr><th scope="col">Row</th><th scope="col">Field</th><th scope="col">${beforeLabel}</th><th scope="col">${afterLabel}</th></tr></thead>
+    <tbody>${lines.map(
+      (l) => html`<tr><td>${l.name}</td><td>${l.column}</td>
+        <td class=${l.row.before ? 'old' : 'muted'}>${l.row.before ? cell(l.row.before[l.column]) : '(none)'}</td>
+        <td class=${l.row.after ? 'new' : 'muted'}>${l.row.after ? cell(l.row.after[l.column]) : '(none)'}</td></tr>`,
+    )}</tbody>
+  </table></div>`;
 }
 
 export class ActivityPage extends Component {
   constructor() {
     super();
-    this.state = { changes: null, error: null, preview: null, message: null };
+    this.state = { changes: null, error: null, preview: null, details: null, message: null };
   }
 
   componentDidMount() {
@@ -26,20 +83,28 @@ export class ActivityPage extends Component {
     }
   }
 
+  async show(change) {
+    try {
+      const data = await api('GET', `/changes/${change.changeId}`, { workspaceId: this.props.workspaceId });
+      this.setState({ details: { change, rows: data.rows }, preview: null, error: null });
+    } catch (error) {
+      this.setState({ error });
+    }
+  }
+
   async revert(change, dryRun) {
     try {
+      const token = this.state.preview?.result.confirmToken;
       const result = await api('POST', `/changes/${change.changeId}/revert`, {
-        body: dryRun ? { dryRun: true } : {},
+        body: dryRun ? { dryRun: true } : token ? { confirmToken: token } : {},
         workspaceId: this.props.workspaceId,
-        ...(dryRun ? {} : { idempotencyKey: this.state.preview.idempotencyKey }),
       });
-      if (dryRun)
-        this.setState({ preview: { change, result, idempotencyKey: newIdempotencyKey() }, error: null });
+      if (dryRun) this.setState({ preview: { change, result }, details: null, error: null });
       else {
         this.setState({
           preview: null,
           error: null,
-          message: `Change reverted (as change ${result.changeId}).`,
+          message: `Change reverted (as change ${result.changeId.slice(0, 8)}).`,
         });
         await this.load();
       }
@@ -48,52 +113,62 @@ export class ActivityPage extends Component {
     }
   }
 
-  render({ workspaceId }, { changes, error, preview, message }) {
+  render({ workspaceId, settings }, { changes, error, preview, details, message }) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     return html`
-      <p class="muted">Every committed write, by whom, with its rows before and after; kept 90 days.</p>
+      <p class="muted">Every saved change, by whom, with its rows before and after; kept 90 days. A change can be
+        taken back while its rows are still as it left them.</p>
       <${Problem} error=${error} />
       ${message ? html`<${Notice} kind="success">${message}<//>` : null}
       ${preview ? this.previewBlock(preview) : null}
+      ${details ? this.detailsBlock(details) : null}
       ${
         changes === null
-          ? html`<p>Loading…</p>`
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
           : changes.length === 0
             ? html`<p>No changes yet.</p>`
-            : html`<table>
+            : html`<div class="table-box" tabindex="0"><table>
                 <caption class="muted">Changes, newest first</caption>
-                <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Rows</th><th scope="col">Actions</th></tr></thead>
+                <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Actions</th></tr></thead>
                 <tbody>
                   ${changes.map(
                     (c) => html`<tr>
-                      <td>${when(c.at)}</td>
+                      <td>${dateTime(c.at, settings?.timeZone)}</td>
                       <td>${c.by.email ?? '—'}${c.by.label ? html` <span class="muted">(${c.by.label})</span>` : null}</td>
-                      <td><code>${c.sql.length > 120 ? `${c.sql.slice(0, 120)}…` : c.sql}</code></td>
-                      <td>${rowsOf(c)}</td>
-                      <td>${
-                        c.revertedBy
-                          ? html`<span class="muted">reverted</span>`
-                          : html`<button type="button" class="secondary" onClick=${() => this.revert(c, true)}>Revert…</button>`
-                      }</td>
+                      <td>${summary(c)} <span class="muted">· change ${c.changeId.slice(0, 8)}</span></td>
+                      <td>
+                        <button type="button" class="secondary" aria-label="Details of change ${c.changeId.slice(0, 8)}"
+                          onClick=${() => this.show(c)}>Details</button>
+                        ${
+                          c.revertedBy
+                            ? html`<span class="muted">reverted</span>`
+                            : html`<button type="button" class="secondary" onClick=${() => this.revert(c, true)}>Revert…</button>`
+                        }
+                      </td>
                     </tr>`,
                   )}
                 </tbody>
-              </table>`
+              </table></div>`
       }
     `;
   }
 
+  detailsBlock({ change, rows }) {
+    return html`<section class="notice" aria-labelledby="change-details">
+      <h2 id="change-details">${summary(change)}</h2>
+      <${RowDiff} rows=${rows} caption="Rows of this change" beforeLabel="Before" afterLabel="After" />
+      <details><summary>SQL of this change</summary><pre><code>${change.sql}</code></pre></details>
+      <button type="button" class="secondary" onClick=${() => this.setState({ details: null })}>Close</button>
+    </section>`;
+  }
+
   previewBlock({ change, result }) {
-    const rows = result.rows.map((r) => ({
-      table: r.table,
-      key: JSON.stringify(r.key),
-      now: r.before ? JSON.stringify(r.before) : '(absent)',
-      after: r.after ? JSON.stringify(r.after) : '(absent)',
-    }));
     return html`<div class="notice" role="status">
-      <p><strong>Dry run of the revert:</strong> nothing was changed yet.</p>
-      <pre><code>${result.sql}</code></pre>
-      <${DataTable} caption="Rows the revert restores" columns=${['table', 'key', 'now', 'after']} rows=${rows} />
+      <p><strong>Dry run of the revert:</strong> nothing was changed yet. These rows would be put back:</p>
+      <${RowDiff} rows=${result.rows} caption="Rows the revert restores" beforeLabel="Now" afterLabel="After the revert" />
+      <details><summary>SQL of the revert</summary><pre><code>${result.sql}</code></pre></details>
       <button type="button" class="danger" onClick=${() => this.revert(change, false)}>Confirm revert</button>
       <button type="button" class="secondary" onClick=${() => this.setState({ preview: null })}>Cancel</button>
     </div>`;

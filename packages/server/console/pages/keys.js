@@ -1,6 +1,9 @@
 // Keys and connections in one list: CLI and agent keys, OAuth connections, console sessions.
 import { api } from '../api.js';
-import { Component, html, Notice, Problem, when } from '../ui.js';
+import { dateTime } from '../format.js';
+import { Component, html, Notice, Problem } from '../ui.js';
+
+const when = (iso) => dateTime(iso);
 
 function kindOf(key) {
   if (key.kind === 'oauth') return `oauth${key.client?.name ? ` (${key.client.name})` : ''}`;
@@ -67,8 +70,10 @@ export class KeysPage extends Component {
       ${created ? html`<${NewKey} created=${created} email=${this.props.me?.user.email} />` : null}
       ${
         keys === null
-          ? html`<p>Loading…</p>`
-          : html`<table>
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
+          : html`<div class="table-box" tabindex="0"><table>
               <caption class="muted">Your keys and connections (every one acts as you)</caption>
               <thead><tr>
                 <th scope="col">Label</th><th scope="col">Kind</th><th scope="col">Reach</th>
@@ -88,7 +93,7 @@ export class KeysPage extends Component {
                   </tr>`,
                 )}
               </tbody>
-            </table>`
+            </table></div>`
       }
       <h2>New key for an agent</h2>
       <form onSubmit=${this.create}>
@@ -115,9 +120,8 @@ function NewKey({ created, email }) {
     <label for="new-key-value">The new key</label>
     <input id="new-key-value" readonly value=${key} size="60" onFocus=${(e) => e.currentTarget.select()} />
     <h3>expense CLI</h3>
-    <p>Use this key for one shell (nothing is stored):</p>
-    <pre><code>export EXPENSE_API_URL=${origin}/v1 EXPENSE_API_KEY=${key}
-expense whoami</code></pre>
+    <p>Use this key for one command (nothing is stored):</p>
+    <pre><code>${`EXPENSE_API_URL=${origin}/v1 EXPENSE_API_KEY=${key} expense whoami`}</code></pre>
     <p>Or let the CLI get its own key, kept in the system keychain:</p>
     <pre><code>expense --api-url ${origin}/v1 login --email ${email ?? 'you@example.com'}</code></pre>
     <h3>curl</h3>

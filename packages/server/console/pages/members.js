@@ -1,6 +1,7 @@
 // Members and invitations of the selected workspace, and the invitations addressed to me.
 import { api } from '../api.js';
-import { Component, html, NeedsWorkspace, Notice, Problem, when } from '../ui.js';
+import { dateTime } from '../format.js';
+import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 function keysOf(member) {
   const n = member.activeKeys;
@@ -28,6 +29,10 @@ export class MembersPage extends Component {
 
   componentDidMount() {
     this.load();
+  }
+
+  componentDidUpdate(previous) {
+    if (previous.workspaceId !== this.props.workspaceId) this.load();
   }
 
   async load() {
@@ -64,27 +69,32 @@ export class MembersPage extends Component {
         error: null,
         message: `${accept ? 'Joined' : 'Declined'} “${invitation.workspaceName}”.`,
       });
-      if (accept) this.props.selectWorkspace(invitation.workspaceId);
+      if (accept) {
+        await this.props.reloadWorkspaces?.();
+        this.props.selectWorkspace(invitation.workspaceId);
+      }
       await this.load();
     } catch (error) {
       this.setState({ error });
     }
   }
 
-  render({ workspaceId, me }, { members, mine, email, error, message, confirming }) {
+  render({ workspaceId, me, role }, { members, mine, email, error, message, confirming }) {
     return html`
       <${Problem} error=${error} />
       ${message ? html`<${Notice} kind="success">${message}<//>` : null}
       <h2>Invitations to me</h2>
       ${
         mine === null
-          ? html`<p>Loading…</p>`
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
           : mine.length === 0
             ? html`<p>No pending invitations.</p>`
             : html`<ul>
                 ${mine.map(
                   (i) => html`<li>
-                    “${i.workspaceName}” from ${i.invitedBy.email} (${when(i.invitedAt)})
+                    “${i.workspaceName}” from ${i.invitedBy.email} (${dateTime(i.invitedAt, this.props.settings?.timeZone)})
                     <button type="button" onClick=${() => this.answer(i, true)}>Accept ${i.workspaceName}</button>
                     <button type="button" class="secondary" onClick=${() => this.answer(i, false)}>Decline ${i.workspaceName}</button>
                   </li>`,
@@ -98,39 +108,51 @@ export class MembersPage extends Component {
           : html`
             ${
               members === null
-                ? html`<p>Loading…</p>`
-                : html`<table>
+                ? error
+                  ? null
+                  : html`<p>Loading…</p>`
+                : html`<div class="table-box" tabindex="0"><table>
                     <caption class="muted">Members and pending invitations</caption>
                     <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead>
                     <tbody>
                       ${members.map(
                         (m) => html`<tr>
                           <td>${m.email}</td><td>${m.role}</td><td>${m.status === 'invited' ? 'invited (pending)' : 'active'}</td>
-                          <td>${when(m.addedAt)}</td>
-                          <td><button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
-                            ${
-                              m.userId === me?.user.userId
-                                ? 'Leave this workspace'
-                                : m.status === 'invited'
-                                  ? `Withdraw invitation for ${m.email}`
-                                  : `Remove ${m.email}`
-                            }
-                          </button></td>
+                          <td>${dateTime(m.addedAt, this.props.settings?.timeZone)}</td>
+                          <td>${
+                            m.userId === me?.user.userId || role === 'owner'
+                              ? html`<button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
+                                  ${
+                                    m.userId === me?.user.userId
+                                      ? 'Leave this workspace'
+                                      : m.status === 'invited'
+                                        ? `Withdraw invitation for ${m.email}`
+                                        : `Remove ${m.email}`
+                                  }
+                                </button>`
+                              : null
+                          }</td>
                         </tr>`,
                       )}
                     </tbody>
-                  </table>`
+                  </table></div>`
             }
             ${confirming ? this.confirmation(confirming) : null}
-            <p class="muted">The last owner of a workspace cannot be removed: the API refuses with last_owner, so
-              a workspace always has someone who can manage it. Add another owner first.</p>
-            <h2>Invite someone</h2>
-            <form onSubmit=${this.invite}>
-              <label for="invite-email">E-mail address to invite</label>
-              <input id="invite-email" type="email" value=${email} required
-                onInput=${(e) => this.setState({ email: e.currentTarget.value })} />
-              <button type="submit">Send invitation</button>
-            </form>`
+            <p class="muted">A workspace always keeps at least one owner: the last owner cannot leave or be
+              removed until someone else is an owner too.</p>
+            ${
+              role === 'owner'
+                ? html`<h2>Invite someone</h2>
+                  <p>Tell them to sign in to this console with that address: their Home page shows the invitation, to accept
+                    or decline.</p>
+                  <form onSubmit=${this.invite}>
+                    <label for="invite-email">E-mail address to invite</label>
+                    <input id="invite-email" type="email" value=${email} required
+                      onInput=${(e) => this.setState({ email: e.currentTarget.value })} />
+                    <button type="submit">Send invitation</button>
+                  </form>`
+                : html`<p class="muted">Only an owner of this workspace can invite or remove people.</p>`
+            }`
       }
     `;
   }

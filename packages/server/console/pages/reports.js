@@ -1,56 +1,74 @@
 // Reports: GET /v1/reports/{kind} (the same data as the MCP `report` tool and `expense report`), in one currency
-// per report, so one chart never mixes currencies; a uPlot chart, a table, and the report's notes.
-import uPlot from '../../vendor/uPlot.esm.js';
+// per report, so a chart never mixes currencies: a grouped bar chart, a table, and the report's notes.
 import { api } from '../api.js';
-import { Component, createRef, DataTable, html, NeedsWorkspace, Problem } from '../ui.js';
+import { BarChart } from '../chart.js';
+import { dateTime, day, money, month, monthStart, today } from '../format.js';
+import { Component, html, NeedsWorkspace, Problem } from '../ui.js';
 
 const KINDS = {
   spend_by_category: {
     title: 'Spend by category',
-    label: (r) => r.category,
-    values: ['spent'],
-    bars: true,
+    group: (r) => r.category,
+    series: [['spent', 'Spent']],
+    columns: [
+      ['Category', (r) => r.category],
+      ['Spent', (r, c) => money(r.spent, c), 'num'],
+      ['Entries', (r) => r.entries, 'num'],
+    ],
   },
   budget_vs_actual: {
     title: 'Budget vs actual',
-    label: (r) => `${String(r.budget_month).slice(0, 7)} ${r.category}`,
-    values: ['planned_value', 'actual'],
-    bars: false,
+    group: (r, many) =>
+      `${r.category}${r.direction === 'income' ? ' (income)' : ''}${many ? ` · ${month(r.budget_month)}` : ''}`,
+    series: [
+      ['planned_value', 'Planned'],
+      ['actual', 'Actual'],
+    ],
+    columns: [
+      ['Month', (r) => month(r.budget_month)],
+      ['Category', (r) => r.category],
+      ['Direction', (r) => r.direction],
+      ['Planned', (r, c) => money(r.planned_value, c), 'num'],
+      ['Actual', (r, c) => money(r.actual, c), 'num'],
+    ],
   },
   balances: {
     title: 'Balances',
-    label: (r) => r.account_id,
-    values: ['balance'],
-    bars: true,
+    group: (r) => r.account_id,
+    series: [['balance', 'Balance']],
+    columns: [
+      ['Account', (r) => r.account_id],
+      ['Balance', (r, c) => money(r.balance, c), 'num'],
+      ['Change in range', (r, c) => money(r.change, c), 'num'],
+      ['Entries', (r) => r.entries, 'num'],
+      ['Last entry', (r, _c, tz) => dateTime(r.last_ts, tz)],
+    ],
   },
   monthly_trend: {
     title: 'Monthly trend',
-    label: (r) => String(r.month).slice(0, 7),
-    values: ['income', 'spent', 'net'],
-    bars: false,
+    group: (r) => month(r.month),
+    series: [
+      ['income', 'Income'],
+      ['spent', 'Spent'],
+      ['net', 'Net'],
+    ],
+    columns: [
+      ['Month', (r) => month(r.month)],
+      ['Income', (r, c) => money(r.income, c), 'num'],
+      ['Spent', (r, c) => money(r.spent, c), 'num'],
+      ['Net', (r, c) => money(r.net, c), 'num'],
+    ],
   },
 };
 
-const COLOURS = ['#0b5cad', '#c2571a', '#1b6e3a'];
-
-function isoDay(date) {
-  return date.toISOString().slice(0, 10);
-}
-
-function defaultFrom() {
-  const d = new Date();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() - 5);
-  return isoDay(d);
-}
-
 export class ReportsPage extends Component {
-  constructor() {
-    super();
+  constructor(props) {
+    super(props);
+    const to = today(props.settings?.timeZone);
     this.state = {
       kind: 'spend_by_category',
-      from: defaultFrom(),
-      to: isoDay(new Date()),
+      from: monthStart(to, -5),
+      to,
       currency: '',
       result: null,
       error: null,
@@ -70,9 +88,10 @@ export class ReportsPage extends Component {
     };
   }
 
-  render({ workspaceId }, { kind, from, to, currency, result, error }) {
+  render({ workspaceId, settings }, { kind, from, to, currency, result, error }) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     const set = (name) => (e) => this.setState({ [name]: e.currentTarget.value });
+    const reporting = settings?.currency ?? 'the workspace’s reporting currency';
     return html`
       <form onSubmit=${this.show}>
         <div class="row">
@@ -85,86 +104,52 @@ export class ReportsPage extends Component {
           <div><label for="report-from">From</label><input id="report-from" type="date" value=${from} onInput=${set('from')} /></div>
           <div><label for="report-to">To</label><input id="report-to" type="date" value=${to} onInput=${set('to')} /></div>
           <div>
-            <label for="report-currency">Currency (default: the workspace's reporting currency)</label>
+            <label for="report-currency">Currency (empty: ${reporting})</label>
             <input id="report-currency" value=${currency} maxlength="3" size="5" onInput=${set('currency')} />
           </div>
         </div>
         <button type="submit">Show report</button>
       </form>
       <${Problem} error=${error} />
-      ${result ? html`<${Report} report=${result} />` : null}
+      ${result ? html`<${Report} report=${result} timeZone=${settings?.timeZone} />` : null}
     `;
   }
 }
 
-function Report({ report }) {
+function Report({ report, timeZone }) {
   const def = KINDS[report.kind];
-  const { rows, fx, notes } = report;
-  const rate = fx.newestRateDate ? ` Newest exchange rate used: ${fx.newestRateDate}.` : '';
-  const noteList = notes.length ? html`<ul>${notes.map((n) => html`<li>${n}</li>`)}</ul>` : null;
-  if (rows.length === 0) return html`${noteList}<p>No data in this range.</p>`;
+  const { rows, fx, notes, currency } = report;
+  const rate = fx.newestRateDate ? ` Newest exchange rate used: ${day(fx.newestRateDate)}.` : '';
+  const noteList = notes?.length ? html`<ul>${notes.map((n) => html`<li>${n}</li>`)}</ul>` : null;
+  if (rows.length === 0)
+    return html`${noteList}<p>Nothing was recorded from ${day(report.from)} to ${day(report.to)}.</p>`;
+  // One currency per chart: rows left in their own currency (no exchange rate) are only in the table.
+  const charted = rows.filter((r) => !r.currency || r.currency === currency);
+  const many = new Set(rows.map((r) => r.budget_month)).size > 1;
+  const labels = charted.map((r) => def.group(r, many));
+  const series = def.series.map(([column, name]) => ({
+    name,
+    values: charted.map((r) => Number(r[column])),
+  }));
+  const others = rows.length - charted.length;
   return html`<section aria-label="${def.title} report">
-    <h2>${def.title} in ${report.currency}</h2>
-    <p>Amounts in ${report.currency}, converted by the rate of each entry's day.${rate}</p>
+    <h2>${def.title} in ${currency}, ${day(report.from)} – ${day(report.to)}</h2>
+    <p>Other currencies are converted to ${currency} at the rate of each entry's day.${rate}</p>
+    ${fx.stale ? html`<p class="notice" role="status">The exchange rates are more than a week old; converted amounts may be off.</p>` : null}
+    ${others ? html`<p class="notice" role="status">${others} row${others === 1 ? '' : 's'} had no exchange rate to ${currency}: they are in the table in their own currency, not in the chart.</p>` : null}
     ${noteList}
-    <${Chart} key=${report.kind} def=${def} rows=${rows} />
-    <${DataTable} caption="${def.title} (data table)" columns=${Object.keys(rows[0])} rows=${rows} />
+    ${charted.length ? html`<${BarChart} key=${report.kind} title=${def.title} labels=${labels} series=${series} currency=${currency} />` : null}
+    <div class="table-box" tabindex="0">
+      <table>
+        <caption class="muted">${def.title} (data table)</caption>
+        <thead><tr>${def.columns.map(([name, , cls]) => html`<th scope="col" class=${cls ?? ''}>${name}</th>`)}</tr></thead>
+        <tbody>
+          ${rows.map(
+            (r) =>
+              html`<tr>${def.columns.map(([, cell, cls]) => html`<td class=${cls ?? ''}>${cell(r, r.currency ?? currency, timeZone)}</td>`)}</tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
   </section>`;
-}
-
-class Chart extends Component {
-  constructor() {
-    super();
-    this.container = createRef();
-  }
-
-  componentDidMount() {
-    this.draw();
-  }
-
-  componentDidUpdate() {
-    this.draw();
-  }
-
-  componentWillUnmount() {
-    this.plot?.destroy();
-  }
-
-  draw() {
-    this.plot?.destroy();
-    const { def, rows } = this.props;
-    const labels = rows.map(def.label);
-    const data = [
-      rows.map((_, i) => i),
-      ...def.values.map((v) => rows.map((r) => (r[v] === null ? null : Number(r[v])))),
-    ];
-    const bars = def.bars ? uPlot.paths.bars({ size: [0.6, 80] }) : undefined;
-    const options = {
-      width: Math.max(320, Math.min(900, this.container.current.clientWidth || 720)),
-      height: 280,
-      scales: { x: { time: false } },
-      axes: [
-        {
-          values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? (labels[t] ?? '') : '')),
-          space: 60,
-        },
-        {},
-      ],
-      series: [
-        { label: 'item', value: (_u, i) => (i === null ? '' : (labels[i] ?? '')) },
-        ...def.values.map((v, i) => ({
-          label: v,
-          stroke: COLOURS[i],
-          fill: def.bars ? `${COLOURS[i]}88` : undefined,
-          width: 2,
-          ...(bars ? { paths: bars, points: { show: false } } : {}),
-        })),
-      ],
-    };
-    this.plot = new uPlot(options, data, this.container.current);
-  }
-
-  render({ def }) {
-    return html`<div ref=${this.container} class="chart" role="img" aria-label="${def.title} chart (the table below has the same data)"></div>`;
-  }
 }

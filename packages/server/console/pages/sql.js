@@ -53,7 +53,8 @@ export class SqlPage extends Component {
   render({ workspaceId }, { sql, result, error, pending }) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     return html`
-      <p class="muted">The same dialect as the API: GET /v1/schema lists the relations and what may be written.</p>
+      <p class="muted">For people who know SQL: read the workspace's tables with “Run query”; a change is
+        shown first as a dry run and saved only when you confirm it.</p>
       <label for="sql-text">SQL</label>
       <textarea id="sql-text" spellcheck="false" value=${sql}
         onInput=${(e) => this.setState({ sql: e.currentTarget.value, pending: null })}></textarea>
@@ -70,7 +71,7 @@ export class SqlPage extends Component {
             </div>`
           : null
       }
-      ${result?.committed ? html`<${Notice} kind="success">Committed.<//>` : null}
+      ${result?.committed && result.statements.some((s) => s.command !== 'SELECT') ? html`<${Notice} kind="success">Saved: the change is in Activity${result.changeId ? html` as change <code>${result.changeId}</code>` : ''}.<//>` : null}
       ${result ? html`<${StatementResults} result=${result} />` : null}
     `;
   }

@@ -11,6 +11,7 @@ export class WorkspacesPage extends Component {
       try {
         const { workspace } = await api('POST', '/workspaces', { body: { name: this.state.name } });
         this.setState({ name: '', error: null, created: workspace.name });
+        await this.props.reloadWorkspaces();
         this.props.selectWorkspace(workspace.workspaceId);
         await this.load();
       } catch (error) {
@@ -24,6 +25,7 @@ export class WorkspacesPage extends Component {
           body: { name: this.state.newName },
         });
         this.setState({ newName: '', error: null, created: null, renamed: workspace.name });
+        await this.props.reloadWorkspaces();
         await this.load();
       } catch (error) {
         this.setState({ error });
@@ -53,10 +55,13 @@ export class WorkspacesPage extends Component {
       ${renamed ? html`<${Notice} kind="success">Workspace renamed to “${renamed}”.<//>` : null}
       ${
         workspaces === null
-          ? html`<p>Loading…</p>`
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
           : workspaces.length === 0
-            ? html`<p>You have no workspace yet.</p>`
-            : html`<table>
+            ? html`<p>You are in no workspace yet: create one below, or accept an invitation on
+                <a href="#/members">Members</a> if someone invited you.</p>`
+            : html`<div class="table-box" tabindex="0"><table>
                 <caption class="muted">Your workspaces</caption>
                 <thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Selected</th></tr></thead>
                 <tbody>
@@ -73,7 +78,7 @@ export class WorkspacesPage extends Component {
                     </tr>`,
                   )}
                 </tbody>
-              </table>`
+              </table></div>`
       }
       <h2>New workspace</h2>
       <form onSubmit=${this.create}>
@@ -93,7 +98,7 @@ export class WorkspacesPage extends Component {
               </form>`
           : null
       }
-      ${workspaceId ? html`<${Settings} workspaceId=${workspaceId} />` : null}
+      ${workspaceId ? html`<${Settings} workspaceId=${workspaceId} saved=${this.props.reloadSettings} />` : null}
     `;
   }
 }
@@ -130,6 +135,7 @@ class Settings extends Component {
           await api('POST', '/sql/execute', { body: { sql }, ...options });
         }
         this.setState({ error: null, saved: true });
+        this.props.saved?.();
       } catch (error) {
         this.setState({ error, saved: false });
       }

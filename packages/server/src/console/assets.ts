@@ -20,13 +20,13 @@ export function consoleAssetsDirectory(): string {
 }
 
 /** The files of pinned packages the console loads, by the name it loads them under. */
-export const VENDOR_FILES = ['preact.mjs', 'htm.mjs', 'uPlot.esm.js', 'uPlot.min.css'] as const;
+export const VENDOR_FILES = ['preact.mjs', 'htm.mjs'] as const;
 
 /**
  * The `dist` folders in node_modules the vendor files are served from: Preact and htm as ES modules (the
- * console uses no file with a bare import, so no import map is needed), uPlot and its CSS.
+ * console uses no file with a bare import, so no import map is needed).
  */
 export function vendorRoots(): string[] {
   const require = createRequire(join(moduleDir(), 'noop.js'));
-  return ['preact', 'htm', 'uplot'].map((name) => dirname(require.resolve(name)));
+  return ['preact', 'htm'].map((name) => dirname(require.resolve(name)));
 }

@@ -1,11 +1,9 @@
-import { ReportInputError, ReportInputSchema, reportSql } from '@expense/wire/reports';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError, isApiError } from '../http/api-error.js';
+import { isApiError } from '../http/api-error.js';
 import { BODY_LIMIT } from '../http/body-parser.js';
-import { success } from '../http/envelope.js';
 import { catalogEntry } from '../http/error-catalog.js';
 import { consoleAssetsDirectory, VENDOR_FILES, vendorRoots } from './assets.js';
 import { appShell, codePage, emailPage, type PageProblem } from './pages.js';
@@ -21,6 +19,7 @@ import {
   sessionCookie,
   sessionKeyOf,
 } from './session.js';
+import { signInHint } from './words.js';
 
 /** The console's Content-Security-Policy: only this origin's files, no inline code, never framed. */
 export const CONSOLE_CSP = [
@@ -48,7 +47,10 @@ function problemOf(
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
   return {
     status: error.status,
-    problem: { message: error.message, hint: error.options.hint ?? catalogEntry(error.code).hint },
+    problem: {
+      message: error.message,
+      hint: signInHint(error.code, error.options.hint ?? catalogEntry(error.code).hint),
+    },
   };
 }
 
@@ -113,7 +115,7 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
       if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) {
         const problem = {
           message: 'This is not an e-mail address.',
-          hint: catalogEntry('invalid_email').hint,
+          hint: signInHint('invalid_email', catalogEntry('invalid_email').hint),
         };
         return sendHtml(reply, 400, emailPage(base, returnTo, problem, email));
       }
@@ -154,28 +156,6 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
         return sendHtml(reply, p.status, codePage(base, returnTo, email, token, p.problem));
       }
     });
-
-    // The SQL of a fixed report (wire/reports.ts, shared with the MCP `report` tool); the browser runs it
-    // through /console/api/sql/query, so the guard, row-level security and limits apply as to any query.
-    app.get<{ Querystring: Record<string, string | undefined> }>(
-      `${CONSOLE_PATH}/report-sql`,
-      async (request) => {
-        const { kind, from, to, currency } = request.query;
-        const input = ReportInputSchema.safeParse({ kind, from, to, ...(currency ? { currency } : {}) });
-        if (!input.success) {
-          throw new ApiError(
-            'invalid_request',
-            'The report needs a kind, from and to (YYYY-MM-DD), and an optional 3-letter currency.',
-          );
-        }
-        try {
-          return success({ sql: reportSql(input.data) });
-        } catch (error) {
-          if (error instanceof ReportInputError) throw new ApiError('invalid_request', error.message);
-          throw error;
-        }
-      },
-    );
 
     app.post(`${CONSOLE_PATH}/sign-out`, async (request, reply) => {
       await signOut(ctx, request);

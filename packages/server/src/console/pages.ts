@@ -82,7 +82,6 @@ export function appShell(base: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>Expense console</title>
-<link rel="stylesheet" href="${base}/vendor/uPlot.min.css">
 <link rel="stylesheet" href="${base}/assets/console.css">
 <script type="module" src="${base}/assets/app.js"></script>
 </head>

@@ -2,14 +2,17 @@
 // from the mail outbox, workspaces, invitations across two browser profiles, removal and key revocation (the
 // API answers 401), a guard error with its hint, every report's chart and table, and no console error or
 // Content-Security-Policy violation on any page. Screenshots go to test-artifacts/console/.
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
 
@@ -24,6 +27,8 @@ const FLAGS = [
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = join(HERE, '..', '..', 'test-artifacts', 'console');
 const DOCS_IMG = join(HERE, '..', '..', '..', '..', 'docs', 'img');
+const CLI_BIN = join(HERE, '..', '..', '..', 'cli', 'dist', 'bin.js');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 function browserAvailable(): boolean {
   if (existsSync(CHROMIUM) || process.env.CI === 'true') return true;
@@ -117,11 +122,14 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     const code = codeOf(await lastMailTo(outbox, email));
     await page.getByRole('textbox', { name: '8-digit code' }).fill(code);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   }
 
   async function go(page: Page, route: string, heading: string): Promise<void> {
-    await page.getByRole('link', { name: heading }).click();
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: heading, exact: true })
+      .click();
     await expect.poll(() => page.url()).toContain(`#/${route}`);
     await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   }
@@ -143,7 +151,62 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await page.getByRole('textbox', { name: 'SQL' }).fill(sql);
     await page.getByRole('button', { name: 'Dry run write' }).click();
     await page.getByRole('button', { name: 'Confirm write' }).click();
-    await page.getByRole('status').filter({ hasText: 'Committed.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Saved: the change is in Activity' }).waitFor();
+  }
+
+  /** Every page fits 390 px: nothing scrolls the page sideways (tables scroll in their own box). */
+  async function fitsNarrow(page: Page): Promise<void> {
+    const overflow = (await page.evaluate(
+      'document.documentElement.scrollWidth - window.innerWidth',
+    )) as number;
+    const wide = (await page.evaluate(`[...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-box'))
+      .slice(0, 5).map((el) => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))`)) as string[];
+    expect(overflow, `wider than the screen: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
+  }
+
+  let axeSource: string | undefined;
+  /** axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does not govern). */
+  async function axeClean(page: Page, what: string): Promise<void> {
+    axeSource ??= await readFile(AXE, 'utf8');
+    const violations = (await page.evaluate(`(async () => {
+      if (!window.axe) { ${axeSource} }
+      const result = await window.axe.run(document, { resultTypes: ['violations'] });
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '));
+    })()`)) as string[];
+    expect(violations, what).toEqual([]);
+  }
+
+  /** What a chart drew: labels and bars outside its box, the y-axis tick labels, group labels, series. */
+  async function chartGeometry(chart: Locator) {
+    return chart.evaluate((svg) => {
+      const box = svg.getBoundingClientRect();
+      const outside: string[] = [];
+      for (const el of svg.querySelectorAll('text, rect')) {
+        const r = el.getBoundingClientRect();
+        if (
+          r.left < box.left - 0.5 ||
+          r.right > box.right + 0.5 ||
+          r.top < box.top - 0.5 ||
+          r.bottom > box.bottom + 0.5
+        ) {
+          outside.push(`${el.tagName} ${el.textContent}`);
+        }
+      }
+      const ticks = [...svg.querySelectorAll('g.tick text')].map((t) => t.textContent ?? '');
+      const groups = [...svg.querySelectorAll('g.group > text')].map((t) => t.textContent ?? '');
+      const series = new Set([...svg.querySelectorAll('rect.bar')].map((r) => r.getAttribute('class'))).size;
+      return { outside, ticks, groups, series };
+    });
+  }
+
+  /** The header names the selected workspace on every page. */
+  async function headerWorkspace(page: Page): Promise<string> {
+    const chosen = page.getByRole('combobox', { name: 'Workspace' }).locator('option:checked');
+    await chosen.waitFor({ state: 'attached' });
+    return (await chosen.textContent()) ?? '';
   }
 
   let alice: Person;
@@ -155,6 +218,8 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await alice.page.getByRole('textbox', { name: 'E-mail address' }).waitFor();
     await alice.page.screenshot({ path: join(ARTIFACTS, 'sign-in.png') });
     await signIn(alice, 'alice@example.com');
+    await go(alice.page, 'workspaces', 'Workspaces');
+    await alice.page.getByText('You are in no workspace yet').waitFor();
     await alice.page.getByRole('textbox', { name: 'Workspace name' }).fill('Household');
     await alice.page.getByRole('button', { name: 'Create workspace' }).click();
     await alice.page
@@ -180,12 +245,43 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
         .waitFor();
       await alice.page.getByRole('cell', { name, exact: true }).waitFor();
     }
+    // A second workspace is selected when created; the header switches back, and a new tab keeps the choice.
+    await alice.page.getByRole('textbox', { name: 'Workspace name' }).fill('Holiday');
+    await alice.page.getByRole('button', { name: 'Create workspace' }).click();
+    await expect.poll(() => headerWorkspace(alice.page)).toBe('Holiday');
+    await alice.page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Household' });
+    await expect.poll(() => headerWorkspace(alice.page)).toBe('Household');
+    const tab = await alice.context.newPage();
+    await tab.goto(`${origin}/console/#/reports`);
+    await tab.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+    expect(await headerWorkspace(tab)).toBe('Household');
+    // Opened directly, the page starts with the workspace's settings (its reporting currency here).
+    await tab.getByRole('textbox', { name: 'Currency (empty: EUR)' }).waitFor();
+    await tab.close();
   });
 
   it('creates a key shown once; revoking it makes the API answer 401', async () => {
     const key = await newKey(alice.page, 'laptop agent');
     expect(key).toMatch(/^exp_live_/);
     await alice.page.getByText(`curl -H "Authorization: ApiKey ${key}"`).waitFor();
+    // The CLI line, run as a shell would: VAR=value pairs, a space, then the command.
+    const line =
+      (await alice.page.locator('pre code').filter({ hasText: 'expense whoami' }).textContent()) ?? '';
+    const parsed = /^((?:[A-Z_]+=\S+ )+)expense whoami$/.exec(line.trim());
+    expect(parsed, line).not.toBeNull();
+    const env = Object.fromEntries(
+      (parsed?.[1] ?? '')
+        .trim()
+        .split(' ')
+        .map((pair) => pair.split(/=(.*)/s).slice(0, 2)),
+    );
+    expect(env.EXPENSE_API_KEY).toBe(key);
+    const home = await tempDir();
+    profiles.push(home);
+    const whoami = await promisify(execFile)(process.execPath, [CLI_BIN, 'whoami'], {
+      env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, ...env },
+    });
+    expect(whoami.stdout).toContain('alice@example.com');
     await alice.page.getByText('"mcpServers"').waitFor();
     expect(await statusOf(key)).toBe(200);
     await alice.page.screenshot({ path: join(ARTIFACTS, 'keys.png'), fullPage: true });
@@ -203,9 +299,24 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
 
     bob = await newPerson();
     await signIn(bob, 'bob@example.com');
-    await go(bob.page, 'members', 'Members');
+    // The invitee's first page says where to go, not "You have no workspace".
+    await bob.page
+      .getByRole('status')
+      .filter({ hasText: 'alice@example.com invited you to “Household”.' })
+      .waitFor();
+    await bob.page.getByRole('link', { name: 'Accept or decline on the Members page' }).click();
+    await bob.page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     await bob.page.getByRole('button', { name: 'Accept Household' }).click();
     await bob.page.getByRole('status').filter({ hasText: 'Joined “Household”.' }).waitFor();
+    expect(await headerWorkspace(bob.page)).toBe('Household');
+    // A member sees no owner-only action: no invitation form, no removal of others.
+    await bob.page.getByRole('cell', { name: 'alice@example.com', exact: true }).waitFor();
+    await bob.page.getByText('Only an owner of this workspace can invite or remove people.').waitFor();
+    expect(await bob.page.getByRole('button', { name: 'Send invitation' }).count()).toBe(0);
+    expect(await bob.page.getByRole('button', { name: 'Remove alice@example.com' }).count()).toBe(0);
+    await bob.page.getByRole('button', { name: 'Leave this workspace' }).waitFor();
+    await go(bob.page, 'workspaces', 'Workspaces');
+    expect(await bob.page.getByRole('button', { name: 'Rename workspace' }).count()).toBe(0);
     const bobKey = await newKey(bob.page, 'bob agent');
     expect(await statusOf(bobKey)).toBe(200);
 
@@ -225,7 +336,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await alice.page.getByRole('alertdialog').getByRole('button', { name: 'Yes, remove' }).click();
     const refusal = alice.page.getByRole('alert');
     await refusal.filter({ hasText: 'last_owner' }).waitFor();
-    expect(await refusal.textContent()).toContain('Hint: Add another owner first');
+    expect(await refusal.textContent()).toContain('Hint: Make someone else an owner first');
   });
 
   it('shows a guard error with its hint and position on the SQL page', async () => {
@@ -237,20 +348,35 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await alert.waitFor();
     const text = (await alert.textContent()) ?? '';
     // The hint the API itself gives for this statement (the page's own session, through the proxy).
+    // The page's own requests share the session's per-second limit: a 429 is waited out.
     const envelope = (await alice.page.evaluate(`(async () => {
-      const res = await fetch('/console/api/sql/query', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-workspace-id': sessionStorage.getItem('expense-console-workspace') ?? '',
-        },
-        body: JSON.stringify({ sql: ${JSON.stringify(sql)} }),
-      });
-      return res.json();
+      for (;;) {
+        const res = await fetch('/console/api/sql/query', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-workspace-id': localStorage.getItem('expense-console-workspace') ?? '',
+          },
+          body: JSON.stringify({ sql: ${JSON.stringify(sql)} }),
+        });
+        if (res.status !== 429) return res.json();
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
     })()`)) as { error: { hint: string } };
     expect(envelope.error.hint).toBeTruthy();
-    expect(text).toContain(`Hint: ${envelope.error.hint}`);
+    // The API's hint, less what only an agent can use (the route that lists the schema).
+    const forPeople = envelope.error.hint.replace(
+      /\s*\(GET \/schema lists the relations, columns and rules\)/,
+      '',
+    );
+    expect(text).toContain(`Hint: ${forPeople}`);
+    expect(text).not.toMatch(/ask the user|\/sql\/execute/i);
     expect(text).toMatch(/At line 1, column \d+/);
+    // A read shows its rows and is not announced as a saved change.
+    await alice.page.getByRole('textbox', { name: 'SQL' }).fill('SELECT 1 AS one');
+    await alice.page.getByRole('button', { name: 'Run query' }).click();
+    await alice.page.getByRole('table', { name: 'Result of statement 1' }).waitFor();
+    expect(await alice.page.getByText(/Committed|Saved:/).count()).toBe(0);
   });
 
   it('draws each report as a chart and a table', async () => {
@@ -261,7 +387,9 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
  (TIMESTAMPTZ '2026-08-05 09:30:00+00', 'checking', 2500, 'EUR', 'income', 'salary'),
  (TIMESTAMPTZ '2026-09-04 12:00:00+00', 'checking', -61.90, 'EUR', 'spend', 'groceries'),
  (TIMESTAMPTZ '2026-09-10 18:00:00+00', 'card', -30, 'EUR', 'spend', 'restaurants'),
- (TIMESTAMPTZ '2026-10-05 09:30:00+00', 'checking', 2500, 'EUR', 'income', 'salary')`,
+ (TIMESTAMPTZ '2026-10-05 09:30:00+00', 'checking', 14000, 'EUR', 'income', 'bonus'),
+ (TIMESTAMPTZ '2026-10-05 09:30:00+00', 'checking', 2500, 'EUR', 'income', 'salary'),
+ (TIMESTAMPTZ '2026-09-12 12:00:00+00', 'card', -20, 'USD', 'spend', 'books')`,
     );
     await runWrite(
       alice.page,
@@ -275,7 +403,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       ['spend_by_category', 'Spend by category', 'groceries'],
       ['budget_vs_actual', 'Budget vs actual', 'restaurants'],
       ['balances', 'Balances', 'card'],
-      ['monthly_trend', 'Monthly trend', '2026-09-01'],
+      ['monthly_trend', 'Monthly trend', 'Sep 2026'],
     ] as const;
     for (const [kind, title, cellText] of reports) {
       await alice.page.getByRole('combobox', { name: 'Report' }).selectOption(kind);
@@ -283,10 +411,34 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       const region = alice.page.getByRole('region', { name: `${title} report` });
       await region.waitFor();
       const chart = region.getByRole('img', { name: `${title} chart (the table below has the same data)` });
-      await chart.locator('canvas').waitFor();
+      await chart.waitFor();
       const table = region.getByRole('table', { name: `${title} (data table)` });
       await table.getByRole('cell', { name: cellText }).first().waitFor();
       expect(await table.getByRole('row').count()).toBeGreaterThan(1);
+      const drawn = await chartGeometry(chart);
+      // Every label (ticks and groups) and every bar lies whole inside the chart: nothing clipped or cut.
+      expect(drawn.outside, title).toEqual([]);
+      // The y axis in the report's currency (EUR), with cents, in the browser's locale (en-US here).
+      expect(drawn.ticks.length).toBeGreaterThan(2);
+      for (const tick of drawn.ticks) expect(tick).toMatch(/^-?€\d{1,3}(,\d{3})*\.\d{2}$/);
+      expect(drawn.ticks.some((t) => /\d,\d{3}/.test(t))).toBe(
+        kind === 'balances' || kind === 'monthly_trend',
+      );
+      for (const cell of await table.getByRole('cell').allTextContents()) {
+        expect(cell).not.toMatch(/T\d\d:\d\d:\d\d|\.\d{3,}/);
+      }
+      if (kind === 'budget_vs_actual') {
+        // Grouped bars per category: planned and actual side by side, one group per category.
+        expect(drawn.groups).toEqual(['groceries', 'restaurants']);
+        expect(drawn.series).toEqual(2);
+        await region.getByRole('cell', { name: '€300.00' }).waitFor();
+      }
+      if (kind === 'spend_by_category') {
+        await table.getByRole('cell', { name: '€104.00' }).waitFor();
+        // USD has no exchange rate here: the report says so, and the chart stays in EUR.
+        await region.getByText(/1 item\(s\) in USD had no exchange rate into EUR/).waitFor();
+      }
+      if (kind === 'monthly_trend') expect(drawn.groups).toEqual(['Aug 2026', 'Sep 2026', 'Oct 2026']);
       if (kind === 'monthly_trend') {
         await alice.page.screenshot({ path: join(ARTIFACTS, 'reports.png'), fullPage: true });
       }
@@ -295,12 +447,189 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
 
   it('lists the writes on the Activity page and reverts one after a dry run', async () => {
     await go(alice.page, 'activity', 'Activity');
-    await alice.page.getByRole('cell', { name: /INSERT budget_lines: 2/ }).waitFor();
+    await alice.page.getByRole('cell', { name: /^Added 2 budget lines · change [0-9a-f]{8}$/ }).waitFor();
     await alice.page.getByRole('button', { name: 'Revert…' }).first().click();
     await alice.page.getByRole('table', { name: 'Rows the revert restores' }).waitFor();
     await alice.page.getByRole('button', { name: 'Confirm revert' }).click();
     await alice.page.getByRole('status').filter({ hasText: 'Change reverted' }).waitFor();
     await alice.page.getByText('reverted', { exact: true }).first().waitFor();
+  });
+
+  it('lists, filters and recategorises transactions; adds and deletes one; each is a change in Activity', async () => {
+    const { page } = alice;
+    await go(page, 'transactions', 'Transactions');
+    await page.getByRole('button', { name: 'All transactions' }).click();
+    const list = page.getByRole('table', { name: /^Transactions 1–\d+ of \d+, newest first$/ });
+    await list.getByRole('cell', { name: 'bonus' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('rest');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await page.getByRole('table', { name: 'Transactions 1–1 of 1, newest first' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('');
+    await page.getByRole('textbox', { name: 'Amount from' }).fill('2000');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await page.getByRole('table', { name: 'Transactions 1–3 of 3, newest first' }).waitFor();
+    await page.getByRole('button', { name: 'All transactions' }).click();
+    await list.getByRole('cell', { name: 'restaurants' }).waitFor();
+
+    // Three entries recategorised in their rows, from the keyboard.
+    const entries = ['2026-08-03 checking -€42.10', '2026-09-04 checking -€61.90', '2026-09-10 card -€30.00'];
+    for (const [i, entry] of entries.entries()) {
+      await page.getByRole('button', { name: `Edit ${entry}` }).click();
+      const category = page.getByRole('combobox', { name: `Category of ${entry}` });
+      await category.fill('food');
+      await page.keyboard.press('Tab');
+      await expect
+        .poll(() => page.evaluate('document.activeElement.getAttribute("aria-label")'))
+        .toBe(`Note of ${entry}`);
+      await page.keyboard.type(`checked ${i + 1}`);
+      await page.keyboard.press('Enter'); // saves the row
+      // Saved when the row leaves edit mode (an error would be shown instead); the values come with the reload.
+      await expect
+        .poll(
+          async () =>
+            (await page.getByRole('alert').allTextContents()).join(' ') ||
+            page.getByRole('combobox', { name: /^Category of / }).count(),
+        )
+        .toBe(0);
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Entry changed \(change [0-9a-f]{8}\)\.$/ })
+        .waitFor();
+      await expect.poll(() => list.getByRole('cell', { name: `checked ${i + 1}` }).count()).toBe(1);
+    }
+    expect(await list.getByRole('cell', { name: 'food', exact: true }).count()).toBe(3);
+
+    for (const [amount, note] of [
+      ['45.50', 'market'],
+      ['1', 'typo'],
+    ] as const) {
+      const form = page.getByRole('form', { name: 'Add a transaction' });
+      await form.getByRole('combobox', { name: 'Account' }).fill('checking');
+      await form.getByRole('textbox', { name: 'Amount (EUR)' }).fill(amount);
+      await form.getByRole('combobox', { name: 'Category' }).fill('groceries');
+      await form.getByRole('textbox', { name: 'Note' }).fill(note);
+      await form.getByRole('button', { name: 'Add transaction' }).click();
+      await list.getByRole('cell', { name: note }).waitFor();
+    }
+    await page.getByRole('button', { name: /^Delete \d{4}-\d{2}-\d{2} checking -€1\.00$/ }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('status').filter({ hasText: 'Entry deleted' }).waitFor();
+    await expect.poll(() => list.getByRole('cell', { name: 'typo' }).count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'transactions.png'), fullPage: true });
+
+    await go(page, 'activity', 'Activity');
+    const edits = page.getByRole('row', { name: /Changed 1 transaction · change/ });
+    await expect.poll(() => edits.count()).toBe(3);
+    await page.getByRole('cell', { name: /^Deleted 1 transaction · change/ }).waitFor();
+    // A change's rows as before and after, only the fields it changed.
+    await edits
+      .first()
+      .getByRole('button', { name: /^Details of change/ })
+      .click();
+    const diff = page.getByRole('table', { name: 'Rows of this change' });
+    await diff.waitFor();
+    const lines = (await diff.getByRole('row').allTextContents()).slice(1);
+    expect(lines).toEqual([
+      expect.stringMatching(/^transaction [0-9a-f]{8} \(changed\)note—checked 3$/),
+      'categoryrestaurantsfood',
+    ]);
+  });
+
+  it('sets a budget, copies it to next month and edits it in place', async () => {
+    const { page } = alice;
+    await go(page, 'budgets', 'Budgets');
+    await page.getByText(/^No budget for \w{3} \d{4} yet\.$/).waitFor();
+    await page.getByRole('textbox', { name: 'Category' }).fill('groceries');
+    await page.getByRole('textbox', { name: 'Planned (EUR)' }).fill('300');
+    await page.getByRole('button', { name: 'Add line' }).click();
+    await page.getByRole('status').filter({ hasText: 'Budget for groceries added' }).waitFor();
+    const thisMonth =
+      (await page.getByRole('heading', { level: 2, name: /^Budget for / }).textContent()) ?? '';
+    await page.getByRole('button', { name: 'Next month' }).click();
+    await page.getByText(/^No budget for \w{3} \d{4} yet\.$/).waitFor();
+    await page.getByRole('button', { name: /^Copy \w{3} \d{4}’s budget$/ }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `1 line copied from ${thisMonth.replace('Budget for ', '')}` })
+      .waitFor();
+    const planned = page.getByRole('textbox', { name: 'Planned for groceries' });
+    expect(Number(await planned.inputValue())).toBe(300);
+    await planned.fill('320');
+    await page.getByRole('button', { name: 'Save groceries' }).click();
+    await page.getByRole('status').filter({ hasText: 'Budget for groceries set to €320.00' }).waitFor();
+    await page.getByRole('button', { name: /^Copy \w{3} \d{4}’s budget$/ }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Every line of \w{3} \d{4} is already in \w{3} \d{4}\.$/ })
+      .waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'budgets.png'), fullPage: true });
+  });
+
+  it('shows this month against budget, balances and the latest entries on Home', async () => {
+    const { page } = alice;
+    await go(page, 'home', 'Home');
+    const budget = page.getByRole('region', { name: 'Spending against budget this month' });
+    const chart = budget.getByRole('img', {
+      name: 'Spending against budget chart (the table below has the same data)',
+    });
+    await chart.waitFor();
+    const drawn = await chartGeometry(chart);
+    expect(drawn.outside).toEqual([]);
+    expect(drawn.groups).toEqual(['groceries']);
+    const row = budget.getByRole('row', { name: /groceries/ });
+    await expect.poll(() => row.textContent()).toBe('groceries€300.00€45.50€254.50');
+    await page.getByRole('region', { name: 'Balances' }).getByRole('cell', { name: 'checking' }).waitFor();
+    await page
+      .getByRole('region', { name: 'Latest entries' })
+      .getByRole('cell', { name: 'market' })
+      .waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'home.png'), fullPage: true });
+  });
+
+  it('fits every page into 390 px and passes axe-core, at 1280 px too', async () => {
+    const { page } = alice;
+    const pages = [
+      ['home', 'Home'],
+      ['transactions', 'Transactions'],
+      ['budgets', 'Budgets'],
+      ['reports', 'Reports'],
+      ['activity', 'Activity'],
+      ['workspaces', 'Workspaces'],
+      ['members', 'Members'],
+      ['keys', 'Keys and connections'],
+      ['sql', 'SQL'],
+    ] as const;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [route, title] of pages) {
+        await page.goto(`${origin}/console/#/${route}`);
+        await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+        // Loaded (the session's per-second limit may make a page wait out a 429 or two), and without an error.
+        await expect
+          .poll(() => page.getByText('Loading…').count(), { message: `${route} loads`, timeout: 20_000 })
+          .toBe(0);
+        expect(await page.getByRole('alert').allTextContents(), route).toEqual([]);
+        if (route === 'reports') {
+          await page.getByRole('textbox', { name: 'From', exact: true }).fill('2026-08-01');
+          await page.getByRole('combobox', { name: 'Report' }).selectOption('monthly_trend');
+          await page.getByRole('button', { name: 'Show report' }).click();
+          await page.getByRole('img', { name: /Monthly trend chart/ }).waitFor();
+        }
+        if (route === 'sql') {
+          await page.getByRole('button', { name: 'Run query' }).click();
+          await page.getByRole('table', { name: 'Result of statement 1' }).waitFor();
+        }
+        if (width === 390) await fitsNarrow(page);
+        await axeClean(page, `${route} at ${width} px`);
+        if (width === 390 && (route === 'home' || route === 'transactions' || route === 'reports')) {
+          await page.screenshot({ path: join(ARTIFACTS, `${route}-390.png`), fullPage: true });
+        }
+      }
+    }
+    await page.goto(`${origin}/console/sign-in`);
+    await fitsNarrow(page);
+    await axeClean(page, 'sign-in at 390 px');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('connects an OAuth client through the consent page, and its token reads the API', async () => {
@@ -364,11 +693,12 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     expect(write.status).toBe(403);
   });
 
-  it('saw no console error and no CSP violation, and publishes three screenshots', async () => {
+  it('saw no console error and no CSP violation, and publishes the screenshots', async () => {
     for (const person of people) expect(person.problems).toEqual([]);
     await mkdir(DOCS_IMG, { recursive: true });
     if (process.env.UPDATE_DOCS_SCREENSHOTS) {
-      for (const name of ['keys.png', 'members.png', 'reports.png']) {
+      const names = ['keys', 'members', 'reports', 'home', 'transactions', 'budgets', 'home-390'];
+      for (const name of names.map((n) => `${n}.png`)) {
         await copyFile(join(ARTIFACTS, name), join(DOCS_IMG, `console-${name}`));
       }
     }

@@ -2,11 +2,11 @@
 // cookie, the same-origin proxy to /v1 with an Origin check, and sign-out revoking the key.
 
 import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
-import { ReportInputSchema, reportSql } from '@expense/wire/reports';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeReturnTo, sessionCookie, signInUrl } from '../../src/console/session.js';
 import { createServer } from '../../src/index.js';
+import { invitationMail } from '../../src/mail/invitation-mail.js';
 
 const ORIGIN = 'http://console.example.test';
 
@@ -137,22 +137,27 @@ describe('console session', () => {
     await expect(lastMailTo(outbox, 'csrf@example.com')).rejects.toThrow('no mail');
   });
 
-  it('builds a report from the shared definitions and refuses a bad range', async () => {
-    const ok = await app.inject({
+  it('writes an invitation mail that names the inviter and workspace and links the console, escaped', () => {
+    const mail = invitationMail({
+      to: 'bob@example.com',
+      workspaceName: 'Home <&> "Co"',
+      invitedBy: 'alice@example.com',
+      consoleUrl: `${ORIGIN}/console/`,
+    });
+    expect(mail.subject).toBe('alice@example.com invited you to “Home <&> "Co"” on Expense');
+    expect(mail.text).toContain(`sign in at ${ORIGIN}/console/ with this e-mail address (bob@example.com)`);
+    expect(mail.html).toContain(`<a href="${ORIGIN}/console/">`);
+    expect(mail.html).toContain('Home &lt;&amp;&gt; &quot;Co&quot;');
+    expect(mail.html).not.toContain('<&>');
+    expect(`${mail.text}${mail.html}`).not.toMatch(/exp_live_|\b\d{8}\b/); // no key, no code
+  });
+
+  it('no longer serves report SQL: the reports page reads GET /v1/reports', async () => {
+    const gone = await app.inject({
       method: 'GET',
       url: '/console/report-sql?kind=monthly_trend&from=2026-08-01&to=2026-10-31',
     });
-    expect(ok.statusCode).toBe(200);
-    // The very SQL of the shared definition (the MCP report tool's and the CLI's).
-    expect(ok.json().data.sql).toBe(
-      reportSql(ReportInputSchema.parse({ kind: 'monthly_trend', from: '2026-08-01', to: '2026-10-31' })),
-    );
-    const bad = await app.inject({
-      method: 'GET',
-      url: '/console/report-sql?kind=monthly_trend&from=2020-01-01&to=2026-10-31',
-    });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.message).toContain('at most 36 months');
+    expect(gone.statusCode).toBe(404);
   });
 
   it('signs out by revoking the key: the cookie answers 401 at once', async () => {
@@ -191,6 +196,9 @@ describe('console session', () => {
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('role="alert"');
     expect(res.body).toContain('The code is not correct.');
+    // Written for the person at the form, not the catalogue's words for an agent ("Ask the user to…").
+    expect(res.body).toContain('Check the 8-digit code in the e-mail and type it again.');
+    expect(res.body).not.toMatch(/ask the user/i);
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 

@@ -1,0 +1,213 @@
+// Budgets: one month's lines (category × planned, actual, remaining), planned amounts edited in place, new
+// lines, and "copy last month". Lines are budget_lines rows; actuals come from the budget_vs_actual report.
+import { api } from '../api.js';
+import { money, month, monthEnd, monthStart, today } from '../format.js';
+import { lit, num, rows, write } from '../sql.js';
+import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+
+export class BudgetsPage extends Component {
+  constructor(props) {
+    super(props);
+    this.state = {
+      month: monthStart(today(props.settings?.timeZone)).slice(0, 7),
+      lines: null,
+      edits: {},
+      category: '',
+      direction: 'spend',
+      planned: '',
+      error: null,
+      message: null,
+    };
+    this.add = async (event) => {
+      event.preventDefault();
+      const planned = num(this.state.planned);
+      const category = this.state.category.trim();
+      if (!planned || Number(planned) <= 0 || !category) {
+        this.setState({ error: { message: 'Give a category and a planned amount above 0.' } });
+        return;
+      }
+      await this.save(
+        `INSERT INTO budget_lines (budget_month, direction, category, currency, planned_value) VALUES (DATE ${lit(this.first())}, ${lit(this.state.direction)}, ${lit(category)}, ${lit(this.currency())}, ${planned})`,
+        `Budget for ${category} added`,
+        { category: '', planned: '' },
+      );
+    };
+    this.copy = async () => {
+      const previous = monthStart(this.first(), -1);
+      try {
+        const before = await rows(
+          `SELECT direction, category, currency, planned_value, note FROM budget_lines WHERE budget_month = DATE ${lit(previous)} ORDER BY direction, category`,
+          this.props.workspaceId,
+        );
+        const have = new Set(this.state.lines.map((l) => `${l.direction} ${l.category}`));
+        const missing = before.filter((l) => !have.has(`${l.direction} ${l.category}`));
+        if (missing.length === 0) {
+          this.setState({
+            error: null,
+            message: {
+              what:
+                before.length === 0
+                  ? `${month(previous)} has no budget to copy`
+                  : `Every line of ${month(previous)} is already in ${month(this.first())}`,
+            },
+          });
+          return;
+        }
+        const values = missing
+          .map(
+            (l) =>
+              `(DATE ${lit(this.first())}, ${lit(l.direction)}, ${lit(l.category)}, ${lit(l.currency)}, ${num(l.planned_value)}, ${l.note === null ? 'NULL' : lit(l.note)})`,
+          )
+          .join(', ');
+        await this.save(
+          `INSERT INTO budget_lines (budget_month, direction, category, currency, planned_value, note) VALUES ${values}`,
+          `${missing.length} line${missing.length === 1 ? '' : 's'} copied from ${month(previous)}`,
+        );
+      } catch (error) {
+        this.setState({ error, message: null });
+      }
+    };
+  }
+
+  componentDidMount() {
+    this.load();
+  }
+
+  first() {
+    return `${this.state.month}-01`;
+  }
+
+  currency() {
+    return this.props.settings?.currency ?? 'USD';
+  }
+
+  async load() {
+    const { workspaceId } = this.props;
+    if (!workspaceId || !/^\d{4}-\d{2}$/.test(this.state.month)) return;
+    const first = this.first();
+    try {
+      const lines = await rows(
+        `SELECT line_id, direction, category, currency, planned_value FROM budget_lines WHERE budget_month = DATE ${lit(first)} ORDER BY direction DESC, category`,
+        workspaceId,
+      );
+      const report = await api(
+        'GET',
+        `/reports/budget_vs_actual?${new URLSearchParams({ from: first, to: monthEnd(first), currency: this.currency() })}`,
+        { workspaceId },
+      );
+      const actual = new Map(report.rows.map((r) => [`${r.direction} ${r.category}`, r.actual]));
+      this.setState({
+        lines: lines.map((l) => ({ ...l, actual: actual.get(`${l.direction} ${l.category}`) ?? null })),
+        edits: {},
+        reportCurrency: report.currency,
+      });
+    } catch (error) {
+      this.setState({ error });
+    }
+  }
+
+  async save(sql, what, reset = {}) {
+    try {
+      const { changeId } = await write(sql, this.props.workspaceId);
+      this.setState({ ...reset, error: null, message: { what, changeId } });
+      await this.load();
+    } catch (error) {
+      this.setState({ error, message: null });
+    }
+  }
+
+  async update(line) {
+    const planned = num(this.state.edits[line.line_id]);
+    if (!planned || Number(planned) <= 0) {
+      this.setState({
+        error: { message: `The planned amount for ${line.category} must be a number above 0.` },
+      });
+      return;
+    }
+    await this.save(
+      `UPDATE budget_lines SET planned_value = ${planned} WHERE line_id = ${lit(line.line_id)}`,
+      `Budget for ${line.category} set to ${money(planned, line.currency)}`,
+    );
+  }
+
+  async remove(line) {
+    await this.save(
+      `DELETE FROM budget_lines WHERE line_id = ${lit(line.line_id)}`,
+      `Budget line ${line.category} deleted`,
+    );
+  }
+
+  render({ workspaceId }, state) {
+    if (!workspaceId) return html`<${NeedsWorkspace} />`;
+    const { lines, edits, message, error } = state;
+    const m = this.first();
+    return html`
+      <form class="row" onSubmit=${(e) => {
+        e.preventDefault();
+        this.load();
+      }}>
+        <div>
+          <label for="budget-month">Month</label>
+          <input id="budget-month" type="month" value=${state.month} required
+            onChange=${(e) => this.setState({ month: e.currentTarget.value, lines: null, message: null }, () => this.load())} />
+        </div>
+        <button type="button" class="secondary" onClick=${() => this.setState({ month: monthStart(m, -1).slice(0, 7), lines: null, message: null }, () => this.load())}>Previous month</button>
+        <button type="button" class="secondary" onClick=${() => this.setState({ month: monthStart(m, 1).slice(0, 7), lines: null, message: null }, () => this.load())}>Next month</button>
+      </form>
+      <${Problem} error=${error} />
+      ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><code>${message.changeId.slice(0, 8)}</code></a>)` : ''}.<//>` : null}
+      <h2>Budget for ${month(m)}</h2>
+      ${
+        lines === null
+          ? error
+            ? null
+            : html`<p>Loading…</p>`
+          : lines.length === 0
+            ? html`<p>No budget for ${month(m)} yet.</p>`
+            : html`<div class="table-box" tabindex="0"><table>
+                <caption class="muted">Budget lines of ${month(m)}; actual and remaining in ${state.reportCurrency}</caption>
+                <thead><tr><th scope="col">Category</th><th scope="col" class="num">Planned</th><th scope="col" class="num">Actual</th><th scope="col" class="num">Remaining</th><th scope="col">Actions</th></tr></thead>
+                <tbody>${lines.map((l) => {
+                  const edited = edits[l.line_id];
+                  const remaining = l.actual === null ? null : Number(l.planned_value) - Number(l.actual);
+                  return html`<tr class=${remaining !== null && remaining < 0 ? 'over' : ''}>
+                    <td>${l.category}${l.direction === 'income' ? html` <span class="muted">(income)</span>` : null}</td>
+                    <td class="num">
+                      <form class="inline" onSubmit=${(e) => {
+                        e.preventDefault();
+                        this.update(l);
+                      }}>
+                        <input aria-label="Planned for ${l.category}" inputmode="decimal" size="9" class="num"
+                          value=${edited ?? l.planned_value}
+                          onInput=${(e) => this.setState({ edits: { ...edits, [l.line_id]: e.currentTarget.value } })} />
+                        <span class="muted"> ${l.currency}</span>
+                        ${edited !== undefined && edited !== l.planned_value ? html`<button type="submit">Save ${l.category}</button>` : null}
+                      </form>
+                    </td>
+                    <td class="num">${money(l.actual, state.reportCurrency)}</td>
+                    <td class="num">${remaining === null ? '—' : money(remaining, state.reportCurrency)}</td>
+                    <td><button type="button" class="secondary" onClick=${() => this.remove(l)}>Delete ${l.category}</button></td>
+                  </tr>`;
+                })}</tbody>
+              </table></div>`
+      }
+      <button type="button" onClick=${this.copy} disabled=${lines === null}>Copy ${month(monthStart(m, -1))}’s budget</button>
+      <h2>Add a budget line</h2>
+      <form onSubmit=${this.add}>
+        <div class="row">
+          <div><label for="budget-category">Category</label>
+            <input id="budget-category" value=${state.category} required maxlength="100"
+              onInput=${(e) => this.setState({ category: e.currentTarget.value })} /></div>
+          <div><label for="budget-direction">Kind</label>
+            <select id="budget-direction" value=${state.direction} onChange=${(e) => this.setState({ direction: e.currentTarget.value })}>
+              <option value="spend">Spending</option><option value="income">Income</option>
+            </select></div>
+          <div><label for="budget-planned">Planned (${this.currency()})</label>
+            <input id="budget-planned" inputmode="decimal" value=${state.planned} required size="10"
+              onInput=${(e) => this.setState({ planned: e.currentTarget.value })} /></div>
+        </div>
+        <button type="submit">Add line</button>
+      </form>
+    `;
+  }
+}

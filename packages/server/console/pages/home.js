@@ -1,0 +1,148 @@
+// Home: this month in the selected workspace — spending against budget per category (in the reporting
+// currency), balances per account, the last 10 entries, and notices (old exchange rates, invitations to me).
+import { api } from '../api.js';
+import { BarChart } from '../chart.js';
+import { dateTime, money, month, monthStart, today } from '../format.js';
+import { rows } from '../sql.js';
+import { Component, html, NeedsWorkspace, Problem } from '../ui.js';
+
+export class HomePage extends Component {
+  constructor() {
+    super();
+    this.state = { data: null, invitations: null, error: null };
+  }
+
+  componentDidMount() {
+    this.load();
+  }
+
+  componentDidUpdate(previous) {
+    if (previous.settings !== this.props.settings) this.load();
+  }
+
+  async load() {
+    const { workspaceId, settings } = this.props;
+    // Invitations first: a person with no workspace yet has been invited, most likely.
+    try {
+      const { invitations } = await api('GET', '/invitations');
+      this.setState({ invitations });
+    } catch (error) {
+      this.setState({ error });
+    }
+    if (!workspaceId || !settings) return;
+    const to = today(settings.timeZone);
+    const from = monthStart(to);
+    const range = new URLSearchParams({ from, to });
+    const options = { workspaceId };
+    try {
+      // One after another: the session has the limits of any key (two SQL requests in flight).
+      const budget = await api('GET', `/reports/budget_vs_actual?${range}`, options);
+      const spend = await api('GET', `/reports/spend_by_category?${range}`, options);
+      const balances = await api('GET', `/reports/balances?${range}`, options);
+      const recent = await rows(
+        'SELECT entry_id, ts, account_id, amount, currency, kind, category, note FROM ledger_entries ORDER BY ts DESC, entry_id LIMIT 10',
+        workspaceId,
+      );
+      this.setState({ data: { from, budget, spend, balances, recent }, error: null });
+    } catch (error) {
+      this.setState({ error });
+    }
+  }
+
+  render({ workspaceId, workspace, settings }, { data, invitations, error }) {
+    const invited = invitations?.length
+      ? html`<div class="notice" role="status">
+          ${invitations.map((i) => html`<p>${i.invitedBy.email} invited you to “${i.workspaceName}”.</p>`)}
+          <p><a href="#/members">Accept or decline on the Members page</a></p>
+        </div>`
+      : null;
+    if (!workspaceId) return html`${invited}<${NeedsWorkspace} />`;
+    return html`
+      ${invited}
+      <${Problem} error=${error} />
+      ${data === null ? (error ? null : html`<p>Loading…</p>`) : this.dashboard(data, workspace, settings)}
+    `;
+  }
+
+  dashboard({ from, budget, spend, balances, recent }, workspace, settings) {
+    const currency = budget.currency;
+    const stale = budget.fx.stale || balances.fx.stale;
+    // Spending per category this month against its budget; categories without a budget are planned at 0.
+    const lines = new Map();
+    for (const r of budget.rows.filter((r) => r.direction === 'spend' && r.currency === currency)) {
+      lines.set(r.category, {
+        category: r.category,
+        planned: Number(r.planned_value),
+        actual: Number(r.actual),
+      });
+    }
+    for (const r of spend.rows.filter((r) => r.currency === currency && r.category)) {
+      if (!lines.has(r.category))
+        lines.set(r.category, { category: r.category, planned: 0, actual: Number(r.spent) });
+    }
+    const categories = [...lines.values()].sort((a, b) => b.actual - a.actual);
+    return html`
+      <p class="lead">${workspace?.name ?? ''}: ${month(from)}, amounts in ${currency}, dates in ${settings.timeZone}.</p>
+      ${
+        stale
+          ? html`<div class="notice" role="status">The newest exchange rate is more than a week old, so amounts in other currencies are converted at an old rate. The server's operator can fetch new rates (<code>expense-server fx sync</code>).</div>`
+          : null
+      }
+      <section aria-labelledby="home-budget">
+        <h2 id="home-budget">Spending against budget this month</h2>
+        ${
+          categories.length === 0
+            ? html`<p>Nothing spent and no budget set for ${month(from)} yet. <a href="#/budgets">Set a budget</a>.</p>`
+            : html`<${BarChart} title="Spending against budget" labels=${categories.map((c) => c.category)}
+                  series=${[
+                    { name: 'Budget', values: categories.map((c) => c.planned) },
+                    { name: 'Spent', values: categories.map((c) => c.actual) },
+                  ]} currency=${currency} />
+                <div class="table-box" tabindex="0"><table>
+                  <caption class="muted">Spending against budget, ${month(from)}</caption>
+                  <thead><tr><th scope="col">Category</th><th scope="col" class="num">Budget</th><th scope="col" class="num">Spent</th><th scope="col" class="num">Left</th></tr></thead>
+                  <tbody>${categories.map(
+                    (c) => html`<tr class=${c.actual > c.planned ? 'over' : ''}>
+                      <td>${c.category}</td><td class="num">${c.planned ? money(c.planned, currency) : '—'}</td>
+                      <td class="num">${money(c.actual, currency)}</td>
+                      <td class="num">${c.planned ? money(c.planned - c.actual, currency) : '—'}</td>
+                    </tr>`,
+                  )}</tbody>
+                </table></div>`
+        }
+      </section>
+      <section aria-labelledby="home-balances">
+        <h2 id="home-balances">Balances</h2>
+        ${
+          balances.rows.length === 0
+            ? html`<p>No accounts yet: they appear with their first entry.</p>`
+            : html`<div class="table-box" tabindex="0"><table>
+                <caption class="muted">Balance per account, today</caption>
+                <thead><tr><th scope="col">Account</th><th scope="col" class="num">Balance</th><th scope="col" class="num">This month</th></tr></thead>
+                <tbody>${balances.rows.map(
+                  (b) => html`<tr><td>${b.account_id}</td><td class="num">${money(b.balance, b.currency)}</td>
+                    <td class="num">${money(b.change, b.currency)}</td></tr>`,
+                )}</tbody>
+              </table></div>`
+        }
+      </section>
+      <section aria-labelledby="home-recent">
+        <h2 id="home-recent">Latest entries</h2>
+        ${
+          recent.length === 0
+            ? html`<p>No entries yet.</p>`
+            : html`<div class="table-box" tabindex="0"><table>
+                <caption class="muted">The last ${recent.length} entries</caption>
+                <thead><tr><th scope="col">When</th><th scope="col">Account</th><th scope="col">Category</th><th scope="col">Note</th><th scope="col" class="num">Amount</th></tr></thead>
+                <tbody>${recent.map(
+                  (e) => html`<tr><td>${dateTime(e.ts, settings.timeZone)}</td><td>${e.account_id}</td>
+                    <td>${e.category ?? (e.kind === 'transfer' ? 'transfer' : '—')}</td><td>${e.note ?? ''}</td>
+                    <td class="num">${money(e.amount, e.currency)}</td></tr>`,
+                )}</tbody>
+              </table></div>
+              <p><a href="#/transactions">All transactions</a></p>`
+        }
+      </section>
+    `;
+  }
+}
