@@ -125,6 +125,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     keys,
     keyStore: new KeyStore(db, keys),
     otp: new OtpService(db, mailer, limits),
+    mailer,
     keyLimits: createKeyLimits(limits, config),
     invalidKeyLimit: createInvalidKeyLimit(limits),
     invitationLimits: createInvitationLimits(limits),

@@ -7,6 +7,7 @@ import type { ConfirmationTokens } from './confirmations/tokens.js';
 import type { FxCoverage } from './fx/coverage.js';
 import type { ActionBuilder } from './http/actions.js';
 import type { InflightLimiter } from './inflight/index.js';
+import type { Mailer } from './mail/mailer.js';
 import type { InvitationLimiters } from './ratelimit/invitation-limits.js';
 import type { Database } from './storage/database.js';
 
@@ -19,6 +20,8 @@ export interface AppContext {
   /** Ends keys and makes every process forget them (the only way keys are revoked). */
   keyStore: KeyStore;
   otp: OtpService;
+  /** Sign-in codes go through `otp`; the invitation mail goes out through this. */
+  mailer: Mailer;
   /** Per-key request limits (per second, per day). */
   keyLimits: Limiter[];
   /** Unknown or revoked well-formed ApiKeys per client address (ratelimit/invalid-keys.ts). */

@@ -13,6 +13,7 @@ import { upsertUser } from '../../auth/otp.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
+import { invitationMail } from '../../mail/invitation-mail.js';
 import { admitInvitation } from '../../ratelimit/invitation-limits.js';
 import type { Queryable } from '../../storage/database.js';
 import { findMembership, inviteMember, listMembers, removeMember } from '../../workspaces/store.js';
@@ -87,22 +88,51 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { userId } = principalOf(request);
-        const result = await ctx.db.transaction(async (tx) => {
+        const { result, workspaceName, inviterEmail } = await ctx.db.transaction(async (tx) => {
           const workspace = await requireOwner(tx, userId, request.params.workspaceId);
           const user = await upsertUser(tx, request.body.email);
-          return inviteMember(tx, workspace.workspaceId, user.userId, userId, () =>
+          const invited = await inviteMember(tx, workspace.workspaceId, user.userId, userId, () =>
             admitInvitation(tx, ctx.invitationLimits, {
               workspaceId: workspace.workspaceId,
               userId: user.userId,
               email: user.email,
             }),
           );
+          const inviter = await tx.query<{ email: string }>(
+            'SELECT email FROM expense_internal.users WHERE user_id = $1',
+            [userId],
+          );
+          return {
+            result: invited,
+            workspaceName: workspace.name,
+            inviterEmail: inviter.rows[0]?.email ?? '',
+          };
         });
+        // A new invitation is mailed to its address (within the invitation limits admitted above); a mail that
+        // cannot be sent leaves the invitation in place, to be seen at the invitee's next sign-in.
+        const mailed =
+          result.created &&
+          (await ctx.mailer
+            .send(
+              invitationMail({
+                to: result.member.email,
+                workspaceName,
+                invitedBy: inviterEmail,
+                consoleUrl: `${ctx.actions.publicUrl}/console/`,
+              }),
+            )
+            .then(
+              () => true,
+              (error: unknown) => {
+                request.log.warn({ err: error }, 'invitation mail not sent');
+                return false;
+              },
+            ));
         reply.code(result.created ? 201 : 200);
         const instructions =
           result.member.status === 'invited'
             ? [
-                'The address is invited, not yet a member: it sees no data until its owner signs in (send-code) and accepts the invitation (GET /invitations, then POST /invitations/{workspaceId}/accept).',
+                `The address is invited, not yet a member: it sees no data until its owner signs in (send-code) and accepts the invitation (GET /invitations, then POST /invitations/{workspaceId}/accept).${mailed ? ' An e-mail with a link to the console told them so.' : ''}`,
                 'Tell the user to ask the invitee to accept; withdraw the invitation with DELETE /workspaces/{workspaceId}/members/{userId}.',
               ]
             : ['This address is already an active member.'];
