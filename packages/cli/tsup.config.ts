@@ -1,21 +1,37 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
-export default defineConfig({
-  entry: ['src/bin.ts', 'src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: { entry: 'src/index.ts' },
-  clean: true,
-  sourcemap: true,
+const shared: Options = {
   target: 'node20',
-  splitting: false,
+  sourcemap: true,
   // The wire schemas are private to the monorepo: they ship inside the CLI.
   noExternal: ['@expense/wire'],
-  // The shebang makes dist/bin.js the `expense` executable; Node ignores it in the library entries.
-  banner: { js: '#!/usr/bin/env node' },
   define: { __CLI_VERSION__: JSON.stringify(version) },
-});
+};
+
+export default defineConfig([
+  {
+    ...shared,
+    // The `expense` executable: ESM split into chunks, so each command's module (and the HTTP client, the
+    // schemas, the MCP SDK it needs) loads only when that command runs; `--version` and `--help` load the
+    // command tree alone.
+    entry: ['src/bin.ts'],
+    format: ['esm'],
+    splitting: true,
+    clean: true,
+    // The shebang makes dist/bin.js the `expense` executable.
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...shared,
+    // The library, in both module systems, one file each.
+    entry: ['src/index.ts'],
+    format: ['esm', 'cjs'],
+    splitting: false,
+    dts: { entry: 'src/index.ts' },
+  },
+]);
