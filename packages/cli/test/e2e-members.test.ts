@@ -7,7 +7,6 @@ import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
 describe('expense keys, members and invitations end to end', () => {
   // One server for the file, on PostgreSQL (it starts faster than the embedded engine on a busy machine).
   let sandbox: Awaited<ReturnType<typeof openPostgresSandbox>>;
-  let dir: { path: string; remove(): Promise<void> };
   let server: RunningServer;
   let env: NodeJS.ProcessEnv;
   const seen = new Set<string>();
@@ -28,7 +27,7 @@ describe('expense keys, members and invitations end to end', () => {
 
   beforeAll(async () => {
     sandbox = await openPostgresSandbox('expense-cli-members-');
-    ({ dir, server, env } = sandbox);
+    ({ server, env } = sandbox);
     await login('ada', ada);
     await login('bob', bob);
     expect((await run('ada', ['workspaces', 'create', 'Shared'])).code).toBe(0);
