@@ -13,7 +13,7 @@ import { registerLogout } from './commands/logout.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerMembers } from './commands/members.js';
 import { registerQuery } from './commands/query.js';
-import { registerReport } from './commands/report.js';
+import { loadReportHelp, registerReport } from './commands/report.js';
 import { registerRevert } from './commands/revert.js';
 import { registerSchema } from './commands/schema.js';
 import { registerWhoami } from './commands/whoami.js';
@@ -97,6 +97,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     io.stdout.write(program.helpInformation());
     return ExitCode.ok;
   }
+  if (args.includes('report')) await loadReportHelp();
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {

@@ -23,11 +23,20 @@ export interface ReportOptions {
   pager: boolean;
 }
 
-/** The reports' descriptions, loaded from the wire (with its schemas) only when `report` runs or shows its help. */
+/** The reports' descriptions for `report`'s help, from the wire (which builds its schemas): see loadReportHelp. */
 let descriptions: Record<ReportKind, string> | undefined;
 
+/**
+ * Loads what `report`'s help shows. Help text is written synchronously, so run() calls this before parsing
+ * when `report` is among the words (`expense report --help`, `expense help report`); other commands never
+ * load the wire for it.
+ */
+export async function loadReportHelp(): Promise<void> {
+  descriptions ??= (await import('@expense/wire/reports')).REPORT_DESCRIPTIONS;
+}
+
 export function registerReport(program: Command, action: Action): void {
-  const report = program
+  program
     .command('report')
     .addArgument(choices(new Argument('<report>', 'the report to run'), Object.keys(REPORTS)))
     .option(
@@ -60,7 +69,4 @@ ${Object.entries(REPORTS)
         : '',
     )
     .action(action(lazy(async () => (await import('./report-run.js')).report)));
-  program.hook('preSubcommand', async (_program, sub) => {
-    if (sub === report) descriptions ??= (await import('@expense/wire/reports')).REPORT_DESCRIPTIONS;
-  });
 }
