@@ -29,15 +29,16 @@ export function isStale(bin, sources) {
 }
 
 /**
- * Runs `pnpm --filter <filter> run build` when `bin` is stale; exits with the build's status when it fails.
- * Returns the absolute path of `bin`. The build's output goes to stderr, so a launcher's stdout stays clean.
+ * Runs `pnpm --filter <filter> run <script> <args>` (default `build`) when `bin` is stale; exits with the
+ * build's status when it fails. Returns the absolute path of `bin`. The build's output goes to stderr, so a
+ * launcher's stdout stays clean.
  */
-export function buildIfStale({ bin, sources, filter }) {
+export function buildIfStale({ bin, sources, filter, script = 'build', args = [] }) {
   if (isStale(bin, sources)) {
     process.stderr.write(
       `expense: building ${filter} first (its build is missing or older than its sources)...\n`,
     );
-    const build = spawnSync('pnpm', ['--filter', filter, 'run', 'build'], {
+    const build = spawnSync('pnpm', ['--filter', filter, 'run', script, ...args], {
       cwd: root,
       stdio: ['ignore', process.stderr, 'inherit'],
     });

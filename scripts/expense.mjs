@@ -1,19 +1,24 @@
 #!/usr/bin/env node
 // `pnpm expense <args>` from the clone: the CLI, built first when its build is missing or stale.
-import { spawn } from 'node:child_process';
+// It runs in this process (no second Node start-up): the check stats the sources' files, and a stale build
+// rebuilds the executable alone (no library bundles, no type declarations).
+import { pathToFileURL } from 'node:url';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const bin = buildIfStale({
   bin: 'packages/cli/dist/bin.js',
-  sources: ['packages/cli/src', 'packages/cli/package.json', 'packages/wire/src'],
+  sources: [
+    'packages/cli/src',
+    'packages/cli/package.json',
+    'packages/cli/tsup.config.ts',
+    'packages/wire/src',
+  ],
   filter: '@expense/cli',
+  script: 'build:bin',
 });
 const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
 // pnpm runs scripts in the repository root; relative paths (`expense import ./bank.csv`) mean the caller's
 // directory, which pnpm passes as INIT_CWD.
-const child = spawn(process.execPath, [bin, ...args], {
-  stdio: 'inherit',
-  cwd: process.env.INIT_CWD || process.cwd(),
-});
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
+process.argv = [process.argv[0], bin, ...args];
+await import(pathToFileURL(bin).href);

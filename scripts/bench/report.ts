@@ -493,6 +493,15 @@ md.push(
 );
 
 md.push(
+  '## CLI start-up (issue 28)',
+  '',
+  "From `packages/cli/bench/cli-start.ts` (`pnpm bench -- --only cli`): `node -e 0`, `expense --version` and `expense query` against the built server on PostgreSQL, each a new process, interleaved round by round, beside the server's answer to the same query on a new connection; medians. Goals: `--version` ≤ 1.5x of `node -e 0`; `query` adds ≤ 2x of `node -e 0` over the answer.",
+  '',
+  readText('cli-start.txt') ?? 'Not run yet.',
+  '',
+);
+
+md.push(
   '## Reliability suites',
   '',
   'What each suite proves and the numbers of its last run are in [security.md](security.md#what-each-test-proves-and-the-numbers-from-the-last-run).',

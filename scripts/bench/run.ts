@@ -1,8 +1,9 @@
 // `pnpm bench`: builds, runs every benchmark one after the other (never two at once: they share the cores), writes
 // bench-results/*.json and regenerates docs/benchmarks.md with its charts.
-//   pnpm bench [-- --only guard,server,import,fx,wide,loop,history,mcp] [--duration 10] [--profile] [--no-build]
+//   pnpm bench [-- --only guard,server,import,fx,wide,loop,history,mcp,cli] [--duration 10] [--profile] [--no-build]
 //              [--rounds 3] [--engines postgres]   (server part: interleaved rounds, which engines)
 //              [--mcp-rounds 300]                   (mcp part: requests of each kind)
+//              [--cli-rounds 15]                    (cli part: interleaved rounds of process starts)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -15,7 +16,7 @@ const value = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const only = (value('only') ?? 'guard,server,import,fx,wide,loop,history,mcp').split(',');
+const only = (value('only') ?? 'guard,server,import,fx,wide,loop,history,mcp,cli').split(',');
 const SOURCE = ['--conditions=@expense/source', '--import', 'tsx'];
 mkdirSync(RESULTS, { recursive: true });
 
@@ -82,6 +83,16 @@ if (only.includes('history')) {
 if (only.includes('mcp')) {
   const m = ['bench/mcp-query.ts', ...(value('mcp-rounds') ? ['--rounds', value('mcp-rounds')!] : [])];
   results.mcp = run('mcp', process.execPath, [...SOURCE, ...m], server, 'mcp-query.txt');
+}
+if (only.includes('cli')) {
+  const c = ['bench/cli-start.ts', ...(value('cli-rounds') ? ['--rounds', value('cli-rounds')!] : [])];
+  results.cli = run(
+    'cli',
+    process.execPath,
+    [...SOURCE, ...c],
+    join(REPO, 'packages', 'cli'),
+    'cli-start.txt',
+  );
 }
 run('report', process.execPath, ['--import', 'tsx', join(REPO, 'scripts', 'bench', 'report.ts')], REPO);
 process.stderr.write(

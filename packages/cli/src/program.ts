@@ -13,13 +13,14 @@ import { registerLogout } from './commands/logout.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerMembers } from './commands/members.js';
 import { registerQuery } from './commands/query.js';
-import { registerReport } from './commands/report.js';
+import { loadReportHelp, registerReport } from './commands/report.js';
 import { registerRevert } from './commands/revert.js';
 import { registerSchema } from './commands/schema.js';
 import { registerWhoami } from './commands/whoami.js';
 import { registerWorkspaces } from './commands/workspaces.js';
 import type { IO } from './context.js';
-import { ExitCode } from './errors.js';
+import { CliError, ExitCode } from './errors.js';
+import { colourEnabled, createColours } from './output/colour.js';
 import { VERSION } from './version.js';
 
 const HELP_FOOTER = `
@@ -58,6 +59,8 @@ export function createProgram(io: IO, state: RunState): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // run() reports commander's usage errors in the CLI's own shape (and as JSON with --json).
+      outputError: () => {},
     });
   const action = createAction(io, state);
   registerLogin(program, action);
@@ -94,14 +97,45 @@ export async function run(args: string[], io: IO): Promise<number> {
     io.stdout.write(program.helpInformation());
     return ExitCode.ok;
   }
+  if (args.includes('report')) await loadReportHelp();
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
-      return benign ? ExitCode.ok : ExitCode.usage;
+      if (benign) return ExitCode.ok;
+      await reportUsage(io, program, args, error);
+      return ExitCode.usage;
     }
     throw error;
   }
   return state.exitCode;
+}
+
+/** The command words of `args` that name a command (`members invite` in `members invite a@b.c --json`). */
+function commandWords(program: Command, args: string[]): string[] {
+  const words: string[] = [];
+  let command = program;
+  for (const arg of args) {
+    if (arg.startsWith('-')) continue;
+    const sub = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) break;
+    words.push(sub.name());
+    command = sub;
+  }
+  return words;
+}
+
+/** Wrong usage commander found (an unknown option, a value not among the choices ...), as any CLI error. */
+async function reportUsage(io: IO, program: Command, args: string[], error: CommanderError): Promise<void> {
+  const command = ['expense', ...commandWords(program, args)].join(' ');
+  // commander's suggestion ("(Did you mean query?)") is on a line of its own: it belongs in the hint.
+  const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1');
+  const usage = new CliError('usage_error', message, ExitCode.usage, {
+    hint: `${suggestion ? `${suggestion} ` : ''}See \`${command} --help\`.`,
+  });
+  const { errorView, renderError } = await import('./output/render-error.js');
+  if (args.includes('--json')) io.stdout.write(`${JSON.stringify({ error: errorView(usage) }, null, 2)}\n`);
+  else io.stderr.write(renderError(usage, createColours(colourEnabled(io.stderr, io.env))));
 }

@@ -85,7 +85,8 @@ describe('expense from the clone', () => {
       const bin = join(prefix.path, 'bin/expense');
       const shown = await spawnCommand(bin, ['--version'], {}).result;
       expect(shown.stdout.trim()).toBe(version);
-      // The bundle loads as a whole (wire schemas inside, keyring and undici from the installed dependencies).
+      // The bundle loads as a whole (wire schemas and zod inside, keyring and the MCP SDK from the installed
+      // dependencies).
       const whoami = await spawnCommand(bin, ['whoami'], {
         HOME: prefix.path,
         XDG_CONFIG_HOME: join(prefix.path, 'config'),

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli, loginWithoutTty, openSandbox, type RunningServer } from './e2e/harness.js';
+import { type CliResult, cli, loginWithoutTty, type RunningServer } from './e2e/harness.js';
+import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
 
 // keys, members and invitations with the built CLI against the built server. The invitation steps need the
 // server's membership consent (GET /invitations, accept, decline; members with a status).
 describe('expense keys, members and invitations end to end', () => {
-  let dir: { path: string; remove(): Promise<void> };
+  // One server for the file, on PostgreSQL (it starts faster than the embedded engine on a busy machine).
+  let sandbox: Awaited<ReturnType<typeof openPostgresSandbox>>;
   let server: RunningServer;
   let env: NodeJS.ProcessEnv;
   const seen = new Set<string>();
@@ -24,15 +26,15 @@ describe('expense keys, members and invitations end to end', () => {
   };
 
   beforeAll(async () => {
-    ({ dir, server, env } = await openSandbox('expense-cli-members-'));
+    sandbox = await openPostgresSandbox('expense-cli-members-');
+    ({ server, env } = sandbox);
     await login('ada', ada);
     await login('bob', bob);
     expect((await run('ada', ['workspaces', 'create', 'Shared'])).code).toBe(0);
     expect((await run('ada', ['use', 'Shared'])).code).toBe(0);
   });
   afterAll(async () => {
-    await server?.stop();
-    await dir?.remove();
+    await sandbox?.close();
   });
 
   it('keys lists the caller’s keys, marks the current one, and revokes another', async () => {

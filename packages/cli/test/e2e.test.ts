@@ -198,8 +198,20 @@ describe('expense CLI end to end (no terminal, file credential store)', () => {
   });
 
   it('treats wrong usage as exit 2', async () => {
-    expect((await run(['frobnicate'])).code).toBe(2);
-    expect((await run(['query', '--format', 'xml', 'SELECT 1'])).code).toBe(2);
+    const unknown = await run(['querry']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error: unknown command 'querry' (usage_error)");
+    expect(unknown.stderr).toContain('hint: Did you mean query? See `expense --help`.');
+    const format = await run(['query', '--format', 'xml', 'SELECT 1']);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain('Allowed choices are table, json, csv.');
+    // commander's usage errors follow the error envelope with --json, like every other error
+    const json = await run(['--json', 'query', '--format', 'xml', 'SELECT 1']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout).error).toMatchObject({
+      code: 'usage_error',
+      hint: 'See `expense query --help`.',
+    });
     expect((await run(['workspaces', 'create'])).code).toBe(2);
   });
 

@@ -1,18 +1,6 @@
-import type { Command, Option } from 'commander';
-import { usageError } from '../errors.js';
-import { DATE_FORMATS } from '../import/dialect.js';
-import { PRESET_NAMES } from '../import/presets.js';
+import { Argument, type Command, type Option } from 'commander';
 import type { Action } from './action.js';
-import { REPORTS } from './report.js';
-
-/** Values an option or argument takes, where the CLI knows them (commander's choices, and these). */
-const KNOWN_VALUES: Record<string, readonly string[]> = {
-  '--preset': PRESET_NAMES,
-  '--into': ['ledger_entries', 'budget_lines'],
-  '--date-format': DATE_FORMATS,
-  '--encoding': ['utf8', 'latin1'],
-  '--delimiter': [',', ';', 'tab'],
-};
+import { choices } from './choices.js';
 
 interface Node {
   /** Words after `expense` that lead here, e.g. ["workspaces"]. */
@@ -29,15 +17,10 @@ const longFlags = (c: Command) =>
   c.options
     .filter((o: Option) => !o.hidden)
     .flatMap((o: Option) => [o.long, o.short].filter(Boolean) as string[]);
-function valuesOf(o: Option): readonly string[] | undefined {
-  return o.argChoices ?? (o.long ? KNOWN_VALUES[o.long] : undefined);
-}
-/** Positional words a command takes from a fixed list (`expense report <report>`, `completion <shell>`). */
-function argumentWords(c: Command): string[] {
-  if (c.name() === 'report') return Object.keys(REPORTS);
-  if (c.name() === 'completion') return ['bash', 'zsh', 'fish'];
-  return [];
-}
+/** The values an option takes, where they are a fixed set (commander's choices). */
+const valuesOf = (o: Option): readonly string[] | undefined => o.argChoices;
+/** Words a command's first argument takes from a fixed set (`expense report <report>`, `completion <shell>`). */
+const argumentWords = (c: Command): readonly string[] => c.registeredArguments[0]?.argChoices ?? [];
 
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
@@ -124,17 +107,16 @@ export function fishScript(program: Command): string {
   return `${lines.join('\n')}\n`;
 }
 
+const SCRIPTS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
+
 export function registerCompletion(program: Command, action: Action): void {
   program
     .command('completion')
-    .argument('<shell>', 'bash, zsh or fish')
+    .addArgument(choices(new Argument('<shell>', 'the shell'), Object.keys(SCRIPTS)))
     .description('Print a shell completion script (bash: source <(expense completion bash))')
     .action(
       action(async (ctx, _options: object, [shell]) => {
-        const scripts = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
-        const make = scripts[shell!.toLowerCase() as keyof typeof scripts];
-        if (!make) throw usageError(`No completion for "${shell}".`, 'Shells: bash, zsh, fish.');
-        ctx.io.stdout.write(make(program));
+        ctx.io.stdout.write(SCRIPTS[shell as keyof typeof SCRIPTS](program));
       }),
     );
 }

@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
-import { DEFAULT_PROFILE, normaliseApiUrl } from '../config/profiles.js';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import type { Action } from './action.js';
+import { choices } from './choices.js';
 
 /** The settings `expense config` reads and writes, per profile (cli.md: the configuration file). */
 const KEYS = {
@@ -11,12 +11,12 @@ const KEYS = {
 } as const;
 type Key = keyof typeof KEYS;
 
-function keyOf(name: string): Key {
-  const key = name.toLowerCase().replace(/-/g, '_');
-  if (!(key in KEYS))
-    throw usageError(`There is no setting "${name}".`, `Settings: ${Object.keys(KEYS).join(', ')}.`);
-  return key as Key;
-}
+/** The setting's argument: `api_url`, `API-URL` and the like name the same one. */
+const keyArgument = () =>
+  choices(new Argument('<key>', 'the setting'), Object.keys(KEYS), (given) => {
+    const key = given.toLowerCase().replace(/-/g, '_');
+    return key in KEYS ? key : undefined;
+  });
 
 async function settingValue(ctx: Context, key: Key): Promise<string | undefined> {
   return key === 'api_url' ? ctx.apiUrl() : ctx.workspaceId();
@@ -35,12 +35,13 @@ export function registerConfig(program: Command, action: Action): void {
 
   config
     .command('get')
-    .argument('<key>', Object.keys(KEYS).join(' or '))
+    .addArgument(keyArgument())
     .description('Print the value in use (with --api-url, EXPENSE_API_URL and the default applied)')
     .action(
       action(async (ctx, _options: object, [name]) => {
-        const value = await settingValue(ctx, keyOf(name!));
-        if (ctx.json) ctx.printJson({ [keyOf(name!)]: value ?? null });
+        const key = name as Key;
+        const value = await settingValue(ctx, key);
+        if (ctx.json) ctx.printJson({ [key]: value ?? null });
         else if (value !== undefined) ctx.print(value);
         else ctx.exitCode = ExitCode.failure;
       }),
@@ -48,13 +49,14 @@ export function registerConfig(program: Command, action: Action): void {
 
   config
     .command('set')
-    .argument('<key>', Object.keys(KEYS).join(' or '))
+    .addArgument(keyArgument())
     .argument('<value>')
     .description("Store a value in the profile's configuration")
     .action(
       action(async (ctx, _options: object, [name, value]) => {
-        const key = keyOf(name!);
+        const key = name as Key;
         if (key === 'api_url') {
+          const { normaliseApiUrl } = await import('../config/profiles.js');
           let url: string;
           try {
             url = normaliseApiUrl(value!);
@@ -100,6 +102,7 @@ export function registerProfiles(program: Command, action: Action): void {
     .description('The profiles (URL, key and workspace each); --profile <name> picks one')
     .action(
       action(async (ctx) => {
+        const { DEFAULT_PROFILE } = await import('../config/profiles.js');
         const { profiles: all } = await ctx.config.load();
         const names = Object.keys(all);
         if (!names.includes(DEFAULT_PROFILE)) names.unshift(DEFAULT_PROFILE);

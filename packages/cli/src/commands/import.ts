@@ -1,14 +1,11 @@
-import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import { DATE_FORMATS } from '../import/dialect.js';
-import { prepareImport } from '../import/prepare.js';
-import { PRESET_NAMES, PRESETS } from '../import/presets.js';
-import { readBytes } from '../import/read-file.js';
-import type { Action } from './action.js';
-import { chooseDateFormat } from './import-dates.js';
-import { send } from './import-send.js';
+import { type Command, Option } from 'commander';
+import { encodingNamed } from '../import/decode.js';
+import { DATE_FORMATS, parseDelimiter } from '../import/dialect.js';
+import { PRESET_NAMES, PRESETS, presetNamed } from '../import/presets.js';
+import { type Action, lazy } from './action.js';
+import { choices } from './choices.js';
 
-interface ImportOptions {
+export interface ImportOptions {
   account?: string;
   map: string[];
   yes?: boolean;
@@ -29,6 +26,15 @@ interface ImportOptions {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+/** The delimiter as given (`tab`, `\t`, `;`), when it is one the import reads. */
+const knownDelimiter = (given: string) => {
+  try {
+    parseDelimiter(given);
+    return given;
+  } catch {
+    return undefined;
+  }
+};
 
 export function registerImport(program: Command, action: Action): void {
   program
@@ -38,22 +44,47 @@ export function registerImport(program: Command, action: Action): void {
     .option('--map <column=field>', 'feed a field from a CSV column (repeatable)', collect, [])
     .option('-y, --yes', 'approve without asking (needed without a terminal)')
     .option('--dry-run', 'send every batch as a dry run and report what would be inserted')
-    .option(
-      '--preset <bank>',
-      `the layout of a bank's export (recognised from the file when absent): ${PRESET_NAMES.join(', ')}`,
+    .addOption(
+      choices(
+        new Option('--preset <bank>', "the layout of a bank's export (recognised from the file when absent)"),
+        PRESET_NAMES,
+        (given) => presetNamed(given)?.name,
+      ),
     )
     .option('--no-preset', "recognise no bank's layout: name the columns with --map")
     .option(
       '--columns <names>',
       'a file without a header row: its columns in order, e.g. date,amount,-,-,description (- skips one)',
     )
-    .option('--into <table>', 'ledger_entries, or budget_lines for a budget', 'ledger_entries')
-    .option('--delimiter <char>', 'the field delimiter: , ; or tab (detected from the header when absent)')
+    .addOption(
+      choices(new Option('--into <table>', 'ledger_entries, or budget_lines for a budget'), [
+        'ledger_entries',
+        'budget_lines',
+      ]).default('ledger_entries'),
+    )
+    .addOption(
+      choices(
+        new Option('--delimiter <char>', 'the field delimiter (detected from the header when absent)'),
+        [',', ';', 'tab'],
+        knownDelimiter,
+      ),
+    )
     .option('--skip-lines <n>', 'lines to skip before the header (found by itself when absent)')
-    .option('--encoding <name>', 'the file encoding: utf8 or latin1 (Windows-1252); detected when absent')
-    .option(
-      '--date-format <format>',
-      `how dates are written: ${DATE_FORMATS.join(', ')} (detected when absent)`,
+    .addOption(
+      choices(
+        new Option(
+          '--encoding <name>',
+          'the file encoding, latin1 meaning Windows-1252 (detected when absent)',
+        ),
+        ['utf8', 'latin1'],
+        (given) => (encodingNamed(given) ? given : undefined),
+      ),
+    )
+    .addOption(
+      choices(
+        new Option('--date-format <format>', 'how dates are written (detected when absent)'),
+        DATE_FORMATS,
+      ),
     )
     .option('--decimal-comma', 'amounts use a decimal comma (-1.234,56); detected when absent')
     .option(
@@ -94,52 +125,5 @@ skipped.
 Presets:
 ${PRESET_NAMES.map((n) => `  ${n.padEnd(14)} ${PRESETS[n].description}`).join('\n')}`,
     )
-    .action(
-      action(async (ctx, options: ImportOptions, [file]) => {
-        const path = file!;
-        const { bytes, digest } = await readBytes(path);
-        const prepared = await prepareImport(
-          {
-            fileName: path,
-            bytes,
-            into: options.into,
-            account: options.account,
-            map: options.map,
-            preset: options.preset,
-            delimiter: options.delimiter,
-            skipLines: options.skipLines,
-            encoding: options.encoding,
-            dateFormat: options.dateFormat,
-            decimalComma: options.decimalComma,
-            currency: options.currency,
-            debit: options.debit,
-            credit: options.credit,
-            invertSign: options.invertSign,
-            columns: options.columns,
-          },
-          {
-            chooseDateFormat: (formats, example) => chooseDateFormat(ctx, formats, example),
-            workspaceCurrency: () => workspaceCurrency(ctx),
-          },
-        );
-        if (!ctx.json) for (const note of prepared.notes) ctx.note(note);
-        if (prepared.left.length && !ctx.json) {
-          const lines = prepared.left.map((l) => `line ${l.line} (${l.reason})`).join(', ');
-          ctx.note(
-            `Leaving out ${prepared.left.length} row${prepared.left.length === 1 ? '' : 's'} that are not booked movements: ${lines}.`,
-          );
-        }
-        const keys = { digest, fingerprint: prepared.fingerprint };
-        if (prepared.into === 'budget_lines')
-          await send(ctx, path, options, prepared.rows, prepared.target, keys);
-        else await send(ctx, path, options, prepared.rows, prepared.target, keys);
-      }),
-    );
-}
-
-/** The workspace's reporting_currency (workspace_settings), for a file that names no currency. */
-async function workspaceCurrency(ctx: Context): Promise<string> {
-  const result = await (await ctx.api()).query('SELECT reporting_currency FROM workspace_settings');
-  const value = result.data.statements[0]?.rows[0]?.reporting_currency;
-  return typeof value === 'string' && value !== '' ? value : 'USD';
+    .action(action(lazy(async () => (await import('./import-run.js')).importFile)));
 }

@@ -1,12 +1,7 @@
-import { createExpenseMcpServer } from '@expense/wire/mcp';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Command } from 'commander';
-import { cliMcpApi } from '../mcp/api-adapter.js';
-import { VERSION } from '../version.js';
-import type { Action } from './action.js';
-import { findWorkspace } from './workspaces.js';
+import { type Action, lazy } from './action.js';
 
-interface McpOptions {
+export interface McpOptions {
   readOnly?: boolean;
 }
 
@@ -21,37 +16,5 @@ export function registerMcp(program: Command, action: Action): void {
 Nothing but the protocol is written to stdout; messages go to stderr. --workspace <id or name> pins the
 server to one workspace. See docs/mcp.md for client configuration.`,
     )
-    .action(
-      action(async (ctx, options: McpOptions) => {
-        const api = await ctx.api(); // not signed in: exit 4 before serving anything
-        const ref = ctx.globals.workspace?.trim();
-        const pinned = ref ? findWorkspace((await api.workspaces()).data.workspaces, ref) : undefined;
-        const mcpApi = cliMcpApi(api);
-        const transport = new StdioServerTransport(
-          ctx.io.stdin as NodeJS.ReadStream,
-          ctx.io.stdout as NodeJS.WriteStream,
-        );
-        const closed = new Promise<void>((resolve) => {
-          ctx.io.stdin.once('end', resolve);
-          ctx.io.stdin.once('close', resolve);
-        });
-        const handle = serveStdio(
-          (mcpCtx) =>
-            createExpenseMcpServer({
-              era: mcpCtx.era,
-              pushElicitation: true,
-              api: mcpApi,
-              readOnly: Boolean(options.readOnly),
-              ...(pinned ? { pinnedWorkspaceId: pinned.workspaceId } : {}),
-              version: VERSION,
-            }),
-          { transport, onerror: (error) => ctx.note(`mcp: ${error.message}`) },
-        );
-        ctx.note(
-          `expense MCP server on stdio (${await ctx.apiUrl()}${pinned ? `, workspace ${pinned.name}` : ''}${options.readOnly ? ', read-only' : ''}).`,
-        );
-        await closed;
-        await handle.close();
-      }),
-    );
+    .action(action(lazy(async () => (await import('./mcp-run.js')).mcp)));
 }

@@ -4,7 +4,6 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { renderTable } from '../output/table.js';
 import type { Action } from './action.js';
-import { approve } from './shared.js';
 import { findWorkspace } from './workspaces.js';
 
 interface RemoveOptions {
@@ -99,6 +98,7 @@ export function registerMembers(program: Command, action: Action): void {
             `${ctx.err.yellow('Warning:')} removing ${member.email} from ${workspace.name} revokes ALL of their keys at once, on every device and agent (they must sign in again).`,
           );
         }
+        const { approve } = await import('./shared.js');
         await approve(ctx, invited ? 'Withdraw the invitation?' : `Remove ${member.email}?`, options.yes);
         await api.removeMember(workspace.workspaceId, member.userId);
         if (ctx.json) return ctx.printJson({ removed: member, workspaceId: workspace.workspaceId });

@@ -1,10 +1,8 @@
-import { isIsoCurrency } from '@expense/wire';
-import { REPORT_DESCRIPTIONS, type ReportKind } from '@expense/wire/reports';
-import { type Command, Option } from 'commander';
-import { usageError } from '../errors.js';
-import { writePaged } from '../output/pager.js';
-import { type RowFormat, renderRows } from '../output/sql-result.js';
-import type { Action } from './action.js';
+import type { ReportKind } from '@expense/wire/reports';
+import { Argument, type Command, Option } from 'commander';
+import type { RowFormat } from '../output/sql-result.js';
+import { type Action, lazy } from './action.js';
+import { choices } from './choices.js';
 
 /** The CLI's names for the fixed reports the MCP `report` tool and the console run (packages/wire). */
 export const REPORTS = {
@@ -15,45 +13,7 @@ export const REPORTS = {
 } as const satisfies Record<string, ReportKind>;
 export type ReportName = keyof typeof REPORTS;
 
-const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
-function lastDay(month: string): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-}
-
-function monthsBefore(month: string, n: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m - 1 - n, 1)).toISOString().slice(0, 7);
-}
-
-/**
- * The date range of a report: --from/--to months, else --month (default the current month, UTC). The trend
- * with only --month covers the twelve months ending with it (one month is not a trend).
- */
-export function reportRange(
-  name: ReportName,
-  options: { month?: string; from?: string; to?: string },
-  now = new Date(),
-): { from: string; to: string } {
-  for (const [flag, value] of [
-    ['--month', options.month],
-    ['--from', options.from],
-    ['--to', options.to],
-  ] as const) {
-    if (value !== undefined && !MONTH.test(value))
-      throw usageError(`${flag} takes a month written YYYY-MM (2026-11), not "${value}".`);
-  }
-  if (options.month && (options.from || options.to))
-    throw usageError('Give --month, or --from and --to, not both.');
-  const month = options.month ?? now.toISOString().slice(0, 7);
-  const to = options.to ?? options.from ?? month;
-  const from = options.from ?? (options.to ? options.to : name === 'trend' ? monthsBefore(month, 11) : month);
-  if (from > to) throw usageError(`--from ${from} is after --to ${to}.`);
-  return { from: `${from}-01`, to: lastDay(to) };
-}
-
-interface ReportOptions {
+export interface ReportOptions {
   month?: string;
   from?: string;
   to?: string;
@@ -63,10 +23,22 @@ interface ReportOptions {
   pager: boolean;
 }
 
+/** The reports' descriptions for `report`'s help, from the wire (which builds its schemas): see loadReportHelp. */
+let descriptions: Record<ReportKind, string> | undefined;
+
+/**
+ * Loads what `report`'s help shows. Help text is written synchronously, so run() calls this before parsing
+ * when `report` is among the words (`expense report --help`, `expense help report`); other commands never
+ * load the wire for it.
+ */
+export async function loadReportHelp(): Promise<void> {
+  descriptions ??= (await import('@expense/wire/reports')).REPORT_DESCRIPTIONS;
+}
+
 export function registerReport(program: Command, action: Action): void {
   program
     .command('report')
-    .argument('<report>', `one of ${Object.keys(REPORTS).join(', ')}`)
+    .addArgument(choices(new Argument('<report>', 'the report to run'), Object.keys(REPORTS)))
     .option(
       '--month <YYYY-MM>',
       'the month to report on (default: this month; trend: the 12 months ending with it)',
@@ -87,53 +59,14 @@ export function registerReport(program: Command, action: Action): void {
     .description(
       'Run one of the fixed reports (GET /reports, the same data as the MCP report tool) and print its rows',
     )
-    .addHelpText(
-      'after',
-      `
+    .addHelpText('after', () =>
+      descriptions
+        ? `
 Reports:
 ${Object.entries(REPORTS)
-  .map(([name, kind]) => `  ${name.padEnd(9)} ${REPORT_DESCRIPTIONS[kind]}`)
-  .join('\n')}`,
+  .map(([name, kind]) => `  ${name.padEnd(9)} ${descriptions?.[kind]}`)
+  .join('\n')}`
+        : '',
     )
-    .action(
-      action(async (ctx, options: ReportOptions, [name]) => {
-        const report = name!.toLowerCase();
-        if (!(report in REPORTS))
-          throw usageError(`There is no report "${name}".`, `Reports: ${Object.keys(REPORTS).join(', ')}.`);
-        const kind = REPORTS[report as ReportName];
-        const range = reportRange(report as ReportName, options);
-        const currency = options.currency?.trim().toUpperCase();
-        if (currency !== undefined && !isIsoCurrency(currency))
-          throw usageError(`--currency takes an ISO 4217 code (EUR, USD, JPY), not "${options.currency}".`);
-        const api = await ctx.api();
-        const { data } = await api.report({ kind, ...range, ...(currency ? { currency } : {}) });
-        if (ctx.json) {
-          ctx.printJson({ report, ...data });
-          return;
-        }
-        const columns = Object.keys(data.rows[0] ?? {}).map((name) => ({ name, type: 'text' }));
-        const statement = {
-          index: 0,
-          command: 'SELECT' as const,
-          columns,
-          rows: data.rows,
-          rowCount: data.rows.length,
-          returnedRowCount: data.rows.length,
-          totalRowCount: data.rows.length,
-          truncated: false,
-        };
-        const text = renderRows(statement, options.format, {
-          maxWidth: ctx.tableWidth,
-          colours: ctx.out,
-          header: options.header,
-          crlf: false,
-          expanded: false,
-          numbers: false,
-        });
-        await writePaged(ctx.io, text, options.pager && options.format === 'table');
-        if (options.format === 'table' && ctx.io.stderr.isTTY)
-          ctx.note(ctx.err.dim(`(${report}, ${range.from} to ${range.to}, in ${data.currency})`));
-        for (const note of data.notes) ctx.note(ctx.err.yellow(note));
-      }),
-    );
+    .action(action(lazy(async () => (await import('./report-run.js')).report)));
 }

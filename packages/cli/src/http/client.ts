@@ -9,10 +9,10 @@ import {
   successEnvelope,
   WORKSPACE_HEADER,
 } from '@expense/wire';
-import { Agent, type Dispatcher, request } from 'undici';
 import { z } from 'zod';
 import { CliError, ExitCode } from '../errors.js';
 import { ApiError } from './api-error.js';
+import { Transport, type TransportResponse } from './transport.js';
 
 export interface ClientOptions {
   userAgent: string;
@@ -20,7 +20,6 @@ export interface ClientOptions {
   onWait?: (seconds: number) => void;
   /** Longest single Retry-After the client waits for; longer ones fail (a daily limit, say). */
   maxWaitSeconds?: number;
-  dispatcher?: Dispatcher;
 }
 
 export interface CallSpec<T> {
@@ -100,14 +99,10 @@ export function pacingMs(policy: string | undefined): number {
 
 /** The CLI's HTTP client: ApiKey auth, workspace header, envelope parsing, errors as typed values, 429 waits. */
 export class ApiClient {
-  private readonly dispatcher: Dispatcher;
+  private readonly transport = new Transport({ connectMs: 10_000, idleMs: 60_000 });
   /** When the next request may start, from the spacing the server's rate-limit policy asks for. */
   private nextStartAt = 0;
-  constructor(private readonly options: ClientOptions) {
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({ headersTimeout: 60_000, bodyTimeout: 60_000, connectTimeout: 10_000 });
-  }
+  constructor(private readonly options: ClientOptions) {}
 
   async call<T>(spec: CallSpec<T>): Promise<CallResult<T>> {
     for (let attempt = 0; ; attempt++) {
@@ -145,16 +140,15 @@ export class ApiClient {
     const delay = this.nextStartAt - Date.now();
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     const startedAt = Date.now();
-    let response: Dispatcher.ResponseData;
+    let response: TransportResponse;
     try {
-      response = await request(spec.url, { method: spec.method, headers, body, dispatcher: this.dispatcher });
+      response = await this.transport.send(spec.url, { method: spec.method, headers, body });
     } catch (error) {
       throw networkError(spec.url, error);
     }
     this.nextStartAt = startedAt + pacingMs(header(response.headers, 'ratelimit-policy'));
-    const status = response.statusCode;
+    const { status, text } = response;
     const requestId = header(response.headers, 'x-request-id');
-    const text = await response.body.text();
     if (status === 204)
       return { status, data: undefined as T, raw: undefined, instructions: [], actions: [], replayed: false };
     let json: unknown;
@@ -187,7 +181,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    this.transport.close();
   }
 }
 

@@ -1,0 +1,53 @@
+import type { Context } from '../context.js';
+import { prepareImport } from '../import/prepare.js';
+import { readBytes } from '../import/read-file.js';
+import type { ImportOptions } from './import.js';
+import { chooseDateFormat } from './import-dates.js';
+import { send } from './import-send.js';
+
+/** `expense import`: the file prepared and validated locally, then sent in batches after one approval. */
+export async function importFile(ctx: Context, options: ImportOptions, [file]: string[]): Promise<void> {
+  const path = file!;
+  const { bytes, digest } = await readBytes(path);
+  const prepared = await prepareImport(
+    {
+      fileName: path,
+      bytes,
+      into: options.into,
+      account: options.account,
+      map: options.map,
+      preset: options.preset,
+      delimiter: options.delimiter,
+      skipLines: options.skipLines,
+      encoding: options.encoding,
+      dateFormat: options.dateFormat,
+      decimalComma: options.decimalComma,
+      currency: options.currency,
+      debit: options.debit,
+      credit: options.credit,
+      invertSign: options.invertSign,
+      columns: options.columns,
+    },
+    {
+      chooseDateFormat: (formats, example) => chooseDateFormat(ctx, formats, example),
+      workspaceCurrency: () => workspaceCurrency(ctx),
+    },
+  );
+  if (!ctx.json) for (const note of prepared.notes) ctx.note(note);
+  if (prepared.left.length && !ctx.json) {
+    const lines = prepared.left.map((l) => `line ${l.line} (${l.reason})`).join(', ');
+    ctx.note(
+      `Leaving out ${prepared.left.length} row${prepared.left.length === 1 ? '' : 's'} that are not booked movements: ${lines}.`,
+    );
+  }
+  const keys = { digest, fingerprint: prepared.fingerprint };
+  if (prepared.into === 'budget_lines') await send(ctx, path, options, prepared.rows, prepared.target, keys);
+  else await send(ctx, path, options, prepared.rows, prepared.target, keys);
+}
+
+/** The workspace's reporting_currency (workspace_settings), for a file that names no currency. */
+async function workspaceCurrency(ctx: Context): Promise<string> {
+  const result = await (await ctx.api()).query('SELECT reporting_currency FROM workspace_settings');
+  const value = result.data.statements[0]?.rows[0]?.reporting_currency;
+  return typeof value === 'string' && value !== '' ? value : 'USD';
+}

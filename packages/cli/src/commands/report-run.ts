@@ -1,0 +1,83 @@
+import { isIsoCurrency } from '@expense/wire';
+import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
+import { writePaged } from '../output/pager.js';
+import { renderRows } from '../output/sql-result.js';
+import { REPORTS, type ReportName, type ReportOptions } from './report.js';
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+function lastDay(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
+function monthsBefore(month: string, n: number): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m - 1 - n, 1)).toISOString().slice(0, 7);
+}
+
+/**
+ * The date range of a report: --from/--to months, else --month (default the current month, UTC). The trend
+ * with only --month covers the twelve months ending with it (one month is not a trend).
+ */
+export function reportRange(
+  name: ReportName,
+  options: { month?: string; from?: string; to?: string },
+  now = new Date(),
+): { from: string; to: string } {
+  for (const [flag, value] of [
+    ['--month', options.month],
+    ['--from', options.from],
+    ['--to', options.to],
+  ] as const) {
+    if (value !== undefined && !MONTH.test(value))
+      throw usageError(`${flag} takes a month written YYYY-MM (2026-11), not "${value}".`);
+  }
+  if (options.month && (options.from || options.to))
+    throw usageError('Give --month, or --from and --to, not both.');
+  const month = options.month ?? now.toISOString().slice(0, 7);
+  const to = options.to ?? options.from ?? month;
+  const from = options.from ?? (options.to ? options.to : name === 'trend' ? monthsBefore(month, 11) : month);
+  if (from > to) throw usageError(`--from ${from} is after --to ${to}.`);
+  return { from: `${from}-01`, to: lastDay(to) };
+}
+
+/** `expense report`: one of the fixed reports, printed. */
+export async function report(ctx: Context, options: ReportOptions, [name]: string[]): Promise<void> {
+  const report = name as ReportName; // one of REPORTS: commander checked it
+  const kind = REPORTS[report];
+  const range = reportRange(report, options);
+  const currency = options.currency?.trim().toUpperCase();
+  if (currency !== undefined && !isIsoCurrency(currency))
+    throw usageError(`--currency takes an ISO 4217 code (EUR, USD, JPY), not "${options.currency}".`);
+  const api = await ctx.api();
+  const { data } = await api.report({ kind, ...range, ...(currency ? { currency } : {}) });
+  if (ctx.json) {
+    ctx.printJson({ report, ...data });
+    return;
+  }
+  const columns = Object.keys(data.rows[0] ?? {}).map((name) => ({ name, type: 'text' }));
+  const statement = {
+    index: 0,
+    command: 'SELECT' as const,
+    columns,
+    rows: data.rows,
+    rowCount: data.rows.length,
+    returnedRowCount: data.rows.length,
+    totalRowCount: data.rows.length,
+    truncated: false,
+  };
+  const text = renderRows(statement, options.format, {
+    maxWidth: ctx.tableWidth,
+    colours: ctx.out,
+    header: options.header,
+    crlf: false,
+    expanded: false,
+    numbers: false,
+  });
+  await writePaged(ctx.io, text, options.pager && options.format === 'table');
+  if (options.format === 'table' && ctx.io.stderr.isTTY)
+    ctx.note(ctx.err.dim(`(${report}, ${range.from} to ${range.to}, in ${data.currency})`));
+  for (const note of data.notes) ctx.note(ctx.err.yellow(note));
+}
