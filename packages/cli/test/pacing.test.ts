@@ -1,6 +1,6 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, pacingMs } from '../src/http/client.js';
 import { loginWithoutTty, openSandbox, type RunningServer } from './e2e/harness.js';
@@ -39,20 +39,21 @@ describe('ApiClient against a real server limiting keys to 3 requests per second
   // What the client controls is the spacing of its starts (whether the server's fixed window then refuses one
   // depends on when the server got to each request, which a loaded machine shifts; the client waits out a 429).
   it('spaces ten calls in a row by the policy it was sent (3 a second: 340 ms apart), each answered 200', async () => {
+    // Node announces each HTTP request it starts; this test process sends only the client's.
     const starts: number[] = [];
-    const dispatcher = new Agent().compose((dispatch) => (options, handler) => {
-      starts.push(Date.now());
-      return dispatch(options, handler);
-    });
-    const client = new ApiClient({ userAgent: 'pacing-test', dispatcher });
+    const started = () => starts.push(Date.now());
+    subscribe('http.client.request.start', started);
+    const client = new ApiClient({ userAgent: 'pacing-test' });
     try {
       for (let i = 0; i < 10; i++) {
         const res = await client.call({ method: 'GET', url: `${server.apiUrl}/me`, apiKey });
         expect(res.status).toBe(200);
       }
     } finally {
+      unsubscribe('http.client.request.start', started);
       await client.close();
     }
+    expect(starts).toHaveLength(10);
     const spacing = pacingMs('"burst";q=3;w=1, "daily";q=10000;w=86400');
     expect(spacing).toBe(340);
     // Date.now() has 1 ms steps, taken once by the client and once here: 2 ms of rounding at most.
