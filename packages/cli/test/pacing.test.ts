@@ -56,8 +56,11 @@ describe('ApiClient against a real server limiting keys to 3 requests per second
     expect(starts).toHaveLength(10);
     const spacing = pacingMs('"burst";q=3;w=1, "daily";q=10000;w=86400');
     expect(spacing).toBe(340);
-    // Date.now() has 1 ms steps, taken once by the client and once here: 2 ms of rounding at most.
-    for (let i = 1; i < starts.length; i++)
-      expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(spacing - 2);
+    // The client spaces the moments it decides to send; Node announces a request a little later, by an amount a
+    // loaded machine varies (a pause of the process). Unpaced, calls to a local server follow each other within a
+    // few milliseconds: three quarters of the spacing tells the two apart without timing the machine.
+    for (let i = 1; i < starts.length; i++) {
+      expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(spacing * 0.75);
+    }
   });
 });
