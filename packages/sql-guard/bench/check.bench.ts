@@ -1,6 +1,7 @@
 /**
  * Times `check` beside the bare libpg-query parse (which includes decoding the JSON tree), its scanner,
- * pgsql-ast-parser and node-sql-parser, in one process over one corpus. Subjects alternate within each
+ * pgsql-ast-parser and node-sql-parser, in one process over one corpus; then `check` beside the bare parse and
+ * the scanner over the long-text corpus (texts over 2,000 characters, long-corpus.ts). Subjects alternate within each
  * round; each round measures the CPU time the process spent (process.cpuUsage: on a shared machine it
  * leaves out the time other processes held the core) and the wall time. Prints µs/statement, median and
  * best over the rounds and the ratios to the bare parse; writes bench-results/check.json.
@@ -11,10 +12,11 @@ import nodeSqlParserModule from 'node-sql-parser';
 import { parse as pgsqlAstParse } from 'pgsql-ast-parser';
 import { createGuard } from '../src/index.js';
 import { corpus } from './corpus.js';
+import { longCorpus } from './long-corpus.js';
 
 await loadModule();
 const guard = await createGuard();
-for (const { sql, mode } of corpus) {
+for (const { sql, mode } of [...corpus, ...longCorpus]) {
   const r = guard.check(sql, { mode });
   if (!r.ok) throw new Error(`corpus statement rejected: ${sql}: ${r.error.message}`);
 }
@@ -32,6 +34,7 @@ const subjects: Record<string, (sql: string, mode: 'query' | 'execute' | 'script
 function time(
   fn: (sql: string, mode: 'query' | 'execute' | 'script') => unknown,
   iterations: number,
+  corpus: { sql: string; mode: 'query' | 'execute' | 'script' }[],
 ): [number, number] {
   const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
@@ -69,7 +72,7 @@ for (let round = 0; round < rounds; round++) {
   // Interleave subjects so that noise from other processes hits all of them alike.
   for (const [name, fn] of Object.entries(subjects)) {
     const iterations = name.startsWith('libpg') || name.startsWith('sql-guard') ? 100 : 5;
-    const [cpu, wall] = time(fn, iterations);
+    const [cpu, wall] = time(fn, iterations, corpus);
     results[name]!.cpu.push(cpu);
     results[name]!.wall.push(wall);
   }
@@ -91,12 +94,50 @@ const rows = Object.entries(results).map(([name, r]) => ({
   unparsed: `${failures[name]}/${corpus.length}`,
 }));
 
+// The long texts: check beside the bare parse and the scanner only (the other parsers take seconds on them).
+const longSubjects = ['libpg-query parseSync (bare)', 'sql-guard check', 'libpg-query scanSync'];
+const longResults: Record<string, { cpu: number[]; wall: number[] }> = {};
+for (const name of longSubjects) longResults[name] = { cpu: [], wall: [] };
+for (let round = 0; round < rounds; round++) {
+  for (const name of longSubjects) {
+    const [cpu, wall] = time(subjects[name]!, 10, longCorpus);
+    longResults[name]!.cpu.push(cpu);
+    longResults[name]!.wall.push(wall);
+  }
+}
+const longBare = longResults['libpg-query parseSync (bare)']!;
+const longRows = Object.entries(longResults).map(([name, r]) => ({
+  subject: name,
+  'best µs/stmt': round2(best(r.cpu)),
+  'median µs/stmt': round2(median(r.cpu)),
+  'ratio (best)': round2(best(r.cpu) / best(longBare.cpu)),
+  'ratio (median)': round2(median(r.cpu) / median(longBare.cpu)),
+  'wall median µs/stmt': round2(median(r.wall)),
+  'ratio (wall median)': round2(median(r.wall) / median(longBare.wall)),
+}));
+
 console.log(
   `corpus: ${corpus.length} statements; ${rounds} interleaved rounds; µs of CPU time per statement (wall time apart); node ${process.version}`,
 );
 console.table(rows);
+console.log(
+  `long-text corpus: ${longCorpus.length} texts of ${Math.min(...longCorpus.map((c) => c.sql.length))} to ${Math.max(...longCorpus.map((c) => c.sql.length))} characters; ${rounds} interleaved rounds`,
+);
+console.table(longRows);
 mkdirSync('bench-results', { recursive: true });
 writeFileSync(
   'bench-results/check.json',
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, corpus: corpus.length, rounds, rows }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      corpus: corpus.length,
+      rounds,
+      rows,
+      longCorpus: longCorpus.length,
+      longRows,
+    },
+    null,
+    2,
+  )}\n`,
 );

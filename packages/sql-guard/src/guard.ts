@@ -16,11 +16,33 @@ import type { CheckedStatement, CheckResult, Guard, GuardOptions, Mode } from '.
  */
 export const DEFAULT_OFF_THREAD_LENGTH = 4_000;
 
-/** What this guard accepted: the text, the mode and a private copy of the statements. */
+/** What a guard accepted: which guard, the text, the mode and a private copy of the statements. */
 interface Issued {
+  guard: object;
   sql: string;
   mode: Mode;
   statements: readonly CheckedStatement[];
+}
+
+/**
+ * An accepted CheckResult as `check` returns it. The private field cannot be set or read outside this class,
+ * so no caller can forge what `run` trusts (a WeakMap from results did the same at a higher cost per check).
+ */
+class AcceptedResult {
+  readonly ok = true as const;
+  readonly statements: CheckedStatement[];
+  readonly #issued: Issued;
+
+  constructor(statements: CheckedStatement[], issued: Issued) {
+    this.statements = statements;
+    this.#issued = issued;
+  }
+
+  static issued(result: unknown): Issued | undefined {
+    return typeof result === 'object' && result !== null && #issued in result
+      ? (result as AcceptedResult).#issued
+      : undefined;
+  }
 }
 
 /**
@@ -34,19 +56,20 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
   const limits = { ...defaultLimits, ...options.limits };
   const checker = createChecker(dialect, limits);
   const verify = dialectVerification(dialect);
-  // Accepted results this guard handed out, so `run` can skip parsing again. The copy, not the caller's
-  // object, is what runs: changing the returned result afterwards cannot change what was judged.
-  const issued = new WeakMap<CheckResult, Issued>();
+  // Accepted results this guard handed out carry a private copy, so `run` can skip parsing again. The copy, not
+  // the caller's object, is what runs: changing the returned result afterwards cannot change what was judged.
   const remember = (sql: string, mode: Mode, result: CheckResult, shapes?: StatementShape[]) => {
     if (!result.ok) return result;
     const statements = result.statements.map(copyStatement);
-    statements.forEach((statement, i) => {
-      const shape = shapes?.[i];
-      if (shape) primeShape(statement, shape);
-    });
-    issued.set(result, { sql, mode, statements });
-    return result;
+    if (shapes) {
+      statements.forEach((statement, i) => {
+        const shape = shapes[i];
+        if (shape) primeShape(statement, shape);
+      });
+    }
+    return new AcceptedResult(result.statements, { guard: token, sql, mode, statements });
   };
+  const token = {};
   const check: Guard['check'] = (sql, checkOptions) =>
     remember(sql, checkOptions.mode, checker(sql, checkOptions));
   const minLength = options.checkPool?.minLength ?? DEFAULT_OFF_THREAD_LENGTH;
@@ -59,8 +82,8 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     return remember(sql, checkOptions.mode, result, shapes);
   };
   const accepted = (sql: string, mode: Mode, checked: CheckResult | undefined) => {
-    const known = checked && issued.get(checked);
-    if (known && known.sql === sql && known.mode === mode) return known.statements;
+    const known = AcceptedResult.issued(checked);
+    if (known && known.guard === token && known.sql === sql && known.mode === mode) return known.statements;
     const result = checker(sql, { mode });
     if (!result.ok) throw new GuardCheckError(result.error);
     return result.statements;

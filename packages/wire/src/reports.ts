@@ -130,7 +130,9 @@ function rowsSql(kind: ReportKind, from: string, to: string, range: Range): stri
         ` ON b.budget_month >= ${dateLit(monthStart(from))} AND b.budget_month <= ${dateLit(to)}`,
         rateJoin('rb', 'b.currency', 'b.budget_month'),
         ' LEFT JOIN ledger_entries e ON e.kind = b.direction AND e.category = b.category',
-        " AND e.ts >= b.budget_month AND e.ts < b.budget_month + INTERVAL '1 month'",
+        // Bounds cast to timestamptz: compared with ts, a date goes through timestamptz_ge_date, which is not
+        // leakproof, so under row-level security no index could use the comparison.
+        " AND e.ts >= b.budget_month::timestamptz AND e.ts < b.budget_month::timestamptz + INTERVAL '1 month'",
         rateJoin('r', 'e.currency', 'e.ts::date'),
         ' GROUP BY b.line_id, b.budget_month, b.direction, b.category, c.code, b.currency, b.planned_value, rb.rate',
         ' ORDER BY b.budget_month, b.direction, b.category',

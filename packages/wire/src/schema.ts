@@ -7,7 +7,7 @@ export const ClockSchema = z
     timeZone: z
       .string()
       .describe(
-        'the IANA name of that time zone (workspace_settings.timezone; UTC without one); SQL runs in it: DATE literals are local midnight, ts::date the local day, timestamps carry its offset',
+        'the IANA name of that time zone (workspace_settings.timezone; UTC without one); SQL runs in it: TIMESTAMPTZ literals without offset are local midnight (write ts ranges with them; an index can use them, DATE bounds not), ts::date the local day, timestamps carry its offset',
       ),
   })
   .describe('What time it is, so that dates can be written as explicit literals and ranges');

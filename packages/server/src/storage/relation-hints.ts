@@ -19,22 +19,26 @@ export const RECIPES = {
   caseInsensitive:
     "LOWER and UPPER are not available. Match case-insensitively with ILIKE (category ILIKE 'groceries', note ILIKE '%coffee%'); group spelling variants together with CASE, e.g. GROUP BY CASE WHEN category ILIKE 'groceries' THEN 'groceries' ELSE category END; better, keep one spelling (reuse the names from SELECT DISTINCT category FROM ledger_entries).",
   monthBuckets:
-    "Bucket by month with explicit ranges (no DATE_TRUNC or EXTRACT): SELECT m.month_start, COALESCE(SUM(e.amount), 0) AS total FROM (VALUES (DATE '2026-01-01', DATE '2026-02-01'), (DATE '2026-02-01', DATE '2026-03-01')) AS m (month_start, month_end) LEFT JOIN ledger_entries e ON e.ts >= m.month_start AND e.ts < m.month_end GROUP BY m.month_start ORDER BY m.month_start",
+    "Bucket by month with explicit ranges of TIMESTAMPTZ literals (no DATE_TRUNC or EXTRACT; local midnights, since SQL runs in the workspace's time zone; unlike DATE bounds, an index on ts can use them): SELECT m.month_start::date AS month_start, COALESCE(SUM(e.amount), 0) AS total FROM (VALUES (TIMESTAMPTZ '2026-01-01 00:00:00', TIMESTAMPTZ '2026-02-01 00:00:00'), (TIMESTAMPTZ '2026-02-01 00:00:00', TIMESTAMPTZ '2026-03-01 00:00:00')) AS m (month_start, month_end) LEFT JOIN ledger_entries e ON e.ts >= m.month_start AND e.ts < m.month_end GROUP BY m.month_start ORDER BY m.month_start",
   monthCalendar:
-    "For many months, generate the calendar: WITH RECURSIVE months (month_start) AS (SELECT DATE '2026-01-01' UNION ALL SELECT (month_start + INTERVAL '1 month')::date FROM months WHERE month_start < DATE '2026-12-01') SELECT m.month_start, COALESCE(SUM(e.amount), 0) AS total FROM months m LEFT JOIN ledger_entries e ON e.ts >= m.month_start AND e.ts < m.month_start + INTERVAL '1 month' GROUP BY m.month_start ORDER BY m.month_start",
+    "For many months, generate the calendar: WITH RECURSIVE months (month_start) AS (SELECT TIMESTAMPTZ '2026-01-01 00:00:00' UNION ALL SELECT month_start + INTERVAL '1 month' FROM months WHERE month_start < TIMESTAMPTZ '2026-12-01 00:00:00') SELECT m.month_start::date AS month_start, COALESCE(SUM(e.amount), 0) AS total FROM months m LEFT JOIN ledger_entries e ON e.ts >= m.month_start AND e.ts < m.month_start + INTERVAL '1 month' GROUP BY m.month_start ORDER BY m.month_start",
   numericStrings:
     'numeric and bigint values come back as decimal strings ("-12.50", "100"): a JSON number is binary floating point and would lose digits of money. Parse them as decimals; in SQL write amounts as plain numbers (-12.50).',
   clock:
-    "There is no NOW() or CURRENT_DATE: every SQL result (and GET /schema, GET /me) carries data.clock {now, today, timeZone}, today being the date in the workspace's time zone; write dates as literals and ranges from it.",
+    "There is no NOW() or CURRENT_DATE: every SQL result (and GET /schema, GET /me) carries data.clock {now, today, timeZone}, today being the date in the workspace's time zone; write dates as literals and ranges from it, ts ranges as TIMESTAMPTZ literals (ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00', local midnights), which an index can use where DATE bounds cannot.",
   transferRule:
     'The transfer rows of one event_id must sum to 0 per currency when the request commits: send both legs in one request (one INSERT with two VALUES rows, or a /sql script); a one-legged transfer is refused, in a dry run too. A currency exchange is two transfers through an exchange account under one event_id: -100 EUR from eur-checking and +100 EUR to fx-exchange, -108 USD from fx-exchange and +108 USD to usd-checking.',
 } as const;
 
-/** The hint for NOW(), CURRENT_DATE and the like: today's date in the workspace's time zone, as literals. */
+/**
+ * The hint for NOW(), CURRENT_DATE and the like: today's date in the workspace's time zone, as literals. Ranges
+ * on ts are TIMESTAMPTZ literals: compared with a timestamptz column, a DATE goes through timestamptz_ge_date,
+ * which is not leakproof, so under row-level security PostgreSQL cannot use the (workspace_id, ts) index with it.
+ */
 export function dateLiteralHint(clock: Clock): string {
   const { today, timeZone } = clock;
   const tomorrow = addDays(today, 1);
-  return `write the date as a literal: today is ${today} in ${timeZone} (data.clock of every SQL result), e.g. DATE '${today}', or for today's entries ts >= TIMESTAMPTZ '${today} 00:00:00 ${timeZone}' AND ts < TIMESTAMPTZ '${tomorrow} 00:00:00 ${timeZone}'`;
+  return `write the date as a literal: today is ${today} in ${timeZone} (data.clock of every SQL result); for today's entries ts >= TIMESTAMPTZ '${today} 00:00:00' AND ts < TIMESTAMPTZ '${tomorrow} 00:00:00' (local midnights: SQL runs in ${timeZone}; TIMESTAMPTZ bounds let an index on ts work, DATE bounds do not); a date column (budget_month, calendar_date) takes DATE '${today}'`;
 }
 
 /** Agent-facing notes on risky constraints and write semantics, shown by GET /schema next to the live columns. */

@@ -19,6 +19,7 @@ import {
   literalsExplainTriggers,
   longSignRun,
   MAX_SIGN_RUN,
+  MAX_STRUCTURAL_TOKENS,
   mayHoldLexicalViolation,
   SHORT_INPUT,
   scan,
@@ -27,6 +28,7 @@ import {
 import { stringConstStarts } from './literals.js';
 import { statementName } from './names.js';
 import { isSqlSpace, Source } from './source.js';
+import { exceedsStructuralBudget } from './structural-bound.js';
 import { Violation } from './violation.js';
 import { Walker } from './walker.js';
 
@@ -89,7 +91,8 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
   const early = inputViolation(sql);
   if (early) return fail(source, early, undefined);
 
-  // Inputs long enough to be deep are scanned before parsing (see complexityViolation).
+  // Inputs long enough to be deep are scanned before parsing (see complexityViolation), unless a cheap upper
+  // bound of the count proves every statement within the budget.
   let tokens: Token[] | undefined;
   if (sql.length > SHORT_INPUT) {
     const run = longSignRun(sql);
@@ -102,9 +105,11 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
       );
       return fail(source, v, undefined);
     }
-    tokens = scan(sql);
-    const complex = tokens && complexityViolation(tokens);
-    if (complex) return fail(source, complex, undefined);
+    if (exceedsStructuralBudget(sql, MAX_STRUCTURAL_TOKENS)) {
+      tokens = scan(sql);
+      const complex = tokens && complexityViolation(tokens);
+      if (complex) return fail(source, complex, undefined);
+    }
   }
 
   let statements: RawStatement[];

@@ -103,20 +103,36 @@ export function joinSizes(
   using: readonly string[] | undefined,
 ): Sizes {
   if (!left.sizes && !right.sizes) return undefined;
-  const of = (side: { columns: readonly string[]; sizes: Sizes }, i: number) => side.sizes?.[i] ?? 1;
-  const sides = (side: { columns: readonly string[]; sizes: Sizes }, skip: ReadonlySet<string>) =>
-    side.columns.flatMap((c, i) => (skip.has(c) ? [] : [of(side, i)]));
-  if (!using || using.length === 0) return [...sides(left, new Set()), ...sides(right, new Set())];
-  const merged = new Set(using);
-  return [
-    ...using.map((c) => of(left, left.columns.indexOf(c)) + of(right, right.columns.indexOf(c)) + 1),
-    ...sides(left, merged),
-    ...sides(right, merged),
-  ];
+  const out: number[] = [];
+  if (using && using.length > 0) {
+    for (const c of using)
+      out.push(sizeOf(left, left.columns.indexOf(c)) + sizeOf(right, right.columns.indexOf(c)) + 1);
+  }
+  pushSides(out, left, using);
+  pushSides(out, right, using);
+  return out;
+}
+
+function sizeOf(side: { sizes: Sizes }, i: number): number {
+  return side.sizes?.[i] ?? 1;
+}
+
+/** The sizes of a side's columns that USING did not merge. */
+function pushSides(
+  out: number[],
+  side: { columns: readonly string[]; sizes: Sizes },
+  using: readonly string[] | undefined,
+): void {
+  for (let i = 0; i < side.columns.length; i++) {
+    if (using?.includes(side.columns[i]!)) continue;
+    out.push(sizeOf(side, i));
+  }
 }
 
 /** Sizes of two set-operation arms, column by column: each arm's copy is made. */
 export function addSizes(a: Sizes, b: Sizes, width: number): Sizes {
   if (!a && !b) return undefined;
-  return Array.from({ length: width }, (_, i) => (a?.[i] ?? 1) + (b?.[i] ?? 1));
+  const out: number[] = [];
+  for (let i = 0; i < width; i++) out.push((a?.[i] ?? 1) + (b?.[i] ?? 1));
+  return out;
 }

@@ -237,8 +237,7 @@ function baseRelation(w: Walker, f: Fields, op: Operation): readonly string[] {
     );
   }
   const access: Access = op === 'select' ? 'read' : op;
-  const key = `${access}:${name}`;
-  if (!w.accesses.has(key)) w.accesses.set(key, { name, access });
+  w.access(name, access);
   w.at = saved;
   return relation.columns;
 }

@@ -158,7 +158,8 @@ function abbreviate(text: string): string {
  * deep overflows the stack, and repeated overflows corrupt the module. The tree can only be as deep
  * as the statement has tokens that open a level, so inputs that could be deep (longer than
  * SHORT_INPUT characters) are scanned first and each statement is held to a budget of such tokens
- * (everything except names, constants, commas and closing brackets).
+ * (everything except names, constants, commas and closing brackets). The scan is skipped where a cheap
+ * upper bound of the count already proves every statement within the budget (structural-bound.ts).
  */
 export const SHORT_INPUT = 2000;
 export const MAX_STRUCTURAL_TOKENS = 1000;
@@ -166,7 +167,10 @@ export const MAX_STRUCTURAL_TOKENS = 1000;
 const LEAF_TOKENS = new Set(['IDENT', 'SCONST', 'ICONST', 'FCONST']);
 const LEAF_TEXT = new Set([',', ')', ']', 'null', 'true', 'false', 'default']);
 
-export function complexityViolation(tokens: Token[]): Violation | undefined {
+export function complexityViolation(
+  tokens: Token[],
+  budget: number = MAX_STRUCTURAL_TOKENS,
+): Violation | undefined {
   let count = 0;
   for (const t of tokens) {
     if (t.text === ';') {
@@ -174,10 +178,10 @@ export function complexityViolation(tokens: Token[]): Violation | undefined {
       continue;
     }
     if (LEAF_TOKENS.has(t.tokenName) || LEAF_TEXT.has(t.text.toLowerCase())) continue;
-    if (++count > MAX_STRUCTURAL_TOKENS) {
+    if (++count > budget) {
       return new Violation(
         'construct_not_allowed',
-        `The statement is too complex: more than ${MAX_STRUCTURAL_TOKENS} operators, keywords and brackets.`,
+        `The statement is too complex: more than ${budget} operators, keywords and brackets.`,
         'split the work into several smaller statements',
         t.start,
       );

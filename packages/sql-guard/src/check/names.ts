@@ -132,6 +132,8 @@ export function functionHint(name: string, dialect: CompiledDialect): string {
     case 'transaction_timestamp':
     case 'statement_timestamp':
     case 'clock_timestamp':
+      if (has('timestamptz'))
+        return "write the time as a literal; for a range of a timestamptz column use TIMESTAMPTZ literals, e.g. ts >= TIMESTAMPTZ '2026-08-09 00:00:00' AND ts < TIMESTAMPTZ '2026-08-10 00:00:00' (DATE bounds there compare through a function that is not leakproof, so under row-level security no index can use them); a date column takes DATE '2026-08-09'";
       if (has('date')) return "write the date as a literal, e.g. DATE '2026-08-09'";
       return "write the date as a string literal, e.g. '2026-08-09'";
     case 'date_trunc':
@@ -139,7 +141,9 @@ export function functionHint(name: string, dialect: CompiledDialect): string {
     case 'date_part':
     case 'to_char':
     case 'make_date':
-      return "filter with explicit date ranges, e.g. ts >= '2026-08-01' AND ts < '2026-09-01'";
+      if (has('timestamptz'))
+        return "filter with explicit ranges of TIMESTAMPTZ literals, e.g. ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00' (an index can use them; DATE bounds on a timestamptz column it cannot under row-level security); bucket by month with a VALUES list of such bounds";
+      return "filter with explicit ranges, e.g. ts >= '2026-08-01' AND ts < '2026-09-01'";
     case 'greatest':
     case 'least':
       return 'use CASE WHEN a > b THEN a ELSE b END';

@@ -3,7 +3,7 @@ import { addSizes, type Sizes, starCopy } from './expansion.js';
 import { dmlTarget, fromClause, targetColumn } from './from.js';
 import type { Rule } from './rules.js';
 import { findRefname, formatColumns, item, Level, renamed, resolvesLocally, starItems } from './scope.js';
-import { type Fields, isFields, single, stringValue } from './tree.js';
+import { type Fields, isFields, nodeType, single, stringValue } from './tree.js';
 import type { Walker } from './walker.js';
 
 /**
@@ -325,10 +325,9 @@ function targetList(w: Walker, value: unknown, sizes: number[]): string[] {
   const outputs: string[] = [];
   if (value === undefined) return outputs;
   for (const t of w.array(value)) {
-    const entry = single(t);
-    if (entry?.[0] !== 'ResTarget')
+    if (nodeType(t) !== 'ResTarget')
       w.fail('construct_not_allowed', 'The select list holds an unexpected item.');
-    const f = entry[1];
+    const f = (t as Fields).ResTarget;
     w.visit('ResTarget', f, RES_TARGET_SHELL);
     const r = f as Fields;
     if (starExpansion(w, r.val, outputs, sizes)) continue;
@@ -345,12 +344,11 @@ function targetList(w: Walker, value: unknown, sizes: number[]): string[] {
  * returns false when it is something else.
  */
 function starExpansion(w: Walker, val: unknown, outputs: string[], sizes: number[]): boolean {
-  const entry = single(val);
-  if (entry?.[0] !== 'ColumnRef' || !isFields(entry[1]) || !Array.isArray(entry[1].fields)) return false;
-  const parts = entry[1].fields;
-  const last = single(parts[parts.length - 1]);
-  if (last?.[0] !== 'A_Star') return false;
-  w.starTarget = entry[1];
+  const ref = nodeType(val) === 'ColumnRef' ? (val as Fields).ColumnRef : undefined;
+  if (!isFields(ref) || !Array.isArray(ref.fields)) return false;
+  const parts = ref.fields;
+  if (nodeType(parts[parts.length - 1]) !== 'A_Star') return false;
+  w.starTarget = ref;
   w.node(val);
   w.starTarget = undefined;
   const qualifier = parts.length === 1 ? undefined : stringValue(parts[0]);
@@ -373,11 +371,10 @@ function returning(w: Walker, value: unknown): string[] {
 /** A VALUES list; returns its column names and pushes each column's largest expanded size over the rows. */
 function valuesLists(w: Walker, value: unknown, sizes: number[]): string[] {
   for (const row of w.array(value)) {
-    const entry = single(row);
-    if (entry?.[0] !== 'List' || !isFields(entry[1]))
-      w.fail('construct_not_allowed', 'VALUES holds an unexpected row.');
-    const saved = w.enter('List', entry[1], LIST_FIELDS);
-    const items = entry[1].items === undefined ? [] : w.array(entry[1].items);
+    const list = nodeType(row) === 'List' ? (row as Fields).List : undefined;
+    if (!isFields(list)) w.fail('construct_not_allowed', 'VALUES holds an unexpected row.');
+    const saved = w.enter('List', list, LIST_FIELDS);
+    const items = list.items === undefined ? [] : w.array(list.items);
     for (let i = 0; i < items.length; i++) {
       const before = w.size;
       w.node(items[i]);
@@ -385,17 +382,19 @@ function valuesLists(w: Walker, value: unknown, sizes: number[]): string[] {
     }
     w.leave(saved);
   }
-  return Array.from({ length: sizes.length }, (_, i) => `column${i + 1}`);
+  const names: string[] = [];
+  for (let i = 0; i < sizes.length; i++) names.push(`column${i + 1}`);
+  return names;
 }
 
 /** ORDER BY items of a query (`outputs` given: bare names may name output columns) or of an aggregate. */
 export function sortClause(w: Walker, value: unknown, outputs?: readonly string[]): void {
   if (value === undefined) return;
   for (const entryValue of w.array(value)) {
-    const entry = single(entryValue);
-    if (entry?.[0] !== 'SortBy') w.fail('construct_not_allowed', 'ORDER BY holds an unexpected item.');
-    const saved = w.enter('SortBy', entry[1], SORT_BY_FIELDS);
-    const f = entry[1] as Fields;
+    if (nodeType(entryValue) !== 'SortBy')
+      w.fail('construct_not_allowed', 'ORDER BY holds an unexpected item.');
+    const f = (entryValue as Fields).SortBy as Fields;
+    const saved = w.enter('SortBy', f, SORT_BY_FIELDS);
     w.oneOf(f.sortby_dir, SORT_DIRECTIONS, 'Sort direction');
     w.oneOf(f.sortby_nulls, SORT_NULLS, 'NULLS option');
     if (outputs) orderingExpression(w, f.node, outputs);

@@ -27,7 +27,8 @@ export class Walker {
   ctes: CteScope | undefined;
   level: Level | undefined;
   top = true;
-  readonly accesses = new Map<string, RelationAccess>();
+  /** Every base relation touched, deduplicated, in order of first use (a statement touches a few). */
+  private readonly accesses: RelationAccess[] = [];
   /** Output names of the statement node visited last (set by select/insert/update/delete). */
   outputs: readonly string[] = [];
   /** The expanded size of each of `outputs` (expansion.ts); undefined for a write's RETURNING. */
@@ -37,7 +38,7 @@ export class Walker {
   /** The select-list ColumnRef currently allowed to end in `*` (a star expansion, not a whole-row value). */
   starTarget: unknown;
   /** EXPR sublinks walked so far, to the name of their subquery's first column (for figureColname). */
-  readonly sublinkNames = new WeakMap<object, string>();
+  readonly sublinkNames = new SublinkNames();
   /** Called between the arms of the next set operation: a WITH RECURSIVE item learns its columns there. */
   leftArmHook: ((names: readonly string[]) => void) | undefined;
 
@@ -51,7 +52,12 @@ export class Walker {
   }
 
   get relations(): RelationAccess[] {
-    return [...this.accesses.values()];
+    return this.accesses;
+  }
+
+  access(name: string, access: RelationAccess['access']): void {
+    for (const a of this.accesses) if (a.name === name && a.access === access) return;
+    this.accesses.push({ name, access });
   }
 
   fail(code: GuardErrorCode, message: string, hint?: string): never {
@@ -94,19 +100,27 @@ export class Walker {
   enter(type: string, value: unknown, fields: ReadonlySet<string> | undefined): number {
     if (!isFields(value)) this.fail('construct_not_allowed', `The parse tree holds a malformed ${type}.`);
     const saved = this.at;
-    const loc = value[LOCATION];
-    if (typeof loc === 'number' && loc >= 0) this.at = loc;
     this.size++;
     if (++this.depth > MAX_DEPTH) {
+      this.locate(value[LOCATION]);
       this.fail(
         'construct_not_allowed',
         `The statement is nested more than ${MAX_DEPTH} levels deep.`,
         'simplify it or split it into several statements',
       );
     }
-    if (!fields) this.reject(type, value);
+    if (!fields) {
+      this.locate(value[LOCATION]);
+      this.reject(type, value);
+    }
+    // The location is read in the loop: a keyed load there uses the loop's own key cache.
     for (const key in value) {
-      if (key === LOCATION || fields.has(key)) continue;
+      if (key === LOCATION) {
+        this.locate(value[key]);
+        continue;
+      }
+      if (fields.has(key)) continue;
+      this.locate(value[LOCATION]);
       const denial = DENIED_FIELDS[key];
       if (denial) this.deny(denial);
       this.fail(
@@ -115,6 +129,10 @@ export class Walker {
       );
     }
     return saved;
+  }
+
+  private locate(loc: unknown): void {
+    if (typeof loc === 'number' && loc >= 0) this.at = loc;
   }
 
   leave(saved: number): void {
@@ -168,8 +186,7 @@ export class Walker {
 
   /** A SelectStmt that may come wrapped or unwrapped (set-operation arms); returns its output names. */
   select(value: unknown): readonly string[] {
-    const entry = single(value);
-    if (entry && entry[0] === 'SelectStmt') this.visit('SelectStmt', entry[1]);
+    if (nodeType(value) === 'SelectStmt') this.visit('SelectStmt', (value as Fields).SelectStmt);
     else this.visit('SelectStmt', value);
     return this.outputs;
   }
@@ -254,6 +271,20 @@ export class Walker {
     if (!allowed.has(op))
       this.fail('construct_not_allowed', `Operator ${op} is not allowed.`, operatorHint(op));
     return op;
+  }
+}
+
+/** The names of EXPR sublinks' first columns; the map is made only when a statement has such a sublink. */
+class SublinkNames {
+  private map: Map<object, string> | undefined;
+
+  get(sublink: object): string | undefined {
+    return this.map?.get(sublink);
+  }
+
+  set(sublink: object, name: string): void {
+    this.map ??= new Map();
+    this.map.set(sublink, name);
   }
 }
 

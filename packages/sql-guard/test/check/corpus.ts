@@ -15,11 +15,11 @@ const SAVINGS = 'savings';
 
 /** The 12-month report with zero months (README, WITH RECURSIVE). */
 export const monthlyReport = `WITH RECURSIVE months(m) AS (
-  SELECT DATE '2026-01-01'
+  SELECT TIMESTAMPTZ '2026-01-01 00:00:00'
   UNION ALL
-  SELECT (m + INTERVAL '1 month')::date FROM months WHERE m < DATE '2026-12-01'
+  SELECT m + INTERVAL '1 month' FROM months WHERE m < TIMESTAMPTZ '2026-12-01 00:00:00'
 )
-SELECT months.m AS month, coalesce(sum(l.amount), 0) AS total
+SELECT months.m::date AS month, coalesce(sum(l.amount), 0) AS total
 FROM months
 LEFT JOIN ledger_entries l ON l.ts >= months.m AND l.ts < months.m + INTERVAL '1 month' AND l.kind = 'spend'
 GROUP BY months.m

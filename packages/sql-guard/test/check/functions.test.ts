@@ -14,10 +14,18 @@ describe('functions', () => {
     expect(
       rejectedAt('SELECT lower(note) FROM ledger_entries', 'function_not_allowed', 'lower').hint,
     ).toContain('ILIKE');
-    expect(rejectedAt('SELECT 1 WHERE now() > ts', 'function_not_allowed', 'now').hint).toContain("DATE '");
-    expect(
-      rejected("SELECT date_trunc('month', ts) FROM ledger_entries", 'function_not_allowed').hint,
-    ).toContain('date ranges');
+    // Ranges on a timestamptz column are written with TIMESTAMPTZ literals (an index can use them under
+    // row-level security, DATE bounds not); a date column still takes DATE '...'.
+    const now = rejectedAt('SELECT 1 WHERE now() > ts', 'function_not_allowed', 'now').hint;
+    expect(now).toContain(
+      "ts >= TIMESTAMPTZ '2026-08-09 00:00:00' AND ts < TIMESTAMPTZ '2026-08-10 00:00:00'",
+    );
+    expect(now).toContain("DATE '");
+    const trunc = rejected("SELECT date_trunc('month', ts) FROM ledger_entries", 'function_not_allowed').hint;
+    expect(trunc).toContain(
+      "ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00'",
+    );
+    expect(trunc).not.toContain("DATE '");
     rejected("SELECT set_config('role', 'postgres', false)", 'function_not_allowed');
     rejected('SELECT pg_sleep(10)', 'function_not_allowed');
     rejected("SELECT upper('x')", 'function_not_allowed');

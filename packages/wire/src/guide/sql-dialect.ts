@@ -21,6 +21,8 @@ security in one workspace. What the guard refuses comes back with a \`code\`, a 
 - SQL runs in the workspace's time zone (\`clock.timeZone\`, \`workspace_settings.timezone\`): a date or a
   \`TIMESTAMPTZ '2026-08-01 00:00:00'\` literal without offset is local midnight, \`ts::date\` is the local day, and
   timestamps come back in ISO 8601 with the local offset.
+- Ranges on \`ts\` take \`TIMESTAMPTZ\` literals, never \`DATE\` ones: \`ts >= DATE '...'\` compares through a
+  function PostgreSQL may not use for an index under row-level security, so it reads every entry of the workspace.
 - Casts to ordinary scalar types only (\`ts::date\`, \`'12.50'::numeric\`, \`INTERVAL '1 month'\`).
 - Case-insensitive match: \`ILIKE\`. Month buckets (local months, index-friendly):
   \`ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00'\`.
