@@ -267,7 +267,7 @@ export function reportData(input: ReportInput, statements: ReportStatements, tod
   const fxRows = statements[2]?.rows ?? [];
   const missing = fxRows.filter((r) => Number(r.unconverted) > 0);
   const dates = fxRows.map((r) => r.newest_rate_date).filter((d): d is string => typeof d === 'string');
-  const newestRateDate = dates.length ? dates.reduce((a, b) => (a > b ? a : b)) : null;
+  const newestRateDate = dates.sort().at(-1) ?? null; // ISO dates sort as they fall
   const reference = to < today ? to : today;
   const stale = newestRateDate !== null && newestRateDate < addDays(reference, -STALE_RATE_DAYS);
   const fx: ReportFx = {
