@@ -1,4 +1,5 @@
 import type { Access, Operation } from '../types.js';
+import { cteNamed } from './ctes.js';
 import { cteCopy, joinSizes, type Sizes } from './expansion.js';
 import type { Rule } from './rules.js';
 import {
@@ -10,7 +11,6 @@ import {
   naturalColumns,
   renamed,
 } from './scope.js';
-import { cteNamed } from './statements.js';
 import { type Fields, single } from './tree.js';
 import type { Walker } from './walker.js';
 
@@ -93,7 +93,7 @@ function rangeVar(w: Walker, f: Fields): FromItem {
   const name = f.relname as string;
   let columns: readonly string[];
   let sizes: Sizes;
-  const cte = f.schemaname === undefined && f.catalogname === undefined ? cteNamed(w, name) : undefined;
+  const cte = f.schemaname === undefined && f.catalogname === undefined ? cteNamed(w.ctes, name) : undefined;
   if (cte) {
     if (!cte.columns) {
       w.fail(

@@ -1,5 +1,6 @@
 import { figureColname } from './colname.js';
-import { addSizes, type Sizes, starCopy } from './expansion.js';
+import type { CteScope } from './ctes.js';
+import { addSizes, starCopy } from './expansion.js';
 import { dmlTarget, fromClause, targetColumn } from './from.js';
 import type { Rule } from './rules.js';
 import { findRefname, formatColumns, item, Level, renamed, resolvesLocally, starItems } from './scope.js';
@@ -11,22 +12,6 @@ import type { Walker } from './walker.js';
  * lists, ORDER BY and GROUP BY. Each statement is a query level of its own (scope.ts); what a level's
  * FROM clause brings into scope comes from from.ts.
  */
-
-/** A CTE in scope; `columns` is undefined while a WITH RECURSIVE item's columns are not known yet. */
-interface Cte {
-  columns: readonly string[] | undefined;
-  /** The expanded size of each column (expansion.ts); undefined when PostgreSQL never inlines it or not known yet. */
-  sizes: Sizes;
-  /** The nodes of its query when PostgreSQL may inline it (a copy at each reference), else 0. */
-  inlined: number;
-  /** References to it walked so far. */
-  refs: number;
-}
-
-export interface CteScope {
-  ctes: Map<string, Cte>;
-  parent: CteScope | undefined;
-}
 
 const set = (...fields: string[]): ReadonlySet<string> => new Set(fields);
 const noVisit = (): void => {};
@@ -310,14 +295,6 @@ function recursiveItem(w: Walker, name: string, query: unknown): void {
       'use UNION ALL plus a WHERE bound in the recursive arm (e.g. WHERE n < 100)',
     );
   }
-}
-
-export function cteNamed(w: Walker, name: string): Cte | undefined {
-  for (let s = w.ctes; s; s = s.parent) {
-    const cte = s.ctes.get(name);
-    if (cte) return cte;
-  }
-  return undefined;
 }
 
 /** A select list; returns its output names (star expansions included) and pushes their expanded sizes. */

@@ -1,4 +1,5 @@
 import type { GuardErrorCode, RelationAccess } from '../types.js';
+import type { CteScope } from './ctes.js';
 import type { Denial } from './denials.js';
 import { DENIED_FIELDS, DENIED_NODES } from './denials.js';
 import type { CompiledDialect } from './dialect.js';
@@ -6,7 +7,6 @@ import type { Sizes } from './expansion.js';
 import { canonicalType, functionHint, functionLikeName, operatorHint } from './names.js';
 import { RULES, type Rule } from './rules.js';
 import type { Level } from './scope.js';
-import type { CteScope } from './statements.js';
 import { type Fields, isFields, nodeType, single, stringValue } from './tree.js';
 import { violation } from './violation.js';
 
