@@ -4,7 +4,7 @@
  *
  *   round trip 1   BEGIN [READ ONLY]
  *                  [SET LOCAL DateStyle, IntervalStyle, extra_float_digits]    behind a transaction-mode pooler only
- *                  SELECT <the guard's settings check>, [begin_change(…)], begin_user_context(…), workspace_time_zone()
+ *                  SELECT <the guard's settings check>, [begin_change(…)], open_user_context(…)
  *                  <the guard's batch of statement 1: SET LOCAL statement_timeout, the statement (direct or cursor)>
  *                  [COMMIT]                                                   a read: behind its last batch
  *   round trip k   <the guard's batch of statement k> [COMMIT]                 scripts: one per further statement

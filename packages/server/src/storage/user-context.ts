@@ -18,7 +18,7 @@ function checkedUuid(value: unknown, field: 'userId' | 'workspaceId' | 'connecti
 }
 
 /**
- * Text of the error `begin_user_context` raises when a workspace lookup finds nothing. The random part keeps a
+ * Text of the error `open_user_context` raises when a workspace lookup finds nothing. The random part keeps a
  * user statement's own error from looking like it (the text is never shown to anyone).
  */
 const NOT_RESOLVED = `expense_workspace_not_resolved_${randomBytes(8).toString('hex')}`;
@@ -51,23 +51,24 @@ function workspaceOf(ctx: UserContext): { kind: WorkspaceKind; id: string } {
 }
 
 /**
- * The statement that sets a user-SQL transaction's context: one call of `begin_user_context` (migration 0008),
+ * The statement that sets a user-SQL transaction's context: one call of `open_user_context` (migration 0045),
  * which finds the workspace as the owner (or raises NOT_RESOLVED, so nothing behind it runs), sets the user and
- * workspace settings and search_path for the transaction, and switches to the SQL role last. It depends on nothing
- * left on the connection by an earlier transaction (no PREPARE), so it works the same through a transaction-mode
- * pooler; PL/pgSQL keeps the function's plans per server session. `settingsCheck` (the guard's, a select-list
- * expression) is evaluated first, as the owner. Its columns: workspace_id and time_zone (see scopeOf).
+ * workspace settings, the workspace's TimeZone and search_path for the transaction, switches to the SQL role last,
+ * and returns the workspace and its zone. It depends on nothing left on the connection by an earlier transaction
+ * (no PREPARE), so it works the same through a transaction-mode pooler; PL/pgSQL keeps the function's plans per
+ * server session. `settingsCheck` (the guard's, a select-list expression) is evaluated first, as the owner. Its
+ * column: context, `<workspace id> <time zone>` (see scopeOf).
  * Throws InvalidContextError for ids that are not UUIDs.
  */
 export function contextSelect(ctx: UserContext, settingsCheck?: string): string {
   const userId = checkedUuid(ctx.userId, 'userId');
   const { kind, id } = workspaceOf(ctx);
   const check = settingsCheck === undefined ? '' : `${settingsCheck} AS guard_settings, `;
-  return `SELECT ${check}${changeSetup(ctx)}${INTERNAL_SCHEMA}.begin_user_context('${userId}', '${id}', '${kind}', '${NOT_RESOLVED}') AS workspace_id, ${INTERNAL_SCHEMA}.workspace_time_zone() AS time_zone`;
+  return `SELECT ${check}${changeSetup(ctx)}${INTERNAL_SCHEMA}.open_user_context('${userId}', '${id}', '${kind}', '${NOT_RESOLVED}') AS context`;
 }
 
 /**
- * `begin_change(...)` (migration 0017) as a select-list item in front of begin_user_context, so it runs as the
+ * `begin_change(...)` (migration 0017) as a select-list item in front of open_user_context, so it runs as the
  * owner before the role switch. The SQL text travels as an escape string literal (backslashes and quotes
  * doubled), which reads the same whatever standard_conforming_strings says.
  */
@@ -96,6 +97,9 @@ function escapeText(text: string): string {
 export function scopeOf(result: SessionResult | undefined): UserScope {
   const row = result?.rows[0];
   if (!row) throw new Error('The context SELECT returned no row.');
-  const scope = { workspaceId: String(row.workspace_id), timeZone: String(row.time_zone ?? 'UTC') };
+  // `<uuid> <zone>`: a uuid is 36 characters, an IANA zone name has no space.
+  const context = String(row.context);
+  if (context.charAt(36) !== ' ') throw new Error('The context SELECT returned an unexpected context.');
+  const scope = { workspaceId: context.slice(0, 36), timeZone: context.slice(37) || 'UTC' };
   return row.change_id ? { ...scope, changeId: String(row.change_id) } : scope;
 }
