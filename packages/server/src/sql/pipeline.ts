@@ -3,8 +3,8 @@
  * its own, in round trips planned here and nowhere else.
  *
  *   round trip 1   BEGIN [READ ONLY]
- *                  [SET LOCAL DateStyle, IntervalStyle, extra_float_digits]    behind a transaction-mode pooler only
- *                  SELECT <the guard's settings check>, [begin_change(…)], open_user_context(…)
+ *                  SELECT [set_config(DateStyle, IntervalStyle, extra_float_digits)]   behind a transaction-mode pooler
+ *                         <the guard's settings check>, [begin_change(…)], open_user_context(…)
  *                  <the guard's batch of statement 1: SET LOCAL statement_timeout, the statement (direct or cursor)>
  *                  [COMMIT]                                                   a read: behind its last batch
  *   round trip k   <the guard's batch of statement k> [COMMIT]                 scripts: one per further statement
@@ -38,7 +38,6 @@ import {
   beginStatement,
   contextSelect,
   isWorkspaceNotResolved,
-  OUTPUT_SETTINGS_LOCAL,
   scopeOf,
 } from '../storage/user-context.js';
 import type { ArrivalDeadline } from './deadline.js';
@@ -96,8 +95,7 @@ export function roundTripPlan(
   const around: PreludeEpilogue = {
     prelude: (settingsCheck) => [
       beginStatement(ctx),
-      ...(outputSettings === 'per-transaction' ? OUTPUT_SETTINGS_LOCAL : []),
-      contextSelect(ctx, settingsCheck),
+      contextSelect(ctx, settingsCheck, outputSettings),
     ],
     ...(commitBehindLast ? { epilogue: ['COMMIT'] } : {}),
     answered: (part, results) => {

@@ -21,7 +21,6 @@ import {
   beginStatement,
   contextSelect,
   isWorkspaceNotResolved,
-  OUTPUT_SETTINGS_LOCAL,
   scopeOf,
 } from './user-context.js';
 
@@ -40,8 +39,7 @@ async function runUserTransaction<T>(
 ): Promise<T> {
   const begin = [
     beginStatement(ctx),
-    ...(session.setsOutputSettingsPerTransaction ? OUTPUT_SETTINGS_LOCAL : []),
-    contextSelect(ctx),
+    contextSelect(ctx, undefined, session.setsOutputSettingsPerTransaction ? 'per-transaction' : 'pinned'),
   ];
   let scope: UserScope;
   try {

@@ -33,11 +33,17 @@ export const beginStatement = (ctx: UserContext): string => (ctx.readOnly ? 'BEG
 
 /**
  * The guard's output formats for one transaction, for a connection that cannot keep them as session settings
- * (behind a transaction-mode pooler): sent in front of the context, whose settings check then verifies them.
+ * (behind a transaction-mode pooler): `set_config(..., true)` (= SET LOCAL) as select-list items of the context
+ * SELECT, in front of the guard's settings check, which then verifies them. One statement instead of three SET
+ * LOCAL statements in front of it (three fewer results to parse per request).
  */
-export const OUTPUT_SETTINGS_LOCAL: readonly string[] = Object.entries(pinnedOutputSettings).map(
-  ([name, value]) => `SET LOCAL ${name} = ${value}`,
-);
+const OUTPUT_SETTINGS_ITEMS: string = Object.entries(pinnedOutputSettings)
+  .map(([name, value], i) => {
+    if (!/^[A-Za-z_]+$/.test(name) || !/^[A-Za-z0-9_]+$/.test(value))
+      throw new Error('output settings: refusing an unexpected value');
+    return `pg_catalog.set_config('${name}', '${value}', true) AS output_setting_${i}, `;
+  })
+  .join('');
 
 /** A workspace given outright, one the user asked for (membership checked), or the key's saved one. */
 type WorkspaceKind = 'given' | 'member' | 'saved';
@@ -56,15 +62,20 @@ function workspaceOf(ctx: UserContext): { kind: WorkspaceKind; id: string } {
  * workspace settings, the workspace's TimeZone and search_path for the transaction, switches to the SQL role last,
  * and returns the workspace and its zone. It depends on nothing left on the connection by an earlier transaction
  * (no PREPARE), so it works the same through a transaction-mode pooler; PL/pgSQL keeps the function's plans per
- * server session. `settingsCheck` (the guard's, a select-list expression) is evaluated first, as the owner. Its
- * column: context, `<workspace id> <time zone>` (see scopeOf).
+ * server session. `settingsCheck` (the guard's, a select-list expression) is evaluated first, as the owner, after
+ * the output settings where the connection cannot keep them (`per-transaction`). Its column: context, `<workspace id> <time zone>` (see scopeOf).
  * Throws InvalidContextError for ids that are not UUIDs.
  */
-export function contextSelect(ctx: UserContext, settingsCheck?: string): string {
+export function contextSelect(
+  ctx: UserContext,
+  settingsCheck?: string,
+  outputSettings: 'pinned' | 'per-transaction' = 'pinned',
+): string {
   const userId = checkedUuid(ctx.userId, 'userId');
   const { kind, id } = workspaceOf(ctx);
   const check = settingsCheck === undefined ? '' : `${settingsCheck} AS guard_settings, `;
-  return `SELECT ${check}${changeSetup(ctx)}${INTERNAL_SCHEMA}.open_user_context('${userId}', '${id}', '${kind}', '${NOT_RESOLVED}') AS context`;
+  const pin = outputSettings === 'per-transaction' ? OUTPUT_SETTINGS_ITEMS : '';
+  return `SELECT ${pin}${check}${changeSetup(ctx)}${INTERNAL_SCHEMA}.open_user_context('${userId}', '${id}', '${kind}', '${NOT_RESOLVED}') AS context`;
 }
 
 /**
