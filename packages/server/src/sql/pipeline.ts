@@ -34,12 +34,7 @@ import type {
 import { RolledBackError } from '../storage/engine.js';
 import { PreemptedError, StartDeadlineError, WorkspaceNotResolvedError } from '../storage/errors.js';
 import { INTERNAL_SCHEMA } from '../storage/names.js';
-import {
-  beginStatement,
-  contextSelect,
-  isWorkspaceNotResolved,
-  scopeOf,
-} from '../storage/user-context.js';
+import { beginStatement, contextSelect, isWorkspaceNotResolved, scopeOf } from '../storage/user-context.js';
 import type { ArrivalDeadline } from './deadline.js';
 import { successEnvelope } from './envelope.js';
 
@@ -93,10 +88,7 @@ export function roundTripPlan(
 ): RoundTripPlan {
   let scope: UserScope | undefined;
   const around: PreludeEpilogue = {
-    prelude: (settingsCheck) => [
-      beginStatement(ctx),
-      contextSelect(ctx, settingsCheck, outputSettings),
-    ],
+    prelude: (settingsCheck) => [beginStatement(ctx), contextSelect(ctx, settingsCheck, outputSettings)],
     ...(commitBehindLast ? { epilogue: ['COMMIT'] } : {}),
     answered: (part, results) => {
       if (part === 'prelude') scope = scopeOf(results.at(-1));

@@ -17,12 +17,7 @@ import {
   StorageError,
   WorkspaceNotResolvedError,
 } from './errors.js';
-import {
-  beginStatement,
-  contextSelect,
-  isWorkspaceNotResolved,
-  scopeOf,
-} from './user-context.js';
+import { beginStatement, contextSelect, isWorkspaceNotResolved, scopeOf } from './user-context.js';
 
 const SEPARATOR = ';\n';
 
