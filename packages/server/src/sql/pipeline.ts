@@ -3,8 +3,8 @@
  * its own, in round trips planned here and nowhere else.
  *
  *   round trip 1   BEGIN [READ ONLY]
- *                  [SET LOCAL DateStyle, IntervalStyle, extra_float_digits]    behind a transaction-mode pooler only
- *                  SELECT <the guard's settings check>, [begin_change(…)], begin_user_context(…), workspace_time_zone()
+ *                  SELECT [set_config(DateStyle, IntervalStyle, extra_float_digits)]   behind a transaction-mode pooler
+ *                         <the guard's settings check>, [begin_change(…)], open_user_context(…)
  *                  <the guard's batch of statement 1: SET LOCAL statement_timeout, the statement (direct or cursor)>
  *                  [COMMIT]                                                   a read: behind its last batch
  *   round trip k   <the guard's batch of statement k> [COMMIT]                 scripts: one per further statement
@@ -34,13 +34,7 @@ import type {
 import { RolledBackError } from '../storage/engine.js';
 import { PreemptedError, StartDeadlineError, WorkspaceNotResolvedError } from '../storage/errors.js';
 import { INTERNAL_SCHEMA } from '../storage/names.js';
-import {
-  beginStatement,
-  contextSelect,
-  isWorkspaceNotResolved,
-  OUTPUT_SETTINGS_LOCAL,
-  scopeOf,
-} from '../storage/user-context.js';
+import { beginStatement, contextSelect, isWorkspaceNotResolved, scopeOf } from '../storage/user-context.js';
 import type { ArrivalDeadline } from './deadline.js';
 import { successEnvelope } from './envelope.js';
 
@@ -94,11 +88,7 @@ export function roundTripPlan(
 ): RoundTripPlan {
   let scope: UserScope | undefined;
   const around: PreludeEpilogue = {
-    prelude: (settingsCheck) => [
-      beginStatement(ctx),
-      ...(outputSettings === 'per-transaction' ? OUTPUT_SETTINGS_LOCAL : []),
-      contextSelect(ctx, settingsCheck),
-    ],
+    prelude: (settingsCheck) => [beginStatement(ctx), contextSelect(ctx, settingsCheck, outputSettings)],
     ...(commitBehindLast ? { epilogue: ['COMMIT'] } : {}),
     answered: (part, results) => {
       if (part === 'prelude') scope = scopeOf(results.at(-1));

@@ -84,7 +84,7 @@ export interface UserConnection {
   readonly session: SqlSession & { queryBatch(text: string): Promise<SessionResult[]> };
   /**
    * `pinned`: the connection started with the guard's output settings. `per-transaction`: it cannot keep session
-   * settings (a transaction-mode pooler), so each transaction sets them with SET LOCAL (OUTPUT_SETTINGS_LOCAL).
+   * settings (a transaction-mode pooler), so each transaction sets them in its context SELECT (set_config, local).
    */
   readonly outputSettings: 'pinned' | 'per-transaction';
   /** The same connection as the owner (owner value types, parameters), for bookkeeping before the role switch. */

@@ -164,6 +164,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
     if (signal?.aborted || (startBy !== undefined && startBy <= Date.now())) {
       return Promise.reject(new StartDeadlineError());
     }
+    // More idle clients than callers queued for them (pg-pool queues this call synchronously, so two calls in
+    // one tick do not both count one idle client): handed over on the next tick, no wait to bound, so no timer
+    // and no abort listener.
+    if (pool.idleCount > pool.waitingCount) return connect(pool);
     return new Promise((resolve, reject) => {
       let waiting = true;
       const giveUp = () => {

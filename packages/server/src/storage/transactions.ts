@@ -17,13 +17,7 @@ import {
   StorageError,
   WorkspaceNotResolvedError,
 } from './errors.js';
-import {
-  beginStatement,
-  contextSelect,
-  isWorkspaceNotResolved,
-  OUTPUT_SETTINGS_LOCAL,
-  scopeOf,
-} from './user-context.js';
+import { beginStatement, contextSelect, isWorkspaceNotResolved, scopeOf } from './user-context.js';
 
 const SEPARATOR = ';\n';
 
@@ -40,8 +34,7 @@ async function runUserTransaction<T>(
 ): Promise<T> {
   const begin = [
     beginStatement(ctx),
-    ...(session.setsOutputSettingsPerTransaction ? OUTPUT_SETTINGS_LOCAL : []),
-    contextSelect(ctx),
+    contextSelect(ctx, undefined, session.setsOutputSettingsPerTransaction ? 'per-transaction' : 'pinned'),
   ];
   let scope: UserScope;
   try {

@@ -135,7 +135,7 @@ describe.each(ENGINES)('user transactions on %s', (engine, makeFixture) => {
         expect(sent).toHaveLength(1);
         expect(sent[0]).not.toMatch(/SET LOCAL (DateStyle|IntervalStyle|extra_float_digits)|DECLARE/);
         expect(sent[0]?.split("current_setting('IntervalStyle')")).toHaveLength(2);
-        expect(sent[0]).toMatch(/guard_settings, expense_internal\.begin_user_context/);
+        expect(sent[0]).toMatch(/guard_settings, expense_internal\.open_user_context/);
       } finally {
         await other.close();
         await admin.query(`ALTER DATABASE ${name} RESET ALL`);
