@@ -3,50 +3,60 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createExpenseMcpServer } from '@expense/wire/mcp';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/api-keys.js';
 import { verifyKey } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { SCOPES } from '../oauth/routes.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
+import type { SqlService } from '../routes/sql/index.js';
+import { clientGone } from '../sql/deadline.js';
 import { injectApi } from './inject-api.js';
+import { sqlApi, type ToolCaller } from './sql-api.js';
 
 /** `Authorization: ApiKey <key>` or `Bearer <key>` (OAuth access tokens are ApiKeys of kind oauth). */
 const CREDENTIALS = /^(?:ApiKey|Bearer)[ \t]+(\S+)[ \t]*$/i;
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
 const SERVER_VERSION = '1';
 
-interface Caller {
-  principal: Principal;
+interface Caller extends ToolCaller {
   apiKey: string;
+  ip: string;
+}
+
+export interface McpRoutesOptions {
+  /** The app the API routes are on (the tools call them in-process). */
+  root: () => FastifyInstance;
+  /** Where the API routes are mounted, with the app's prefix. */
+  apiBasePath: string;
+  /** The SQL endpoints' handler (routes/sql), which the SQL tools call directly. */
+  sql: () => SqlService;
 }
 
 /**
  * Streamable HTTP MCP at `/mcp` on the public origin (stateless: the 2026-07-28 revision and, through the SDK's
  * stateless fallback, the 2025 ones), and its RFC 9728 protected-resource metadata. The tools call this
- * server's own routes in-process with the caller's key (see inject-api.ts).
+ * server's own routes in-process with the caller's key (see inject-api.ts; SQL through sql-api.ts).
  */
-export function mcpRoutes(
-  ctx: AppContext,
-  root: () => FastifyInstance,
-  apiBasePath = '/v1',
-): FastifyPluginAsync {
+export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAsync {
   return async (app) => {
     const resourceMetadataUrl = () => `${ctx.actions.publicUrl}${PROTECTED_RESOURCE_PATH}`;
     const challenge = () => `Bearer resource_metadata="${resourceMetadataUrl()}"`;
 
     const handler = createMcpHandler(
       (mcpCtx) => {
-        const auth = mcpCtx.authInfo as (AuthInfo & { extra?: { caller?: Caller; ip?: string } }) | undefined;
+        const auth = mcpCtx.authInfo as (AuthInfo & { extra?: { caller?: Caller } }) | undefined;
         const caller = auth?.extra?.caller;
         if (!caller) throw new Error('unauthenticated MCP request reached the handler');
         return createExpenseMcpServer({
-          api: injectApi({
-            app: root(),
-            basePath: apiBasePath,
-            authorization: `ApiKey ${caller.apiKey}`,
-            remoteAddress: auth?.extra?.ip ?? '127.0.0.1',
-          }),
+          api: {
+            ...injectApi({
+              app: o.root(),
+              basePath: o.apiBasePath,
+              authorization: `ApiKey ${caller.apiKey}`,
+              remoteAddress: caller.ip,
+            }),
+            sql: sqlApi(ctx, o.sql, caller),
+          },
           // The key's consent shapes the tool list too: a read key gets no execute tool, a bound key is pinned.
           readOnly: caller.principal.access === 'read',
           ...(caller.principal.workspaceId ? { pinnedWorkspaceId: caller.principal.workspaceId } : {}),
@@ -76,7 +86,7 @@ export function mcpRoutes(
     app.get(PROTECTED_RESOURCE_PATH, { schema: { hide: true } }, protectedResource);
     app.get('/.well-known/oauth-protected-resource', { schema: { hide: true } }, protectedResource);
 
-    async function authenticate(request: FastifyRequest): Promise<Caller> {
+    async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
       const header = request.headers.authorization;
       if (header === undefined || header.trim() === '') {
         throw new ApiError(
@@ -94,7 +104,14 @@ export function mcpRoutes(
           headers: { 'www-authenticate': `${challenge()}, error="invalid_token"` },
         });
       }
-      return { principal, apiKey: match![1]! };
+      return {
+        principal,
+        apiKey: match![1]!,
+        ip: request.ip,
+        requestId: request.id,
+        log: request.log,
+        signal: clientGone(reply.raw),
+      };
     }
 
     app.route({
@@ -104,7 +121,7 @@ export function mcpRoutes(
       handler: async (request, reply) => {
         // Every JSON-RPC message spends a point of the key's limits (tools/list and pings too); the API calls a
         // tool makes spend theirs as over HTTP. One message per request: batches were removed in 2025-06-18.
-        const caller = await authenticate(request);
+        const caller = await authenticate(request, reply);
         await applyKeyLimits(ctx.keyLimits, caller.principal.connectionId, reply);
         if (Array.isArray(request.body)) {
           return reply.code(400).send({
@@ -123,15 +140,14 @@ export function mcpRoutes(
           if (name === 'authorization' || value === undefined) continue;
           headers.set(name, Array.isArray(value) ? value.join(', ') : value);
         }
-        const body =
-          request.method === 'POST' && request.body !== undefined ? JSON.stringify(request.body) : undefined;
+        // The SDK takes the parsed body (parsedBody below) and never reads the request's: no second copy of it.
         headers.delete('content-length');
-        const webRequest = new Request(url, { method: request.method, headers, ...(body ? { body } : {}) });
-        const authInfo: AuthInfo & { extra: { caller: Caller; ip: string } } = {
+        const webRequest = new Request(url, { method: request.method, headers });
+        const authInfo: AuthInfo & { extra: { caller: Caller } } = {
           token: 'redacted',
           clientId: caller.principal.connectionId,
           scopes: [],
-          extra: { caller, ip: request.ip },
+          extra: { caller },
         };
         const response = await handler.fetch(webRequest, {
           authInfo,
