@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { createExpenseMcpServer } from '@expense/wire/mcp';
-import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
+import { createExpenseMcpServer, type McpApi } from '@expense/wire/mcp';
+import { type AuthInfo, createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyKey } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
@@ -11,6 +11,8 @@ import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import type { SqlService } from '../routes/sql/index.js';
 import { clientGone } from '../sql/deadline.js';
 import { injectApi } from './inject-api.js';
+import { isLegacyRequest, legacyJsonHandler } from './legacy.js';
+import { ServerPool } from './pool.js';
 import { sqlApi, type ToolCaller } from './sql-api.js';
 
 /** `Authorization: ApiKey <key>` or `Bearer <key>` (OAuth access tokens are ApiKeys of kind oauth). */
@@ -42,33 +44,48 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
     const resourceMetadataUrl = () => `${ctx.actions.publicUrl}${PROTECTED_RESOURCE_PATH}`;
     const challenge = () => `Bearer resource_metadata="${resourceMetadataUrl()}"`;
 
-    const handler = createMcpHandler(
-      (mcpCtx) => {
-        const auth = mcpCtx.authInfo as (AuthInfo & { extra?: { caller?: Caller } }) | undefined;
-        const caller = auth?.extra?.caller;
-        if (!caller) throw new Error('unauthenticated MCP request reached the handler');
-        return createExpenseMcpServer({
-          api: {
-            ...injectApi({
-              app: o.root(),
-              basePath: o.apiBasePath,
-              authorization: `ApiKey ${caller.apiKey}`,
-              remoteAddress: caller.ip,
-            }),
-            sql: sqlApi(ctx, o.sql, caller),
-          },
-          // The key's consent shapes the tool list too: a read key gets no execute tool, a bound key is pinned.
-          readOnly: caller.principal.access === 'read',
-          ...(caller.principal.workspaceId ? { pinnedWorkspaceId: caller.principal.workspaceId } : {}),
-          era: mcpCtx.era,
-          // Stateless HTTP: a 2025-era elicitation answer would reach another instance; the 2026 one is fine.
-          pushElicitation: false,
-          version: SERVER_VERSION,
-        });
-      },
-      { onerror: (error) => app.log.warn({ err: error }, 'mcp: handler error') },
-    );
-    app.addHook('onClose', async () => handler.close());
+    /** The caller of a message, as the route authenticated it (authInfo.extra). */
+    const callerOf = (authInfo: AuthInfo | undefined): Caller => {
+      const caller = (authInfo as (AuthInfo & { extra?: { caller?: Caller } }) | undefined)?.extra?.caller;
+      if (!caller) throw new Error('unauthenticated MCP request reached the handler');
+      return caller;
+    };
+    /** The API the tools use, as the caller: the routes in-process, SQL through the SQL endpoints' handler. */
+    const apiOf = (caller: Caller): Required<McpApi> => ({
+      ...injectApi({
+        app: o.root(),
+        basePath: o.apiBasePath,
+        authorization: `ApiKey ${caller.apiKey}`,
+        remoteAddress: caller.ip,
+      }),
+      sql: sqlApi(ctx, o.sql, caller),
+    });
+    const build = (caller: Caller, era: 'legacy' | 'modern') => (api: McpApi) =>
+      createExpenseMcpServer({
+        api,
+        // The key's consent shapes the tool list too: a read key gets no execute tool, a bound key is pinned.
+        readOnly: caller.principal.access === 'read',
+        ...(caller.principal.workspaceId ? { pinnedWorkspaceId: caller.principal.workspaceId } : {}),
+        era,
+        // Stateless HTTP: a 2025-era elicitation answer would reach another instance; the 2026 one is fine.
+        pushElicitation: false,
+        version: SERVER_VERSION,
+      });
+    const pool = new ServerPool();
+    const leaseFor = (authInfo: AuthInfo | undefined) => {
+      const caller = callerOf(authInfo);
+      const key = `${caller.principal.access === 'read' ? 'read' : 'write'}:${caller.principal.workspaceId ?? '*'}`;
+      return pool.lease(key, apiOf(caller), build(caller, 'legacy'));
+    };
+    const factory = (mcpCtx: McpRequestContext) => {
+      const caller = callerOf(mcpCtx.authInfo);
+      return build(caller, mcpCtx.era)(apiOf(caller));
+    };
+    const onerror = (error: Error) => app.log.warn({ err: error }, 'mcp: handler error');
+    // The 2026-07-28 revision through the SDK's handler; 2025-era requests answered in JSON (legacy.ts).
+    const modern = createMcpHandler(factory, { legacy: 'reject', onerror });
+    const legacy = legacyJsonHandler(leaseFor, onerror);
+    app.addHook('onClose', async () => modern.close());
 
     // Not JSON API routes of /v1: kept out of the OpenAPI document (docs/mcp.md describes them). The metadata
     // is served at the root well-known path too, for clients that look there first.
@@ -149,16 +166,19 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
           scopes: [],
           extra: { caller },
         };
-        const response = await handler.fetch(webRequest, {
-          authInfo,
-          ...(request.body !== undefined ? { parsedBody: request.body } : {}),
-        });
+        const options = { authInfo, ...(request.body !== undefined ? { parsedBody: request.body } : {}) };
+        const response = (await isLegacyRequest(webRequest, request.body))
+          ? await legacy(webRequest, options)
+          : await modern.fetch(webRequest, options);
         reply.code(response.status);
         response.headers.forEach((value, name) => {
           reply.header(name, value);
         });
         if (!response.body) return reply.send();
-        return reply.send(Readable.fromWeb(response.body as unknown as WebReadableStream));
+        if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+          return reply.send(Readable.fromWeb(response.body as unknown as WebReadableStream));
+        }
+        return reply.send(await response.text());
       },
     });
   };

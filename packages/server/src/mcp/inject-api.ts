@@ -76,7 +76,7 @@ export function answerOf<T>(
  * caller's key: every tool call is an API call of that key — the same authentication, rate and in-flight limits,
  * guard, row-level security and request log as over HTTP.
  */
-export function injectApi(t: InjectTarget): Omit<McpApi, 'sql'> {
+export function injectApi(t: InjectTarget): Required<Omit<McpApi, 'sql'>> {
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,

@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import { consumeAll, type Limiter, type RateLimits, rateLimitHeaders } from '../auth/rate-limits.js';
 import { ApiError, type ApiErrorOptions, isApiError } from '../http/api-error.js';
 
