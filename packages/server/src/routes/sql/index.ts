@@ -175,6 +175,9 @@ export function sqlRoutes(
       const { mode } = endpoint;
       let key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
       const group = mode === 'query' ? undefined : changeGroupOf(request.headers);
+      // The deadline counts from the request's arrival; the lease is held until the connection is back in the pool.
+      const deadline = new ArrivalDeadline(request.arrivedAt, guard.limits.deadlineMs);
+      const { signal } = request;
       const checked = await accepted(request, sql, mode);
       let header = request.headers['x-workspace-id'];
       // A dry run's token: this key, this SQL, the dry run's workspace (the default here), once (spent with the
@@ -197,9 +200,6 @@ export function sqlRoutes(
         header ??= confirm.w;
         key ??= confirmIdempotencyKey(confirm);
       }
-      // The deadline counts from the request's arrival; the lease is held until the connection is back in the pool.
-      const deadline = new ArrivalDeadline(request.arrivedAt, guard.limits.deadlineMs);
-      const { signal } = request;
       const call: SqlCall = {
         principal,
         mode,
