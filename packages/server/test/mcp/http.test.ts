@@ -95,6 +95,44 @@ describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
     }
   });
 
+  it('server instances are reused between messages but serve one caller at a time: two keys, interleaved, each see their own', async () => {
+    const others = await Promise.all(
+      [1, 2].map(async () => {
+        const u = await createUser(live.db);
+        return { key: u.apiKey, workspaceId: await addWorkspace(live.db, u.userId) };
+      }),
+    );
+    const clients = await Promise.all(others.map((o) => httpClient(live, o.key, 'socket')));
+    try {
+      // Both keys at once, each one SQL request at a time (its in-flight limit is 2) beside a list.
+      const seen = (
+        await Promise.all(
+          others.map(async (o, i) => {
+            const mine = [];
+            for (let round = 0; round < 6; round++) {
+              const [ws, q] = await Promise.all([
+                call(clients[i]!, 'list_workspaces'),
+                call(clients[i]!, 'query', { sql: 'SELECT 1 AS one' }),
+              ]);
+              mine.push({
+                expected: o.workspaceId,
+                listed: ws.structuredContent.workspaces,
+                ran: q.structuredContent,
+              });
+            }
+            return mine;
+          }),
+        )
+      ).flat();
+      for (const s of seen) {
+        expect(s.listed.map((w: { workspaceId: string }) => w.workspaceId)).toEqual([s.expected]);
+        expect(s.ran.workspaceId).toBe(s.expected);
+      }
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  });
+
   it('counts every tool call against the key: an API call over the limit is a rate_limited tool error', async () => {
     const limited = perSecond;
     const u = await createUser(limited.db);
