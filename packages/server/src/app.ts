@@ -56,7 +56,7 @@ import { memberRoutes } from './routes/members/index.js';
 import { openApiRoutes } from './routes/openapi/index.js';
 import { reportRoutes } from './routes/reports/index.js';
 import { schemaRoutes } from './routes/schema/index.js';
-import { sqlRoutes } from './routes/sql/index.js';
+import { type SqlService, sqlRoutes } from './routes/sql/index.js';
 import { workspaceRoutes } from './routes/workspaces/index.js';
 import type { Database } from './storage/database.js';
 import { openDatabase } from './storage/index.js';
@@ -182,6 +182,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       mcpAction(ctx),
     ]),
   );
+  let sqlService: SqlService | undefined;
   await app.register(
     async (v1) => {
       await v1.register(discoveryRoutes(ctx));
@@ -195,14 +196,27 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(keyRoutes(ctx));
       await v1.register(createKeyRoutes(ctx));
       await v1.register(schemaRoutes(ctx));
-      await v1.register(sqlRoutes(ctx, options.sqlCheckPool));
+      await v1.register(
+        sqlRoutes(ctx, options.sqlCheckPool, (service) => {
+          sqlService = service;
+        }),
+      );
       await v1.register(changeRoutes(ctx));
       await v1.register(reportRoutes(ctx));
     },
     { prefix: '/v1' },
   );
   await app.register(authRoutes(ctx), { prefix: '/api/agent' });
-  await app.register(mcpRoutes(ctx, () => app, `${app.prefix}/v1`));
+  await app.register(
+    mcpRoutes(ctx, {
+      root: () => app,
+      apiBasePath: `${app.prefix}/v1`,
+      sql: () => {
+        if (!sqlService) throw new Error('The SQL routes are registered before /mcp serves.');
+        return sqlService;
+      },
+    }),
+  );
   await app.register(
     oauthRoutes(ctx, {
       metadataFetch: options.oauthClientMetadata ?? { allowPrivateAddresses: false },

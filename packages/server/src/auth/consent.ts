@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error.js';
 import type { Principal } from './api-keys.js';
 
@@ -22,6 +22,11 @@ declare module 'fastify' {
     narrowKeys?: 'refuse';
   }
 }
+
+/** What the consent check reads of a request (a Fastify request, or an MCP tool's in-process SQL call). */
+export type ConsentedRequest = Pick<FastifyRequest, 'method' | 'params' | 'headers'> & {
+  routeOptions: { config: Pick<FastifyContextConfig, 'keyAccess' | 'narrowKeys' | 'workspaceBoundKeys'> };
+};
 
 /** A key whose consent covers every workspace of its user, read and write. */
 export function coversAllWorkspaces(principal: Principal): boolean {
@@ -58,7 +63,7 @@ export function hasAudience(principal: Principal, publicUrl: string): boolean {
  * has it selected (the request's X-Workspace-Id is set to it, so every route that resolves a workspace,
  * from the header or the key's saved one, lands there).
  */
-export function enforceKeyConsent(request: FastifyRequest, principal: Principal): void {
+export function enforceKeyConsent(request: ConsentedRequest, principal: Principal): void {
   const config = request.routeOptions.config;
   if (principal.access === 'read') {
     const access = config.keyAccess ?? (READ_METHODS.has(request.method) ? 'read' : 'write');

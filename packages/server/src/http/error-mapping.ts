@@ -53,9 +53,9 @@ function validationError(
 }
 
 /** Maps anything thrown to an ApiError; internal errors keep their details in the log only. */
-export function toApiError(error: unknown, request: FastifyRequest): ApiError {
+export function toApiError(error: unknown, request?: FastifyRequest): ApiError {
   if (isApiError(error)) return error;
-  if (hasZodFastifySchemaValidationErrors(error)) return validationError(error, request);
+  if (request && hasZodFastifySchemaValidationErrors(error)) return validationError(error, request);
   const e = error as FastifyError;
   switch (e?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

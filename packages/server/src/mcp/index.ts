@@ -1,64 +1,91 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { createExpenseMcpServer } from '@expense/wire/mcp';
-import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
+import { createExpenseMcpServer, type McpApi } from '@expense/wire/mcp';
+import { type AuthInfo, createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/api-keys.js';
 import { verifyKey } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { SCOPES } from '../oauth/scopes.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
+import type { SqlService } from '../routes/sql/index.js';
+import { clientGone } from '../sql/deadline.js';
 import { injectApi } from './inject-api.js';
+import { isLegacyRequest, legacyJsonHandler } from './legacy.js';
+import { ServerPool } from './pool.js';
+import { sqlApi, type ToolCaller } from './sql-api.js';
 
 /** `Authorization: ApiKey <key>` or `Bearer <key>` (OAuth access tokens are ApiKeys of kind oauth). */
 const CREDENTIALS = /^(?:ApiKey|Bearer)[ \t]+(\S+)[ \t]*$/i;
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
 const SERVER_VERSION = '1';
 
-interface Caller {
-  principal: Principal;
+interface Caller extends ToolCaller {
   apiKey: string;
+  ip: string;
+}
+
+export interface McpRoutesOptions {
+  /** The app the API routes are on (the tools call them in-process). */
+  root: () => FastifyInstance;
+  /** Where the API routes are mounted, with the app's prefix. */
+  apiBasePath: string;
+  /** The SQL endpoints' handler (routes/sql), which the SQL tools call directly. */
+  sql: () => SqlService;
 }
 
 /**
  * Streamable HTTP MCP at `/mcp` on the public origin (stateless: the 2026-07-28 revision and, through the SDK's
  * stateless fallback, the 2025 ones), and its RFC 9728 protected-resource metadata. The tools call this
- * server's own routes in-process with the caller's key (see inject-api.ts).
+ * server's own routes in-process with the caller's key (see inject-api.ts; SQL through sql-api.ts).
  */
-export function mcpRoutes(
-  ctx: AppContext,
-  root: () => FastifyInstance,
-  apiBasePath = '/v1',
-): FastifyPluginAsync {
+export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAsync {
   return async (app) => {
     const resourceMetadataUrl = () => `${ctx.actions.publicUrl}${PROTECTED_RESOURCE_PATH}`;
     const challenge = () => `Bearer resource_metadata="${resourceMetadataUrl()}"`;
 
-    const handler = createMcpHandler(
-      (mcpCtx) => {
-        const auth = mcpCtx.authInfo as (AuthInfo & { extra?: { caller?: Caller; ip?: string } }) | undefined;
-        const caller = auth?.extra?.caller;
-        if (!caller) throw new Error('unauthenticated MCP request reached the handler');
-        return createExpenseMcpServer({
-          api: injectApi({
-            app: root(),
-            basePath: apiBasePath,
-            authorization: `ApiKey ${caller.apiKey}`,
-            remoteAddress: auth?.extra?.ip ?? '127.0.0.1',
-          }),
-          // The key's consent shapes the tool list too: a read key gets no execute tool, a bound key is pinned.
-          readOnly: caller.principal.access === 'read',
-          ...(caller.principal.workspaceId ? { pinnedWorkspaceId: caller.principal.workspaceId } : {}),
-          era: mcpCtx.era,
-          // Stateless HTTP: a 2025-era elicitation answer would reach another instance; the 2026 one is fine.
-          pushElicitation: false,
-          version: SERVER_VERSION,
-        });
-      },
-      { onerror: (error) => app.log.warn({ err: error }, 'mcp: handler error') },
-    );
-    app.addHook('onClose', async () => handler.close());
+    /** The caller of a message, as the route authenticated it (authInfo.extra). */
+    const callerOf = (authInfo: AuthInfo | undefined): Caller => {
+      const caller = (authInfo as (AuthInfo & { extra?: { caller?: Caller } }) | undefined)?.extra?.caller;
+      if (!caller) throw new Error('unauthenticated MCP request reached the handler');
+      return caller;
+    };
+    /** The API the tools use, as the caller: the routes in-process, SQL through the SQL endpoints' handler. */
+    const apiOf = (caller: Caller): Required<McpApi> => ({
+      ...injectApi({
+        app: o.root(),
+        basePath: o.apiBasePath,
+        authorization: `ApiKey ${caller.apiKey}`,
+        remoteAddress: caller.ip,
+      }),
+      sql: sqlApi(ctx, o.sql, caller),
+    });
+    const build = (caller: Caller, era: 'legacy' | 'modern') => (api: McpApi) =>
+      createExpenseMcpServer({
+        api,
+        // The key's consent shapes the tool list too: a read key gets no execute tool, a bound key is pinned.
+        readOnly: caller.principal.access === 'read',
+        ...(caller.principal.workspaceId ? { pinnedWorkspaceId: caller.principal.workspaceId } : {}),
+        era,
+        // Stateless HTTP: a 2025-era elicitation answer would reach another instance; the 2026 one is fine.
+        pushElicitation: false,
+        version: SERVER_VERSION,
+      });
+    const pool = new ServerPool();
+    const leaseFor = (authInfo: AuthInfo | undefined) => {
+      const caller = callerOf(authInfo);
+      const key = `${caller.principal.access === 'read' ? 'read' : 'write'}:${caller.principal.workspaceId ?? '*'}`;
+      return pool.lease(key, apiOf(caller), build(caller, 'legacy'));
+    };
+    const factory = (mcpCtx: McpRequestContext) => {
+      const caller = callerOf(mcpCtx.authInfo);
+      return build(caller, mcpCtx.era)(apiOf(caller));
+    };
+    const onerror = (error: Error) => app.log.warn({ err: error }, 'mcp: handler error');
+    // The 2026-07-28 revision through the SDK's handler; 2025-era requests answered in JSON (legacy.ts).
+    const modern = createMcpHandler(factory, { legacy: 'reject', onerror });
+    const legacy = legacyJsonHandler(leaseFor, onerror);
+    app.addHook('onClose', async () => modern.close());
 
     // Not JSON API routes of /v1: kept out of the OpenAPI document (docs/mcp.md describes them). The metadata
     // is served at the root well-known path too, for clients that look there first.
@@ -76,7 +103,7 @@ export function mcpRoutes(
     app.get(PROTECTED_RESOURCE_PATH, { schema: { hide: true } }, protectedResource);
     app.get('/.well-known/oauth-protected-resource', { schema: { hide: true } }, protectedResource);
 
-    async function authenticate(request: FastifyRequest): Promise<Caller> {
+    async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
       const header = request.headers.authorization;
       if (header === undefined || header.trim() === '') {
         throw new ApiError(
@@ -94,7 +121,14 @@ export function mcpRoutes(
           headers: { 'www-authenticate': `${challenge()}, error="invalid_token"` },
         });
       }
-      return { principal, apiKey: match![1]! };
+      return {
+        principal,
+        apiKey: match![1]!,
+        ip: request.ip,
+        requestId: request.id,
+        log: request.log,
+        signal: clientGone(reply.raw),
+      };
     }
 
     app.route({
@@ -104,7 +138,7 @@ export function mcpRoutes(
       handler: async (request, reply) => {
         // Every JSON-RPC message spends a point of the key's limits (tools/list and pings too); the API calls a
         // tool makes spend theirs as over HTTP. One message per request: batches were removed in 2025-06-18.
-        const caller = await authenticate(request);
+        const caller = await authenticate(request, reply);
         await applyKeyLimits(ctx.keyLimits, caller.principal.connectionId, reply);
         if (Array.isArray(request.body)) {
           return reply.code(400).send({
@@ -123,26 +157,28 @@ export function mcpRoutes(
           if (name === 'authorization' || value === undefined) continue;
           headers.set(name, Array.isArray(value) ? value.join(', ') : value);
         }
-        const body =
-          request.method === 'POST' && request.body !== undefined ? JSON.stringify(request.body) : undefined;
+        // The SDK takes the parsed body (parsedBody below) and never reads the request's: no second copy of it.
         headers.delete('content-length');
-        const webRequest = new Request(url, { method: request.method, headers, ...(body ? { body } : {}) });
-        const authInfo: AuthInfo & { extra: { caller: Caller; ip: string } } = {
+        const webRequest = new Request(url, { method: request.method, headers });
+        const authInfo: AuthInfo & { extra: { caller: Caller } } = {
           token: 'redacted',
           clientId: caller.principal.connectionId,
           scopes: [],
-          extra: { caller, ip: request.ip },
+          extra: { caller },
         };
-        const response = await handler.fetch(webRequest, {
-          authInfo,
-          ...(request.body !== undefined ? { parsedBody: request.body } : {}),
-        });
+        const options = { authInfo, ...(request.body !== undefined ? { parsedBody: request.body } : {}) };
+        const response = (await isLegacyRequest(webRequest, request.body))
+          ? await legacy(webRequest, options)
+          : await modern.fetch(webRequest, options);
         reply.code(response.status);
         response.headers.forEach((value, name) => {
           reply.header(name, value);
         });
         if (!response.body) return reply.send();
-        return reply.send(Readable.fromWeb(response.body as unknown as WebReadableStream));
+        if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+          return reply.send(Readable.fromWeb(response.body as unknown as WebReadableStream));
+        }
+        return reply.send(await response.text());
       },
     });
   };

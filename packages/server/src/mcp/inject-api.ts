@@ -6,13 +6,7 @@ import {
   type SchemaData,
   type WorkspacesData,
 } from '@expense/wire';
-import {
-  type Instructed,
-  type McpApi,
-  McpApiError,
-  type PendingInvitation,
-  type SqlResult,
-} from '@expense/wire/mcp';
+import { type Instructed, type McpApi, McpApiError, type PendingInvitation } from '@expense/wire/mcp';
 import type { FastifyInstance } from 'fastify';
 
 interface Envelope {
@@ -40,11 +34,49 @@ export interface InjectTarget {
 }
 
 /**
- * The MCP tools' API, served in-process by this server's own routes (`app.inject`) with the caller's key:
- * every tool call is an API call of that key — the same authentication, rate and in-flight limits, guard,
- * row-level security and request log as over HTTP.
+ * An API answer (status and envelope text) as a tool sees it: the data, or McpApiError with the envelope's
+ * error and actions. `instructed`: SQL and revert answers carry the instructions an agent must relay (stale
+ * rates ...) and whether the answer was a replay.
  */
-export function injectApi(t: InjectTarget): McpApi {
+export function answerOf<T>(
+  statusCode: number,
+  text: string,
+  replayed: boolean,
+  instructed: boolean,
+): T & Instructed {
+  let envelope: Envelope;
+  try {
+    envelope = JSON.parse(text) as Envelope;
+  } catch {
+    throw new McpApiError(statusCode, {
+      code: 'internal_error',
+      message: 'The API answered without its envelope.',
+      hint: HTTP_ERRORS.internal_error.hint,
+      retryable: HTTP_ERRORS.internal_error.retryable,
+    });
+  }
+  if (!envelope.ok || statusCode >= 400) {
+    throw new McpApiError(
+      statusCode,
+      envelope.error ?? { code: 'internal_error', message: 'The API failed.' },
+      envelope.actions ?? [],
+    );
+  }
+  const data = envelope.data as T & Instructed;
+  if (!instructed) return data;
+  return {
+    ...data,
+    ...(envelope.instructions?.length ? { instructions: envelope.instructions } : {}),
+    ...(replayed ? { replayed: true } : {}),
+  };
+}
+
+/**
+ * The MCP tools' API but SQL (sql-api.ts), served in-process by this server's own routes (`app.inject`) with the
+ * caller's key: every tool call is an API call of that key — the same authentication, rate and in-flight limits,
+ * guard, row-level security and request log as over HTTP.
+ */
+export function injectApi(t: InjectTarget): Required<Omit<McpApi, 'sql'>> {
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,
@@ -61,32 +93,12 @@ export function injectApi(t: InjectTarget): McpApi {
       remoteAddress: t.remoteAddress,
       ...(options.body !== undefined ? { payload: JSON.stringify(options.body) } : {}),
     });
-    let envelope: Envelope;
-    try {
-      envelope = response.json() as Envelope;
-    } catch {
-      throw new McpApiError(response.statusCode, {
-        code: 'internal_error',
-        message: 'The API answered without its envelope.',
-        hint: HTTP_ERRORS.internal_error.hint,
-        retryable: HTTP_ERRORS.internal_error.retryable,
-      });
-    }
-    if (!envelope.ok || response.statusCode >= 400) {
-      throw new McpApiError(
-        response.statusCode,
-        envelope.error ?? { code: 'internal_error', message: 'The API failed.' },
-        envelope.actions ?? [],
-      );
-    }
-    const data = envelope.data as T & Instructed;
-    if (!options.instructed) return data;
-    // SQL and revert answers: the notes an agent must relay travel in the instructions (stale rates ...).
-    return {
-      ...data,
-      ...(envelope.instructions?.length ? { instructions: envelope.instructions } : {}),
-      ...(response.headers['idempotent-replayed'] === 'true' ? { replayed: true } : {}),
-    };
+    return answerOf<T>(
+      response.statusCode,
+      response.body,
+      response.headers['idempotent-replayed'] === 'true',
+      options.instructed === true,
+    );
   }
 
   return {
@@ -110,20 +122,6 @@ export function injectApi(t: InjectTarget): McpApi {
     revertChange: (changeId, c = {}) =>
       call<ChangeRevertData>('POST', `/changes/${encodeURIComponent(changeId)}/revert`, {
         body: c.dryRun ? { dryRun: true } : c.confirmToken ? { confirmToken: c.confirmToken } : {},
-        ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
-        ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
-        instructed: true,
-      }),
-    sql: (endpoint, sql, c = {}) =>
-      call<SqlResult>('POST', endpoint, {
-        body:
-          endpoint === '/sql/query'
-            ? { sql }
-            : {
-                sql,
-                ...(c.dryRun ? { dryRun: true } : {}),
-                ...(c.confirmToken ? { confirmToken: c.confirmToken } : {}),
-              },
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
         instructed: true,

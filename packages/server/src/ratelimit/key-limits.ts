@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import { consumeAll, type Limiter, type RateLimits, rateLimitHeaders } from '../auth/rate-limits.js';
 import { ApiError, type ApiErrorOptions, isApiError } from '../http/api-error.js';
 
@@ -22,7 +21,11 @@ function policyHeader(limiters: Limiter[]): string {
  * (draft-ietf-httpapi-ratelimit-headers) on the reply; an exhausted policy throws 429 rate_limited with
  * Retry-After and the same fields (r=0 on the exhausted policy).
  */
-export async function applyKeyLimits(limiters: Limiter[], key: string, reply: FastifyReply): Promise<void> {
+export async function applyKeyLimits(
+  limiters: Limiter[],
+  key: string,
+  reply: { headers(values: Record<string, string>): unknown },
+): Promise<void> {
   try {
     const consumed = await consumeAll(
       limiters.map((limiter) => ({ limiter, key })),

@@ -17,11 +17,22 @@ describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
   let live: Live;
   let user: TestUser;
   let workspaceId: string;
+  // The two rate-limit tests' servers (3 requests a second; 4 a day), started side by side with the main one.
+  let perSecond: Live;
+  let perDay: Live;
 
   beforeAll(async () => {
-    ({ live, user, workspaceId } = await startWithWorkspace(engine));
+    let main: Awaited<ReturnType<typeof startWithWorkspace>>;
+    [main, perSecond, perDay] = await Promise.all([
+      startWithWorkspace(engine),
+      startLive(engine, { ratePerSecond: 3 }),
+      startLive(engine, { ratePerSecond: 1_000, ratePerDay: 4 }),
+    ]);
+    ({ live, user, workspaceId } = main);
   });
-  afterAll(async () => live?.close());
+  afterAll(async () => {
+    await Promise.all([live?.close(), perSecond?.close(), perDay?.close()]);
+  });
 
   const count = async (account: string) =>
     (await live.db.query('SELECT 1 FROM public.ledger_entries WHERE account_id = $1', [account])).rows.length;
@@ -84,54 +95,83 @@ describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
     }
   });
 
-  it('counts every tool call against the key: an API call over the limit is a rate_limited tool error', async () => {
-    const limited = await startLive(engine, { ratePerSecond: 3 });
+  it('server instances are reused between messages but serve one caller at a time: two keys, interleaved, each see their own', async () => {
+    const others = await Promise.all(
+      [1, 2].map(async () => {
+        const u = await createUser(live.db);
+        return { key: u.apiKey, workspaceId: await addWorkspace(live.db, u.userId) };
+      }),
+    );
+    const clients = await Promise.all(others.map((o) => httpClient(live, o.key, 'socket')));
     try {
-      const u = await createUser(limited.db);
-      await addWorkspace(limited.db, u.userId);
-      const client = await httpClient(limited, u.apiKey, 'socket');
-      // A tool call spends a point for its message and one per API call it makes (3 per second here): a refused
-      // message is a 429 the client throws, a refused API call a rate_limited tool error; both say when to retry.
-      const refusals: string[] = [];
-      for (let i = 0; i < 12; i++) {
-        const r = await call(client, 'get_schema', { relations: ['accounts'] }).catch((e: Error) => e);
-        if (r instanceof Error)
-          refusals.push(/"code":"rate_limited"/.test(r.message) ? 'http 429' : r.message);
-        else if (r.isError) {
-          expect(errorOf(r).error).toMatchObject({ code: 'rate_limited', retryable: true });
-          expect(errorOf(r).nextAction).toMatch(/Retry-After/);
-          refusals.push('tool error');
-        }
+      // Both keys at once, each one SQL request at a time (its in-flight limit is 2) beside a list.
+      const seen = (
+        await Promise.all(
+          others.map(async (o, i) => {
+            const mine = [];
+            for (let round = 0; round < 6; round++) {
+              const [ws, q] = await Promise.all([
+                call(clients[i]!, 'list_workspaces'),
+                call(clients[i]!, 'query', { sql: 'SELECT 1 AS one' }),
+              ]);
+              mine.push({
+                expected: o.workspaceId,
+                listed: ws.structuredContent.workspaces,
+                ran: q.structuredContent,
+              });
+            }
+            return mine;
+          }),
+        )
+      ).flat();
+      for (const s of seen) {
+        expect(s.listed.map((w: { workspaceId: string }) => w.workspaceId)).toEqual([s.expected]);
+        expect(s.ran.workspaceId).toBe(s.expected);
       }
-      expect(refusals.length).toBeGreaterThan(0);
-      for (const r of refusals) expect(['http 429', 'tool error']).toContain(r);
-      await client.close();
     } finally {
-      await limited.close();
+      await Promise.all(clients.map((c) => c.close()));
     }
   });
 
-  it('every JSON-RPC message spends a point of the key (tools/list too); batches are refused', async () => {
-    const limited = await startLive(engine, { ratePerSecond: 1_000, ratePerDay: 4 });
-    try {
-      const u = await createUser(limited.db);
-      const headers = { accept: 'application/json, text/event-stream', authorization: `ApiKey ${u.apiKey}` };
-      const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
-      const batch = await limited.request('POST', '/mcp', { body: [list(1), list(2)], headers });
-      expect(batch.status).toBe(400);
-      expect(batch.body.error.code).toBe(-32600);
-      expect(batch.body.error.message).toMatch(/batches are not supported/);
-      const statuses: number[] = [];
-      for (let id = 0; id < 4; id++) {
-        statuses.push((await limited.request('POST', '/mcp', { body: list(id), headers })).status);
+  it('counts every tool call against the key: an API call over the limit is a rate_limited tool error', async () => {
+    const limited = perSecond;
+    const u = await createUser(limited.db);
+    await addWorkspace(limited.db, u.userId);
+    const client = await httpClient(limited, u.apiKey, 'socket');
+    // A tool call spends a point for its message and one per API call it makes (3 per second here): a refused
+    // message is a 429 the client throws, a refused API call a rate_limited tool error; both say when to retry.
+    const refusals: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await call(client, 'get_schema', { relations: ['accounts'] }).catch((e: Error) => e);
+      if (r instanceof Error) refusals.push(/"code":"rate_limited"/.test(r.message) ? 'http 429' : r.message);
+      else if (r.isError) {
+        expect(errorOf(r).error).toMatchObject({ code: 'rate_limited', retryable: true });
+        expect(errorOf(r).nextAction).toMatch(/Retry-After/);
+        refusals.push('tool error');
       }
-      // 4 a day: the batch spent one, three tools/list the rest, the fourth is refused.
-      expect(statuses).toEqual([200, 200, 200, 429]);
-      const refused = await limited.request('POST', '/mcp', { body: list(9), headers });
-      expect(refused.body.error.code).toBe('rate_limited');
-      expect(refused.headers.get('retry-after')).toBeTruthy();
-    } finally {
-      await limited.close();
     }
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const r of refusals) expect(['http 429', 'tool error']).toContain(r);
+    await client.close();
+  });
+
+  it('every JSON-RPC message spends a point of the key (tools/list too); batches are refused', async () => {
+    const limited = perDay;
+    const u = await createUser(limited.db);
+    const headers = { accept: 'application/json, text/event-stream', authorization: `ApiKey ${u.apiKey}` };
+    const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+    const batch = await limited.request('POST', '/mcp', { body: [list(1), list(2)], headers });
+    expect(batch.status).toBe(400);
+    expect(batch.body.error.code).toBe(-32600);
+    expect(batch.body.error.message).toMatch(/batches are not supported/);
+    const statuses: number[] = [];
+    for (let id = 0; id < 4; id++) {
+      statuses.push((await limited.request('POST', '/mcp', { body: list(id), headers })).status);
+    }
+    // 4 a day: the batch spent one, three tools/list the rest, the fourth is refused.
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await limited.request('POST', '/mcp', { body: list(9), headers });
+    expect(refused.body.error.code).toBe('rate_limited');
+    expect(refused.headers.get('retry-after')).toBeTruthy();
   });
 });

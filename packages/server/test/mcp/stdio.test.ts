@@ -94,8 +94,10 @@ describe.skipIf(!existsSync(CLI_BIN)).each(ENGINES)('MCP over stdio (expense mcp
   });
 
   it('a confirmToken from one expense mcp process commits from another, once (the API issues and spends it)', async () => {
-    const a = await stdioClient(apiUrl(), user.apiKey);
-    const b = await stdioClient(apiUrl(), user.apiKey);
+    const [a, b] = await Promise.all([
+      stdioClient(apiUrl(), user.apiKey),
+      stdioClient(apiUrl(), user.apiKey),
+    ]);
     try {
       const account = `xproc-${randomUUID().slice(0, 8)}`;
       const sql = insertEntries(1, account);

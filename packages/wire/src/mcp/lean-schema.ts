@@ -33,6 +33,14 @@ function strip(node: unknown, output: boolean, depth: number): unknown {
   return out;
 }
 
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 interface JsonSchemaFace {
   input: (options: unknown) => Json;
   output: (options: unknown) => Json;
@@ -41,10 +49,19 @@ interface JsonSchemaFace {
 /** The same zod schema, advertised leanly in tools/list (see strip). */
 export function lean<T extends z.ZodType>(schema: T, kind: 'input' | 'output'): T {
   const std = schema['~standard'] as unknown as { jsonSchema: JsonSchemaFace } & Record<string, unknown>;
-  const face: JsonSchemaFace = {
-    input: (o) => strip(std.jsonSchema.input(o), kind === 'output', 0) as Json,
-    output: (o) => strip(std.jsonSchema.output(o), kind === 'output', 0) as Json,
+  // Converted once per options, not per McpServer: a stateless /mcp builds a server (and converts its output
+  // schemas) for every message. Frozen, so a consumer that changed the shared object would fail loudly.
+  const converted = new Map<string, Json>();
+  const once = (face: 'input' | 'output', o: unknown): Json => {
+    const key = `${face}:${JSON.stringify(o) ?? ''}`;
+    let json = converted.get(key);
+    if (!json) {
+      json = deepFreeze(strip(std.jsonSchema[face](o), kind === 'output', 0) as Json);
+      converted.set(key, json);
+    }
+    return json;
   };
+  const face: JsonSchemaFace = { input: (o) => once('input', o), output: (o) => once('output', o) };
   return {
     '~standard': { ...std, validate: (std.validate as (v: unknown) => unknown).bind(std), jsonSchema: face },
   } as unknown as T;

@@ -6,9 +6,10 @@ import {
   SqlResultDataSchema,
   WORKSPACE_HEADER,
 } from '@expense/wire';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Principal } from '../../auth/api-keys.js';
 import { principalOf } from '../../auth/authenticate.js';
 import { workspaceClock } from '../../clock/workspace-time-zone.js';
 import { confirmIdempotencyKey } from '../../confirmations/tokens.js';
@@ -71,12 +72,48 @@ const endpoints = [
   },
 ] as const;
 
-function send(reply: FastifyReply, kept: KeptResponse): FastifyReply {
-  return reply.code(kept.statusCode).type(JSON_TYPE).send(kept.body);
+export type SqlEndpointPath = (typeof endpoints)[number]['path'];
+
+/** What a key must be allowed to do to use an endpoint (auth/consent.ts): only /sql/query reads. */
+export const sqlKeyAccess = (path: SqlEndpointPath): 'read' | 'write' =>
+  path === '/sql/query' ? 'read' : 'write';
+
+/** One SQL request, whoever carried it: the HTTP routes here, or an MCP tool (mcp/sql-api.ts). */
+export interface SqlRequest {
+  /** The verified key, its limits spent and its consent enforced (auth/authenticate.ts, auth/consent.ts). */
+  principal: Principal;
+  /** X-Workspace-Id, Idempotency-Key and the change group's headers, as after the consent check. */
+  headers: Record<string, string | string[] | undefined>;
+  body: { sql: string; dryRun?: boolean | undefined; confirmToken?: string | undefined };
+  /** When the request arrived (epoch ms): its deadline counts from here. */
+  arrivedAt: number;
+  /** Aborts when the client went away. */
+  signal: AbortSignal;
+  requestId: string;
+  log: FastifyBaseLogger;
 }
 
-/** POST /v1/sql/query, /v1/sql/execute and /v1/sql. */
-export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']): FastifyPluginAsyncZod {
+/** The answer to send: a success (or a kept refusal replayed) as the exact JSON text, with its headers. */
+export interface SqlAnswer extends KeptResponse {
+  headers: Record<string, string>;
+}
+
+/** The SQL endpoints' one handler; refusals are thrown (ApiError or what toApiError maps). */
+export type SqlService = (path: SqlEndpointPath, request: SqlRequest) => Promise<SqlAnswer>;
+
+function send(reply: FastifyReply, answer: SqlAnswer): FastifyReply {
+  return reply.headers(answer.headers).code(answer.statusCode).type(JSON_TYPE).send(answer.body);
+}
+
+/**
+ * POST /v1/sql/query, /v1/sql/execute and /v1/sql. `expose` receives their handler, for the MCP tools that
+ * run SQL in-process (the same check, limits, in-flight place, pipeline and errors, without an HTTP round).
+ */
+export function sqlRoutes(
+  ctx: AppContext,
+  checkPool?: GuardOptions['checkPool'],
+  expose?: (service: SqlService) => void,
+): FastifyPluginAsyncZod {
   return async (app) => {
     await assertDatabaseMatchesDialect(ctx.db);
     const guard = await createGuard({
@@ -119,12 +156,12 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
      * waits for the guard's pool no longer than its request's deadline, nor once its client has gone.
      */
     async function accepted(
-      request: FastifyRequest,
+      request: SqlRequest,
       sql: string,
       mode: Mode,
       { deadline, signal }: { deadline: ArrivalDeadline; signal: AbortSignal },
     ) {
-      const principal = principalOf(request);
+      const { principal } = request;
       if (sql.includes('\0')) {
         throw new ApiError(
           'invalid_request',
@@ -135,7 +172,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       const wait: Wait = {
         signal,
         until: deadline.at,
-        gaveUp: (clientGone) => (clientGone ? deadline.aborted() : deadline.notStarted()),
+        gaveUp: (gone) => (gone ? deadline.aborted() : deadline.notStarted()),
       };
       const checked = await checks.check(sql, mode, principal, wait).catch((error: unknown) => {
         throw toSqlApiError(error);
@@ -146,20 +183,15 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
     }
 
     /** One SQL request: check, in-flight place, workspace, then the pipeline (through the idempotency record when keyed). */
-    async function handle(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      body: { sql: string; dryRun?: boolean | undefined; confirmToken?: string | undefined },
-      endpoint: { path: string; mode: Mode },
-    ): Promise<void> {
-      const principal = principalOf(request);
+    async function handle(request: SqlRequest, endpoint: { path: string; mode: Mode }): Promise<SqlAnswer> {
+      const { principal, body } = request;
       const { sql } = body;
       const { mode } = endpoint;
       let key = mode === 'query' ? undefined : idempotencyKeyOf(request.headers['idempotency-key']);
       const group = mode === 'query' ? undefined : changeGroupOf(request.headers);
       // The deadline counts from the request's arrival; the lease is held until the connection is back in the pool.
-      const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, guard.limits.deadlineMs);
-      const signal = clientGone(reply.raw);
+      const deadline = new ArrivalDeadline(request.arrivedAt, guard.limits.deadlineMs);
+      const { signal } = request;
       const checked = await accepted(request, sql, mode, { deadline, signal });
       let header = request.headers['x-workspace-id'];
       // A dry run's token: this key, this SQL, the dry run's workspace (the default here), once (spent with the
@@ -190,7 +222,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
         dryRun: body.dryRun === true,
         deadline,
         signal,
-        requestId: request.id,
+        requestId: request.requestId,
         ...(group ? { group } : {}),
         ...(confirm ? { confirm } : {}),
       };
@@ -201,14 +233,13 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
       const workspace = new WorkspaceResolution(ctx.db, ctx.actions, principal, header);
       const lease = await ctx.inflight.admit(principal);
       try {
-        if (key !== undefined)
-          return await keyed(request, reply, call, await workspace.resolve(), key, endpoint);
+        if (key !== undefined) return await keyed(request, call, await workspace.resolve(), key, endpoint);
         const answer = await workspace
           .run((w) => pipeline.run(call, w))
           .catch((error: unknown) => {
             throw toSqlApiError(error);
           });
-        send(reply, { statusCode: 200, body: answer });
+        return { statusCode: 200, body: answer, headers: {} };
       } finally {
         await lease.release();
       }
@@ -216,21 +247,21 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
 
     /** A write with an Idempotency-Key: claimed first, its answer kept with the write (or released for a retry). */
     async function keyed(
-      request: FastifyRequest,
-      reply: FastifyReply,
+      request: SqlRequest,
       call: SqlCall,
       workspaceId: string,
       key: string,
       endpoint: { path: string },
-    ): Promise<void> {
+    ): Promise<SqlAnswer> {
       const { principal, sql, dryRun } = call;
+      const headers: Record<string, string> = {};
       const begun = await idempotency.begin({
         connectionId: principal.connectionId,
         key,
         requestHash: requestHash({ endpoint: endpoint.path, workspaceId, sql, dryRun }),
         workspaceId,
       });
-      if ('replay' in begun) return void send(reply.header('idempotent-replayed', 'true'), begun.replay);
+      if ('replay' in begun) return { ...begun.replay, headers: { 'idempotent-replayed': 'true' } };
       const { claim } = begun;
       let kept: KeptResponse;
       try {
@@ -242,7 +273,7 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
           // A refusal committed nothing and would be refused again: keep it like a success.
           kept = { statusCode: mapped.status, body: JSON.stringify(failure(mapped, ctx.actions)) };
           await idempotency.complete(claim, kept);
-          for (const [name, value] of Object.entries(mapped.options.headers ?? {})) reply.header(name, value);
+          Object.assign(headers, mapped.options.headers);
         } else {
           // Nothing was committed (or, for an unknown outcome, the record tells): let a retry run.
           await idempotency
@@ -251,14 +282,16 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
           throw mapped;
         }
       }
-      send(reply, kept);
+      return { ...kept, headers };
     }
+
+    expose?.((path, request) => handle(request, endpoints.find((e) => e.path === path)!));
 
     for (const endpoint of endpoints) {
       app.post(
         endpoint.path,
         {
-          config: { keyAccess: endpoint.mode === 'query' ? 'read' : 'write' },
+          config: { keyAccess: sqlKeyAccess(endpoint.path) },
           schema: {
             tags: ['sql'],
             summary: endpoint.summary,
@@ -269,7 +302,19 @@ export function sqlRoutes(ctx: AppContext, checkPool?: GuardOptions['checkPool']
           },
         },
         async (request, reply) => {
-          await handle(request, reply, request.body, endpoint);
+          const answer = await handle(
+            {
+              principal: principalOf(request),
+              headers: request.headers,
+              body: request.body,
+              arrivedAt: Date.now() - reply.elapsedTime,
+              signal: clientGone(reply.raw),
+              requestId: request.id,
+              log: request.log,
+            },
+            endpoint,
+          );
+          send(reply, answer);
         },
       );
     }

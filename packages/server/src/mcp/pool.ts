@@ -1,0 +1,97 @@
+import type { McpApi } from '@expense/wire/mcp';
+import type { McpServer } from '@modelcontextprotocol/server';
+
+/**
+ * The messages that leave nothing on a server instance: after one of them the instance may serve another caller.
+ * `initialize` (the client's capabilities and identity) and `logging/setLevel` do leave state: such an instance
+ * is dropped after its message.
+ */
+const LEAVES_NO_STATE = new Set([
+  'tools/call',
+  'tools/list',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'prompts/list',
+  'prompts/get',
+  'ping',
+]);
+
+export function leavesNoState(message: unknown): boolean {
+  const method = (message as { method?: unknown } | null)?.method;
+  return typeof method === 'string' && LEAVES_NO_STATE.has(method);
+}
+
+/** A server instance lent for one message, and its return. */
+export interface ServerLease {
+  server: McpServer;
+  /** After the message: back to the pool when `reusable` (and the server's transport is closed), else dropped. */
+  release(reusable: boolean): void;
+}
+
+interface Pooled {
+  server: McpServer;
+  bind(api: McpApi | undefined): void;
+}
+
+/** An McpApi that forwards to the api bound for the current message (one message at a time per instance). */
+function forwardingApi(): { api: Required<McpApi>; bind(api: McpApi | undefined): void } {
+  let bound: Required<McpApi> | undefined;
+  const to = (): Required<McpApi> => {
+    if (!bound) throw new Error('A pooled MCP server was used outside of a message.');
+    return bound;
+  };
+  return {
+    api: {
+      workspaces: () => to().workspaces(),
+      invitations: () => to().invitations(),
+      schema: (workspaceId) => to().schema(workspaceId),
+      sql: (endpoint, sql, call) => to().sql(endpoint, sql, call),
+      changes: (call) => to().changes(call),
+      revertChange: (changeId, call) => to().revertChange(changeId, call),
+    },
+    bind: (api) => {
+      bound = api as Required<McpApi> | undefined;
+    },
+  };
+}
+
+/**
+ * Server instances kept per process between stateless messages: building one (its tools, resources and prompts)
+ * costs more than the `query` tool's own work (issue 22). Instances differ by what shapes their tool list (the
+ * key's consent: read-only, pinned workspace), the pool's key; the caller's API is bound per message. At most
+ * `perKey` idle instances per key and `keys` keys (the oldest key goes first).
+ */
+export class ServerPool {
+  private readonly idle = new Map<string, Pooled[]>();
+
+  constructor(private readonly limits = { perKey: 4, keys: 256 }) {}
+
+  /** An instance for `key` (built by `build` when none is idle) with `api` bound for this message. */
+  lease(key: string, api: Required<McpApi>, build: (api: McpApi) => McpServer): ServerLease {
+    const pooled = this.idle.get(key)?.pop() ?? this.create(build);
+    pooled.bind(api);
+    return {
+      server: pooled.server,
+      release: (reusable) => {
+        if (reusable) this.give(key, pooled);
+      },
+    };
+  }
+
+  private create(build: (api: McpApi) => McpServer): Pooled {
+    const { api, bind } = forwardingApi();
+    return { server: build(api), bind };
+  }
+
+  private give(key: string, pooled: Pooled): void {
+    pooled.bind(undefined);
+    let list = this.idle.get(key);
+    if (!list) {
+      if (this.idle.size >= this.limits.keys) this.idle.delete(this.idle.keys().next().value!);
+      list = [];
+      this.idle.set(key, list);
+    }
+    if (list.length < this.limits.perKey) list.push(pooled);
+  }
+}
