@@ -2,16 +2,11 @@ import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ChangeRevertData } from '../changes.js';
 import { type Instructed, McpApiError } from './api.js';
+import { askUser, inputRequiredResult } from './confirm.js';
 import { inp, out, READ } from './lean-schema.js';
+import type { ToolOptions } from './options.js';
 import { fencedText } from './render.js';
-import {
-  askUser,
-  guarded,
-  inputRequiredResult,
-  mcpFailure,
-  outcomeUnknown,
-  type ToolOptions,
-} from './tools.js';
+import { guarded, mcpFailure, outcomeUnknown } from './results.js';
 
 // Lean on purpose: every tool's schema costs context tokens in every session (the results carry all fields).
 const RevertOutput = z.object({});

@@ -1,33 +1,14 @@
-import {
-  acceptedContent,
-  type CallToolResult,
-  inputRequired,
-  type McpServer,
-} from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { HTTP_ERRORS, MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
 import { REPORT_KINDS, ReportInputError, ReportInputSchema, reportData, reportScript } from '../reports.js';
-import { type ApiErrorObject, type McpApi, McpApiError, type SqlResult } from './api.js';
+import { McpApiError, type SqlResult } from './api.js';
+import { askUser, inputRequiredResult } from './confirm.js';
 import { registerHistoryTools } from './history-tools.js';
 import { inp, out, READ } from './lean-schema.js';
-import { errorText, fencedText, fitSqlResult, relayNotes, withNotes } from './render.js';
-import { inToolWords, mcpHint } from './words.js';
-
-export interface ToolOptions {
-  api: McpApi;
-  /** Hide and refuse the writing tools. */
-  readOnly?: boolean;
-  /** Only this workspace may be used (its id). */
-  pinnedWorkspaceId?: string;
-  /** The protocol era of this instance: 2025-era ('legacy') or 2026-07-28 ('modern'). */
-  era?: 'legacy' | 'modern';
-  /**
-   * Whether a 2025-era server→client elicitation request can reach the client: yes on stdio; no on stateless
-   * HTTP, where the client's answer would arrive at another instance.
-   */
-  pushElicitation?: boolean;
-}
+import type { ToolOptions } from './options.js';
+import { fencedText, fitSqlResult, relayNotes, withNotes } from './render.js';
+import { guarded, mcpFailure, outcomeUnknown } from './results.js';
 
 // No description: every word here is repeated in four tools' schemas (the selected workspace is the default).
 const WorkspaceArg = z.string().optional();
@@ -55,72 +36,6 @@ const ExecuteOutput = SqlOutput.extend({
   expiresAt: z.string().optional(),
   replayed: z.boolean().optional(),
 });
-
-interface Failure {
-  error: ApiErrorObject;
-  nextAction: string;
-}
-
-/**
- * A tool error: isError, NO structuredContent (clients check it against the output schema whatever isError says),
- * and the text content the error as fenced JSON (errorText). Hints and messages name tools, not HTTP routes.
- */
-export function failure(f: Failure): CallToolResult {
-  const { code, message, hint, retryable, details } = f.error;
-  const error = {
-    code,
-    message: inToolWords(message),
-    ...(hint === undefined ? {} : { hint }),
-    retryable: retryable ?? false,
-    ...(details === undefined ? {} : { details }),
-  };
-  return { isError: true, content: [{ type: 'text', text: errorText({ error, nextAction: f.nextAction }) }] };
-}
-
-export function mcpFailure(code: McpErrorCode, nextAction: string, hint?: string): CallToolResult {
-  return failure({
-    error: { code, message: MCP_ERRORS[code].message, ...(hint ? { hint } : {}), retryable: false },
-    nextAction,
-  });
-}
-
-/** The next legal step after an API error, in words an agent can act on (the error catalogue's). */
-export function nextActionFor(e: McpApiError, variant?: string): string {
-  return mcpNextStep(e.error, e.status, variant);
-}
-
-/** A commit (or a revert) was sent and its answer never came: the catalogue's mutation_outcome_unknown. */
-export function outcomeUnknown(message: string, variant?: 'revert'): CallToolResult {
-  const entry = HTTP_ERRORS.mutation_outcome_unknown;
-  const error = { code: 'mutation_outcome_unknown', message };
-  return failure({
-    error: {
-      ...error,
-      hint: variant ? entry.variants[variant].hint : entry.hint,
-      retryable: entry.retryable,
-    },
-    nextAction: mcpNextStep(error, entry.status, variant),
-  });
-}
-
-/** Runs a tool; an API error becomes a tool error in MCP words (`variant`: the tool's situation, e.g. revert). */
-export async function guarded(run: () => Promise<CallToolResult>, variant?: string): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof McpApiError) {
-      const hint = mcpHint(error.error);
-      return failure({
-        error: { ...error.error, ...(hint === undefined ? {} : { hint }) },
-        nextAction: nextActionFor(error, variant),
-      });
-    }
-    if (error instanceof ReportInputError) {
-      return mcpFailure('invalid_report', 'Fix the range or currency and call report again.', error.message);
-    }
-    throw error;
-  }
-}
 
 /** A SQL result as a tool result: capped and fenced, with the notes the API's instructions carry. */
 export function sqlResult(
@@ -398,64 +313,4 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
         return { content: [{ type: 'text', text: fencedText(header, data) }], structuredContent: data };
       }),
   );
-}
-
-export type ToolContext = Parameters<Parameters<McpServer['registerTool']>[2]>[1];
-const ConfirmSchema = z.object({ commit: z.boolean().describe('Commit this change?') });
-
-/**
- * Asks the user directly where the client supports elicitation: 'yes' to go on (also where the client cannot be
- * asked — the confirmToken is the server-side confirmation), 'declined', or 'input' when the 2026-07-28
- * multi-round-trip answer must be requested first (an input-required result; the client retries with it).
- */
-export async function askUser(
-  server: McpServer,
-  ctx: ToolContext,
-  sql: string,
-  workspaceId: string | undefined,
-  o: ToolOptions,
-): Promise<'yes' | 'declined' | 'input'> {
-  const c = ctx as {
-    mcpReq?: {
-      inputResponses?: unknown;
-      elicitInput?: (p: unknown) => Promise<{ action: string; content?: Record<string, unknown> }>;
-    };
-  };
-  const responses = c.mcpReq?.inputResponses;
-  if (responses !== undefined && responses !== null) {
-    const answer = acceptedContent(responses as Record<string, unknown>, 'confirm');
-    return answer?.commit === true ? 'yes' : 'declined';
-  }
-  if (!server.server.getClientCapabilities()?.elicitation) return 'yes';
-  if (o.era === 'modern') return 'input';
-  if (!o.pushElicitation || !c.mcpReq?.elicitInput) return 'yes';
-  try {
-    const result = await c.mcpReq.elicitInput({
-      mode: 'form',
-      message: confirmMessage(sql, workspaceId),
-      requestedSchema: {
-        type: 'object',
-        properties: { commit: { type: 'boolean', title: 'Commit this change?' } },
-        required: ['commit'],
-      },
-    });
-    return result.action === 'accept' && result.content?.commit === true ? 'yes' : 'declined';
-  } catch {
-    // The client said it can ask the user but did not answer: do not commit without that answer.
-    return 'declined';
-  }
-}
-
-const confirmMessage = (sql: string, workspaceId: string | undefined) =>
-  `An agent wants to commit this SQL in ${workspaceId ? `workspace ${workspaceId}` : 'the selected workspace'}:\n\n${sql.slice(0, 2000)}`;
-
-export function inputRequiredResult(sql: string, workspaceId: string | undefined): CallToolResult {
-  return inputRequired({
-    inputRequests: {
-      confirm: inputRequired.elicit({
-        message: confirmMessage(sql, workspaceId),
-        requestedSchema: ConfirmSchema,
-      }),
-    },
-  }) as unknown as CallToolResult;
 }

@@ -1,0 +1,74 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { HTTP_ERRORS, MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
+import { ReportInputError } from '../reports.js';
+import { type ApiErrorObject, McpApiError } from './api.js';
+import { errorText } from './render.js';
+import { inToolWords, mcpHint } from './words.js';
+
+// Tool errors: what every tool answers when the API refuses, in MCP words.
+
+interface Failure {
+  error: ApiErrorObject;
+  nextAction: string;
+}
+
+/**
+ * A tool error: isError, NO structuredContent (clients check it against the output schema whatever isError says),
+ * and the text content the error as fenced JSON (errorText). Hints and messages name tools, not HTTP routes.
+ */
+export function failure(f: Failure): CallToolResult {
+  const { code, message, hint, retryable, details } = f.error;
+  const error = {
+    code,
+    message: inToolWords(message),
+    ...(hint === undefined ? {} : { hint }),
+    retryable: retryable ?? false,
+    ...(details === undefined ? {} : { details }),
+  };
+  return { isError: true, content: [{ type: 'text', text: errorText({ error, nextAction: f.nextAction }) }] };
+}
+
+export function mcpFailure(code: McpErrorCode, nextAction: string, hint?: string): CallToolResult {
+  return failure({
+    error: { code, message: MCP_ERRORS[code].message, ...(hint ? { hint } : {}), retryable: false },
+    nextAction,
+  });
+}
+
+/** The next legal step after an API error, in words an agent can act on (the error catalogue's). */
+export function nextActionFor(e: McpApiError, variant?: string): string {
+  return mcpNextStep(e.error, e.status, variant);
+}
+
+/** A commit (or a revert) was sent and its answer never came: the catalogue's mutation_outcome_unknown. */
+export function outcomeUnknown(message: string, variant?: 'revert'): CallToolResult {
+  const entry = HTTP_ERRORS.mutation_outcome_unknown;
+  const error = { code: 'mutation_outcome_unknown', message };
+  return failure({
+    error: {
+      ...error,
+      hint: variant ? entry.variants[variant].hint : entry.hint,
+      retryable: entry.retryable,
+    },
+    nextAction: mcpNextStep(error, entry.status, variant),
+  });
+}
+
+/** Runs a tool; an API error becomes a tool error in MCP words (`variant`: the tool's situation, e.g. revert). */
+export async function guarded(run: () => Promise<CallToolResult>, variant?: string): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof McpApiError) {
+      const hint = mcpHint(error.error);
+      return failure({
+        error: { ...error.error, ...(hint === undefined ? {} : { hint }) },
+        nextAction: nextActionFor(error, variant),
+      });
+    }
+    if (error instanceof ReportInputError) {
+      return mcpFailure('invalid_report', 'Fix the range or currency and call report again.', error.message);
+    }
+    throw error;
+  }
+}
