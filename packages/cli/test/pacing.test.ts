@@ -53,7 +53,8 @@ describe('ApiClient against a real server limiting keys to 3 requests per second
       unsubscribe('http.client.request.start', started);
       await client.close();
     }
-    expect(starts).toHaveLength(10);
+    // Ten calls; a 429 from the server's fixed window (see above) adds the retry, after its Retry-After.
+    expect(starts.length).toBeGreaterThanOrEqual(10);
     const spacing = pacingMs('"burst";q=3;w=1, "daily";q=10000;w=86400');
     expect(spacing).toBe(340);
     // The client spaces the moments it decides to send; Node announces a request a little later, by an amount a
