@@ -1,5 +1,5 @@
 import { createGuard } from '@expense/sql-guard';
-import { ENGINES, type EngineSpec } from '@expense/test-kit';
+import { ENGINES, type EngineSpec, engineSelected } from '@expense/test-kit';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { serverDialect } from '../../src/routes/sql/dialect.js';
@@ -38,7 +38,7 @@ describe.each(ENGINES)('the server and its dialect on $name', (engine) => {
   }, 180_000);
 });
 
-describe('the server and its dialect on PostgreSQL', () => {
+describe.runIf(engineSelected('postgres'))('the server and its dialect on PostgreSQL', () => {
   const postgres = ENGINES.find((e) => e.name === 'PostgreSQL') as EngineSpec;
 
   it('starts on the migrated database', async () => {
@@ -56,37 +56,40 @@ describe('the server and its dialect on PostgreSQL', () => {
   }, 120_000);
 });
 
-describe('the SQL path verifies once per connection, not per request (PostgreSQL)', () => {
-  it('reads the catalog for the dialect at most once over five requests on one connection', async () => {
-    const postgres = ENGINES.find((e) => e.name === 'PostgreSQL') as EngineSpec;
-    const { live, user, workspaceId } = await startWithWorkspace(postgres);
-    try {
-      const guard = await createGuard({ dialect: serverDialect });
-      const reads: string[] = [];
-      for (let i = 0; i < 5; i++) {
-        await runGuarded(
-          live.db,
-          guard,
-          { userId: user.userId, workspaceId, readOnly: true },
-          {
-            mode: 'query',
-            sql: 'SELECT count(*) AS n FROM ledger_entries',
-            dryRun: false,
-            observe: (session) => ({
-              ...session,
-              query: (text: string) => {
-                if (text.includes('pg_catalog.pg_attribute')) reads.push(text);
-                return session.query(text);
-              },
-            }),
-          },
-          async (run) => run,
-        );
+describe.runIf(engineSelected('postgres'))(
+  'the SQL path verifies once per connection, not per request (PostgreSQL)',
+  () => {
+    it('reads the catalog for the dialect at most once over five requests on one connection', async () => {
+      const postgres = ENGINES.find((e) => e.name === 'PostgreSQL') as EngineSpec;
+      const { live, user, workspaceId } = await startWithWorkspace(postgres);
+      try {
+        const guard = await createGuard({ dialect: serverDialect });
+        const reads: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          await runGuarded(
+            live.db,
+            guard,
+            { userId: user.userId, workspaceId, readOnly: true },
+            {
+              mode: 'query',
+              sql: 'SELECT count(*) AS n FROM ledger_entries',
+              dryRun: false,
+              observe: (session) => ({
+                ...session,
+                query: (text: string) => {
+                  if (text.includes('pg_catalog.pg_attribute')) reads.push(text);
+                  return session.query(text);
+                },
+              }),
+            },
+            async (run) => run,
+          );
+        }
+        // pg's pool hands the most recently released connection back: one connection, one verification.
+        expect(reads.length).toBe(1);
+      } finally {
+        await live.close();
       }
-      // pg's pool hands the most recently released connection back: one connection, one verification.
-      expect(reads.length).toBe(1);
-    } finally {
-      await live.close();
-    }
-  }, 120_000);
-});
+    }, 120_000);
+  },
+);
