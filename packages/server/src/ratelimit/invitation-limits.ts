@@ -5,7 +5,7 @@ import type { Queryable } from '../storage/database.js';
 /**
  * Bounds on invitations, so that an owner cannot fill the database with invited addresses nor flood an
  * address's invitation list: pending invitations per workspace and per invited address, and new invitations per
- * invited address and per workspace per hour. Every refusal is 429 rate_limited with Retry-After (the contract's
+ * invited address, per workspace and per inviting user per hour (each new invitation is mailed). Every refusal is 429 rate_limited with Retry-After (the contract's
  * code for a limit on what a caller may do) and a hint naming what frees a place.
  */
 export const INVITATION_LIMITS = {
@@ -13,6 +13,8 @@ export const INVITATION_LIMITS = {
   pendingPerAddress: 20,
   perAddress: { name: 'invitations-per-address', points: 5, durationSeconds: 3600 },
   perWorkspace: { name: 'invitations-per-workspace', points: 100, durationSeconds: 3600 },
+  /** Each new invitation is mailed: one user may not mail more addresses an hour from all their workspaces. */
+  perInviter: { name: 'invitations-per-inviter', points: 100, durationSeconds: 3600 },
 } as const;
 
 /** A count cap frees a place when someone acts; until then, ask again in an hour. */
@@ -21,12 +23,14 @@ const PENDING_RETRY_SECONDS = 3600;
 export interface InvitationLimiters {
   perAddress: Limiter;
   perWorkspace: Limiter;
+  perInviter: Limiter;
 }
 
 export function createInvitationLimits(limits: RateLimits): InvitationLimiters {
   return {
     perAddress: limits.create(INVITATION_LIMITS.perAddress),
     perWorkspace: limits.create(INVITATION_LIMITS.perWorkspace),
+    perInviter: limits.create(INVITATION_LIMITS.perInviter),
   };
 }
 
@@ -47,9 +51,9 @@ function pendingCap(policy: string, message: string, hint: string, limit: number
 export async function admitInvitation(
   tx: Queryable,
   limiters: InvitationLimiters,
-  invitation: { workspaceId: string; userId: string; email: string },
+  invitation: { workspaceId: string; userId: string; email: string; invitedBy: string },
 ): Promise<void> {
-  const { workspaceId, userId, email } = invitation;
+  const { workspaceId, userId, email, invitedBy } = invitation;
   await tx.query('SELECT 1 FROM expense_internal.workspaces WHERE workspace_id = $1 FOR UPDATE', [
     workspaceId,
   ]);
@@ -85,5 +89,9 @@ export async function admitInvitation(
   await consumeAll(
     [{ limiter: limiters.perWorkspace, key: workspaceId }],
     'new invitations from this workspace',
+  );
+  await consumeAll(
+    [{ limiter: limiters.perInviter, key: invitedBy }],
+    'new invitations you send (from all your workspaces)',
   );
 }

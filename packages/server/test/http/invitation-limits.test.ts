@@ -1,7 +1,7 @@
 // Invitations are bounded: pending per workspace and per invited address, new ones per address and per
 // workspace per hour; each refusal is 429 rate_limited with Retry-After, a policy and a hint. Withdrawing an
 // invitation of an address that never signed in leaves no user row. Real HTTP on both engines.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { INVITATION_LIMITS } from '../../src/ratelimit/invitation-limits.js';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
 
@@ -11,9 +11,12 @@ describe.each(ENGINES)('invitation limits on $name', (engine) => {
 
   beforeAll(async () => {
     live = await startLive(engine);
-    owner = await createUser(live.db);
   });
   afterAll(async () => live?.close());
+  // Each test its own owner: the hourly limit per inviting user would otherwise carry from one test to the next.
+  beforeEach(async () => {
+    owner = await createUser(live.db);
+  });
 
   const invite = (workspaceId: string, email: string, apiKey = owner.apiKey) =>
     live.request('POST', `/v1/workspaces/${workspaceId}/members`, { key: apiKey, body: { email } });
@@ -99,6 +102,28 @@ describe.each(ENGINES)('invitation limits on $name', (engine) => {
       204,
     );
     expect((await invite(ws, crowded.email)).status).toBe(201);
+  });
+
+  it('attack: an owner mails addresses from many workspaces; the 101st new invitation within an hour is refused', async () => {
+    // Every new invitation is an e-mail: the per-workspace bound times 50 workspaces would be 5,000 an hour.
+    const spread = INVITATION_LIMITS.perInviter.points / 2;
+    for (const name of ['Mailer A', 'Mailer B']) {
+      const ws = await addWorkspace(live.db, owner.userId, name);
+      for (let i = 0; i < spread; i++) {
+        expect((await invite(ws, `${name.at(-1)}-${i}@mailed.test`)).status).toBe(201);
+      }
+    }
+    const ws = await addWorkspace(live.db, owner.userId, 'Mailer C');
+    const refused = await invite(ws, 'one-more@mailed.test');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited', retryable: true });
+    expect(refused.body.error.message).toMatch(/new invitations you send/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await userRows('one-more@%')).toBe(0);
+    // Another owner is not affected.
+    const other = await createUser(live.db);
+    const theirs = await addWorkspace(live.db, other.userId, 'Elsewhere');
+    expect((await invite(theirs, 'one-more@mailed.test', other.apiKey)).status).toBe(201);
   });
 
   it('limits new invitations from one workspace to 100 an hour, withdrawn ones included', async () => {

@@ -96,6 +96,7 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               workspaceId: workspace.workspaceId,
               userId: user.userId,
               email: user.email,
+              invitedBy: userId,
             }),
           );
           const inviter = await tx.query<{ email: string }>(
