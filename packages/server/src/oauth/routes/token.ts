@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { checkClient, clientCredentials, equalStrings } from '../client-auth.js';
 import { OAuthError, sendOAuthError } from '../errors.js';
-import { parseForm, RevokeFormSchema, TokenFormSchema } from '../forms.js';
+import { type Form, parseForm, RevokeFormSchema, TokenFormSchema } from '../forms.js';
 import {
   type Grant,
   grantOfToken,
@@ -38,7 +38,7 @@ export function tokenRoutes({ ctx, resource, findClient }: OAuthContext): Fastif
     /** A code or refresh token presented twice: whoever holds it may be an attacker, so the grant ends. */
     const endGrant = (grant: Grant) => ctx.keyStore.revoke({ grantId: grant.grantId });
 
-    async function grantOfCode(form: ReturnType<typeof parseToken>, client: OAuthClient): Promise<Grant> {
+    async function grantOfCode(form: Form<typeof TokenFormSchema>, client: OAuthClient): Promise<Grant> {
       const found = await redeemCode(ctx.db, form.code ?? '');
       if (found.kind === 'replayed') {
         await endGrant(found.grant); // RFC 6749 §4.1.2
@@ -58,7 +58,7 @@ export function tokenRoutes({ ctx, resource, findClient }: OAuthContext): Fastif
     }
 
     async function grantOfRefreshToken(
-      form: ReturnType<typeof parseToken>,
+      form: Form<typeof TokenFormSchema>,
       client: OAuthClient,
     ): Promise<Grant> {
       const found = await redeemRefreshToken(ctx.db, form.refresh_token ?? '');
@@ -76,7 +76,7 @@ export function tokenRoutes({ ctx, resource, findClient }: OAuthContext): Fastif
     }
 
     app.post('/oauth/token', { schema: { hide: true } }, async (request, reply) => {
-      const form = parseToken(request.body);
+      const form = parseForm(TokenFormSchema, request.body);
       const client = await authenticate(request, form);
       if (form.resource !== undefined && form.resource.replace(/\/$/, '') !== resource()) {
         throw new OAuthError('invalid_target', `This server issues tokens for ${resource()} only.`);
@@ -112,5 +112,3 @@ export function tokenRoutes({ ctx, resource, findClient }: OAuthContext): Fastif
     });
   };
 }
-
-const parseToken = (body: unknown) => parseForm(TokenFormSchema, body);
