@@ -72,7 +72,7 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
         version: SERVER_VERSION,
       });
     const pool = new ServerPool();
-    const leaseFor = (authInfo: AuthInfo | undefined) => {
+    const leaseFor = (authInfo: AuthInfo) => {
       const caller = callerOf(authInfo);
       const key = `${caller.principal.access === 'read' ? 'read' : 'write'}:${caller.principal.workspaceId ?? '*'}`;
       return pool.lease(key, apiOf(caller), build(caller, 'legacy'));
@@ -85,7 +85,9 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
     // The 2026-07-28 revision through the SDK's handler; 2025-era requests answered in JSON (legacy.ts).
     const modern = createMcpHandler(factory, { legacy: 'reject', onerror });
     const legacy = legacyJsonHandler(leaseFor, onerror);
-    app.addHook('onClose', async () => modern.close());
+    app.addHook('onClose', async () => {
+      await Promise.all([modern.close(), pool.close()]);
+    });
 
     // Not JSON API routes of /v1: kept out of the OpenAPI document (docs/mcp.md describes them). The metadata
     // is served at the root well-known path too, for clients that look there first.
@@ -166,10 +168,21 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
           scopes: [],
           extra: { caller },
         };
-        const options = { authInfo, ...(request.body !== undefined ? { parsedBody: request.body } : {}) };
-        const response = (await isLegacyRequest(webRequest, request.body))
-          ? await legacy(webRequest, options)
-          : await modern.fetch(webRequest, options);
+        if (await isLegacyRequest(webRequest, request.body)) {
+          const answer = await legacy({
+            method: request.method,
+            headers: webRequest.headers,
+            body: request.body,
+            authInfo,
+          });
+          reply.code(answer.status);
+          if (answer.headers) reply.headers(answer.headers);
+          return answer.body === undefined ? reply.send() : reply.send(answer.body);
+        }
+        const response = await modern.fetch(webRequest, {
+          authInfo,
+          ...(request.body !== undefined ? { parsedBody: request.body } : {}),
+        });
         reply.code(response.status);
         response.headers.forEach((value, name) => {
           reply.header(name, value);

@@ -2,15 +2,32 @@ import {
   type AuthInfo,
   isJsonContentType,
   isLegacyRequest,
-  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  parseJSONRPCMessage,
 } from '@modelcontextprotocol/server';
-import { leavesNoState, type ServerLease } from './pool.js';
+import type { ServerLease } from './pool.js';
+import { leavesNoState } from './pool.js';
 
-const jsonRpcError = (status: number, code: number, message: string, id: unknown = null) =>
-  Response.json(
-    { jsonrpc: '2.0', error: { code, message }, id },
-    { status, ...(status === 405 ? { headers: { Allow: 'POST' } } : {}) },
-  );
+/** An HTTP answer as a value: the route sends it without a web Response around it. */
+export interface JsonAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** What the legacy leg reads of an HTTP request. */
+export interface LegacyRequest {
+  method: string;
+  headers: { get(name: string): string | null };
+  body: unknown;
+  authInfo: AuthInfo;
+}
+
+const jsonRpcError = (status: number, code: number, message: string, id: unknown = null): JsonAnswer => ({
+  status,
+  ...(status === 405 ? { headers: { allow: 'POST' } } : {}),
+  body: { jsonrpc: '2.0', error: { code, message }, id },
+});
 
 const requestId = (body: unknown) => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
@@ -18,51 +35,74 @@ const requestId = (body: unknown) => {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 };
 
+const isRequest = (
+  message: JSONRPCMessage,
+): message is Extract<JSONRPCMessage, { method: string; id: unknown }> =>
+  'method' in message && 'id' in message;
+
 /**
- * 2025-era (legacy) stateless serving as the SDK's own fallback does it — a transport per POST, GET and DELETE
- * refused with 405 — with two savings (issue 22: the cost of the query tool): the server instance is leased from a
- * per-process pool (pool.ts) instead of built for the message, and a request is answered with one JSON body
- * rather than an SSE stream of one event (the same JSON-RPC message, without a stream to build, pump and tear
- * down). Stateless HTTP has nothing to push before the answer (no elicitation, no progress), so nothing is lost.
- * The caller routes here what `isLegacyRequest` says is legacy.
+ * 2025-era (legacy) stateless serving: a POST carries one JSON-RPC message and gets its answer as one JSON body;
+ * GET and DELETE (streams and sessions) are refused with 405. It answers what the SDK's web-standard transport
+ * answers in JSON-response mode, with the same checks and texts (406 without both media types in Accept, 415, a
+ * -32700 for a message that is not JSON-RPC, 400 for an unsupported `MCP-Protocol-Version`, 202 for a
+ * notification), at the cost of a function call (issue 22: the query tool within 1.3x of POST /v1/sql/query):
+ * the server instance is leased from a per-process pool (pool.ts), already connected to its transport
+ * (json-exchange.ts), and no web Request, Response or stream is built. The caller routes here what
+ * `isLegacyRequest` says is legacy.
  */
 export function legacyJsonHandler(
-  lease: (authInfo: AuthInfo | undefined) => ServerLease,
+  lease: (authInfo: AuthInfo) => Promise<ServerLease>,
   onerror: (error: Error) => void,
 ) {
-  return async (
-    request: Request,
-    options: { authInfo?: AuthInfo; parsedBody?: unknown },
-  ): Promise<Response> => {
+  return async (request: LegacyRequest): Promise<JsonAnswer> => {
     if (request.method.toUpperCase() !== 'POST') return jsonRpcError(405, -32000, 'Method not allowed.');
+    const accept = request.headers.get('accept');
+    if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+      return jsonRpcError(
+        406,
+        -32000,
+        'Not Acceptable: Client must accept both application/json and text/event-stream',
+      );
+    }
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
+    let message: JSONRPCMessage;
     try {
-      const { server, release } = lease(options.authInfo);
+      message = parseJSONRPCMessage(request.body);
+    } catch {
+      return jsonRpcError(400, -32700, 'Parse error: Invalid JSON-RPC message');
+    }
+    try {
+      const { transport, release } = await lease(request.authInfo);
       let reusable = false;
       try {
-        const transport = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-        });
-        await server.connect(transport);
-        const response = await transport.handleRequest(request, {
-          ...(options.authInfo ? { authInfo: options.authInfo } : {}),
-          ...(options.parsedBody !== undefined ? { parsedBody: options.parsedBody } : {}),
-        });
-        reusable = leavesNoState(options.parsedBody);
-        return response;
+        const version = request.headers.get('mcp-protocol-version');
+        if (
+          version !== null &&
+          !('method' in message && message.method === 'initialize') &&
+          !transport.supportedProtocolVersions.includes(version)
+        ) {
+          reusable = true;
+          return jsonRpcError(
+            400,
+            -32000,
+            `Bad Request: Unsupported protocol version: ${version} (supported versions: ${transport.supportedProtocolVersions.join(', ')})`,
+          );
+        }
+        if (!isRequest(message)) {
+          transport.deliver(message, request.authInfo);
+          return { status: 202 };
+        }
+        const answer = await transport.exchange(message, request.authInfo);
+        reusable = leavesNoState(message);
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: answer };
       } finally {
-        // Closing the server closes its transport; only then may the instance serve another message.
-        server.close().then(
-          () => release(reusable),
-          () => release(false),
-        );
+        release(reusable);
       }
     } catch (error) {
       onerror(error instanceof Error ? error : new Error(String(error)));
-      return jsonRpcError(500, -32603, 'Internal server error', requestId(options.parsedBody));
+      return jsonRpcError(500, -32603, 'Internal server error', requestId(request.body));
     }
   };
 }

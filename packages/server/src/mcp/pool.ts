@@ -1,5 +1,6 @@
 import type { McpApi } from '@expense/wire/mcp';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { JsonExchange } from './json-exchange.js';
 
 /**
  * The messages that leave nothing on a server instance: after one of them the instance may serve another caller.
@@ -22,15 +23,16 @@ export function leavesNoState(message: unknown): boolean {
   return typeof method === 'string' && LEAVES_NO_STATE.has(method);
 }
 
-/** A server instance lent for one message, and its return. */
+/** A server instance lent for one message (through its connected transport), and its return. */
 export interface ServerLease {
-  server: McpServer;
-  /** After the message: back to the pool when `reusable` (and the server's transport is closed), else dropped. */
+  transport: JsonExchange;
+  /** After the message: back to the pool when `reusable`, else closed and dropped. */
   release(reusable: boolean): void;
 }
 
 interface Pooled {
   server: McpServer;
+  transport: JsonExchange;
   bind(api: McpApi | undefined): void;
 }
 
@@ -68,30 +70,48 @@ export class ServerPool {
   constructor(private readonly limits = { perKey: 4, keys: 256 }) {}
 
   /** An instance for `key` (built by `build` when none is idle) with `api` bound for this message. */
-  lease(key: string, api: Required<McpApi>, build: (api: McpApi) => McpServer): ServerLease {
-    const pooled = this.idle.get(key)?.pop() ?? this.create(build);
+  async lease(key: string, api: Required<McpApi>, build: (api: McpApi) => McpServer): Promise<ServerLease> {
+    const pooled = this.idle.get(key)?.pop() ?? (await this.create(build));
     pooled.bind(api);
     return {
-      server: pooled.server,
+      transport: pooled.transport,
       release: (reusable) => {
         if (reusable) this.give(key, pooled);
+        else void pooled.server.close();
       },
     };
   }
 
-  private create(build: (api: McpApi) => McpServer): Pooled {
+  private async create(build: (api: McpApi) => McpServer): Promise<Pooled> {
     const { api, bind } = forwardingApi();
-    return { server: build(api), bind };
+    const server = build(api);
+    const transport = new JsonExchange();
+    await server.connect(transport);
+    return { server, transport, bind };
+  }
+
+  private evictOldestKey(): void {
+    const [key, list] = this.idle.entries().next().value!;
+    this.idle.delete(key);
+    for (const pooled of list) void pooled.server.close();
+  }
+
+  /** Closes every idle instance (the app is closing). */
+  async close(): Promise<void> {
+    const lists = [...this.idle.values()];
+    this.idle.clear();
+    await Promise.all(lists.flat().map((pooled) => pooled.server.close()));
   }
 
   private give(key: string, pooled: Pooled): void {
     pooled.bind(undefined);
     let list = this.idle.get(key);
     if (!list) {
-      if (this.idle.size >= this.limits.keys) this.idle.delete(this.idle.keys().next().value!);
+      if (this.idle.size >= this.limits.keys) this.evictOldestKey();
       list = [];
       this.idle.set(key, list);
     }
     if (list.length < this.limits.perKey) list.push(pooled);
+    else void pooled.server.close();
   }
 }
