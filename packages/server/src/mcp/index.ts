@@ -11,7 +11,7 @@ import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import type { SqlService } from '../routes/sql/index.js';
 import { clientGone } from '../sql/deadline.js';
 import { injectApi } from './inject-api.js';
-import { isLegacyRequest, legacyJsonHandler } from './legacy.js';
+import { isLegacy, legacyJsonHandler } from './legacy.js';
 import { ServerPool } from './pool.js';
 import { sqlApi, type ToolCaller } from './sql-api.js';
 
@@ -153,32 +153,35 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
             },
           });
         }
-        const url = `${ctx.actions.publicUrl}/mcp`;
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(request.headers)) {
-          if (name === 'authorization' || value === undefined) continue;
-          headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-        }
-        // The SDK takes the parsed body (parsedBody below) and never reads the request's: no second copy of it.
-        headers.delete('content-length');
-        const webRequest = new Request(url, { method: request.method, headers });
         const authInfo: AuthInfo & { extra: { caller: Caller } } = {
           token: 'redacted',
           clientId: caller.principal.connectionId,
           scopes: [],
           extra: { caller },
         };
-        if (await isLegacyRequest(webRequest, request.body)) {
-          const answer = await legacy({
-            method: request.method,
-            headers: webRequest.headers,
-            body: request.body,
-            authInfo,
-          });
+        const headers = {
+          get(name: string): string | null {
+            const value = request.headers[name];
+            return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+          },
+        };
+        if (isLegacy(request.method, headers, request.body)) {
+          const answer = await legacy({ method: request.method, headers, body: request.body, authInfo });
           reply.code(answer.status);
           if (answer.headers) reply.headers(answer.headers);
           return answer.body === undefined ? reply.send() : reply.send(answer.body);
         }
+        const webHeaders = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (name === 'authorization' || value === undefined) continue;
+          webHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        // The SDK takes the parsed body (parsedBody below) and never reads the request's: no second copy of it.
+        webHeaders.delete('content-length');
+        const webRequest = new Request(`${ctx.actions.publicUrl}/mcp`, {
+          method: request.method,
+          headers: webHeaders,
+        });
         const response = await modern.fetch(webRequest, {
           authInfo,
           ...(request.body !== undefined ? { parsedBody: request.body } : {}),

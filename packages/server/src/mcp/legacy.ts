@@ -1,7 +1,7 @@
 import {
   type AuthInfo,
+  classifyInboundRequest,
   isJsonContentType,
-  isLegacyRequest,
   type JSONRPCMessage,
   parseJSONRPCMessage,
 } from '@modelcontextprotocol/server';
@@ -47,8 +47,8 @@ const isRequest = (
  * -32700 for a message that is not JSON-RPC, 400 for an unsupported `MCP-Protocol-Version`, 202 for a
  * notification), at the cost of a function call (issue 22: the query tool within 1.3x of POST /v1/sql/query):
  * the server instance is leased from a per-process pool (pool.ts), already connected to its transport
- * (json-exchange.ts), and no web Request, Response or stream is built. The caller routes here what
- * `isLegacyRequest` says is legacy.
+ * (json-exchange.ts), and no web Request, Response or stream is built. The caller routes here what `isLegacy`
+ * says is legacy.
  */
 export function legacyJsonHandler(
   lease: (authInfo: AuthInfo) => Promise<ServerLease>,
@@ -107,4 +107,21 @@ export function legacyJsonHandler(
   };
 }
 
-export { isLegacyRequest };
+/**
+ * Whether the SDK's entry would route this request to its 2025-era serving: `isLegacyRequest`'s own rule (a POST
+ * without a JSON body, or what `classifyInboundRequest` calls legacy), read from the parsed body and the headers
+ * without building a web Request.
+ */
+export function isLegacy(method: string, headers: LegacyRequest['headers'], body: unknown): boolean {
+  const httpMethod = method.toUpperCase();
+  if (httpMethod === 'POST' && body === undefined) return true;
+  const header = (name: string) => headers.get(name) ?? undefined;
+  const outcome = classifyInboundRequest({
+    httpMethod,
+    protocolVersionHeader: header('mcp-protocol-version'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    ...(body !== undefined ? { body } : {}),
+  });
+  return outcome.kind === 'legacy';
+}
