@@ -8,10 +8,10 @@ import { freshPostgres } from '@expense/test-kit';
 import fc from 'fast-check';
 import { call, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
 import { machineInfo } from '../bench/lib/machine.js';
-import { regenerateDocs } from '../bench/lib/report-docs.js';
 import { arg, log, writeResult } from '../bench/lib/results.js';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
+import { writeReport } from '../bench/lib/write-report.js';
 
 const COUNT = Number(arg('count', '20000'));
 const SEED = Number(arg('seed', String(Date.now() % 2 ** 31)));
@@ -296,5 +296,5 @@ for (const f of failures) log(`  ${f.count} x ${f.signature}, e.g. ${f.example}`
 log(
   `wrote ${writeResult('fuzz-http', { machine: await machineInfo(), command: `test-faults/fuzz-http.ts --count ${COUNT} --seed ${SEED}`, seed: SEED, requests: sent, seconds: Math.round(seconds * 10) / 10, requestsPerSecond: Math.round(sent / seconds), statuses, codes, failures, ok, id: randomUUID() })}`,
 );
-regenerateDocs();
+writeReport();
 process.exit(ok ? 0 : 1);

@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machineInfo } from '../bench/lib/machine.js';
 import { RESULTS_DIR } from '../bench/lib/paths.js';
-import { regenerateDocs } from '../bench/lib/report-docs.js';
 import { arg, log, writeResult } from '../bench/lib/results.js';
+import { writeReport } from '../bench/lib/write-report.js';
 import type { ScenarioReport } from './common.js';
 import { deadlineScenario } from './deadline.js';
 import { pgliteSigkillScenario } from './pglite-sigkill.js';
@@ -60,5 +60,5 @@ const scenarios = [...previous.filter((r) => !rerun.has(r.name)), ...reports];
 log(
   `wrote ${writeResult('faults', { machine: await machineInfo(), startedAt, deadlineMs, scenarios, ok: scenarios.every((r) => r.ok) })}`,
 );
-regenerateDocs();
+writeReport();
 process.exit(ok ? 0 : 1);

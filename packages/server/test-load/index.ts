@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machineInfo } from '../bench/lib/machine.js';
 import { RESULTS_DIR } from '../bench/lib/paths.js';
-import { regenerateDocs } from '../bench/lib/report-docs.js';
 import { arg, log, writeResult } from '../bench/lib/results.js';
+import { writeReport } from '../bench/lib/write-report.js';
 import { attackOptionsFromArgs, logAttack, runAttack } from './attack.js';
 import { fairnessOptionsFromArgs, logFairness, runFairness } from './fairness.js';
 import { isolationOptionsFromArgs, logIsolation, runIsolation } from './isolation.js';
@@ -59,5 +59,5 @@ log(
     ok: failures.length === 0,
   })}`,
 );
-regenerateDocs();
+writeReport();
 process.exit(failures.length ? 1 : 0);

@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_DIR } from './paths.js';
 
-/** Regenerates docs/benchmarks.md and the numbers section of docs/security.md from bench-results/. */
-export function regenerateDocs(): void {
-  if (process.env.EXPENSE_PROOF_NO_DOCS === '1') return;
+/** Writes the report of the runs in bench-results/ (bench-results/report/: see scripts/bench/report.ts); docs/ is curated from it. */
+export function writeReport(): void {
   spawnSync(process.execPath, ['--import', 'tsx', join(REPO_DIR, 'scripts', 'bench', 'report.ts')], {
     cwd: REPO_DIR,
     stdio: 'inherit',
