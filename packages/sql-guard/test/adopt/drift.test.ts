@@ -95,7 +95,7 @@ describe.each(engineNames)('the dialect and the database on %s', (name: EngineNa
       inRollback((s) => {
         const { session, sent } = recording(s);
         return guard.run(session, 'SELECT o.to_json FROM orders o', { mode: 'query' }).finally(() => {
-          expect(sent.join('\n')).not.toContain('to_json');
+          expect(sent).toEqual([]);
         });
       }),
     );
@@ -116,7 +116,12 @@ describe.each(engineNames)('the dialect and the database on %s', (name: EngineNa
     const guard = await createGuard({ dialect: reordered });
     // The guard's model of c(x, y) is (x=tenant, y=id, name); PostgreSQL's is (x=id, y=tenant, name).
     const sql = 'WITH c(x, y) AS (SELECT * FROM customers) SELECT c.name FROM c';
-    const error = await runError(inRollback((s) => guard.run(s, sql, { mode: 'query' })));
+    const error = await runError(
+      inRollback((s) => {
+        const { session, sent } = recording(s);
+        return guard.run(session, sql, { mode: 'query' }).finally(() => expect(sent).toEqual([]));
+      }),
+    );
     expect(error.code).toBe('dialect_drift');
     expect(error.details.differences?.[0]).toMatchObject({ kind: 'column_order', relation: 'customers' });
   });
