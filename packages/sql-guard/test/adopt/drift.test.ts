@@ -59,6 +59,20 @@ describe.each(engineNames)('the dialect and the database on %s', (name: EngineNa
     ).rejects.toThrow(/relation public.nope does not exist/);
   });
 
+  it('reads another schema; its relations verify once that schema is on the search_path', async () => {
+    await inRollback(async (s) => {
+      await s.query('CREATE SCHEMA shop');
+      await s.query('CREATE TABLE shop.things (label text, id integer, weight numeric)');
+      const dialect = await introspectDialect(s, { ...options, schema: 'shop' });
+      expect(dialect.relations).toEqual({
+        things: { operations: ['select', 'insert', 'update', 'delete'], columns: ['label', 'id', 'weight'] },
+      });
+      expect((await verifyDialect(s, dialect)).map((d) => d.kind)).toEqual(['missing_relation']);
+      await s.query('SET LOCAL search_path = shop, public');
+      expect(await verifyDialect(s, dialect)).toEqual([]);
+    });
+  });
+
   it('verifies: [] when equal, every difference otherwise', async () => {
     const dialect = await inRollback((s) => introspectDialect(s, options));
     expect(await inRollback((s) => verifyDialect(s, dialect))).toEqual([]);
