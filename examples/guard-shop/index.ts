@@ -10,43 +10,49 @@ import { pgOutputSettingsOption, pgSession } from '@expense/sql-guard/pg';
 import pg from 'pg';
 import { shopRows, shopSchema } from './schema.js';
 
+export interface ShopAgent {
+  /** Runs an agent's SQL for one tenant, through the guard, as the restricted role. */
+  ask(tenant: number, sql: string, mode: Mode): Promise<RunResult>;
+  close(): Promise<void>;
+}
+
 /**
- * An agent's SQL against the shop, one tenant at a time. The whole setup: the dialect is read from the database (no
- * column typed by hand), the role is granted exactly it, and each run switches to that role with the tenant set in
- * the prelude, so row-level security shows the tenant's rows only.
+ * An agent's SQL against the shop, one tenant at a time. The whole setup is the marked part: the dialect is read
+ * from the database (the relations and the operations the role was granted, the columns in table order: none typed
+ * by hand), the role is granted exactly it, and each run sets the tenant in its prelude on a connection that runs as
+ * that role, so row-level security shows the tenant's rows only. `admin` is a superuser's pool (grantStatements
+ * changes who may execute the functions of pg_catalog).
  */
-export async function shopAgent(pool: pg.Pool, role: string) {
-  const dialect = await introspectDialect(pool, {
-    relations: {
-      customers: ['select'],
-      products: ['select'],
-      orders: ['select', 'insert', 'update'],
-      order_items: ['select', 'insert'],
-    },
-    functions: ['count', 'sum', 'min', 'max', 'coalesce'],
-    castTypes: ['text', 'integer', 'numeric', 'date'],
-  });
-  for (const statement of grantStatements(dialect, role)) await pool.query(statement);
+export async function shopAgent(admin: pg.Pool, connectionString: string, role: string): Promise<ShopAgent> {
+  // setup: begin (the example's test counts these lines: at most 10)
+  const agents = new pg.Pool({ connectionString, options: `${pgOutputSettingsOption} -c role=${role}` });
+  const functions = ['count', 'sum', 'min', 'max', 'coalesce'];
+  const castTypes = ['text', 'integer', 'numeric', 'date'];
+  const dialect = await introspectDialect(admin, { role, functions, castTypes });
+  for (const statement of grantStatements(dialect, role)) await admin.query(statement);
   const guard = await createGuard({ dialect });
-  return async (tenant: number, sql: string, mode: Mode): Promise<RunResult> => {
-    if (!Number.isSafeInteger(tenant)) throw new TypeError('tenant: an integer');
-    const client = await pool.connect();
-    try {
-      const prelude = (check: string) => [
-        `SET LOCAL shop.tenant = '${tenant}'`,
-        `SET LOCAL ROLE ${role}`,
-        `SELECT ${check}`,
-      ];
-      return await runInTransaction(guard, pgSession(client), sql, { mode, around: { prelude } });
-    } finally {
-      client.release();
-    }
+  const run = (client: pg.PoolClient, tenant: number, sql: string, mode: Mode) => {
+    const prelude = (check: string) => [`SET LOCAL shop.tenant = '${tenant}'`, `SELECT ${check}`];
+    return runInTransaction(guard, pgSession(client), sql, { mode, around: { prelude } });
+  };
+  // setup: end
+  agents.on('error', () => {});
+  return {
+    ask: async (tenant, sql, mode) => {
+      if (!Number.isSafeInteger(tenant)) throw new TypeError('tenant: an integer');
+      const client = await agents.connect();
+      try {
+        return await run(client, tenant, sql, mode);
+      } finally {
+        client.release();
+      }
+    },
+    close: () => agents.end(),
   };
 }
 
-/** A pool whose connections carry the output settings the guard checks in the prelude. */
-export const shopPool = (connectionString: string) =>
-  new pg.Pool({ connectionString, options: pgOutputSettingsOption });
+/** The superuser's pool that makes the schema and applies the grants. */
+export const shopPool = (connectionString: string) => new pg.Pool({ connectionString });
 
 /** The example's own database (made fresh on every start), so it never writes into `postgres` or yours. */
 async function exampleDatabaseUrl(): Promise<string> {
@@ -64,10 +70,12 @@ async function exampleDatabaseUrl(): Promise<string> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const pool = shopPool(await exampleDatabaseUrl());
+  const url = await exampleDatabaseUrl();
+  const pool = shopPool(url);
   pool.on('error', (error) => console.error('idle connection lost:', error.message));
   await pool.query(shopSchema('shop_agent') + shopRows);
-  const ask = await shopAgent(pool, 'shop_agent');
+  const agent = await shopAgent(pool, url, 'shop_agent');
+  const ask = agent.ask;
   const show = async (tenant: number, sql: string, mode: Mode) =>
     console.log(
       JSON.stringify(
@@ -85,5 +93,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await show(2, 'SELECT * FROM customers', 'query');
   await show(1, 'SELECT email FROM customers WHERE tenant_id = 2', 'query');
   await show(1, 'SELECT pg_sleep(10)', 'query');
+  await agent.close();
   await pool.end();
 }

@@ -1,7 +1,8 @@
 /**
  * The shop's schema: four tables, each row belonging to a tenant, and row-level security that shows a role only the
- * rows of the tenant its transaction names (`SET LOCAL shop.tenant = '…'`). The role is created here, NOLOGIN: the
- * application's connections switch to it per transaction (`SET LOCAL ROLE`).
+ * rows of the tenant its transaction names (`SET LOCAL shop.tenant = '…'`). The role is created here, NOLOGIN, with
+ * the operations the shop allows it (introspectDialect reads them; grantStatements narrows them to columns and
+ * adds what the guard's runner needs): the application's connections run as it (`-c role=…` at connect).
  */
 export function shopSchema(role: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(role)) throw new TypeError(`not a role name: ${role}`);
@@ -24,6 +25,9 @@ CREATE TABLE order_items (
   id serial PRIMARY KEY, tenant_id integer NOT NULL DEFAULT ${tenant}, order_id integer NOT NULL REFERENCES orders,
   product_id integer NOT NULL REFERENCES products, quantity integer NOT NULL CHECK (quantity > 0)
 );
+GRANT SELECT ON customers, products TO ${role};
+GRANT SELECT, INSERT, UPDATE ON orders TO ${role};
+GRANT SELECT, INSERT ON order_items TO ${role};
 ${tables
   .map(
     (t) => `ALTER TABLE ${t} ENABLE ROW LEVEL SECURITY;

@@ -6,6 +6,7 @@ import { corpus as benchCorpus } from '../../bench/corpus.js';
 import { pgSession } from '../../src/adapters/pg.js';
 import { createGuard, expenseDialect, grantStatements, verifyDialect } from '../../src/index.js';
 import type { Guard, Mode } from '../../src/types.js';
+import { attackCases } from '../check/attacks.js';
 import { cases, resolvedExecutes, resolvedQueries } from '../check/corpus.js';
 import { expenseSchema } from '../check/expense-schema.js';
 
@@ -87,6 +88,56 @@ const attacks: string[] = [
   'LOCK TABLE fx_rates_daily',
 ];
 
+/**
+ * The guard's adversarial corpus (test/check/attacks.ts) on what a role can reach: other relations, functions, casts,
+ * writes the dialect does not allow, statements other than SELECT/INSERT/UPDATE/DELETE. Left out: the resource
+ * attacks (statement_too_complex, and texts over 500 characters: deep nesting, thousands of joins), which no grant
+ * can stop and which only the guard refuses; sent straight to a shared PostgreSQL one of them had a backend
+ * OOM-killed (the whole server restarts).
+ */
+const REACH_CODES = new Set([
+  'relation_not_allowed',
+  'function_not_allowed',
+  'type_not_allowed',
+  'operation_not_allowed',
+  'statement_not_allowed',
+]);
+const reachAttacks = attackCases.filter(([sql, code]) => REACH_CODES.has(code) && sql.length <= 500);
+
+/**
+ * What the granted role still reaches of those attacks without the guard, each for a reason no grant removes. A
+ * statement of the corpus that the role can run and no reason here explains fails the test.
+ */
+const REACHABLE_WITHOUT_GUARD: [reason: string, pattern: RegExp][] = [
+  [
+    'catalogs PostgreSQL lets every role read (names and types of objects, not rows)',
+    /\b(FROM|JOIN) (pg_user|pg_roles|pg_class|pg_proc|pg_namespace|pg_database)\b/,
+  ],
+  ['a dialect relation, schema-qualified', /^(SELECT .*FROM|UPDATE) public\.ledger_entries\b/],
+  [
+    'session and transaction statements every role may send (they reach no data; the DELETE is one the dialect allows)',
+    /^(BEGIN|START TRANSACTION|COMMIT|ROLLBACK|SAVEPOINT s|END|ABORT|SET search_path TO public|SET LOCAL statement_timeout = 0|RESET ROLE|RESET ALL|SHOW search_path|LISTEN x|NOTIFY x|UNLISTEN \*|PREPARE p AS SELECT 1|EXECUTE p|DEALLOCATE p|DECLARE c CURSOR FOR SELECT 1|SELECT 1; COMMIT|SELECT 1; COMMIT; DELETE FROM ledger_entries)$/,
+  ],
+  [
+    'statements over dialect relations and data the role holds: EXPLAIN (ANALYZE runs a DELETE the dialect allows), LOCK (UPDATE and DELETE permit it), COPY to the client, ANALYZE and GRANT (warnings: the role owns nothing)',
+    /^(EXPLAIN SELECT 1|EXPLAIN ANALYZE DELETE FROM ledger_entries|LOCK TABLE ledger_entries|COPY \(SELECT 1\) TO STDOUT|ANALYZE ledger_entries|GRANT ALL ON ledger_entries TO PUBLIC)$/,
+  ],
+  ["an anonymous PL/pgSQL block: the language is PUBLIC's, and the block has the role's privileges", /^DO '/],
+  [
+    'what the runner calls (current_setting; pg_cancel_backend, on backends of the same role) and the defaults call (now)',
+    /\b(current_setting|pg_cancel_backend|now)\(/,
+  ],
+  ["the dialect's own function, schema-qualified", /pg_catalog\.count\(\*\)/],
+  [
+    'SQL constructs PostgreSQL checks no EXECUTE privilege on (value functions, GREATEST, XML)',
+    /^SELECT (CURRENT_DATE|CURRENT_TIME|CURRENT_TIMESTAMP|LOCALTIME|LOCALTIMESTAMP|CURRENT_USER|SESSION_USER|USER|CURRENT_ROLE|CURRENT_CATALOG|CURRENT_SCHEMA|GREATEST\(1, 2\)|XMLPARSE\(|\* FROM XMLTABLE\()/,
+  ],
+  [
+    "a literal read by a type's input function (PostgreSQL checks no EXECUTE privilege on those)",
+    /^SELECT (CAST\('x' AS (xid|name|xml|bytea|tsvector)\)|'x'::(xid|name|xml|bytea|tsvector))$/,
+  ],
+];
+
 describe('grantStatements on PostgreSQL', () => {
   let database: FreshPostgres;
   let role: string;
@@ -163,6 +214,50 @@ describe('grantStatements on PostgreSQL', () => {
     // The relations' defaults call now() (inserted_at), so the role must be able to: the only function reached.
     expect(reached).toEqual(['SELECT now()']);
   });
+
+  it("the guard's attack corpus, sent without the guard, reaches nothing a grant could hold back", async () => {
+    expect(reachAttacks.length).toBeGreaterThanOrEqual(300);
+    const reached: string[] = [];
+    const refused: string[] = [];
+    for (const [sql] of reachAttacks) {
+      await asRole.query('BEGIN');
+      try {
+        await asRole.query(sql);
+        reached.push(sql);
+      } catch {
+        refused.push(sql);
+      } finally {
+        await asRole.query('ROLLBACK');
+      }
+    }
+    const unexplained = reached.filter(
+      (sql) => !REACHABLE_WITHOUT_GUARD.some(([, pattern]) => pattern.test(sql)),
+    );
+    expect(unexplained).toEqual([]);
+    // Every reason explains something the role really reaches (none is left over to hide a future one).
+    for (const [reason, pattern] of REACHABLE_WITHOUT_GUARD) {
+      expect(
+        reached.some((sql) => pattern.test(sql)),
+        reason,
+      ).toBe(true);
+    }
+    // What stays out of reach: data beyond the dialect, functions outside it, writes it does not allow.
+    for (const sql of [
+      'SELECT * FROM pg_authid',
+      'SELECT * FROM information_schema.tables',
+      "SELECT set_config('role', 'postgres', false)",
+      'SELECT pg_sleep(100)',
+      "SELECT pg_read_file('/etc/passwd')",
+      "SELECT query_to_xml('select 1', true, true, '')",
+      "SELECT lower('A')",
+      'SELECT json_agg(1)',
+      'CREATE TABLE x (a int)',
+      'DROP TABLE ledger_entries',
+      'SET ROLE postgres',
+    ]) {
+      expect(refused, sql).toContain(sql);
+    }
+  }, 120_000);
 
   it('a column added later stays out of reach: * fails rather than returning it', async () => {
     await owner.query('ALTER TABLE fx_rates_daily ADD COLUMN internal_note text');
