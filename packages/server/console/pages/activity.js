@@ -15,12 +15,17 @@ const VERBS = { INSERT: 'Added', UPDATE: 'Changed', DELETE: 'Deleted' };
 const BOOKKEEPING = new Set(['workspace_id', 'inserted_at', 'updated_at']);
 
 function summary(change) {
+  // A change group (an import's batches) is listed once, as its newest change: its label and all its rows.
+  const group = change.group?.changes > 1 ? change.group : null;
   const parts = change.statements.map((s) => {
     const [one, many] = NOUNS[s.table] ?? [s.table, s.table];
-    return `${VERBS[s.command] ?? s.command} ${s.rowCount} ${s.rowCount === 1 ? one : many}`;
+    const count = group && change.statements.length === 1 ? group.rowCount : s.rowCount;
+    return `${VERBS[s.command] ?? s.command} ${count} ${count === 1 ? one : many}`;
   });
   const what = parts.join(', ') || 'No rows';
-  return change.endpoint === 'revert' ? `Revert: ${what.toLowerCase()}` : what;
+  const said = change.endpoint === 'revert' ? `Revert: ${what.toLowerCase()}` : what;
+  if (!group) return said;
+  return `${group.label || 'Grouped changes'}: ${said.charAt(0).toLowerCase()}${said.slice(1)} (${group.changes} steps)`;
 }
 
 /** A short name for a row: its key's values, shortened ids. */
