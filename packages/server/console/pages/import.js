@@ -122,7 +122,13 @@ export class ImportPage extends Component {
         },
       );
       const batches = core.planBatches(prepared.rows, prepared.target);
-      const keys = { fileDigest: core.sha256Hex(bytes), fingerprint: prepared.fingerprint };
+      // The batches' Idempotency-Keys as the CLI makes them, plus this preview's own nonce: a retry of this
+      // import after a failure resumes (the kept answers replay), while a later import of the same file (after a
+      // revert in Activity) is sent afresh and adds what the dry run counted.
+      const keys = {
+        fileDigest: core.sha256Hex(bytes),
+        fingerprint: `${prepared.fingerprint}\n${crypto.randomUUID()}`,
+      };
       const dry =
         prepared.rows.length === 0
           ? { inserted: 0, skipped: 0 }

@@ -785,6 +785,28 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     })()`);
     expect((detail as { data: { members: unknown[] } }).data.members).toHaveLength(2);
 
+    // Reverted from Activity as one thing: every change of the group, newest first, after one dry run.
+    await entry.getByRole('button', { name: 'Revert…' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: '(2 changes of “import chase-checking.csv”, newest first)' })
+      .waitFor();
+    await page.getByRole('table', { name: 'Rows the revert restores' }).getByText('(none)').first().waitFor();
+    await page.getByRole('button', { name: 'Confirm revert' }).click();
+    await page.getByRole('status').filter({ hasText: 'Reverted import chase-checking.csv' }).waitFor();
+    const left = await selectInPage(
+      page,
+      `SELECT count(*) AS n FROM ledger_entries WHERE account_id = '${account}'`,
+    );
+    expect(Number(left[0]?.n)).toBe(0);
+    // Imported again after the revert: the rows are new again, and all of them are added.
+    await go(page, 'import', 'Import');
+    expect(await checkFile(page, 'chase-checking.csv', account)).toContain(
+      '4 new rows to add of 4 in the file',
+    );
+    await page.getByRole('button', { name: 'Import 4 rows' }).click();
+    await page.getByRole('status').filter({ hasText: 'Imported 4 rows.' }).waitFor();
+
     // The same file again: nothing to add (every external_id is there), and nothing offered to import.
     await go(page, 'import', 'Import');
     expect(await checkFile(page, 'chase-checking.csv', account)).toContain(
