@@ -20,6 +20,8 @@ const WORDS = {
   ambiguousDates: (example, formats) =>
     `The dates can be read two ways (${example}): choose ${formats.join(' or ')} under “Dates”.`,
   nothingNew: 'Nothing to add: every row of this file is already in the workspace.',
+  noAccount: 'The file does not say which account its rows belong to.',
+  noAccountHint: 'Type the account in the Account field (e.g. checking), then check the file again.',
 };
 
 /** The CLI's option names as the fields of this form. */
@@ -40,6 +42,8 @@ function personWords(text) {
 
 /** A failure of the import core (CliError) or of the API, with a person's words. */
 function problemOf(error) {
+  if (error?.code === 'usage_error' && /^No column for account_id\.$/.test(error.message ?? ''))
+    return { message: WORDS.noAccount, code: 'missing_account', hint: WORDS.noAccountHint, details: {} };
   return {
     message: personWords(error?.message ?? String(error)),
     code: error?.code ?? 'error',

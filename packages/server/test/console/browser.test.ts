@@ -733,6 +733,12 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${origin}/console/#/home`);
     await go(page, 'import', 'Import');
+    // A bank file names no account: the page asks for one in its own words, and nothing is sent.
+    await page.getByLabel('Bank file (CSV)').setInputFiles(join(BANKS, 'chase-checking.csv'));
+    await page.getByRole('button', { name: 'Check file' }).click();
+    const noAccount = page.getByRole('alert').filter({ hasText: 'does not say which account' });
+    await noAccount.waitFor();
+    expect(await noAccount.textContent()).toContain('Type the account in the Account field');
     expect(await checkFile(page, 'chase-checking.csv', account)).toContain(
       '4 new rows to add of 4 in the file',
     );
