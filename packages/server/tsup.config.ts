@@ -1,6 +1,6 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
+const server: Options = {
   entry: ['src/index.ts', 'src/bin.ts'],
   format: ['esm', 'cjs'],
   // @expense/wire is private: bundle its code and inline its types.
@@ -12,4 +12,49 @@ export default defineConfig({
   splitting: false,
   // import.meta.url in the CommonJS build (the README route finds the package directory with it).
   shims: true,
-});
+};
+
+/** In the browser bundle, the import core's hash seam is the pure one (packages/cli/src/import/digest.ts). */
+const browserSeams: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'import-core-browser-seams',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/digest\.js$/ }, async (args) => {
+      const resolved = await build.resolve('./digest.browser.js', {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+      });
+      return { path: resolved.path };
+    });
+    build.onResolve({ filter: /^csv-parse\/sync$/ }, async (args) => {
+      const resolved = await build.resolve('csv-parse/browser/esm/sync', {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+      });
+      return { path: resolved.path };
+    });
+  },
+};
+
+/**
+ * The console's import page runs the CLI's import core (docs/console.md, "Import"): bundled from the CLI's source
+ * into one ES module among the console's static files, with the browser's seams. Built with the server, never
+ * checked in (console/build/ is ignored).
+ */
+const importCore: Options = {
+  entry: { 'import-core': '../cli/src/import/browser.ts' },
+  outDir: 'console/build',
+  format: ['esm'],
+  platform: 'browser',
+  target: 'es2022',
+  bundle: true,
+  noExternal: [/.*/],
+  splitting: false,
+  minify: true,
+  sourcemap: true,
+  clean: false,
+  dts: false,
+  outExtension: () => ({ js: '.js' }),
+  esbuildPlugins: [browserSeams],
+};
+
+export default defineConfig([server, importCore]);

@@ -39,17 +39,30 @@ async function fetchPaced(url, init) {
 
 /** One API call; resolves with the envelope's data, rejects with ApiFailure. */
 export async function api(method, path, options = {}) {
+  return (await apiCall(method, path, options)).data;
+}
+
+/**
+ * One API call; resolves with the envelope's data and whether the answer is the kept one of an earlier request
+ * with the same Idempotency-Key (`Idempotent-Replayed`). `options.changeGroup` ({ id, label }) puts a write
+ * into a change group (X-Change-Group, X-Change-Label): the writes of one import are one entry of Activity.
+ */
+export async function apiCall(method, path, options = {}) {
   const headers = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
   if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  if (options.changeGroup) {
+    headers['x-change-group'] = options.changeGroup.id;
+    headers['x-change-label'] = encodeURIComponent([...options.changeGroup.label].slice(0, 200).join(''));
+  }
   const response = await fetchPaced(`${BASE}/api${path}`, {
     method,
     headers,
     credentials: 'same-origin',
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  if (response.status === 204) return null;
+  if (response.status === 204) return { data: null, replayed: false };
   let envelope;
   try {
     envelope = await response.json();
@@ -60,7 +73,7 @@ export async function api(method, path, options = {}) {
     signInAgain();
   }
   if (!envelope.ok) throw new ApiFailure(response.status, envelope.error);
-  return envelope.data;
+  return { data: envelope.data, replayed: response.headers.get('idempotent-replayed') === 'true' };
 }
 
 export function newIdempotencyKey() {

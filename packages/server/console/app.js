@@ -4,6 +4,7 @@ import { api, BASE } from './api.js';
 import { ActivityPage } from './pages/activity.js';
 import { BudgetsPage } from './pages/budgets.js';
 import { HomePage } from './pages/home.js';
+import { ImportPage } from './pages/import.js';
 import { KeysPage } from './pages/keys.js';
 import { MembersPage } from './pages/members.js';
 import { ReportsPage } from './pages/reports.js';
@@ -16,6 +17,7 @@ const PAGES = [
   { path: 'home', title: 'Home', component: HomePage },
   { path: 'transactions', title: 'Transactions', component: TransactionsPage },
   { path: 'budgets', title: 'Budgets', component: BudgetsPage },
+  { path: 'import', title: 'Import', component: ImportPage },
   { path: 'reports', title: 'Reports', component: ReportsPage },
   { path: 'activity', title: 'Activity', component: ActivityPage },
   { path: 'workspaces', title: 'Workspaces', component: WorkspacesPage, keepOnSwitch: true },

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { type LiteralType, quoteLiteral } from '../sql/literal.js';
+import { sha256Hex } from './digest.js';
 import type { LedgerRow } from './fields.js';
 
 /** Rows per call (seed spec, "Client guidance for long writes"); also the server's affected-row cap. */
@@ -149,8 +149,6 @@ export function buildInsert<R extends ImportRow = LedgerRow>(
  * index. A repeat of the same import replays; a changed file or mapping gets new keys.
  */
 export function idempotencyKey(fileDigest: string, optionsFingerprint: string, batchIndex: number): string {
-  const h = createHash('sha256').update(
-    `expense-import/1\n${fileDigest}\n${optionsFingerprint}\n${batchIndex}`,
-  );
-  return `import-${h.digest('hex').slice(0, 48)}`;
+  const h = sha256Hex(`expense-import/1\n${fileDigest}\n${optionsFingerprint}\n${batchIndex}`);
+  return `import-${h.slice(0, 48)}`;
 }

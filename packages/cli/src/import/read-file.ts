@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileNotReadable } from '../output/file-error.js';
+import { sha256Hex } from './digest.js';
 
 /** An export's bytes and their digest (the batches' Idempotency-Keys start from it). */
 export async function readBytes(file: string): Promise<{ bytes: Uint8Array; digest: string }> {
@@ -10,5 +10,5 @@ export async function readBytes(file: string): Promise<{ bytes: Uint8Array; dige
   } catch (error) {
     throw fileNotReadable(file, error);
   }
-  return { bytes, digest: createHash('sha256').update(bytes).digest('hex') };
+  return { bytes, digest: sha256Hex(bytes) };
 }

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { MAX_BATCH_ROWS } from './batches.js';
 import { type DateFormat, isoDate, normaliseAmount } from './dialect.js';
+import { sha256Hex } from './digest.js';
 import { KINDS, type LedgerField, type LedgerRow } from './fields.js';
 import type { Mapping } from './mapping.js';
 import type { CsvRecord } from './parse.js';
@@ -26,7 +26,7 @@ const TEXT_LIMIT = 1000;
  * it in the file, so two identical rows stay two rows and the same file gives the same ids every time.
  */
 export function deriveExternalId(content: string, occurrence: number): string {
-  return `csv:${createHash('sha256').update(`${content}\n#${occurrence}`).digest('hex').slice(0, 40)}`;
+  return `csv:${sha256Hex(`${content}\n#${occurrence}`).slice(0, 40)}`;
 }
 
 /** Validates every record; all problems are collected, none stops the walk. */

@@ -15,12 +15,17 @@ const VERBS = { INSERT: 'Added', UPDATE: 'Changed', DELETE: 'Deleted' };
 const BOOKKEEPING = new Set(['workspace_id', 'inserted_at', 'updated_at']);
 
 function summary(change) {
+  // A change group (an import's batches) is listed once, as its newest change: its label and all its rows.
+  const group = change.group?.changes > 1 ? change.group : null;
   const parts = change.statements.map((s) => {
     const [one, many] = NOUNS[s.table] ?? [s.table, s.table];
-    return `${VERBS[s.command] ?? s.command} ${s.rowCount} ${s.rowCount === 1 ? one : many}`;
+    const count = group && change.statements.length === 1 ? group.rowCount : s.rowCount;
+    return `${VERBS[s.command] ?? s.command} ${count} ${count === 1 ? one : many}`;
   });
   const what = parts.join(', ') || 'No rows';
-  return change.endpoint === 'revert' ? `Revert: ${what.toLowerCase()}` : what;
+  const said = change.endpoint === 'revert' ? `Revert: ${what.toLowerCase()}` : what;
+  if (!group) return said;
+  return `${group.label || 'Grouped changes'}: ${said.charAt(0).toLowerCase()}${said.slice(1)} (${group.changes} steps)`;
 }
 
 /** A short name for a row: its key's values, shortened ids. */
@@ -93,6 +98,7 @@ export class ActivityPage extends Component {
   }
 
   async revert(change, dryRun) {
+    if (change.group?.changes > 1) return this.revertGroup(change, dryRun);
     try {
       const token = this.state.preview?.result.confirmToken;
       const result = await api('POST', `/changes/${change.changeId}/revert`, {
@@ -110,6 +116,52 @@ export class ActivityPage extends Component {
       }
     } catch (error) {
       this.setState({ error, preview: null });
+    }
+  }
+
+  /**
+   * A change group (an import's batches) is taken back as the CLI does it: each member not yet reverted, newest
+   * first, one revert each (each within the row cap), every one dry-run before any is sent; the reverts share a
+   * change group of their own, so they are one entry too.
+   */
+  async revertGroup(change, dryRun) {
+    const workspaceId = this.props.workspaceId;
+    try {
+      if (dryRun) {
+        const { members } = await api('GET', `/changes/${change.changeId}`, { workspaceId });
+        const steps = [];
+        for (const member of members.filter((m) => !m.revertedBy).reverse()) {
+          const result = await api('POST', `/changes/${member.changeId}/revert`, {
+            body: { dryRun: true },
+            workspaceId,
+          });
+          steps.push({ changeId: member.changeId, result });
+        }
+        const result = {
+          rows: steps.flatMap((s) => s.result.rows),
+          sql: steps.map((s) => s.result.sql).join(';\n\n'),
+        };
+        this.setState({ preview: { change, result, steps }, details: null, error: null });
+        return;
+      }
+      const group = { id: crypto.randomUUID(), label: `revert ${change.group.label || 'grouped changes'}` };
+      let last = null;
+      for (const step of this.state.preview?.steps ?? []) {
+        last = await api('POST', `/changes/${step.changeId}/revert`, {
+          body: { confirmToken: step.result.confirmToken },
+          workspaceId,
+          changeGroup: group,
+        });
+      }
+      this.setState({
+        preview: null,
+        error: null,
+        message: `Reverted ${change.group.label || 'the grouped changes'}${last ? ` (as change ${last.changeId.slice(0, 8)})` : ''}.`,
+      });
+      await this.load();
+    } catch (error) {
+      this.setState({ error, preview: null });
+      await this.load();
     }
   }
 
@@ -164,9 +216,13 @@ export class ActivityPage extends Component {
     </section>`;
   }
 
-  previewBlock({ change, result }) {
+  previewBlock({ change, result, steps }) {
     return html`<div class="notice" role="status">
-      <p><strong>Dry run of the revert:</strong> nothing was changed yet. These rows would be put back:</p>
+      <p><strong>Dry run of the revert:</strong> nothing was changed yet. These rows would be put back${
+        steps
+          ? ` (${steps.length} ${steps.length === 1 ? 'change' : 'changes'} of “${change.group.label}”, newest first)`
+          : ''
+      }:</p>
       <${RowDiff} rows=${result.rows} caption="Rows the revert restores" beforeLabel="Now" afterLabel="After the revert" />
       <details><summary>SQL of the revert</summary><pre><code>${result.sql}</code></pre></details>
       <button type="button" class="danger" onClick=${() => this.revert(change, false)}>Confirm revert</button>

@@ -176,14 +176,12 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
   };
 }
 
-/** Revokes the session's key (every process forgets it: the database announces the revocation). */
+/**
+ * Revokes the session's key through the key store: this process's cache forgets it in the same call, and the
+ * database announces the revocation to every other process.
+ */
 async function signOut(ctx: AppContext, request: FastifyRequest): Promise<void> {
   const principal = await readConsoleSession(ctx, request);
   if (!principal || !sessionKeyOf(ctx, request)) return;
-  await ctx.db.query(
-    `UPDATE expense_internal.api_keys SET revoked_at = now()
-     WHERE connection_id = $1 AND kind = 'console' AND revoked_at IS NULL`,
-    [principal.connectionId],
-  );
-  ctx.keys.invalidate({ connectionId: principal.connectionId });
+  await ctx.keyStore.revoke({ connectionId: principal.connectionId, kind: 'console' });
 }

@@ -2,8 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { sessionKeyOf } from './session.js';
 
-/** Request headers the console's calls carry to the API. */
-const FORWARDED_REQUEST = ['accept', 'content-type', 'x-workspace-id', 'idempotency-key'];
+/** Request headers the console's calls carry to the API (the change group's: an import is one entry of Activity). */
+const FORWARDED_REQUEST = [
+  'accept',
+  'content-type',
+  'x-workspace-id',
+  'idempotency-key',
+  'x-change-group',
+  'x-change-label',
+];
 /** Response headers that must not be copied from the inner response. */
 const HOP_BY_HOP = new Set(['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'set-cookie']);
 

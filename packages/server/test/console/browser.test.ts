@@ -14,6 +14,7 @@ import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expen
 import type { FastifyInstance } from 'fastify';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareImport } from '../../../cli/src/import/prepare.js';
 import { createServer } from '../../src/index.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -28,6 +29,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = join(HERE, '..', '..', 'test-artifacts', 'console');
 const DOCS_IMG = join(HERE, '..', '..', '..', '..', 'docs', 'img');
 const CLI_BIN = join(HERE, '..', '..', '..', 'cli', 'dist', 'bin.js');
+const BANKS = join(HERE, '..', '..', '..', 'cli', 'test', 'fixtures', 'banks');
+const IMPORT_CORE = join(HERE, '..', '..', 'console', 'build', 'import-core.js');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 function browserAvailable(): boolean {
@@ -592,6 +595,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       ['home', 'Home'],
       ['transactions', 'Transactions'],
       ['budgets', 'Budgets'],
+      ['import', 'Import'],
       ['reports', 'Reports'],
       ['activity', 'Activity'],
       ['workspaces', 'Workspaces'],
@@ -693,11 +697,150 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     expect(write.status).toBe(403);
   });
 
+  /** The rows of one SELECT, read by the page's own session (a 429 of the session's limit is waited out). */
+  async function selectInPage(page: Page, sql: string): Promise<Record<string, unknown>[]> {
+    const envelope = (await page.evaluate(`(async () => {
+      for (;;) {
+        const res = await fetch('/console/api/sql/query', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-workspace-id': localStorage.getItem('expense-console-workspace') ?? '',
+          },
+          body: JSON.stringify({ sql: ${JSON.stringify(sql)} }),
+        });
+        if (res.status !== 429) return res.json();
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    })()`)) as { data: { statements: { rows: Record<string, unknown>[] }[] } };
+    return envelope.data.statements[0]?.rows ?? [];
+  }
+
+  /** Picks a bank file on the Import page and checks it: the preview's count line. */
+  async function checkFile(page: Page, file: string, account: string): Promise<string> {
+    await page.getByLabel('Bank file (CSV)').setInputFiles(join(BANKS, file));
+    await page.getByRole('combobox', { name: 'Account' }).fill(account);
+    await page.getByRole('button', { name: 'Check file' }).click();
+    const count = page.getByRole('status').filter({ hasText: /new rows? to add of/ });
+    await count.waitFor();
+    return (await count.textContent()) ?? '';
+  }
+
+  it('imports a bank file in the browser with the CLI’s import core: one change in Activity; again adds 0', async () => {
+    expect(existsSync(IMPORT_CORE), 'console/build/import-core.js: run pnpm build first').toBe(true);
+    const { page } = alice;
+    const account = 'chase-checking';
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${origin}/console/#/home`);
+    await go(page, 'import', 'Import');
+    // A bank file names no account: the page asks for one in its own words, and nothing is sent.
+    await page.getByLabel('Bank file (CSV)').setInputFiles(join(BANKS, 'chase-checking.csv'));
+    await page.getByRole('button', { name: 'Check file' }).click();
+    const noAccount = page.getByRole('alert').filter({ hasText: 'does not say which account' });
+    await noAccount.waitFor();
+    expect(await noAccount.textContent()).toContain('Type the account in the Account field');
+    expect(await checkFile(page, 'chase-checking.csv', account)).toContain(
+      '4 new rows to add of 4 in the file',
+    );
+    await page.getByText('Bank: Chase checking (recognised from the file).').waitFor();
+    await page.getByRole('table', { name: 'The 4 rows of the file' }).waitFor();
+    await axeClean(page, 'import preview at 1280 px');
+    await page.screenshot({ path: join(ARTIFACTS, 'import.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 900 });
+    await fitsNarrow(page);
+    await axeClean(page, 'import preview at 390 px');
+    await page.screenshot({ path: join(ARTIFACTS, 'import-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await page.getByRole('button', { name: 'Import 4 rows' }).click();
+    const done = page.getByRole('status').filter({ hasText: 'Imported 4 rows.' });
+    await done.waitFor();
+    const changeId = (await done.locator('code').textContent()) ?? '';
+    expect(changeId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+
+    // The rows are there, with the external_ids `expense import` derives from the same file and account.
+    const cli = await prepareImport(
+      { fileName: 'chase-checking.csv', bytes: await readFile(join(BANKS, 'chase-checking.csv')), account },
+      {
+        chooseDateFormat: async () => {
+          throw new Error('the preset names the date order');
+        },
+        workspaceCurrency: async () => 'EUR',
+      },
+    );
+    if (cli.into !== 'ledger_entries') throw new Error('a bank file is ledger entries');
+    const stored = await selectInPage(
+      page,
+      `SELECT external_id, amount FROM ledger_entries WHERE account_id = '${account}' ORDER BY external_id`,
+    );
+    expect(stored.map((r) => r.external_id)).toEqual(cli.rows.map((r) => r.external_id).sort());
+
+    // One entry of Activity, named after the file, with the change id shown on the Import page.
+    await go(page, 'activity', 'Activity');
+    const entry = page.getByRole('row').filter({ hasText: 'import chase-checking.csv' });
+    await entry.waitFor();
+    const said = (await entry.textContent()) ?? '';
+    expect(said).toContain('import chase-checking.csv: added 4 transactions (2 steps)');
+    expect(said).toContain(`change ${changeId.slice(0, 8)}`);
+    // The group's changes are the import's rows: the newest one (the id shown) and the probe before it.
+    const detail = await page.evaluate(`(async () => {
+      const res = await fetch('/console/api/changes/${changeId}', {
+        headers: { 'x-workspace-id': localStorage.getItem('expense-console-workspace') ?? '' },
+      });
+      return res.json();
+    })()`);
+    expect((detail as { data: { members: unknown[] } }).data.members).toHaveLength(2);
+
+    // Reverted from Activity as one thing: every change of the group, newest first, after one dry run.
+    await entry.getByRole('button', { name: 'Revert…' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: '(2 changes of “import chase-checking.csv”, newest first)' })
+      .waitFor();
+    await page.getByRole('table', { name: 'Rows the revert restores' }).getByText('(none)').first().waitFor();
+    await page.getByRole('button', { name: 'Confirm revert' }).click();
+    await page.getByRole('status').filter({ hasText: 'Reverted import chase-checking.csv' }).waitFor();
+    const left = await selectInPage(
+      page,
+      `SELECT count(*) AS n FROM ledger_entries WHERE account_id = '${account}'`,
+    );
+    expect(Number(left[0]?.n)).toBe(0);
+    // Imported again after the revert: the rows are new again, and all of them are added.
+    await go(page, 'import', 'Import');
+    expect(await checkFile(page, 'chase-checking.csv', account)).toContain(
+      '4 new rows to add of 4 in the file',
+    );
+    await page.getByRole('button', { name: 'Import 4 rows' }).click();
+    await page.getByRole('status').filter({ hasText: 'Imported 4 rows.' }).waitFor();
+
+    // The same file again: nothing to add (every external_id is there), and nothing offered to import.
+    await go(page, 'import', 'Import');
+    expect(await checkFile(page, 'chase-checking.csv', account)).toContain(
+      '0 new rows to add of 4 in the file; 4 already there will be skipped',
+    );
+    await page.getByText('Nothing to add: every row of this file is already in the workspace.').waitFor();
+    expect(await page.getByRole('button', { name: /^Import \d/ }).count()).toBe(0);
+    // A later, overlapping export adds only its new rows.
+    expect(await checkFile(page, 'chase-checking-later.csv', account)).toContain(
+      '2 new rows to add of 4 in the file; 2 already there will be skipped',
+    );
+    await page.getByRole('button', { name: 'Import 2 rows' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Imported 2 rows; 2 already there were skipped.' })
+      .waitFor();
+    const [count] = await selectInPage(
+      page,
+      `SELECT count(*) AS n FROM ledger_entries WHERE account_id = '${account}'`,
+    );
+    expect(Number(count?.n)).toBe(6);
+  });
+
   it('saw no console error and no CSP violation, and publishes the screenshots', async () => {
     for (const person of people) expect(person.problems).toEqual([]);
     await mkdir(DOCS_IMG, { recursive: true });
     if (process.env.UPDATE_DOCS_SCREENSHOTS) {
-      const names = ['keys', 'members', 'reports', 'home', 'transactions', 'budgets', 'home-390'];
+      const names = ['keys', 'members', 'reports', 'home', 'transactions', 'budgets', 'import', 'home-390'];
       for (const name of names.map((n) => `${n}.png`)) {
         await copyFile(join(ARTIFACTS, name), join(DOCS_IMG, `console-${name}`));
       }

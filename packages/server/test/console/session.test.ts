@@ -162,6 +162,9 @@ describe('console session', () => {
 
   it('signs out by revoking the key: the cookie answers 401 at once', async () => {
     const { cookie } = await signIn('dan@example.com');
+    // The key is verified and cached first: sign-out must make this process forget it in the same call.
+    const before = await app.inject({ method: 'GET', url: '/console/api/me', headers: { cookie } });
+    expect(before.statusCode).toBe(200);
     const out = await app.inject({
       method: 'POST',
       url: '/console/sign-out',
