@@ -11,7 +11,7 @@ const UNIT = [
   // check/ but for the two suites that run on databases
   'packages/sql-guard/test/check/!(engines|resolution.property).test.ts',
   'packages/wire/test/**/*.test.ts',
-  'packages/cli/test/{cli-words,dialect,exit-codes,find-workspace,output,paging,statements}.test.ts',
+  'packages/cli/test/{cli-words,dialect,exit-codes,find-workspace,import-digest,output,paging,statements}.test.ts',
   'packages/server/test/{wire-codes,fx/parse,fairness/fair-queue,http/client-address,sql/check-cache}.test.ts',
 ];
 /** Minutes each, or what not every machine has: SIGKILL, disk growth, npm install, a browser. */
@@ -31,7 +31,7 @@ const POSTGRES_ONLY = [
   'packages/server/test/console/session.test.ts',
   'packages/server/test/storage/function-grants-owner.test.ts',
   'packages/sql-guard/test/check/resolution.property.test.ts',
-  'examples/guard-pg/index.test.ts',
+  'examples/{guard-pg,guard-shop}/index.test.ts',
 ];
 
 const ALL = ['packages/*/test/**/*.test.ts', 'examples/*/*.test.ts'];
