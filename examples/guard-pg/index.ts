@@ -1,10 +1,4 @@
-import {
-  createGuard,
-  type Dialect,
-  GuardCheckError,
-  GuardRunError,
-  type RunResult,
-} from '@expense/sql-guard';
+import { createGuard, type Dialect, GuardRunError, type RunResult } from '@expense/sql-guard';
 import { pgSession } from '@expense/sql-guard/pg';
 import pg from 'pg';
 
@@ -44,10 +38,8 @@ export async function createAgentSql(pool: pg.Pool) {
       return { ok: true, result };
     } catch (error) {
       await client.query('ROLLBACK');
-      if (error instanceof GuardRunError || error instanceof GuardCheckError) {
-        const code = error instanceof GuardRunError ? error.code : error.violation.code;
-        return { ok: false, code, message: error.message };
-      }
+      // Every refusal of run (the check's too, a GuardCheckError) is a GuardRunError with a code.
+      if (error instanceof GuardRunError) return { ok: false, code: error.code, message: error.message };
       throw error;
     } finally {
       client.release();

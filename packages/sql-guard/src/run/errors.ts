@@ -1,4 +1,4 @@
-import type { DialectDifference, GuardViolation, Position, RunErrorCode } from '../types.js';
+import type { DialectDifference, GuardErrorCode, GuardViolation, Position, RunErrorCode } from '../types.js';
 
 /** What PostgreSQL said about a failed statement, in terms of the text the caller submitted. */
 export interface RunErrorDetails {
@@ -26,21 +26,24 @@ export interface RunErrorDetails {
   differences?: DialectDifference[];
 }
 
-/** A runtime refusal or failure of `run`. The caller must roll its transaction back. */
-export class GuardRunError extends Error {
-  override readonly name = 'GuardRunError';
-  readonly code: RunErrorCode;
+/**
+ * A refusal or failure of `run`, with its code. The caller must roll its transaction back. A refusal of the text
+ * itself is the subclass GuardCheckError (its code is the check's).
+ */
+export class GuardRunError<Code extends string = RunErrorCode> extends Error {
+  override readonly name: string = 'GuardRunError';
+  readonly code: Code;
   readonly hint: string | undefined;
   readonly details: RunErrorDetails;
 
-  constructor(code: RunErrorCode, message: string, details: RunErrorDetails = {}, hint?: string) {
+  constructor(code: Code, message: string, details: RunErrorDetails = {}, hint?: string) {
     super(message);
     this.code = code;
     this.details = details;
     this.hint = hint;
   }
 
-  toJSON(): { code: RunErrorCode; message: string; hint?: string; details: RunErrorDetails } {
+  toJSON(): { code: Code; message: string; hint?: string; details: RunErrorDetails } {
     return {
       code: this.code,
       message: this.message,
@@ -50,17 +53,21 @@ export class GuardRunError extends Error {
   }
 }
 
-/** `check` refused the text; nothing was sent to the database. */
-export class GuardCheckError extends Error {
-  override readonly name = 'GuardCheckError';
+/** `check` refused the text; nothing was sent to the database. Thrown by `run` too: a GuardRunError. */
+export class GuardCheckError extends GuardRunError<GuardErrorCode> {
+  override readonly name: string = 'GuardCheckError';
   readonly violation: GuardViolation;
 
   constructor(violation: GuardViolation) {
-    super(violation.message);
+    super(
+      violation.code,
+      violation.message,
+      {
+        ...(violation.position ? { position: violation.position } : {}),
+        ...(violation.statementIndex !== undefined ? { statementIndex: violation.statementIndex } : {}),
+      },
+      violation.hint,
+    );
     this.violation = violation;
-  }
-
-  get code(): GuardViolation['code'] {
-    return this.violation.code;
   }
 }
