@@ -39,6 +39,8 @@ export interface AttackEngineReport {
   attacker: { sql: Record<string, number>; mcp: Record<string, number>; refusedByGuard: string[] };
   bystanderMe: Latency;
   bystanderSelect: Latency;
+  /** The bystander's three slowest answers: seconds into the attack, what, how long. */
+  slowest: { atS: number; what: string; ms: number }[];
   /** Peak database memory in MiB (see the file's comment). */
   databasePeakMiB: number;
   targets: { meP99Ms: number; selectP99Ms: number; databaseMiB: number };
@@ -207,8 +209,9 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
       const until = Date.now() + options.durationS * 1000;
       const sql: Record<string, number> = {};
       const mcp: Record<string, number> = {};
-      const me: { status: string; ms: number }[] = [];
-      const select: { status: string; ms: number }[] = [];
+      const started = Date.now();
+      const me: { status: string; ms: number; atS: number }[] = [];
+      const select: { status: string; ms: number; atS: number }[] = [];
       const attacker = async (i: number) => {
         const key = keys.attacker[i % keys.attacker.length] as string;
         let n = i;
@@ -240,6 +243,7 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
       const sample = (res: { status: number; ms: number; body: Json }) => ({
         status: res.status === 200 ? '200' : `${res.status} ${res.body?.error?.code ?? ''}`.trim(),
         ms: res.ms,
+        atS: Math.round((Date.now() - res.ms - started) / 100) / 10,
       });
       const bystander = async () => {
         await pause(1_000); // the attack is under way
@@ -272,6 +276,12 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
         attacker: { sql, mcp, refusedByGuard },
         bystanderMe: summarise(me),
         bystanderSelect: summarise(select),
+        slowest: [
+          ...me.map((m) => ({ atS: m.atS, what: 'GET /v1/me', ms: Math.round(m.ms) })),
+          ...select.map((q) => ({ atS: q.atS, what: 'SELECT 1', ms: Math.round(q.ms) })),
+        ]
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, 3),
         databasePeakMiB: 0,
         targets,
         failures,
@@ -328,6 +338,7 @@ export function logAttack(report: AttackReport): void {
       `attack ${e.engine}: guard refused [${e.attacker.refusedByGuard.join(', ')}]; attacker SQL ${JSON.stringify(e.attacker.sql)}, /mcp ${JSON.stringify(e.attacker.mcp)}; ` +
         `bystander /v1/me p50 ${e.bystanderMe.p50Ms} p99 ${e.bystanderMe.p99Ms} max ${e.bystanderMe.maxMs} ms ${JSON.stringify(e.bystanderMe.statuses)}, ` +
         `SELECT 1 p50 ${e.bystanderSelect.p50Ms} p99 ${e.bystanderSelect.p99Ms} max ${e.bystanderSelect.maxMs} ms ${JSON.stringify(e.bystanderSelect.statuses)}; ` +
+        `slowest ${e.slowest.map((s) => `${s.what} ${s.ms} ms at ${s.atS} s`).join(', ')}; ` +
         `database peak ${e.databasePeakMiB} MiB: ${e.failures.length ? `FAILED ${e.failures.join('; ')}` : 'ok'}`,
     );
   }
