@@ -10,11 +10,10 @@
  * - `pgliteSession(tx, db)`: a PGlite transaction in this thread. Nothing can interrupt a statement there,
  *   so the deadline only takes effect between statements.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { type Transaction, types } from '@electric-sql/pglite';
 import type { SessionResult, SqlSession } from '../types.js';
+import { spawnScript } from '../worker-script.js';
 import {
   deserializeError,
   rawParsers,
@@ -241,7 +240,11 @@ class WorkerConnection {
   #gone: Error | undefined;
 
   constructor(dataDir: string | undefined, settings: Readonly<Record<string, string>>) {
-    this.#worker = spawnWorker({ dataDir, settings });
+    this.#worker = spawnScript(
+      import.meta.url,
+      { built: './pglite-worker-thread.js', source: './pglite-worker-thread.ts' },
+      { dataDir, settings },
+    );
     this.ready = new Promise<boolean>((resolve, reject) => {
       this.#worker.on('message', (message: WorkerResponse) => {
         if ('ready' in message) return resolve(message.created);
@@ -299,24 +302,4 @@ class WorkerConnection {
     for (const pending of this.#pending.values()) pending.reject(this.#gone);
     this.#pending.clear();
   }
-}
-
-/**
- * Built: the worker script is the .js file next to this module. From source (tests, with the
- * `@expense/source` condition): the .ts file, loaded through tsx (a development dependency).
- */
-function spawnWorker(workerData: {
-  dataDir: string | undefined;
-  settings: Readonly<Record<string, string>>;
-}): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./pglite-worker-thread.js', here), { workerData });
-  const script = new URL('./pglite-worker-thread.ts', here).href;
-  const tsx = pathToFileURL(
-    createRequire(here)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(script)}); })`;
-  return new Worker(boot, { eval: true, workerData });
 }

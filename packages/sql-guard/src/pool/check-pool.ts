@@ -4,10 +4,9 @@
  * which inline would stall every other request of the process. The queue is bounded: a check that finds it full
  * is refused at once (GuardBusyError), never queued without limit.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Dialect, Limits, Mode } from '../types.js';
+import { spawnScript } from '../worker-script.js';
 import type { PoolRequest, PoolResponse, PoolVerdict } from './protocol.js';
 
 export interface CheckPoolOptions {
@@ -109,7 +108,11 @@ class PoolWorker {
   #gone = false;
 
   constructor(private readonly pool: CheckPool) {
-    this.#worker = spawnCheckWorker(pool.workerData);
+    this.#worker = spawnScript(
+      import.meta.url,
+      { built: './pool/check-worker.js', source: './check-worker.ts' },
+      pool.workerData,
+    );
     this.#worker.unref();
     this.#worker.on('message', (message: PoolResponse) => {
       if ('ready' in message) return;
@@ -152,21 +155,4 @@ class PoolWorker {
     void this.#worker.terminate();
     this.pool.replace(this);
   }
-}
-
-/**
- * Built: the worker script is dist/pool/check-worker.js (this code is bundled into dist/index.js). From source
- * (tests, with the `@expense/source` condition): the .ts file next to this one, loaded through tsx.
- */
-function spawnCheckWorker(workerData: { dialect: Dialect; limits: Limits }): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./pool/check-worker.js', here), { workerData });
-  const script = new URL('./check-worker.ts', here).href;
-  const tsx = pathToFileURL(
-    createRequire(here)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(script)}); })`;
-  return new Worker(boot, { eval: true, workerData });
 }
