@@ -14,6 +14,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../auth/authenticate.js';
+import {
+  changeRows,
+  droppedHistory,
+  findChange,
+  groupMembers,
+  idPrefixRange,
+  listChanges,
+  purgeChanges,
+  setHistoryLimits,
+} from '../../changes/store.js';
 import { confirmIdempotencyKey, revertSubject } from '../../confirmations/tokens.js';
 import type { AppContext } from '../../context.js';
 import { ApiError, isApiError } from '../../http/api-error.js';
@@ -26,16 +36,6 @@ import { isUuid } from '../../workspaces/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
 import { changeGroupHeaders, changeGroupOf } from './group.js';
 import { revertChange } from './revert.js';
-import {
-  changeRows,
-  droppedHistory,
-  findChange,
-  groupMembers,
-  idPrefixRange,
-  listChanges,
-  purgeChanges,
-  setHistoryLimits,
-} from './store.js';
 
 const DAY_MS = 86_400_000;
 const PURGE_INTERVAL_MS = 60 * 60_000;

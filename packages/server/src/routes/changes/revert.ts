@@ -1,6 +1,7 @@
 import type { SqlSession } from '@expense/sql-guard';
 import type { ChangeRevertData } from '@expense/wire';
 import type { Principal } from '../../auth/api-keys.js';
+import { changeConflicts, revertRows } from '../../changes/store.js';
 import { type ConfirmClaims, spendInOwnerTransaction } from '../../confirmations/tokens.js';
 import { ApiError } from '../../http/api-error.js';
 import type { Claim, IdempotencyStore, KeptResponse } from '../../idempotency/store.js';
@@ -8,7 +9,6 @@ import type { ArrivalDeadline } from '../../sql/deadline.js';
 import type { ChangeGroup, Database, Queryable } from '../../storage/database.js';
 import { StartDeadlineError } from '../../storage/errors.js';
 import { toSqlApiError } from '../sql/errors.js';
-import { changeConflicts, revertRows } from './store.js';
 
 export interface RevertRequest {
   principal: Principal;

@@ -1,5 +1,5 @@
 import type { Change, ChangeGroupSummary, ChangeMember, ChangeRow } from '@expense/wire';
-import type { Queryable } from '../../storage/database.js';
+import type { Queryable } from '../storage/database.js';
 
 interface ChangeRecord {
   change_id: string;
