@@ -23,6 +23,23 @@ describe('CheckCache', () => {
     );
   });
 
+  it('keeps at most maxEntries results, dropping the least recently used, and never keeps texts over maxSqlLength', async () => {
+    const cache = new CheckCache(guard, { maxEntries: 2, maxSqlLength: 40 });
+    const a = await cache.check('SELECT 1 AS a', 'query', keyOf('a', 1));
+    const b = await cache.check('SELECT 1 AS b', 'query', keyOf('a', 1));
+    expect(await cache.check('SELECT 1 AS a', 'query', keyOf('a', 1))).toBe(a); // a is now the most recent
+    const c = await cache.check('SELECT 1 AS c', 'query', keyOf('a', 1)); // the third: b goes
+    expect(await cache.check('SELECT 1 AS a', 'query', keyOf('a', 1))).toBe(a);
+    expect(await cache.check('SELECT 1 AS c', 'query', keyOf('a', 1))).toBe(c);
+    const b2 = await cache.check('SELECT 1 AS b', 'query', keyOf('a', 1));
+    expect(b2).not.toBe(b);
+    expect(b2).toEqual(b);
+    const over = `SELECT 1 AS x${' '.repeat(40)}`;
+    const first = await cache.check(over, 'query', keyOf('a', 1));
+    expect(first.ok).toBe(true);
+    expect(await cache.check(over, 'query', keyOf('a', 1))).not.toBe(first);
+  });
+
   it('refuses a user more long texts at once than its share, and not the others', async () => {
     const cache = new CheckCache(guard, { maxLongPerUser: 2 });
     const outcomes = await Promise.allSettled([

@@ -1,10 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import type { McpApi } from './api.js';
+import type { ToolOptions } from './options.js';
 import { registerPrompts, registerResources } from './resources.js';
 import { registerTools } from './tools.js';
 
 export { MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
 export * from './api.js';
+export type { ToolOptions } from './options.js';
 export {
   errorText,
   fence,
@@ -19,14 +20,8 @@ export {
 export { sqlResult } from './tools.js';
 export { inToolWords, mcpHint } from './words.js';
 
-export interface ExpenseMcpOptions {
-  api: McpApi;
-  readOnly?: boolean;
-  pinnedWorkspaceId?: string;
-  /** The era of this instance (from the SDK's factory context). */
-  era?: 'legacy' | 'modern';
-  /** 2025-era server→client elicitation works on this transport (stdio yes, stateless HTTP no). */
-  pushElicitation?: boolean;
+/** The tools' options (api, readOnly, pinnedWorkspaceId, era, pushElicitation) and the server's version. */
+export interface ExpenseMcpOptions extends ToolOptions {
   version: string;
 }
 

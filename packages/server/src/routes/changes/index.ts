@@ -10,22 +10,10 @@ import {
   IDEMPOTENCY_HEADER,
   WORKSPACE_HEADER,
 } from '@expense/wire';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../auth/authenticate.js';
-import { confirmIdempotencyKey, revertSubject } from '../../confirmations/tokens.js';
-import type { AppContext } from '../../context.js';
-import { ApiError, isApiError } from '../../http/api-error.js';
-import { failure, success } from '../../http/envelope.js';
-import { idempotencyKeyOf, requestHash } from '../../idempotency/key.js';
-import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js';
-import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
-import { resolveWorkspace } from '../../sql/workspace.js';
-import { isUuid } from '../../workspaces/store.js';
-import { apiKeySecurity, responses } from '../responses.js';
-import { changeGroupHeaders, changeGroupOf } from './group.js';
-import { revertChange } from './revert.js';
 import {
   changeRows,
   droppedHistory,
@@ -35,13 +23,24 @@ import {
   listChanges,
   purgeChanges,
   setHistoryLimits,
-} from './store.js';
+} from '../../changes/store.js';
+import { confirmIdempotencyKey, revertSubject } from '../../confirmations/tokens.js';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/api-error.js';
+import { success } from '../../http/envelope.js';
+import { idempotencyKeyOf } from '../../idempotency/key.js';
+import type { Claim } from '../../idempotency/store.js';
+import { keyedWrite, sendAnswer, writeIdempotency } from '../../idempotency/write.js';
+import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
+import { resolveWorkspace } from '../../sql/workspace.js';
+import { isUuid } from '../../workspaces/store.js';
+import { apiKeySecurity, responses } from '../responses.js';
+import { changeGroupHeaders, changeGroupOf } from './group.js';
+import { revertChange } from './revert.js';
 
-const DAY_MS = 86_400_000;
 const PURGE_INTERVAL_MS = 60 * 60_000;
 const PURGE_BATCH = 1000;
 const PURGE_MAX_BATCHES = 20;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const headers = z.object({
   [WORKSPACE_HEADER.toLowerCase()]: z
@@ -99,12 +98,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       maxBytes: ctx.config.changeHistoryMaxBytes,
       maxChanges: ctx.config.changeHistoryMaxChanges,
     });
-    const idempotency = new IdempotencyStore(ctx.db, {
-      ttlMs: DAY_MS,
-      staleAfterMs: ctx.config.sqlDeadlineMs + 60_000,
-      waitMs: ctx.config.sqlDeadlineMs + 5_000,
-      pollMs: 50,
-    });
+    const idempotency = writeIdempotency(ctx.db, ctx.config.sqlDeadlineMs);
     // Changes older than 90 days, in bounded batches so that no purge holds locks for long.
     const purge = setInterval(() => {
       void (async () => {
@@ -194,10 +188,6 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    function send(reply: FastifyReply, kept: KeptResponse): FastifyReply {
-      return reply.code(kept.statusCode).type(JSON_TYPE).send(kept.body);
-    }
-
     app.post(
       '/changes/:changeId/revert',
       {
@@ -250,57 +240,45 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             ]),
           );
         // On the user-SQL path: an in-flight place (held until the connection is back in the pool), the deadline
-        // from the request's arrival, the user-SQL pool.
+        // from the request's arrival, the user-SQL pool; with an Idempotency-Key, the SQL endpoints' one flow.
         const deadline = new ArrivalDeadline(Date.now() - reply.elapsedTime, ctx.config.sqlDeadlineMs);
         const signal = clientGone(reply.raw);
-        const run = async (claim?: Parameters<typeof revertChange>[1]['claim']) => {
-          const lease = await ctx.inflight.admit(principal);
-          try {
-            return await revertChange(ctx.db, {
-              principal,
-              workspaceId,
-              changeId,
-              dryRun,
-              idempotency,
-              render,
-              deadline,
-              signal,
-              requestId: request.id,
-              maxAffectedRows: defaultLimits.maxAffectedRows,
-              ...(group ? { group } : {}),
-              ...(claim ? { claim } : {}),
-              ...(confirm ? { confirm } : {}),
-            });
-          } finally {
-            await lease.release();
-          }
-        };
-        if (key === undefined) return void send(reply, await run());
-
-        const begun = await idempotency.begin({
-          connectionId: principal.connectionId,
-          key,
-          requestHash: requestHash({ endpoint: '/changes/revert', workspaceId, sql: changeId, dryRun }),
-          workspaceId,
-        });
-        if ('replay' in begun) return void send(reply.header('idempotent-replayed', 'true'), begun.replay);
-        const { claim } = begun;
-        let kept: KeptResponse;
+        const revert = (claim?: Claim) =>
+          revertChange(ctx.db, {
+            principal,
+            workspaceId,
+            changeId,
+            dryRun,
+            idempotency,
+            render,
+            deadline,
+            signal,
+            requestId: request.id,
+            maxAffectedRows: defaultLimits.maxAffectedRows,
+            ...(group ? { group } : {}),
+            ...(claim ? { claim } : {}),
+            ...(confirm ? { confirm } : {}),
+          });
+        const lease = await ctx.inflight.admit(principal);
         try {
-          kept = await run(claim);
-          if (dryRun) await idempotency.complete(claim, kept);
-        } catch (error) {
-          if (isApiError(error) && error.status < 500) {
-            kept = { statusCode: error.status, body: JSON.stringify(failure(error, ctx.actions)) };
-            await idempotency.complete(claim, kept);
-          } else {
-            await idempotency
-              .release(claim)
-              .catch((e: unknown) => request.log.warn({ err: e }, 'idempotency release'));
-            throw error;
-          }
+          const answer =
+            key === undefined
+              ? { statusCode: 200, body: await revert(), headers: {} }
+              : await keyedWrite(
+                  idempotency,
+                  {
+                    key,
+                    connectionId: principal.connectionId,
+                    request: { endpoint: '/changes/revert', workspaceId, sql: changeId, dryRun },
+                    actions: ctx.actions,
+                    log: request.log,
+                  },
+                  revert,
+                );
+          sendAnswer(reply, answer);
+        } finally {
+          await lease.release();
         }
-        send(reply, kept);
       },
     );
   };

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { success } from '../../http/envelope.js';
+import { acceptInvitation, declineInvitation, listInvitations } from '../../invitations/store.js';
 import { apiKeySecurity, errorResponses, responses } from '../responses.js';
-import { acceptInvitation, declineInvitation, listInvitations } from './store.js';
 
 /** The caller's pending invitations: list, accept (becomes an active member), decline. */
 export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -1,4 +1,5 @@
 import { type CheckResult, DEFAULT_OFF_THREAD_LENGTH, type Guard, type Mode } from '@expense/sql-guard';
+import { LRUCache } from 'lru-cache';
 import { FairCheckQueue, type Wait } from './check-cache-queue.js';
 
 export interface CheckCacheOptions {
@@ -38,7 +39,7 @@ const MAX_WAITING = 64;
  * texts reach it through a queue where users take turns (and are refused with GuardBusyError past its bounds).
  */
 export class CheckCache {
-  readonly #results = new Map<string, CheckResult>();
+  readonly #results: LRUCache<string, CheckResult>;
   readonly #long: FairCheckQueue;
   private readonly options: CheckCacheOptions;
 
@@ -47,6 +48,7 @@ export class CheckCache {
     options: Partial<CheckCacheOptions> = {},
   ) {
     this.options = { ...defaults, ...options };
+    this.#results = new LRUCache({ max: this.options.maxEntries });
     this.#long = new FairCheckQueue({
       perUser: this.options.maxLongPerUser,
       concurrency: this.options.poolThreads,
@@ -62,16 +64,8 @@ export class CheckCache {
     if (sql.length > this.options.maxSqlLength) return this.#checkLong(sql, mode, caller, wait);
     const key = `${mode}:${sql}`;
     const kept = this.#results.get(key);
-    if (kept) {
-      this.#results.delete(key); // most recently used goes last
-      this.#results.set(key, kept);
-      return kept;
-    }
+    if (kept) return kept;
     const result = await this.#checkLong(sql, mode, caller, wait);
-    if (this.#results.size >= this.options.maxEntries) {
-      const oldest = this.#results.keys().next().value;
-      if (oldest !== undefined) this.#results.delete(oldest);
-    }
     this.#results.set(key, result);
     return result;
   }

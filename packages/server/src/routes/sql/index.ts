@@ -6,7 +6,7 @@ import {
   SqlResultDataSchema,
   WORKSPACE_HEADER,
 } from '@expense/wire';
-import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Principal } from '../../auth/api-keys.js';
@@ -14,10 +14,9 @@ import { principalOf } from '../../auth/authenticate.js';
 import { workspaceClock } from '../../clock/workspace-time-zone.js';
 import { confirmIdempotencyKey } from '../../confirmations/tokens.js';
 import type { AppContext } from '../../context.js';
-import { ApiError, isApiError } from '../../http/api-error.js';
-import { failure } from '../../http/envelope.js';
-import { idempotencyKeyOf, requestHash } from '../../idempotency/key.js';
-import { IdempotencyStore, type KeptResponse } from '../../idempotency/store.js';
+import { ApiError } from '../../http/api-error.js';
+import { idempotencyKeyOf } from '../../idempotency/key.js';
+import { keyedWrite, sendAnswer, type WriteAnswer, writeIdempotency } from '../../idempotency/write.js';
 import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
 import { type SqlCall, SqlPipeline } from '../../sql/pipeline.js';
 import { WorkspaceResolution } from '../../sql/workspace.js';
@@ -29,9 +28,7 @@ import { assertDatabaseMatchesDialect, serverDialect } from './dialect.js';
 import { toSqlApiError } from './errors.js';
 import { explainedRefusal } from './guard-hints.js';
 
-const DAY_MS = 86_400_000;
 const PURGE_INTERVAL_MS = 10 * 60_000;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const workspaceHeader = {
   [WORKSPACE_HEADER.toLowerCase()]: z
@@ -94,16 +91,10 @@ export interface SqlRequest {
 }
 
 /** The answer to send: a success (or a kept refusal replayed) as the exact JSON text, with its headers. */
-export interface SqlAnswer extends KeptResponse {
-  headers: Record<string, string>;
-}
+export type SqlAnswer = WriteAnswer;
 
 /** The SQL endpoints' one handler; refusals are thrown (ApiError or what toApiError maps). */
 export type SqlService = (path: SqlEndpointPath, request: SqlRequest) => Promise<SqlAnswer>;
-
-function send(reply: FastifyReply, answer: SqlAnswer): FastifyReply {
-  return reply.headers(answer.headers).code(answer.statusCode).type(JSON_TYPE).send(answer.body);
-}
 
 /**
  * POST /v1/sql/query, /v1/sql/execute and /v1/sql. `expose` receives their handler, for the MCP tools that
@@ -121,12 +112,7 @@ export function sqlRoutes(
       limits: { deadlineMs: ctx.config.sqlDeadlineMs },
       ...(checkPool ? { checkPool } : {}),
     });
-    const idempotency = new IdempotencyStore(ctx.db, {
-      ttlMs: DAY_MS,
-      staleAfterMs: guard.limits.deadlineMs + 60_000,
-      waitMs: guard.limits.deadlineMs + 5_000,
-      pollMs: 50,
-    });
+    const idempotency = writeIdempotency(ctx.db, guard.limits.deadlineMs);
     const pipeline = new SqlPipeline({
       db: ctx.db,
       guard,
@@ -233,7 +219,21 @@ export function sqlRoutes(
       const workspace = new WorkspaceResolution(ctx.db, ctx.actions, principal, header);
       const lease = await ctx.inflight.admit(principal);
       try {
-        if (key !== undefined) return await keyed(request, call, await workspace.resolve(), key, endpoint);
+        if (key !== undefined) {
+          const workspaceId = await workspace.resolve();
+          return await keyedWrite(
+            idempotency,
+            {
+              key,
+              connectionId: principal.connectionId,
+              request: { endpoint: endpoint.path, workspaceId, sql, dryRun: call.dryRun },
+              toApiError: toSqlApiError,
+              actions: ctx.actions,
+              log: request.log,
+            },
+            (claim) => pipeline.run({ ...call, claim }, workspaceId),
+          );
+        }
         const answer = await workspace
           .run((w) => pipeline.run(call, w))
           .catch((error: unknown) => {
@@ -243,46 +243,6 @@ export function sqlRoutes(
       } finally {
         await lease.release();
       }
-    }
-
-    /** A write with an Idempotency-Key: claimed first, its answer kept with the write (or released for a retry). */
-    async function keyed(
-      request: SqlRequest,
-      call: SqlCall,
-      workspaceId: string,
-      key: string,
-      endpoint: { path: string },
-    ): Promise<SqlAnswer> {
-      const { principal, sql, dryRun } = call;
-      const headers: Record<string, string> = {};
-      const begun = await idempotency.begin({
-        connectionId: principal.connectionId,
-        key,
-        requestHash: requestHash({ endpoint: endpoint.path, workspaceId, sql, dryRun }),
-        workspaceId,
-      });
-      if ('replay' in begun) return { ...begun.replay, headers: { 'idempotent-replayed': 'true' } };
-      const { claim } = begun;
-      let kept: KeptResponse;
-      try {
-        kept = { statusCode: 200, body: await pipeline.run({ ...call, claim }, workspaceId) };
-        if (dryRun) await idempotency.complete(claim, kept);
-      } catch (error) {
-        const mapped = toSqlApiError(error);
-        if (isApiError(mapped) && mapped.status < 500) {
-          // A refusal committed nothing and would be refused again: keep it like a success.
-          kept = { statusCode: mapped.status, body: JSON.stringify(failure(mapped, ctx.actions)) };
-          await idempotency.complete(claim, kept);
-          Object.assign(headers, mapped.options.headers);
-        } else {
-          // Nothing was committed (or, for an unknown outcome, the record tells): let a retry run.
-          await idempotency
-            .release(claim)
-            .catch((e: unknown) => request.log.warn({ err: e }, 'idempotency release'));
-          throw mapped;
-        }
-      }
-      return { ...kept, headers };
     }
 
     expose?.((path, request) => handle(request, endpoints.find((e) => e.path === path)!));
@@ -314,7 +274,7 @@ export function sqlRoutes(
             },
             endpoint,
           );
-          send(reply, answer);
+          sendAnswer(reply, answer);
         },
       );
     }

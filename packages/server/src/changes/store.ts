@@ -1,5 +1,5 @@
 import type { Change, ChangeGroupSummary, ChangeMember, ChangeRow } from '@expense/wire';
-import type { Queryable } from '../../storage/database.js';
+import type { Queryable } from '../storage/database.js';
 
 interface ChangeRecord {
   change_id: string;
@@ -163,41 +163,43 @@ const toRow = (r: RowRecord): ChangeRow => ({
   after: r.after_image,
 });
 
-/** Every row image the change recorded, in the order written. */
-export async function changeRows(db: Queryable, changeId: string): Promise<ChangeRow[]> {
+/**
+ * Where each reading of row images comes from: the two images (as the history shows them: before, after) and the
+ * source (a table or a set-returning function of the change, with its order). Constant SQL only; the id is $1.
+ */
+const IMAGES = {
+  /** Every row image the change recorded, in the order written. */
+  recorded: ['before_image', 'after_image', 'expense_internal.change_rows WHERE change_id = $1 ORDER BY seq'],
+  /** The rows no longer as the change left them (change_conflicts locks the others). */
+  conflicts: ['expected', 'current', 'expense_internal.change_conflicts($1)'],
+  /** What a revert does per row: before = the change's after image (as the row is now), after = its before. */
+  revert: [
+    'after_image',
+    'before_image',
+    'expense_internal.change_net_rows($1) ORDER BY table_name, row_key::text',
+  ],
+} as const;
+
+async function rowImages(db: Queryable, changeId: string, which: keyof typeof IMAGES): Promise<ChangeRow[]> {
+  const [before, after, source] = IMAGES[which];
   const { rows } = await db.query<RowRecord>(
     `SELECT table_name, expense_internal.change_image_out(row_key) AS row_key,
-            expense_internal.change_image_out(before_image) AS before_image,
-            expense_internal.change_image_out(after_image) AS after_image
-     FROM expense_internal.change_rows WHERE change_id = $1 ORDER BY seq`,
+            expense_internal.change_image_out(${before}) AS before_image,
+            expense_internal.change_image_out(${after}) AS after_image
+     FROM ${source}`,
     [changeId],
   );
   return rows.map(toRow);
 }
+
+/** Every row image the change recorded, in the order written. */
+export const changeRows = (db: Queryable, changeId: string) => rowImages(db, changeId, 'recorded');
 
 /** The rows of a change that are no longer as it left them (locks the others, in the caller's transaction). */
-export async function changeConflicts(tx: Queryable, changeId: string): Promise<ChangeRow[]> {
-  const { rows } = await tx.query<RowRecord>(
-    `SELECT table_name, expense_internal.change_image_out(row_key) AS row_key,
-            expense_internal.change_image_out(expected) AS before_image,
-            expense_internal.change_image_out(current) AS after_image
-     FROM expense_internal.change_conflicts($1)`,
-    [changeId],
-  );
-  return rows.map(toRow);
-}
+export const changeConflicts = (tx: Queryable, changeId: string) => rowImages(tx, changeId, 'conflicts');
 
 /** What a revert does per row: before = the change's after image (as the row is now), after = its before. */
-export async function revertRows(tx: Queryable, changeId: string): Promise<ChangeRow[]> {
-  const { rows } = await tx.query<RowRecord>(
-    `SELECT table_name, expense_internal.change_image_out(row_key) AS row_key,
-            expense_internal.change_image_out(after_image) AS before_image,
-            expense_internal.change_image_out(before_image) AS after_image
-     FROM expense_internal.change_net_rows($1) ORDER BY table_name, row_key::text`,
-    [changeId],
-  );
-  return rows.map(toRow);
-}
+export const revertRows = (tx: Queryable, changeId: string) => rowImages(tx, changeId, 'revert');
 
 export async function purgeChanges(db: Queryable, batch: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT expense_internal.purge_changes($1) AS n', [batch]);

@@ -1,0 +1,87 @@
+import type { FastifyReply } from 'fastify';
+import type { ActionBuilder } from '../http/actions.js';
+import { isApiError } from '../http/api-error.js';
+import { failure } from '../http/envelope.js';
+import type { Queryable } from '../storage/database.js';
+import { requestHash } from './key.js';
+import { type Claim, IdempotencyStore, type KeptResponse } from './store.js';
+
+/** The header of a response sent again from its record. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+const DAY_MS = 86_400_000;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** An answer to send: the status, the exact JSON text (kept, or sent again), and its headers. */
+export interface WriteAnswer extends KeptResponse {
+  headers: Record<string, string>;
+}
+
+/** Sends an answer as it is: its status, its headers and its JSON text, byte for byte. */
+export function sendAnswer(reply: FastifyReply, answer: WriteAnswer): FastifyReply {
+  return reply.headers(answer.headers).code(answer.statusCode).type(JSON_TYPE).send(answer.body);
+}
+
+/**
+ * The records of writes that run within the SQL deadline (the SQL endpoints and reverts): kept 24 hours; a pending
+ * one is stale a minute after its request's deadline, and a second request waits for the first up to its deadline.
+ */
+export function writeIdempotency(db: Queryable, deadlineMs: number): IdempotencyStore {
+  return new IdempotencyStore(db, {
+    ttlMs: DAY_MS,
+    staleAfterMs: deadlineMs + 60_000,
+    waitMs: deadlineMs + 5_000,
+    pollMs: 50,
+  });
+}
+
+/** One write with an Idempotency-Key, and what the answer to it needs. */
+export interface KeyedWrite {
+  key: string;
+  connectionId: string;
+  /** What makes two requests the same (requestHash): another request with the key is idempotency_key_reused. */
+  request: { endpoint: string; workspaceId: string; sql: string; dryRun: boolean };
+  /** What the run threw, as the ApiError that answers it (or as it was, for what maps later); default: as thrown. */
+  toApiError?(error: unknown): unknown;
+  actions: ActionBuilder;
+  log: { warn(details: { err: unknown }, message: string): void };
+}
+
+/**
+ * The one flow of a write with an Idempotency-Key (the SQL endpoints and reverts alike). The key is claimed
+ * first: a completed record is the answer, sent again byte for byte with `idempotent-replayed: true`; a record of
+ * another request is 409 idempotency_key_reused; one still running is waited for, then replayed (or 409
+ * in_progress when it outlasts the wait). Holding the claim, `run` does the write and returns the success
+ * envelope's JSON text; a committed write records it in its own transaction (completeInTransaction), a dry run
+ * is recorded here. A refusal (under 500: nothing was committed, and the same request would be refused again)
+ * is recorded like a success; anything else gives the key back for a retry and is thrown.
+ */
+export async function keyedWrite(
+  store: IdempotencyStore,
+  write: KeyedWrite,
+  run: (claim: Claim) => Promise<string>,
+): Promise<WriteAnswer> {
+  const begun = await store.begin({
+    connectionId: write.connectionId,
+    key: write.key,
+    requestHash: requestHash(write.request),
+    workspaceId: write.request.workspaceId,
+  });
+  if ('replay' in begun) return { ...begun.replay, headers: { [REPLAYED_HEADER]: 'true' } };
+  const { claim } = begun;
+  try {
+    const kept: KeptResponse = { statusCode: 200, body: await run(claim) };
+    if (write.request.dryRun) await store.complete(claim, kept);
+    return { ...kept, headers: {} };
+  } catch (error) {
+    const mapped = write.toApiError ? write.toApiError(error) : error;
+    if (isApiError(mapped) && mapped.status < 500) {
+      const kept = { statusCode: mapped.status, body: JSON.stringify(failure(mapped, write.actions)) };
+      await store.complete(claim, kept);
+      return { ...kept, headers: { ...mapped.options.headers } };
+    }
+    // Nothing was committed (or, for an unknown outcome, the record tells): let a retry run.
+    await store.release(claim).catch((e: unknown) => write.log.warn({ err: e }, 'idempotency release'));
+    throw mapped;
+  }
+}
