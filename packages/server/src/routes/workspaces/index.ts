@@ -22,7 +22,7 @@ import {
   selectWorkspace,
 } from '../../workspaces/store.js';
 import { invitationPrompt } from '../invitations/prompt.js';
-import { pendingInvitationCount } from '../invitations/store.js';
+import { pendingInvitationCount } from '../../invitations/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
 
 /** A new workspace reports in USD and dates in UTC until someone says otherwise. */
