@@ -22,6 +22,7 @@ const IsoDate = z.iso.date();
 
 export const ReportCurrencySchema = z
   .string()
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code in upper case, e.g. EUR or USD')
   .refine(isIsoCurrency, { message: 'must be an ISO 4217 currency code in upper case, e.g. EUR or USD' })
   .describe("convert into this ISO 4217 code (default: the workspace's reporting_currency)");
 
