@@ -47,7 +47,8 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
         `INSERT INTO public.fx_rates_daily (base_currency, quote_currency, calendar_date, rate, source_rate_date)
          VALUES ('USD', 'EUR', DATE '2026-12-04', 0.5, DATE '2026-12-04'),
                 ('USD', 'EUR', DATE '2026-12-05', 0.97097, DATE '2026-12-04'),
-                ('USD', 'EUR', DATE '2026-10-20', 0.9, DATE '2026-10-01')`,
+                ('USD', 'EUR', DATE '2026-10-20', 0.9, DATE '2026-10-01'),
+                ('USD', 'EUR', DATE '2026-09-05', 0.8, DATE '2026-09-04')`,
       );
       const setBerlin = await post(
         berlin,
@@ -60,7 +61,8 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
          ${spend('2026-10-31 23:30:00+00', '-8', 'EUR', 'november')},
          ${spend('2026-11-30 23:30:00+00', '-20', 'EUR', 'groceries')},
          ${spend('2026-12-04 23:30:00+00', '-12.99', 'USD', 'subscriptions')},
-         ${spend('2026-10-20 12:00:00+00', '-10', 'USD', 'travel')};
+         ${spend('2026-10-20 12:00:00+00', '-10', 'USD', 'travel')},
+         ${spend('2026-09-05 12:00:00+00', '-10', 'USD', 'travel')};
          INSERT INTO budget_lines (budget_month, direction, category, currency, planned_value) VALUES
          (DATE '2026-12-01', 'spend', 'groceries', 'EUR', 300)`,
       );
@@ -150,6 +152,19 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
       });
       expect(october.rows).toContainEqual({ category: 'travel', currency: 'EUR', spent: '9.00', entries: 1 });
       expect(october.notes.join(' ')).toMatch(/stale.*2026-10-01/);
+    });
+
+    it("does not call a rate stale for days after the last entry it converted (a past month's report)", async () => {
+      // The only foreign entry of September is on the 5th, converted by the rate of the 4th: that rate is one
+      // day old where it was used, however long before the month's end (or today) that is.
+      const september = await report(berlin, 'spend_by_category', 'from=2026-09-01&to=2026-09-30');
+      expect(september.rows).toEqual([{ category: 'travel', currency: 'EUR', spent: '8.00', entries: 1 }]);
+      expect(september.fx).toEqual({
+        newestRateDate: '2026-09-04',
+        stale: false,
+        unconverted: { count: 0, currencies: [] },
+      });
+      expect(september.notes).toEqual([]);
     });
 
     it("counts 2026-11-30T23:30Z as December in the guide's budget and FX recipes", async () => {
