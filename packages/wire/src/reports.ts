@@ -96,8 +96,12 @@ interface Range {
   end: string;
 }
 
-/** The entries a report sums (its WHERE on `e`), for the rows and for the FX statement alike. */
-function entryScope(kind: ReportKind, { start, end }: Range, from: string): string {
+/**
+ * The entries a report sums (its WHERE on `e`), for the rows and for the FX statement alike. Budget vs actual sums
+ * the entries of each line's category, direction and whole month: those alone, not every spend and income entry of
+ * the range, are what its FX statement counts.
+ */
+function entryScope(kind: ReportKind, { start, end }: Range, from: string, to = from): string {
   switch (kind) {
     case 'spend_by_category':
       return `e.kind = 'spend' AND e.ts >= ${start} AND e.ts < ${end}`;
@@ -106,7 +110,12 @@ function entryScope(kind: ReportKind, { start, end }: Range, from: string): stri
     case 'monthly_trend':
       return `e.kind <> 'transfer' AND e.ts >= ${start} AND e.ts < ${end}`;
     case 'budget_vs_actual':
-      return `e.kind IN ('spend', 'income') AND e.ts >= ${midnight(monthStart(from))} AND e.ts < ${end}`;
+      return [
+        `e.kind IN ('spend', 'income') AND e.ts >= ${midnight(monthStart(from))} AND e.ts < ${midnight(nextMonth(monthStart(to)))}`,
+        ' AND EXISTS (SELECT 1 FROM budget_lines l WHERE l.direction = e.kind AND l.category = e.category',
+        ` AND l.budget_month >= ${dateLit(monthStart(from))} AND l.budget_month <= ${dateLit(to)}`,
+        " AND e.ts >= l.budget_month::timestamptz AND e.ts < l.budget_month::timestamptz + INTERVAL '1 month')",
+      ].join('');
   }
 }
 
@@ -176,7 +185,7 @@ function fxSql(kind: ReportKind, from: string, to: string, range: Range): string
   const entries = [
     'SELECT e.currency, CASE WHEN r.rate IS NULL THEN 1 ELSE 0 END AS missing, r.source_rate_date AS rate_date,',
     ' r.calendar_date AS converted_day',
-    ` FROM cur c JOIN ledger_entries e ON e.currency <> c.code AND ${entryScope(kind, range, from)}`,
+    ` FROM cur c JOIN ledger_entries e ON e.currency <> c.code AND ${entryScope(kind, range, from, to)}`,
     rateJoin('r', 'e.currency', 'e.ts::date'),
   ].join('');
   const lines =

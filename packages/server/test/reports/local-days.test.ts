@@ -154,6 +154,26 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
       expect(october.notes.join(' ')).toMatch(/stale.*2026-10-01/);
     });
 
+    it('budget vs actual states the FX of what it sums only: entries of categories without a line are not in it', async () => {
+      // December's only foreign entry (subscriptions, USD) has no budget line: nothing the report sums converted.
+      const budget = await report(berlin, 'budget_vs_actual', 'from=2026-12-01&to=2026-12-31');
+      expect(budget.rows).toEqual([
+        {
+          budget_month: '2026-12-01',
+          direction: 'spend',
+          category: 'groceries',
+          currency: 'EUR',
+          planned_value: '300.00',
+          actual: '20.00',
+        },
+      ]);
+      expect(budget.fx).toEqual({
+        newestRateDate: null,
+        stale: false,
+        unconverted: { count: 0, currencies: [] },
+      });
+    });
+
     it("does not call a rate stale for days after the last entry it converted (a past month's report)", async () => {
       // The only foreign entry of September is on the 5th, converted by the rate of the 4th: that rate is one
       // day old where it was used, however long before the month's end (or today) that is.
