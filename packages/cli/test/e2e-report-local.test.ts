@@ -74,6 +74,24 @@ INSERT INTO budget_lines (budget_month, direction, category, currency, planned_v
     });
   });
 
+  it('exec and revert print the changeId of what they committed (issue 23, item 4)', async () => {
+    const newest = async () =>
+      JSON.parse((await run(['--json', 'history', '--limit', '1'])).stdout).changes[0].changeId as string;
+    const write = await run([
+      'exec',
+      '--yes',
+      "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2027-01-02 10:00:00', 'cash', -3, 'EUR', 'spend', 'coffee')",
+    ]);
+    expect(write.code, write.stderr).toBe(0);
+    const written = /Committed as change ([0-9a-f-]{36})/.exec(write.stderr)?.[1];
+    expect(written).toBe(await newest());
+    const revert = await run(['revert', '--yes', written!]);
+    expect(revert.code, revert.stderr).toBe(0);
+    const reverted = /Reverted [0-9a-f-]{36} \(as change ([0-9a-f-]{36})\)/.exec(revert.stderr)?.[1];
+    expect(reverted).toBe(await newest());
+    expect(reverted).not.toBe(written);
+  });
+
   it("without --month reports on the workspace's current month, in its time zone", async () => {
     // A zone 12 hours behind UTC: its month differs from the UTC month for half a day at each month's turn.
     const zone = await run(['exec', '--yes', "UPDATE workspace_settings SET timezone = 'Etc/GMT+12'"]);
