@@ -22,6 +22,7 @@ const IsoDate = z.iso.date();
 
 export const ReportCurrencySchema = z
   .string()
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code in upper case, e.g. EUR or USD')
   .refine(isIsoCurrency, { message: 'must be an ISO 4217 currency code in upper case, e.g. EUR or USD' })
   .describe("convert into this ISO 4217 code (default: the workspace's reporting_currency)");
 
@@ -39,7 +40,7 @@ export const ReportParamsSchema = z.object({ kind: z.enum(REPORT_KINDS) });
 
 /** The longest range of monthly buckets a report builds (its VALUES list). */
 export const MAX_REPORT_MONTHS = 36;
-/** Rates older than this many days before the range's end (or today) are called stale. */
+/** A rate used more than this many days after its market day is called stale. */
 export const STALE_RATE_DAYS = 7;
 
 export class ReportInputError extends Error {}
@@ -95,8 +96,12 @@ interface Range {
   end: string;
 }
 
-/** The entries a report sums (its WHERE on `e`), for the rows and for the FX statement alike. */
-function entryScope(kind: ReportKind, { start, end }: Range, from: string): string {
+/**
+ * The entries a report sums (its WHERE on `e`), for the rows and for the FX statement alike. Budget vs actual sums
+ * the entries of each line's category, direction and whole month: those alone, not every spend and income entry of
+ * the range, are what its FX statement counts.
+ */
+function entryScope(kind: ReportKind, { start, end }: Range, from: string, to = from): string {
   switch (kind) {
     case 'spend_by_category':
       return `e.kind = 'spend' AND e.ts >= ${start} AND e.ts < ${end}`;
@@ -105,7 +110,12 @@ function entryScope(kind: ReportKind, { start, end }: Range, from: string): stri
     case 'monthly_trend':
       return `e.kind <> 'transfer' AND e.ts >= ${start} AND e.ts < ${end}`;
     case 'budget_vs_actual':
-      return `e.kind IN ('spend', 'income') AND e.ts >= ${midnight(monthStart(from))} AND e.ts < ${end}`;
+      return [
+        `e.kind IN ('spend', 'income') AND e.ts >= ${midnight(monthStart(from))} AND e.ts < ${midnight(nextMonth(monthStart(to)))}`,
+        ' AND EXISTS (SELECT 1 FROM budget_lines l WHERE l.direction = e.kind AND l.category = e.category',
+        ` AND l.budget_month >= ${dateLit(monthStart(from))} AND l.budget_month <= ${dateLit(to)}`,
+        " AND e.ts >= l.budget_month::timestamptz AND e.ts < l.budget_month::timestamptz + INTERVAL '1 month')",
+      ].join('');
   }
 }
 
@@ -167,23 +177,28 @@ function rowsSql(kind: ReportKind, from: string, to: string, range: Range): stri
   }
 }
 
-/** Per foreign currency among what the report sums: how many items, how many had no rate, the newest rate date. */
+/**
+ * Per foreign currency among what the report sums: how many items, how many had no rate, the newest rate date, and
+ * the newest local day a rate converted (calendar_date: null where the join found no rate).
+ */
 function fxSql(kind: ReportKind, from: string, to: string, range: Range): string {
   const entries = [
-    'SELECT e.currency, CASE WHEN r.rate IS NULL THEN 1 ELSE 0 END AS missing, r.source_rate_date AS rate_date',
-    ` FROM cur c JOIN ledger_entries e ON e.currency <> c.code AND ${entryScope(kind, range, from)}`,
+    'SELECT e.currency, CASE WHEN r.rate IS NULL THEN 1 ELSE 0 END AS missing, r.source_rate_date AS rate_date,',
+    ' r.calendar_date AS converted_day',
+    ` FROM cur c JOIN ledger_entries e ON e.currency <> c.code AND ${entryScope(kind, range, from, to)}`,
     rateJoin('r', 'e.currency', 'e.ts::date'),
   ].join('');
   const lines =
     kind === 'budget_vs_actual'
       ? [
-          ' UNION ALL SELECT b.currency, CASE WHEN rb.rate IS NULL THEN 1 ELSE 0 END, rb.source_rate_date',
+          ' UNION ALL SELECT b.currency, CASE WHEN rb.rate IS NULL THEN 1 ELSE 0 END, rb.source_rate_date, rb.calendar_date',
           ` FROM cur c JOIN budget_lines b ON b.currency <> c.code AND b.budget_month >= ${dateLit(monthStart(from))} AND b.budget_month <= ${dateLit(to)}`,
           rateJoin('rb', 'b.currency', 'b.budget_month'),
         ].join('')
       : '';
   return [
-    'SELECT x.currency, count(*) AS items, sum(x.missing) AS unconverted, max(x.rate_date) AS newest_rate_date',
+    'SELECT x.currency, count(*) AS items, sum(x.missing) AS unconverted, max(x.rate_date) AS newest_rate_date,',
+    ' max(x.converted_day) AS newest_converted_day',
     ` FROM (${entries}${lines}) AS x GROUP BY x.currency ORDER BY x.currency`,
   ].join('');
 }
@@ -225,7 +240,9 @@ export const ReportFxSchema = z.object({
     .describe('the newest fx_rates_daily market day used for a conversion (null: nothing converted)'),
   stale: z
     .boolean()
-    .describe(`that day is more than ${STALE_RATE_DAYS} days before the range's end (or today)`),
+    .describe(
+      `that day is more than ${STALE_RATE_DAYS} days before the newest day it converted (a rate carried forward past a week)`,
+    ),
   unconverted: z
     .object({
       count: z
@@ -252,7 +269,13 @@ export type ReportData = z.infer<typeof ReportDataSchema>;
 /** What the three statements of reportScript answered (rows as the SQL API returns them). */
 export type ReportStatements = readonly { rows: Record<string, unknown>[] }[];
 
-/** The answer of a report from its statements' rows; `today` is the workspace's date (data.clock.today). */
+/**
+ * The answer of a report from its statements' rows; `today` is the workspace's date (data.clock.today). Rates are
+ * stale when the newest one used is more than STALE_RATE_DAYS older than the newest local day it converted (at
+ * most today): fx_rates_daily carries the last market rate forward to every later day, so that gap is how old the
+ * rates were where they were used. A past month whose foreign entries all lie early in it is not stale for that;
+ * days without any rate are counted in `unconverted`.
+ */
 export function reportData(input: ReportInput, statements: ReportStatements, today: string): ReportData {
   const { kind, from, to } = input;
   const currency = String(statements[0]?.rows[0]?.currency ?? input.currency ?? 'USD');
@@ -266,10 +289,17 @@ export function reportData(input: ReportInput, statements: ReportStatements, tod
   });
   const fxRows = statements[2]?.rows ?? [];
   const missing = fxRows.filter((r) => Number(r.unconverted) > 0);
-  const dates = fxRows.map((r) => r.newest_rate_date).filter((d): d is string => typeof d === 'string');
-  const newestRateDate = dates.sort().at(-1) ?? null; // ISO dates sort as they fall
-  const reference = to < today ? to : today;
-  const stale = newestRateDate !== null && newestRateDate < addDays(reference, -STALE_RATE_DAYS);
+  const newest = (column: string) =>
+    fxRows
+      .map((r) => r[column])
+      .filter((d): d is string => typeof d === 'string')
+      .sort() // ISO dates sort as they fall
+      .at(-1) ?? null;
+  const newestRateDate = newest('newest_rate_date');
+  const converted = newest('newest_converted_day');
+  const reference = converted !== null && converted > today ? today : converted;
+  const stale =
+    newestRateDate !== null && reference !== null && newestRateDate < addDays(reference, -STALE_RATE_DAYS);
   const fx: ReportFx = {
     newestRateDate,
     stale,
@@ -281,7 +311,7 @@ export function reportData(input: ReportInput, statements: ReportStatements, tod
   const notes: string[] = [];
   if (stale) {
     notes.push(
-      `Exchange rates are stale: the newest rate used is from ${newestRateDate}, more than ${STALE_RATE_DAYS} days before ${reference}. Tell the user the converted amounts may be off.`,
+      `Exchange rates are stale: the newest rate used is from ${newestRateDate}, more than ${STALE_RATE_DAYS} days before ${reference}, the last day it converted. Tell the user the converted amounts may be off.`,
     );
   }
   if (fx.unconverted.count > 0) {

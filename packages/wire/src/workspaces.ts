@@ -21,12 +21,18 @@ export const WorkspaceNameSchema = z
   .max(WORKSPACE_NAME_MAX_LENGTH)
   .regex(/\S/, 'must not be blank');
 
-export const CurrencyCodeSchema = z.string().refine(isIsoCurrency, {
-  message: 'must be an ISO 4217 currency code in upper case, e.g. EUR, USD or JPY',
-});
-export const TimeZoneNameSchema = z.string().refine(isIanaTimeZone, {
-  message: 'must be an IANA time zone name, e.g. Europe/Berlin, America/New_York or UTC',
-});
+const CURRENCY_MESSAGE = 'must be an ISO 4217 currency code in upper case, e.g. EUR, USD or JPY';
+const TIME_ZONE_MESSAGE = 'must be an IANA time zone name, e.g. Europe/Berlin, America/New_York or UTC';
+
+/** An ISO 4217 code (the pattern shows in the OpenAPI document; the refinement checks the code is current). */
+export const CurrencyCodeSchema = z
+  .string()
+  .regex(/^[A-Z]{3}$/, CURRENCY_MESSAGE)
+  .refine(isIsoCurrency, { message: CURRENCY_MESSAGE });
+export const TimeZoneNameSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/, TIME_ZONE_MESSAGE)
+  .refine(isIanaTimeZone, { message: TIME_ZONE_MESSAGE });
 
 /** POST /workspaces: a name, and the settings a new workspace starts with (unknown fields are refused). */
 export const CreateWorkspaceBodySchema = z

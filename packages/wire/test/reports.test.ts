@@ -25,24 +25,37 @@ describe('currencies and rounding', () => {
 
 describe('reportData', () => {
   const input = { kind: 'spend_by_category', from: '2026-03-01', to: '2026-03-31' } as const;
-  const statements = (rateDate: string) => [
+  const statements = (rateDate: string, convertedDay: string) => [
     { rows: [{ currency: 'EUR' }] },
     { rows: [{ category: 'food', currency: 'EUR', spent: '12.6128', entries: '2' }] },
-    { rows: [{ currency: 'USD', items: '2', unconverted: '0', newest_rate_date: rateDate }] },
+    {
+      rows: [
+        {
+          currency: 'USD',
+          items: '2',
+          unconverted: '0',
+          newest_rate_date: rateDate,
+          newest_converted_day: convertedDay,
+        },
+      ],
+    },
   ];
 
-  it('calls rates stale when the newest is over 7 days before the end of the range (or today)', () => {
-    const fresh = reportData(input, statements('2026-03-27'), '2026-06-01');
+  it('calls rates stale when the newest is over 7 days older than the newest day it converted', () => {
+    const fresh = reportData(input, statements('2026-03-27', '2026-03-31'), '2026-06-01');
     expect(fresh.fx).toEqual({
       newestRateDate: '2026-03-27',
       stale: false,
       unconverted: { count: 0, currencies: [] },
     });
     expect(fresh.rows).toEqual([{ category: 'food', currency: 'EUR', spent: '12.61', entries: 2 }]);
-    const old = reportData(input, statements('2026-03-20'), '2026-06-01');
+    const old = reportData(input, statements('2026-03-20', '2026-03-31'), '2026-06-01');
     expect(old.fx.stale).toBe(true);
-    expect(old.notes[0]).toMatch(/stale.*2026-03-20/);
-    // A range that ends in the future is judged against today.
-    expect(reportData(input, statements('2026-03-10'), '2026-03-15').fx.stale).toBe(false);
+    expect(old.notes[0]).toMatch(/stale.*2026-03-20.*2026-03-31/);
+    // A past month whose only foreign entry is early in it: its rate was a day old where it was used.
+    expect(reportData(input, statements('2026-03-04', '2026-03-05'), '2026-06-01').fx.stale).toBe(false);
+    // A converted day after today (a future-dated entry) is judged at today.
+    expect(reportData(input, statements('2026-03-10', '2026-03-30'), '2026-03-15').fx.stale).toBe(false);
+    expect(reportData(input, statements('2026-03-01', '2026-03-30'), '2026-03-15').fx.stale).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { isIsoCurrency } from '@expense/wire';
+import type { ExpenseApi } from '../api/index.js';
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
 import { writePaged } from '../output/pager.js';
@@ -17,15 +18,10 @@ function monthsBefore(month: string, n: number): string {
   return new Date(Date.UTC(y, m - 1 - n, 1)).toISOString().slice(0, 7);
 }
 
-/**
- * The date range of a report: --from/--to months, else --month (default the current month, UTC). The trend
- * with only --month covers the twelve months ending with it (one month is not a trend).
- */
-export function reportRange(
-  name: ReportName,
-  options: { month?: string; from?: string; to?: string },
-  now = new Date(),
-): { from: string; to: string } {
+type RangeFlags = { month?: string; from?: string; to?: string };
+
+/** Refuses malformed or conflicting month flags (before anything is sent). */
+function checkRangeFlags(options: RangeFlags): void {
   for (const [flag, value] of [
     ['--month', options.month],
     ['--from', options.from],
@@ -36,22 +32,44 @@ export function reportRange(
   }
   if (options.month && (options.from || options.to))
     throw usageError('Give --month, or --from and --to, not both.');
-  const month = options.month ?? now.toISOString().slice(0, 7);
+}
+
+/**
+ * The date range of a report: --from/--to months, else --month, else the month of `today`: the workspace's
+ * date (data.clock.today, in its time zone), so that at 00:30 on 1 December in Berlin it is December. The trend
+ * with only --month covers the twelve months ending with it (one month is not a trend).
+ */
+export function reportRange(
+  name: ReportName,
+  options: RangeFlags,
+  today: string,
+): { from: string; to: string } {
+  checkRangeFlags(options);
+  const month = options.month ?? today.slice(0, 7);
   const to = options.to ?? options.from ?? month;
   const from = options.from ?? (options.to ? options.to : name === 'trend' ? monthsBefore(month, 11) : month);
   if (from > to) throw usageError(`--from ${from} is after --to ${to}.`);
   return { from: `${from}-01`, to: lastDay(to) };
 }
 
+/** Today in the workspace's time zone: data.clock of a trivial read (SQL results carry the clock). */
+async function workspaceToday(api: ExpenseApi): Promise<string> {
+  const { data } = await api.query('SELECT 1 AS one');
+  return data.clock.today;
+}
+
 /** `expense report`: one of the fixed reports, printed. */
 export async function report(ctx: Context, options: ReportOptions, [name]: string[]): Promise<void> {
   const report = name as ReportName; // one of REPORTS: commander checked it
   const kind = REPORTS[report];
-  const range = reportRange(report, options);
+  checkRangeFlags(options);
   const currency = options.currency?.trim().toUpperCase();
   if (currency !== undefined && !isIsoCurrency(currency))
     throw usageError(`--currency takes an ISO 4217 code (EUR, USD, JPY), not "${options.currency}".`);
   const api = await ctx.api();
+  // Without a month the report covers the workspace's current month: its today, not the machine's UTC date.
+  const dated = options.month !== undefined || options.from !== undefined || options.to !== undefined;
+  const range = reportRange(report, options, dated ? '' : await workspaceToday(api));
   const { data } = await api.report({ kind, ...range, ...(currency ? { currency } : {}) });
   if (ctx.json) {
     ctx.printJson({ report, ...data });

@@ -25,7 +25,7 @@ describe('GET /v1/guide: the agent guide, linked from discovery', () => {
     expect(res.body).not.toContain(guide('mcp', 'http').trim());
     const mcp = await app.inject({ method: 'GET', url: '/v1/guide/mcp' });
     expect(mcp.statusCode).toBe(200);
-    expect(mcp.body).toContain('confirmToken');
+    expect(mcp.body).toContain('expense mcp');
   });
 
   it('serves one topic, and names the topics when asked for another', async () => {
@@ -44,9 +44,15 @@ describe('GET /v1/guide: the agent guide, linked from discovery', () => {
     expect(http).toContain('Idempotency-Key');
     expect(http).toContain('COMMITS AT ONCE');
     expect(http).not.toMatch(/confirmToken|get_schema|the `report` tool|`execute` without/);
+    // No topic served over HTTP, the MCP one included, describes MCP's dry run -> confirmToken flow.
+    for (const topic of GUIDE_TOPICS) {
+      const served = (await app.inject({ method: 'GET', url: `/v1/guide/${topic}` })).body;
+      expect(served, topic).not.toMatch(/confirmToken|`execute` without|dry-?runs/i);
+    }
     const mcp = GUIDE_TOPICS.map((topic) => guide(topic, 'mcp')).join('\n');
     expect(mcp).toContain('confirmToken');
     expect(mcp).not.toMatch(/dryRun|Idempotency-Key` header|POST \/sql|GET \/schema|GET \/reports/);
+    expect(guide('mcp', 'mcp')).toMatch(/`execute` \(or `revert`\) without `confirmToken` dry-runs/);
     for (const text of [http, mcp]) expect(text).toContain("SQL runs in the workspace's time zone");
   });
 });

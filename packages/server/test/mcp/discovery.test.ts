@@ -44,6 +44,8 @@ describe('MCP is discoverable: discovery, OpenAPI and the guide name /mcp and it
     const res = await app.inject({ method: 'GET', url: '/v1/guide/mcp' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatch(/^# MCP/);
-    expect(res.body).toContain('confirmToken');
+    expect(res.body).toContain('expense mcp');
+    // Served over HTTP, it does not describe the tools' confirmToken flow (get_guide does, over MCP).
+    expect(res.body).not.toContain('confirmToken');
   });
 });

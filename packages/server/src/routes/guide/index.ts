@@ -7,8 +7,8 @@ const MARKDOWN = 'text/markdown; charset=utf-8';
 
 /**
  * Every HTTP topic in one document, in the order an agent needs them, as written for HTTP. The `mcp` topic (how
- * to switch to the MCP tools, and their confirmToken flow) is served on its own at /guide/mcp only, so the guide
- * an HTTP agent reads describes one write flow: its own.
+ * to switch to the MCP tools) is served on its own at /guide/mcp, also as written for HTTP: it names the tools but
+ * leaves their confirmToken flow to `get_guide` over MCP, so every text served here describes one write flow.
  */
 const WHOLE = GUIDE_TOPICS.filter((topic) => topic !== 'mcp')
   .map((topic) => guide(topic, 'http').trim())

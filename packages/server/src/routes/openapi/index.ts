@@ -24,6 +24,8 @@ export function openApiDocument(
       paths[local] = item;
     }
   }
+  for (const item of Object.values(paths))
+    for (const operation of Object.values(item)) optionalBody(operation);
   paths['/mcp'] = MCP_PATH;
   doc.paths = paths;
   doc.servers = [{ url: publicUrl }];
@@ -31,6 +33,24 @@ export function openApiDocument(
   components.securitySchemes = { ...components.securitySchemes, Bearer: BEARER_SCHEME };
   doc.components = components;
   return doc;
+}
+
+type Operation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } };
+
+/**
+ * A body the route takes as absent, empty or null (a schema `.nullish()`, e.g. a revert's `{dryRun?}`) is generated
+ * as a required `anyOf [object, null]`; it is described as what it is: an optional object.
+ */
+function optionalBody(operation: unknown): void {
+  const body = (operation as Operation | null)?.requestBody;
+  if (!body?.content) return;
+  for (const media of Object.values(body.content)) {
+    const variants = (media.schema as { anyOf?: { type?: unknown }[] } | undefined)?.anyOf;
+    if (!variants?.some((v) => v.type === 'null')) continue;
+    const rest = variants.filter((v) => v.type !== 'null');
+    media.schema = rest.length === 1 ? rest[0] : { anyOf: rest };
+    body.required = false;
+  }
 }
 
 /** /mcp's Bearer scheme: an ApiKey, or an OAuth 2.1 access token (the server is its own authorization server). */
