@@ -1,5 +1,6 @@
 import { CLI_ERRORS, DIALECT_WORDS, GUARD_ERROR, HTTP_ERRORS } from '@expense/wire';
 import { describe, expect, it } from 'vitest';
+import { SqlRejected } from '../src/commands/shared.js';
 import { CliError, cliError, ExitCode, notSignedIn, usageError } from '../src/errors.js';
 import { ApiError } from '../src/http/api-error.js';
 import { createColours } from '../src/output/colour.js';
@@ -41,12 +42,16 @@ describe('the CLI words of a server error', () => {
     }
   });
 
-  it('gives a write over the row cap one hint: the batching pattern', () => {
-    const lines = hintLines(
-      apiError(400, 'mutation_row_limit_exceeded', HTTP_ERRORS.mutation_row_limit_exceeded.hint),
-    );
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/run it again until it affects 0 rows\.$/);
+  it('gives a write over the row cap one hint, the batching pattern, also when the SQL was rejected', () => {
+    const entry = HTTP_ERRORS.mutation_row_limit_exceeded;
+    for (const hint of [entry.hint, entry.variants.guard.hint]) {
+      const error = apiError(400, 'mutation_row_limit_exceeded', hint);
+      for (const shown of [error, new SqlRejected(error, 'UPDATE t SET a = 1')]) {
+        const lines = hintLines(shown);
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/run it again until it affects 0 rows\.$/);
+      }
+    }
   });
 
   it("keeps the server's words in --json, and a hint the catalogue does not know as it came", () => {

@@ -9,6 +9,7 @@ import { ApiError } from '../http/api-error.js';
  * the server's words.
  */
 export function cliHint(error: unknown): string | undefined {
-  if (error instanceof ApiError) return hintFor(error.error, 'cli');
+  const api = error instanceof ApiError ? error : error instanceof Error ? error.cause : undefined;
+  if (api instanceof ApiError) return hintFor(api.error, 'cli'); // a server error, or one wrapping it (SqlRejected)
   return error instanceof CliError ? error.hint : undefined;
 }
