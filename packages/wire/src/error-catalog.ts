@@ -676,12 +676,6 @@ const PHRASES: readonly Phrase[] = [
     cli: 'run reads with `expense query`',
     console: 'use “Run query” to read data',
   },
-  {
-    http: 'Or send the header X-Workspace-Id with one of these workspaceIds.',
-    mcp: 'Or pass one of these as workspaceId.',
-    cli: 'Or pass one of these with --workspace.',
-    console: 'Or choose one of them in the header.',
-  },
   { http: ' (or no X-Workspace-Id)', mcp: ' (or no workspaceId)', cli: ' (or no --workspace)', console: '' },
   {
     http: ' (GET /schema shows which columns are required and which are filled for you)',

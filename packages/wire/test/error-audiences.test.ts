@@ -72,7 +72,7 @@ describe('every error text for every audience', () => {
       ...[DIALECT_WORDS.read, DIALECT_WORDS.write, DIALECT_WORDS.mixed, DIALECT_WORDS.oneStatement],
       `${DIALECT_WORDS.modes.query} takes a read; this is INSERT.`,
       `${DIALECT_WORDS.modes.execute} takes INSERT, UPDATE or DELETE; this is SELECT.`,
-      'Or send the header X-Workspace-Id with one of these workspaceIds.',
+      'Use workspace w1 (or no X-Workspace-Id), or ask the user to connect again with access to this workspace.',
       'amount is required: give it a value in every row (GET /schema shows which columns are required and which are filled for you).',
     ];
     for (const text of texts) {
