@@ -20,35 +20,60 @@ export type ErrorActionName =
   | 'list_members'
   | 'list_keys';
 
+/**
+ * Who reads an error, each in its own words: an agent reading the HTTP answer (`hint`, naming routes and headers),
+ * an agent calling MCP tools (`mcpHint`, naming tools), a person or script on the command line (`cliHint`, naming
+ * commands and options) and a person on the console (`consoleHint`, naming pages and buttons).
+ */
+export type Audience = 'http' | 'mcp' | 'cli' | 'console';
+
+/**
+ * A situation's hint for the audiences other than HTTP. Where one is absent, that audience reads the HTTP hint:
+ * the fallback rule, which the catalogue's test allows only where the HTTP hint names nothing foreign to that
+ * audience (a route, a header, an agent's "ask the user").
+ */
+export interface AudienceHints {
+  /** The hint in an MCP tool result, naming tools rather than HTTP routes. */
+  mcpHint?: string;
+  /** The hint on the command line, naming commands and options. */
+  cliHint?: string;
+  /** The hint on the console, for a person: its pages and buttons, no routes, headers or agent phrasing. */
+  consoleHint?: string;
+}
+
 /** What a variant of a code (one situation it arises in) may say differently. */
-export interface ErrorVariant {
+export interface ErrorVariant extends AudienceHints {
   hint?: string;
   retryable?: boolean;
   actions?: readonly ErrorActionName[];
   mcpNext?: string;
-  /** The hint in an MCP tool result, naming tools rather than HTTP routes (where `hint` names routes). */
-  mcpHint?: string;
 }
 
-export interface ErrorEntry {
+export interface ErrorEntry extends AudienceHints {
   /** The HTTP status; `http-api.md` fixes it. */
   status: number;
   /** The message when the throw site gives none. */
   message: string;
-  /** The next step, in words for a person or an agent reading the HTTP answer. */
+  /** The next step, in words for an agent reading the HTTP answer. */
   hint: string;
   retryable: boolean;
   actions: readonly ErrorActionName[];
   /** The next step in an MCP tool result, where it differs from the generic one (see `mcpNextStep`). */
   mcpNext?: string;
-  /** The hint in an MCP tool result, naming tools rather than HTTP routes (where `hint` names routes). */
-  mcpHint?: string;
   variants?: Readonly<Record<string, ErrorVariant>>;
 }
 
 const signIn = ['send_code', 'discover'] as const;
 const IDEMPOTENT_RETRY =
   'Retry with the same Idempotency-Key: the kept result is replayed if the change was applied, and it runs once if not. Without a key, read the data to check before retrying.';
+
+/** The batching pattern, for a write refused for changing too many rows at once (the CLI's words). */
+const BATCHING =
+  'Change fewer rows per statement: add a WHERE that selects a batch (e.g. a date range, or id IN (SELECT id ... ORDER BY id LIMIT 100)) and run it again until it affects 0 rows.';
+const SESSION_ENDED = 'Your session has ended: sign in again.';
+const RELOAD = 'The console sent a request this server does not take: reload the page.';
+const CLI_CONFIRM_AGAIN =
+  'Run the command again: it makes a new dry run and asks for approval before committing.';
 
 const CONFIRM_AGAIN =
   'Call the same tool (execute, or revert) without confirmToken for a new dry run, show the user its effect, then confirm with its new token.';
@@ -66,6 +91,8 @@ export const HTTP_ERRORS = {
     status: 400,
     message: 'The e-mail address is not valid.',
     hint: 'Ask the user for a valid e-mail address.',
+    cliHint: 'Check the address and give it again (--email).',
+    consoleHint: 'Check the address and type it again.',
     retryable: false,
     actions: ['send_code'],
   },
@@ -73,6 +100,8 @@ export const HTTP_ERRORS = {
     status: 400,
     message: 'The label is not valid.',
     hint: 'Send a label of 1 to 100 characters naming this key.',
+    cliHint: 'Give a label of 1 to 100 characters naming this key (--label).',
+    consoleHint: 'Give the key a name of 1 to 100 characters.',
     retryable: false,
     actions: ['verify_code'],
   },
@@ -80,14 +109,22 @@ export const HTTP_ERRORS = {
     status: 400,
     message: 'The code is not correct.',
     hint: 'Ask the user to check the 8-digit code in the e-mail and send it again.',
+    cliHint: 'Check the 8-digit code in the e-mail and enter it again.',
+    consoleHint: 'Check the 8-digit code in the e-mail and type it again.',
     retryable: false,
     actions: ['verify_code'],
-    variants: { void: { hint: 'Too many wrong codes: this session is void. Request a new code.' } },
+    variants: {
+      void: {
+        hint: 'Too many wrong codes: this session is void. Request a new code.',
+        cliHint: 'Too many wrong codes: this sign-in is void. Run `expense login` again for a new code.',
+      },
+    },
   },
   expired_code: {
     status: 400,
     message: 'The code has expired.',
     hint: 'The code is older than 10 minutes: request a new one.',
+    cliHint: 'The code is older than 10 minutes: run `expense login` again for a new one.',
     retryable: false,
     actions: ['send_code'],
   },
@@ -95,6 +132,8 @@ export const HTTP_ERRORS = {
     status: 400,
     message: 'This sign-in session is not valid any more.',
     hint: 'This sign-in attempt is over (used, replaced, or too many wrong codes): request a new code.',
+    cliHint:
+      'This sign-in attempt is over (used, replaced, or too many wrong codes): run `expense login` again.',
     retryable: false,
     actions: ['send_code'],
   },
@@ -110,6 +149,8 @@ export const HTTP_ERRORS = {
     message: 'No workspace is selected.',
     hint: 'Select a workspace, or send the X-Workspace-Id header.',
     mcpHint: 'Pass workspaceId (list_workspaces lists them), or start expense mcp with --workspace.',
+    cliHint: 'Pass --workspace <id or name>, or select one with `expense use <workspace>`.',
+    consoleHint: 'Choose a workspace in the header, or create one on the Workspaces page.',
     retryable: false,
     actions: ['list_workspaces', 'select_workspace'],
     mcpNext: 'Call list_workspaces and pass one of its workspaceId values.',
@@ -118,9 +159,18 @@ export const HTTP_ERRORS = {
     status: 400,
     message: 'The statement changes more rows than allowed; nothing was changed.',
     hint: 'Change fewer rows per request (a narrower WHERE, or several requests); nothing was changed.',
+    cliHint: BATCHING,
     retryable: false,
     actions: [],
     mcpNext: 'Split the change into statements of at most 100 rows.',
+    variants: {
+      // The hint of sql-guard's run, which the SQL routes answer in place of the entry's (routes/sql/errors.ts);
+      // here so that every reader gets its words for it until the routes answer the entry's.
+      guard: {
+        hint: 'Add a WHERE clause that selects fewer rows, or split the change into smaller requests.',
+        cliHint: BATCHING,
+      },
+    },
   },
   result_too_large: {
     status: 400,
@@ -136,6 +186,9 @@ export const HTTP_ERRORS = {
     hint: 'Fix the statement at details.position (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.',
     mcpHint:
       'Fix the statement at details.position (get_schema lists the relations, columns and rules) and call again; nothing was changed.',
+    cliHint:
+      'Fix the statement at the position shown (`expense schema` lists the relations, columns and rules) and run it again; nothing was changed.',
+    consoleHint: 'Fix the statement at the position shown and run it again; nothing was changed.',
     retryable: false,
     actions: ['get_schema'],
     variants: {
@@ -143,10 +196,17 @@ export const HTTP_ERRORS = {
         hint: 'Fix the statement (GET /schema lists the relations, columns and rules) and send it again; nothing was changed.',
         mcpHint:
           'Fix the statement (get_schema lists the relations, columns and rules) and call again; nothing was changed.',
+        cliHint:
+          'Fix the statement (`expense schema` lists the relations, columns and rules) and run it again; nothing was changed.',
+        consoleHint: 'Fix the statement and run it again; nothing was changed.',
       },
       revert: {
         hint: 'Nothing was reverted. Read the rows this change touched (GET /v1/changes/{changeId}) and fix them with SQL.',
         mcpHint: 'Nothing was reverted. Read the rows this change touched (query) and fix them with execute.',
+        cliHint:
+          'Nothing was reverted. Read the rows this change touched (`expense query`) and fix them with `expense exec`.',
+        consoleHint:
+          'Nothing was reverted. Look at the rows this change touched and fix them on the SQL page.',
       },
     },
   },
@@ -154,6 +214,8 @@ export const HTTP_ERRORS = {
     status: 401,
     message: 'This route needs an ApiKey.',
     hint: 'Send the header `Authorization: ApiKey <key>`; sign in to get a key.',
+    cliHint: 'Run `expense login`, or set EXPENSE_API_KEY.',
+    consoleHint: SESSION_ENDED,
     retryable: false,
     actions: signIn,
     mcpNext: 'The key is not valid (revoked?): the user signs in again (`expense login`).',
@@ -162,6 +224,8 @@ export const HTTP_ERRORS = {
     status: 401,
     message: 'The ApiKey is not valid.',
     hint: 'The key is unknown or revoked: sign in again to get a new key.',
+    cliHint: 'The key is unknown or revoked: run `expense login` to get a new one.',
+    consoleHint: SESSION_ENDED,
     retryable: false,
     actions: signIn,
     mcpNext: 'The key is not valid (revoked?): the user signs in again (`expense login`).',
@@ -170,6 +234,7 @@ export const HTTP_ERRORS = {
     status: 403,
     message: 'Your role in this workspace does not allow this.',
     hint: 'Only an owner of the workspace can do this.',
+    consoleHint: 'Only an owner of this workspace can do this; ask one of its owners.',
     retryable: false,
     actions: ['list_workspaces'],
     variants: {
@@ -177,12 +242,17 @@ export const HTTP_ERRORS = {
         hint: 'Use read-only routes (GET routes, POST /sql/query), or ask the user to connect again with read-write access.',
         mcpHint:
           'Use the reading tools (query, report, get_schema), or ask the user to connect again with read-write access.',
+        cliHint:
+          'This key only reads: use `expense query`, or sign in again with `expense login` for a key that writes.',
+        consoleHint: 'This session only reads: sign in again.',
       },
       narrow_key: {
         hint: 'Create keys from the console or with a key from `expense login` (full access, all workspaces).',
+        consoleHint: 'Create keys on the Keys page.',
       },
       account_scope: {
         hint: "This key's consent covers data, not your account: manage keys and invitations in the console or with a key from `expense login` (full access, all workspaces).",
+        consoleHint: 'Manage keys and invitations on the Keys and Home pages.',
       },
     },
   },
@@ -190,20 +260,39 @@ export const HTTP_ERRORS = {
     status: 404,
     message: 'No such resource.',
     hint: 'Start from discovery and follow its actions.',
+    cliHint: 'Check the id or name: `expense workspaces`, `expense history` and `expense keys` list them.',
+    consoleHint: 'It is not there (any more): reload the page.',
     retryable: false,
     actions: ['discover'],
     variants: {
       change: {
         hint: 'List the changes with GET /v1/changes and use one of their changeIds.',
         mcpHint: 'Call history and use one of its changeIds.',
+        cliHint: 'List the changes with `expense history` and use one of their ids.',
+        consoleHint: 'Pick a change on the Activity page.',
       },
       dropped_change: {
         hint: 'Its rows and SQL are no longer stored, so it cannot be shown or reverted: undo it with SQL of your own, or list the changes kept with GET /v1/changes.',
         mcpHint:
           'Its rows and SQL are no longer stored, so it cannot be reverted: undo it with execute, or call history for the changes kept.',
+        cliHint:
+          'Its rows and SQL are no longer stored, so it cannot be shown or reverted: undo it with `expense exec`, or list the changes kept with `expense history`.',
+        consoleHint:
+          'Its rows and SQL are no longer stored, so it cannot be shown or reverted: undo it with a statement of your own on the SQL page.',
       },
-      invitation: { hint: 'List your pending invitations with GET /invitations.' },
-      guide_topic: { hint: `Topics: ${GUIDE_TOPICS.join(', ')}; GET /v1/guide has them all.` },
+      invitation: {
+        hint: 'List your pending invitations with GET /invitations.',
+        mcpHint:
+          'There is no such pending invitation: the user sees theirs in the console or with `expense invitations`.',
+        cliHint: 'See your invitations with `expense invitations`.',
+        consoleHint: 'Your pending invitations are on the Home page.',
+      },
+      guide_topic: {
+        hint: `Topics: ${GUIDE_TOPICS.join(', ')}; GET /v1/guide has them all.`,
+        mcpHint: `Topics: ${GUIDE_TOPICS.join(', ')}; get_guide without a topic has them all.`,
+        cliHint: `Topics: ${GUIDE_TOPICS.join(', ')}.`,
+        consoleHint: `Topics: ${GUIDE_TOPICS.join(', ')}.`,
+      },
       key: { actions: ['list_keys'] },
     },
   },
@@ -211,6 +300,8 @@ export const HTTP_ERRORS = {
     status: 404,
     message: 'No workspace with this id is available to you.',
     hint: 'Use a workspaceId from the workspace list.',
+    cliHint: 'Use a workspace that `expense workspaces` lists.',
+    consoleHint: 'Choose a workspace in the header.',
     retryable: false,
     actions: ['list_workspaces'],
     mcpNext: 'Call list_workspaces and pass one of its workspaceId values.',
@@ -219,6 +310,7 @@ export const HTTP_ERRORS = {
     status: 405,
     message: 'This method is not allowed on this route.',
     hint: 'Use a method this route allows (see the Allow header).',
+    consoleHint: RELOAD,
     retryable: false,
     actions: ['discover'],
   },
@@ -226,15 +318,18 @@ export const HTTP_ERRORS = {
     status: 409,
     message: 'This Idempotency-Key was already used with another request (body, endpoint or workspace).',
     hint: 'Use a new Idempotency-Key for every different request.',
+    consoleHint: 'This request clashed with an earlier one: reload the page and try again.',
     retryable: false,
     actions: [],
     variants: {
       in_progress: {
         hint: 'Send the same request with the same Idempotency-Key again in a few seconds to get its result.',
+        consoleHint: 'The same change is still being saved: wait a few seconds and reload the page.',
         retryable: true,
       },
       taken_over: {
         hint: 'A retry with the same Idempotency-Key took this request over: its answer is the one that counts.',
+        consoleHint: 'A retry of this request took it over: its result is the one that counts.',
         retryable: true,
       },
     },
@@ -243,6 +338,7 @@ export const HTTP_ERRORS = {
     status: 409,
     message: 'The last owner of a workspace cannot be removed.',
     hint: 'Add another owner first, or keep this owner.',
+    consoleHint: 'Make someone else an owner first; a workspace always keeps one.',
     retryable: false,
     actions: ['list_members'],
   },
@@ -252,6 +348,10 @@ export const HTTP_ERRORS = {
     hint: 'Rows of this change were changed again since (details.rows): read them with GET /v1/changes, then revert the later changes first or fix the rows with SQL; nothing was changed.',
     mcpHint:
       'Rows of this change were changed again since (details.rows): call history, then revert the later changes first or fix the rows with execute; nothing was changed.',
+    cliHint:
+      'Rows of this change were changed again since: see the later changes with `expense history`, revert them first or fix the rows with `expense exec`; nothing was changed.',
+    consoleHint:
+      'Rows of this change were changed again since: revert the later changes first (Activity page), or fix the rows on the SQL page; nothing was changed.',
     retryable: false,
     actions: [],
     mcpNext:
@@ -261,11 +361,19 @@ export const HTTP_ERRORS = {
     status: 409,
     message: 'A per-user limit was reached.',
     hint: 'Free a place first (details.limit and details.current say how many you have), then send the request again.',
+    cliHint: 'Free a place first (`--json` shows the limit and how many you have), then run it again.',
+    consoleHint: 'You have reached a limit: remove one you no longer need, then try again.',
     retryable: false,
     actions: [],
     variants: {
       workspaces: {
         hint: 'You own as many workspaces as a user may (details.limit): reuse one of them (GET /v1/workspaces lists them) instead of creating another.',
+        mcpHint:
+          'You own as many workspaces as a user may (details.limit): reuse one of them (list_workspaces lists them) instead of creating another.',
+        cliHint:
+          'You own as many workspaces as a user may: reuse one of them (`expense workspaces` lists them) instead of creating another.',
+        consoleHint:
+          'You own as many workspaces as a user may: use one of them (Workspaces page) instead of creating another.',
         actions: ['list_workspaces'],
         mcpNext: 'Tell the user they own the most workspaces allowed; use one of them (list_workspaces).',
       },
@@ -278,6 +386,8 @@ export const HTTP_ERRORS = {
     retryable: false,
     actions: [],
     mcpHint: 'Dry-run again (call without confirmToken) for a new token.',
+    cliHint: CLI_CONFIRM_AGAIN,
+    consoleHint: 'Run the dry run again, then confirm.',
     mcpNext: CONFIRM_AGAIN,
   },
   confirmation_expired: {
@@ -287,6 +397,8 @@ export const HTTP_ERRORS = {
     retryable: false,
     actions: [],
     mcpHint: 'Dry-run again (call without confirmToken) and show the user the effect again.',
+    cliHint: CLI_CONFIRM_AGAIN,
+    consoleHint: 'The dry run is too old: run it again, then confirm.',
     mcpNext: CONFIRM_AGAIN,
   },
   confirmation_mismatch: {
@@ -297,6 +409,8 @@ export const HTTP_ERRORS = {
     actions: [],
     mcpHint:
       'Call again with exactly the sql of the dry run, or dry-run the new SQL (no confirmToken) for its own token.',
+    cliHint: CLI_CONFIRM_AGAIN,
+    consoleHint: 'The statement changed after the dry run: run the dry run again, then confirm.',
     mcpNext: CONFIRM_AGAIN,
   },
   confirmation_used: {
@@ -307,6 +421,8 @@ export const HTTP_ERRORS = {
     actions: [],
     mcpHint:
       'A confirmToken commits once: query the data to see the change, or dry-run again for a new token.',
+    cliHint: 'This change was already committed: `expense history` shows it.',
+    consoleHint: 'This change was already confirmed.',
     mcpNext: CONFIRM_AGAIN,
   },
   payload_too_large: {
@@ -320,6 +436,7 @@ export const HTTP_ERRORS = {
     status: 415,
     message: 'The request body must be JSON (Content-Type: application/json).',
     hint: 'Send the body as JSON with `Content-Type: application/json`.',
+    consoleHint: RELOAD,
     retryable: false,
     actions: [],
   },
@@ -327,14 +444,25 @@ export const HTTP_ERRORS = {
     status: 429,
     message: 'Too many requests.',
     hint: 'Wait for the seconds in Retry-After, then retry.',
+    cliHint: 'Wait a few seconds, then run it again.',
+    consoleHint: 'Too many requests in a short time: wait a moment and try again.',
     retryable: true,
     actions: [],
     mcpNext: 'Wait a moment (Retry-After) and call the tool again.',
     variants: {
-      invalid_keys: { hint: 'Use a valid ApiKey (sign in again to get one) after the time in Retry-After.' },
+      invalid_keys: {
+        hint: 'Use a valid ApiKey (sign in again to get one) after the time in Retry-After.',
+        cliHint: 'Run `expense login` for a valid key, then try again in a minute.',
+        consoleHint: 'Sign in again in a minute.',
+      },
       guard_busy: { hint: 'Wait a second and send it again, or send shorter statements.' },
       key_caps: {
         hint: 'Revoke keys you no longer use (GET /v1/keys lists them, DELETE /v1/keys/{connectionId} revokes one), or reuse one you have.',
+        mcpHint:
+          'Ask the user to revoke keys they no longer use (in the console, or with `expense keys revoke`), or to reuse one they have.',
+        cliHint:
+          'Revoke keys you no longer use (`expense keys` lists them, `expense keys revoke <connectionId>` revokes one), or reuse one you have.',
+        consoleHint: 'Revoke keys you no longer use on the Keys page, or reuse one you have.',
       },
     },
   },
@@ -342,6 +470,7 @@ export const HTTP_ERRORS = {
     status: 429,
     message: 'Too many SQL requests of this key or user are in flight.',
     hint: 'Wait until one of your SQL requests in flight has answered (Retry-After: 1), then send this one again; send SQL requests one after another rather than all at once.',
+    consoleHint: 'The console is still busy with your other requests: wait a moment and try again.',
     retryable: true,
     actions: [],
     mcpNext: 'Wait a moment (Retry-After) and call the tool again.',
@@ -350,6 +479,8 @@ export const HTTP_ERRORS = {
     status: 500,
     message: 'Something went wrong on the server.',
     hint: 'Retry later; if it persists, report the X-Request-Id.',
+    cliHint: 'Try again later; if it persists, report the requestId that `--json` shows.',
+    consoleHint: "Try again later; if it keeps happening, tell the server's operator.",
     retryable: true,
     actions: [],
     variants: {
@@ -360,6 +491,10 @@ export const HTTP_ERRORS = {
     status: 500,
     message: 'The connection was lost while committing: the change may or may not have been applied.',
     hint: IDEMPOTENT_RETRY,
+    cliHint:
+      'Check whether the change is there (`expense history` lists it if it was applied) before running it again.',
+    consoleHint:
+      'The connection was lost while saving: check whether the change is there (Activity page) before trying again.',
     retryable: false,
     actions: [],
     mcpNext:
@@ -367,6 +502,8 @@ export const HTTP_ERRORS = {
     variants: {
       revert: {
         hint: 'The revert may or may not be applied: call history to see whether it is listed.',
+        cliHint: 'The revert may or may not be applied: see whether `expense history` lists it.',
+        consoleHint: 'The revert may or may not be applied: see whether the Activity page lists it.',
         mcpNext:
           'Do NOT run other writes yet: call history to see whether the revert is listed; only if it is not, call revert again with the same changeId and confirmToken (the same Idempotency-Key, so it cannot apply twice).',
       },
@@ -400,6 +537,9 @@ export const GUARD_ERROR = {
   hint: 'Rewrite the SQL within the dialect (GET /schema lists relations, functions and rules); nothing was run.',
   mcpHint:
     'Rewrite the SQL within the dialect (get_guide sql-dialect and get_schema list the rules); nothing was run.',
+  cliHint:
+    'Rewrite the SQL within the dialect (`expense schema` lists relations, functions and rules); nothing was run.',
+  consoleHint: 'Rewrite the SQL within the dialect; nothing was run.',
   retryable: false,
   actions: ['get_schema'],
   mcpNext: 'Fix the SQL as the hint says (get_guide topic sql-dialect lists the rules) and call again.',
@@ -492,15 +632,187 @@ export function mcpNextStep(
 }
 
 /**
- * The hint of an API error in MCP words: the catalogue's `mcpHint` of the situation (entry or variant) whose HTTP
- * hint the API answered. Undefined where the catalogue has none for it (hints built at the throw site).
+ * The texts the SQL routes' refusals are built from (the guard's `DialectHints`, naming this API's routes): the
+ * server's dialect gives them to the guard, and `inAudienceWords` knows them, so each has one owner here.
  */
-export function mcpHintOf(error: { code: string; hint?: string | undefined }): string | undefined {
+export const DIALECT_WORDS = {
+  modes: { query: '/sql/query', execute: '/sql/execute', script: '/sql' },
+  read: 'send reads (SELECT) to /sql/query',
+  write: 'send one INSERT, UPDATE or DELETE to /sql/execute',
+  mixed: 'send statements that read and write in one WITH to /sql (script mode)',
+  oneStatement:
+    'send one statement per request, or send the statements together to /sql (script mode), which runs them atomically',
+} as const;
+
+/** A phrase of hints and messages built at a throw site, in each audience's words (absent: as on HTTP). */
+type Phrase = { readonly http: string } & { readonly [A in Exclude<Audience, 'http'>]?: string };
+
+/**
+ * The HTTP phrases that texts built at a throw site (a guard refusal, the SQL route's, the workspace rule's) carry,
+ * in every audience's words; longest first, each replaced as written (no patterns).
+ */
+const PHRASES: readonly Phrase[] = [
+  {
+    http: DIALECT_WORDS.oneStatement,
+    mcp: 'send one statement per call, or send the statements together to the execute tool, which runs them atomically',
+    cli: 'run one statement at a time, or the statements together with `expense sql -f <file>`, which runs them atomically',
+    console: 'run one statement at a time',
+  },
+  {
+    http: DIALECT_WORDS.mixed,
+    mcp: 'send a statement that reads and writes in one WITH to the execute tool',
+    cli: 'run statements that read and write in one WITH with `expense sql`',
+    console: 'write the change as one statement',
+  },
+  {
+    http: DIALECT_WORDS.write,
+    mcp: 'send one INSERT, UPDATE or DELETE to the execute tool',
+    cli: 'run one INSERT, UPDATE or DELETE with `expense exec`',
+    console: 'use “Dry run write” for a statement that changes data',
+  },
+  {
+    http: DIALECT_WORDS.read,
+    mcp: 'send reads (SELECT) to the query tool',
+    cli: 'run reads with `expense query`',
+    console: 'use “Run query” to read data',
+  },
+  { http: ' (or no X-Workspace-Id)', mcp: ' (or no workspaceId)', cli: ' (or no --workspace)', console: '' },
+  {
+    http: ' (GET /schema shows which columns are required and which are filled for you)',
+    mcp: ' (get_schema shows which columns are required and which are filled for you)',
+    cli: ' (`expense schema` shows which columns are required and which are filled for you)',
+    console: '',
+  },
+  { http: 'POST /sql/query', mcp: 'the query tool', cli: '`expense query`', console: '“Run query”' },
+  { http: 'POST /sql/execute', mcp: 'the execute tool', cli: '`expense exec`', console: '“Dry run write”' },
+  { http: DIALECT_WORDS.modes.query, mcp: 'the query tool', cli: '`expense query`', console: '“Run query”' },
+  {
+    http: DIALECT_WORDS.modes.execute,
+    mcp: 'the execute tool',
+    cli: '`expense exec`',
+    console: '“Dry run write”',
+  },
+  { http: 'GET /schema', mcp: 'get_schema', cli: '`expense schema`' },
+  { http: 'GET /v1/guide', mcp: 'get_guide' },
+  { http: 'Ask the user to ', console: '' },
+  { http: 'ask the user to ', console: '' },
+];
+
+/**
+ * A text built at a throw site in an audience's words: each phrase of PHRASES it carries, replaced as written. A
+ * console text starts with a capital letter once changed (the agent's "Ask the user to check…" is "Check…").
+ */
+export function inAudienceWords(text: string, audience: Audience): string {
+  if (audience === 'http') return text;
+  let out = text;
+  for (const phrase of PHRASES) {
+    const words = phrase[audience];
+    if (words !== undefined && out.includes(phrase.http)) out = out.split(phrase.http).join(words);
+  }
+  if (audience === 'console' && out !== text) out = out.charAt(0).toUpperCase() + out.slice(1);
+  return out;
+}
+
+const AUDIENCE_FIELD = { mcp: 'mcpHint', cli: 'cliHint', console: 'consoleHint' } as const;
+
+/**
+ * The situation (the entry, or one of its variants) whose HTTP hint an error carries; undefined for a hint built
+ * at the throw site, or an unknown code.
+ */
+function situationOf(error: { code: string; hint?: string | undefined }): AudienceHints | undefined {
   if (!isErrorCode(error.code)) return undefined;
   const entry = errorEntry(error.code);
-  if (error.hint === undefined || error.hint === entry.hint) return entry.mcpHint;
-  for (const v of Object.values(entry.variants ?? {})) {
-    if (v.hint === error.hint) return v.mcpHint ?? entry.mcpHint;
-  }
-  return undefined;
+  if (error.hint === undefined || error.hint === entry.hint) return entry;
+  return Object.values(entry.variants ?? {}).find((v) => v.hint === error.hint);
+}
+
+/**
+ * The hint of an API error (as answered: code and HTTP hint) for one audience: the catalogue's text of its
+ * situation for that audience, else the HTTP hint in that audience's words (`inAudienceWords`).
+ */
+export function hintFor(
+  error: { code: string; hint?: string | undefined },
+  audience: Audience,
+): string | undefined {
+  if (audience === 'http') return error.hint;
+  const own = situationOf(error)?.[AUDIENCE_FIELD[audience]];
+  if (own !== undefined) return own;
+  return error.hint === undefined ? undefined : inAudienceWords(error.hint, audience);
+}
+
+/** The exit codes of `cli.md`. */
+export const CLI_EXIT_CODES = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  declined: 3,
+  notSignedIn: 4,
+  sqlRejected: 5,
+  /** The server's row cap cut the result and stdout is not a terminal (`--all` fetches the rest). */
+  truncated: 6,
+} as const;
+export type CliExitName = keyof typeof CLI_EXIT_CODES;
+
+/** A code the CLI raises itself: its exit code, and its texts where they do not depend on the case. */
+export interface CliErrorEntry {
+  exit: CliExitName;
+  message?: string;
+  /** The next step, in the CLI's words (commands and options). */
+  hint?: string;
+}
+
+/**
+ * The codes the CLI raises itself (before or instead of an API call), each with its exit code. A code that is also
+ * an API code (`not_found`, `missing_workspace`, `workspace_not_found`, `invalid_code`) is the CLI's own situation
+ * of it, found locally; an API error keeps the exit code the CLI maps from its status.
+ */
+export const CLI_ERRORS = {
+  usage_error: { exit: 'usage' },
+  already_signed_in: {
+    exit: 'usage',
+    hint: 'Add --force to sign in again and revoke that key, or use another profile (--profile <name>).',
+  },
+  profile_exists: { exit: 'usage' },
+  not_signed_in: {
+    exit: 'notSignedIn',
+    message: 'You are not signed in.',
+    hint: 'Run `expense login`, or set EXPENSE_API_KEY.',
+  },
+  approval_required: {
+    exit: 'declined',
+    message: 'This changes data and needs your approval; nothing was sent.',
+    hint: 'Run it again with --yes to approve, or from a terminal to be asked.',
+  },
+  approval_declined: { exit: 'declined', message: 'Not approved; nothing was changed.' },
+  cancelled: { exit: 'declined', message: 'Cancelled.' },
+  credential_store_unavailable: {
+    exit: 'failure',
+    hint: 'Sign in again with `expense login` (add --insecure-storage to keep the key in a 0600 file).',
+  },
+  network_error: { exit: 'failure', hint: 'Is the server running? Check --api-url or EXPENSE_API_URL.' },
+  unexpected_response: {
+    exit: 'failure',
+    hint: 'Check that --api-url (or EXPENSE_API_URL) points at an expense API, e.g. http://127.0.0.1:8787/v1.',
+  },
+  file_not_readable: { exit: 'failure' },
+  invalid_csv: { exit: 'failure' },
+  import_failed: { exit: 'failure' },
+  invalid_code: { exit: 'failure' },
+  ambiguous_workspace: { exit: 'failure' },
+  missing_workspace: {
+    exit: 'failure',
+    message: 'No workspace is selected.',
+    hint: 'Pass --workspace <id or name>, or select one with `expense use <workspace>`.',
+  },
+  workspace_not_found: { exit: 'failure' },
+  relation_not_found: { exit: 'failure' },
+  member_not_found: { exit: 'failure', hint: 'See the members with `expense members`.' },
+  invitation_not_found: { exit: 'failure', hint: 'See your invitations with `expense invitations`.' },
+  not_found: { exit: 'failure', hint: '`expense history` lists the changes (kept 90 days).' },
+} as const satisfies Record<string, CliErrorEntry>;
+export type CliErrorCode = keyof typeof CLI_ERRORS;
+
+/** The exit code of a code the CLI raises itself. */
+export function cliExitCode(code: CliErrorCode): (typeof CLI_EXIT_CODES)[CliExitName] {
+  return CLI_EXIT_CODES[CLI_ERRORS[code].exit];
 }

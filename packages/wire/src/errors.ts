@@ -5,6 +5,15 @@ import { type ErrorCode, HTTP_ERRORS, type HttpErrorCode } from './error-catalog
 /** The error codes of `guard.md` (SQL that the guard rejects before it reaches the database), from the guard. */
 export { GUARD_ERROR_CODES, type GuardErrorCode } from '@expense/sql-guard/codes';
 export {
+  type Audience,
+  type AudienceHints,
+  CLI_ERRORS,
+  CLI_EXIT_CODES,
+  type CliErrorCode,
+  type CliErrorEntry,
+  type CliExitName,
+  cliExitCode,
+  DIALECT_WORDS,
   type ErrorActionName,
   type ErrorCode,
   type ErrorEntry,
@@ -15,6 +24,8 @@ export {
   GUARD_ERRORS,
   HTTP_ERRORS,
   type HttpErrorCode,
+  hintFor,
+  inAudienceWords,
   isErrorCode,
   type ResolvedError,
   resolveError,

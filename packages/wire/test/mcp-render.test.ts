@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HTTP_ERRORS } from '../src/error-catalog.js';
+import { DIALECT_WORDS, HTTP_ERRORS } from '../src/error-catalog.js';
 import {
   errorText,
   fitSqlResult,
@@ -44,8 +44,11 @@ describe('tool errors in MCP words', () => {
         hint: 'send one INSERT, UPDATE or DELETE to /sql/execute',
       }),
     ).toBe('send one INSERT, UPDATE or DELETE to the execute tool');
-    expect(inToolWords('send the statements together to /sql (script mode), atomically')).toBe(
-      'send the statements together to execute (it runs several statements atomically), atomically',
+    expect(inToolWords(`${DIALECT_WORDS.modes.query} takes a read; this is INSERT.`)).toBe(
+      'the query tool takes a read; this is INSERT.',
+    );
+    expect(inToolWords(DIALECT_WORDS.oneStatement)).toBe(
+      'send one statement per call, or send the statements together to the execute tool, which runs them atomically',
     );
   });
 

@@ -1,25 +1,15 @@
+import { hintFor } from '@expense/wire';
+import { CliError } from '../errors.js';
+import { ApiError } from '../http/api-error.js';
+
 /**
- * The server's hints speak HTTP (they are written for agents calling the API); on the command line the same
- * next step is a command. Only the human rendering is translated; --json keeps the server's words.
+ * The hint of a failure on the command line. The server's hints are written for agents reading the HTTP answer;
+ * the CLI shows the error catalogue's CLI text of the same situation (`cliHint`, or its phrases for a hint built
+ * at a throw site). The CLI's own errors carry CLI words already. Only the human rendering uses it: --json keeps
+ * the server's words.
  */
-const REWRITES: [RegExp, string][] = [
-  [/send (?:reads|it) \(SELECT\) to (?:POST )?\/(?:v1\/)?sql\/query/gi, 'run reads with `expense query`'],
-  [/(?:POST )?\/(?:v1\/)?sql\/query\b/g, '`expense query`'],
-  [/(?:POST )?\/(?:v1\/)?sql\/execute\b/g, '`expense exec`'],
-  [/(?:POST )?\/(?:v1\/)?sql\b(?!\/)/g, '`expense sql`'],
-  [/GET \/(?:v1\/)?schema\/?([a-z_]+)?/g, '`expense schema $1`'],
-  [/GET \/(?:v1\/)?workspaces\b/g, '`expense workspaces`'],
-  [/GET \/(?:v1\/)?me\b/g, '`expense whoami`'],
-  [/Start from discovery(?: \(GET \/(?:v1\/)?\))?/gi, 'Start with `expense schema`'],
-  [/X-Workspace-Id/g, '--workspace (or `expense use <workspace>`)'],
-];
-
-export function inCliWords(hint: string): string {
-  let text = hint;
-  for (const [pattern, replacement] of REWRITES) text = text.replace(pattern, replacement);
-  return text.replace(/`expense schema `/g, '`expense schema`');
+export function cliHint(error: unknown): string | undefined {
+  const api = error instanceof ApiError ? error : error instanceof Error ? error.cause : undefined;
+  if (api instanceof ApiError) return hintFor(api.error, 'cli'); // a server error, or one wrapping it (SqlRejected)
+  return error instanceof CliError ? error.hint : undefined;
 }
-
-/** The batching pattern, for a write refused for changing too many rows at once. */
-export const BATCHING_HINT =
-  'Change fewer rows per statement: add a WHERE that selects a batch (e.g. a date range, or id IN (SELECT id ... ORDER BY id LIMIT 100)) and run it again until it affects 0 rows.';

@@ -2,7 +2,7 @@ import { CliError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import { errorOffset } from '../sql/error-position.js';
 import { pointAt } from '../sql/pointer.js';
-import { BATCHING_HINT, inCliWords } from './cli-words.js';
+import { cliHint } from './cli-words.js';
 import type { Colours } from './colour.js';
 
 export interface ErrorView {
@@ -50,8 +50,8 @@ export function renderError(error: unknown, colours: Colours, sql?: string): str
     .filter((k) => typeof details[k] === 'string' || typeof details[k] === 'number')
     .map((k) => `${k} ${details[k]}`);
   if (facts.length) lines.push(colours.dim(`  ${facts.join(', ')}`));
-  if (view.hint) lines.push(`${colours.yellow('hint:')} ${inCliWords(view.hint)}`);
-  if (view.code === 'mutation_row_limit_exceeded') lines.push(`${colours.yellow('hint:')} ${BATCHING_HINT}`);
+  const hint = cliHint(error);
+  if (hint) lines.push(`${colours.yellow('hint:')} ${hint}`);
   if (error instanceof CliError && Array.isArray(error.details?.problems)) {
     for (const p of error.details.problems as { line: number; field?: string; message: string }[]) {
       lines.push(`  line ${p.line}${p.field ? `, ${p.field}` : ''}: ${p.message}`);

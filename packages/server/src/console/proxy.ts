@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { sessionKeyOf } from './session.js';
+import { inConsoleWords } from './words.js';
 
 /** Request headers the console's calls carry to the API (the change group's: an import is one entry of Activity). */
 const FORWARDED_REQUEST = [
@@ -29,7 +30,8 @@ export function apiUrl(apiBase: string, proxyBase: string, rawUrl: string): stri
 /**
  * `/console/api/<path>` → `/v1/<path>` of this server (`app.inject`), with `Authorization: ApiKey <session
  * key>`: the same authentication, limits, guard and request log as any API call of that key. Without a
- * session no Authorization is sent, so the API's own 401 answers. The Origin check ran before (onRequest).
+ * session no Authorization is sent, so the API's own 401 answers. The Origin check ran before (onRequest). An
+ * error answer reaches the page in the console's words (words.ts), the catalogue's texts for a person.
  */
 export async function proxyToApi(
   ctx: AppContext,
@@ -58,5 +60,7 @@ export async function proxyToApi(
     if (value === undefined || HOP_BY_HOP.has(name.toLowerCase())) continue;
     reply.header(name, value);
   }
-  return reply.code(response.statusCode).send(response.rawPayload);
+  const json = String(response.headers['content-type'] ?? '').startsWith('application/json');
+  const worded = response.statusCode >= 400 && json ? inConsoleWords(response.rawPayload) : undefined;
+  return reply.code(response.statusCode).send(worded ?? response.rawPayload);
 }

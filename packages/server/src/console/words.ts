@@ -1,14 +1,46 @@
-/**
- * The sign-in pages' hints for a person: the catalogue's hints are written for whoever reads the HTTP answer,
- * often an agent ("Ask the user to check the 8-digit code…"). Codes not listed keep the catalogue's hint.
- */
-const SIGN_IN_HINTS: Readonly<Record<string, string>> = {
-  invalid_email: 'Check the address and type it again.',
-  invalid_code: 'Check the 8-digit code in the e-mail and type it again.',
-};
+import { hintFor, inAudienceWords } from '@expense/wire';
 
+/**
+ * The console's words for API errors: the error catalogue's console texts (`consoleHint`, and its phrases for
+ * texts built at a throw site), for a person rather than an agent. The sign-in pages show them, and the proxy
+ * gives the console's pages their errors in them (docs/architecture.md, "Errors").
+ */
+
+/** A sign-in page's hint for an API error (code and HTTP hint). */
 export function signInHint(code: string, hint: string | undefined): string | undefined {
-  // The void variant ("Too many wrong codes…") is already written for a person.
-  if (code === 'invalid_code' && hint?.startsWith('Too many')) return hint;
-  return SIGN_IN_HINTS[code] ?? hint;
+  return hintFor({ code, hint }, 'console');
+}
+
+interface ErrorBody {
+  code: string;
+  message?: unknown;
+  hint?: string;
+}
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const { code, hint } = value as Record<string, unknown>;
+  return typeof code === 'string' && (hint === undefined || typeof hint === 'string');
+}
+
+/**
+ * An API answer for the console's pages: an error envelope (`{ok: false, error}`) with its message and hint in the
+ * console's words; any other payload unchanged (undefined).
+ */
+export function inConsoleWords(payload: Buffer): Buffer | undefined {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const error = (envelope as { error?: unknown } | null)?.error;
+  if (!isErrorBody(error)) return undefined;
+  const hint = hintFor(error, 'console');
+  const worded = {
+    ...error,
+    ...(typeof error.message === 'string' ? { message: inAudienceWords(error.message, 'console') } : {}),
+    ...(hint === undefined ? {} : { hint }),
+  };
+  return Buffer.from(JSON.stringify({ ...(envelope as object), error: worded }));
 }
