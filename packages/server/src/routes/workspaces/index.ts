@@ -13,6 +13,7 @@ import { principalOf } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
+import { pendingInvitationCount } from '../../invitations/store.js';
 import {
   createWorkspace,
   findMembership,
@@ -22,7 +23,6 @@ import {
   selectWorkspace,
 } from '../../workspaces/store.js';
 import { invitationPrompt } from '../invitations/prompt.js';
-import { pendingInvitationCount } from '../../invitations/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
 
 /** A new workspace reports in USD and dates in UTC until someone says otherwise. */
