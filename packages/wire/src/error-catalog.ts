@@ -683,6 +683,23 @@ const PHRASES: readonly Phrase[] = [
     cli: ' (`expense schema` shows which columns are required and which are filled for you)',
     console: '',
   },
+  {
+    http: ' (and GET /schema, GET /me)',
+    mcp: ' (and get_schema)',
+    cli: ' (and `expense schema`, `expense whoami`)',
+  },
+  {
+    http: 'POST /sql one or more, applied atomically',
+    mcp: 'the execute tool also takes several, applied atomically',
+    cli: '`expense sql -f <file>` one or more, applied atomically',
+  },
+  {
+    http: 'POST /changes/{changeId}/revert',
+    mcp: 'the revert tool',
+    cli: '`expense revert <changeId>`',
+    console: 'Revert on the Activity page',
+  },
+  { http: 'GET /changes', mcp: 'the history tool', cli: '`expense history`', console: 'the Activity page' },
   { http: 'POST /sql/query', mcp: 'the query tool', cli: '`expense query`', console: '“Run query”' },
   { http: 'POST /sql/execute', mcp: 'the execute tool', cli: '`expense exec`', console: '“Dry run write”' },
   { http: DIALECT_WORDS.modes.query, mcp: 'the query tool', cli: '`expense query`', console: '“Run query”' },

@@ -9,6 +9,7 @@ import { inp, out, READ } from './lean-schema.js';
 import type { ToolOptions } from './options.js';
 import { fencedText, fitSqlResult, relayNotes, withNotes } from './render.js';
 import { guarded, mcpFailure, outcomeUnknown } from './results.js';
+import { inToolWords } from './words.js';
 
 // No description: every word here is repeated in four tools' schemas (the selected workspace is the default).
 const WorkspaceArg = z.string().optional();
@@ -162,9 +163,14 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
         const ws = workspaceFor(workspaceId);
         if (isResult(ws)) return ws;
         const schema = await api.schema(ws);
-        const data = relations?.length
-          ? { ...schema, relations: schema.relations.filter((r) => relations.includes(r.name)) }
-          : schema;
+        // The rules of GET /schema name the HTTP routes: an agent on MCP reads them with the tools' names.
+        const data = {
+          ...schema,
+          rules: schema.rules.map(inToolWords),
+          ...(relations?.length
+            ? { relations: schema.relations.filter((r) => relations.includes(r.name)) }
+            : {}),
+        };
         const header = [
           `${data.relations.length} relation(s): ${data.relations.map((r) => r.name).join(', ')}.`,
         ];
