@@ -151,10 +151,9 @@ export class ExpenseApi {
   }
 
   /** GET /reports/{kind}: a fixed report in one currency (the shared definitions of @expense/wire/reports). */
-  report(input: ReportInput): Promise<CallResult<ReportData>> {
+  report(input: ReportInput, workspaceId = this.target.workspaceId): Promise<CallResult<ReportData>> {
     const { kind, ...query } = input;
     const qs = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));
-    const workspaceId = this.target.workspaceId;
     return this.client.call({
       method: 'GET',
       url: this.url(`/reports/${seg(kind)}?${qs}`),

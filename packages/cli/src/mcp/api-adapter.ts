@@ -60,6 +60,7 @@ export function cliMcpApi(api: ExpenseApi): McpApi {
       }),
     schema: (workspaceId) => mapped(async () => (await api.schema(workspaceId)).data),
     changes: (call = {}) => mapped(async () => (await api.changes(call)).data),
+    report: (input, call = {}) => mapped(async () => instructed(await api.report(input, call.workspaceId))),
     revertChange: (changeId, call = {}) =>
       mapped(async () => instructed(await api.revertChange(changeId, call))),
     sql: (endpoint, sql, call = {}) =>

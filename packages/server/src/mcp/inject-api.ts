@@ -7,6 +7,7 @@ import {
   type WorkspacesData,
 } from '@expense/wire';
 import { type Instructed, type McpApi, McpApiError, type PendingInvitation } from '@expense/wire/mcp';
+import type { ReportData } from '@expense/wire/reports';
 import type { FastifyInstance } from 'fastify';
 
 interface Envelope {
@@ -119,6 +120,15 @@ export function injectApi(t: InjectTarget): Required<Omit<McpApi, 'sql'>> {
         `/changes${c.limit ? `?limit=${c.limit}` : ''}`,
         c.workspaceId ? { workspaceId: c.workspaceId } : {},
       ),
+    report: ({ kind, ...range }, c = {}) => {
+      const query = new URLSearchParams(
+        Object.entries(range).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      );
+      return call<ReportData>('GET', `/reports/${encodeURIComponent(kind)}?${query}`, {
+        ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
+        instructed: true,
+      });
+    },
     revertChange: (changeId, c = {}) =>
       call<ChangeRevertData>('POST', `/changes/${encodeURIComponent(changeId)}/revert`, {
         body: c.dryRun ? { dryRun: true } : c.confirmToken ? { confirmToken: c.confirmToken } : {},

@@ -50,6 +50,7 @@ function forwardingApi(): { api: Required<McpApi>; bind(api: McpApi | undefined)
       schema: (workspaceId) => to().schema(workspaceId),
       sql: (endpoint, sql, call) => to().sql(endpoint, sql, call),
       changes: (call) => to().changes(call),
+      report: (input, call) => to().report(input, call),
       revertChange: (changeId, call) => to().revertChange(changeId, call),
     },
     bind: (api) => {

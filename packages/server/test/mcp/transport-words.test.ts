@@ -3,6 +3,7 @@
 import { PGLITE } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Live, startWithWorkspace, type TestUser } from '../sql/setup.js';
+import type { Json } from './helpers.js';
 
 const HTTP_WORDS = /\b(?:GET|POST|PUT|PATCH|DELETE) \/|X-Workspace-Id|dryRun/;
 
@@ -31,7 +32,7 @@ describe('texts served over /mcp speak of tools', () => {
       }),
     });
     expect(res.status).toBe(200);
-    return (await res.json()).result;
+    return ((await res.json()) as { result: Json }).result;
   };
 
   it('get_schema: the rules name the tools (history, revert, execute), not the routes', async () => {

@@ -1,5 +1,6 @@
 import type { ChangeRevertData, ChangesData } from '../changes.js';
 import type { Action } from '../envelope.js';
+import type { ReportData, ReportInput } from '../reports.js';
 import type { SchemaData } from '../schema.js';
 import type { SqlResultData } from '../sql.js';
 import type { WorkspacesData } from '../workspaces.js';
@@ -68,6 +69,8 @@ export interface McpApi {
   sql(endpoint: SqlEndpoint, sql: string, call?: SqlCall): Promise<SqlResult>;
   /** GET /changes (the `history` tool); absent where the server has no change history. */
   changes?(call?: { limit?: number; workspaceId?: string }): Promise<ChangesData>;
+  /** GET /reports/{kind} (the `report` tool): one request, one snapshot, one point of the key's limits. */
+  report(input: ReportInput, call?: { workspaceId?: string }): Promise<ReportData & Instructed>;
   /** POST /changes/{changeId}/revert (the `revert` tool). */
   revertChange?(changeId: string, call?: SqlCall): Promise<ChangeRevertData & Instructed>;
 }

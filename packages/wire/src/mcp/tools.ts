@@ -1,7 +1,7 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
-import { REPORT_KINDS, ReportInputError, ReportInputSchema, reportData, reportScript } from '../reports.js';
+import { REPORT_KINDS, ReportInputError, ReportInputSchema } from '../reports.js';
 import { McpApiError, type SqlResult } from './api.js';
 import { askUser, inputRequiredResult } from './confirm.js';
 import { registerHistoryTools } from './history-tools.js';
@@ -301,21 +301,13 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
           const issue = parsed.error.issues[0];
           throw new ReportInputError(`${issue?.path.join('.') ?? 'input'}: ${issue?.message ?? 'invalid'}`);
         }
-        // The statements of GET /reports, one query each, shaped by the same function.
-        const results: SqlResult[] = [];
-        for (const sql of reportScript(parsed.data)) {
-          results.push(await api.sql('/sql/query', sql, ws ? { workspaceId: ws } : {}));
-        }
-        const today = results[0]?.clock?.today ?? new Date().toISOString().slice(0, 10);
-        const data = reportData(
-          parsed.data,
-          results.map((r) => r.statements[0] ?? { rows: [] }),
-          today,
-        );
-        const header = [
-          `Report ${data.kind} ${data.from}..${data.to} in ${data.currency}, workspace ${results[0]?.workspaceId}.`,
-          ...data.notes,
-        ];
+        // GET /reports itself: its statements in one snapshot, one point of the key's limits, shaped as for every client.
+        const {
+          instructions: _instructions,
+          replayed: _replayed,
+          ...data
+        } = await api.report(parsed.data, ws ? { workspaceId: ws } : {});
+        const header = [`Report ${data.kind} ${data.from}..${data.to} in ${data.currency}.`, ...data.notes];
         return { content: [{ type: 'text', text: fencedText(header, data) }], structuredContent: data };
       }),
   );
