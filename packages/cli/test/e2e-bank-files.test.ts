@@ -354,6 +354,8 @@ describe('expense import of bank files as the banks write them', () => {
     const [entry] = await history();
     expect(entry.group).toMatchObject({ label: 'import big-export.csv', rowCount: 250, reverted: 0 });
     expect(entry.group.changes).toBeGreaterThan(2);
+    // The summary names the change that stands for the import, the one to revert.
+    expect(imported.stderr).toContain(`Recorded as change ${entry.changeId}`);
     const table = await run(['history']);
     expect(table.stdout).toContain(entry.changeId);
     expect(table.stdout).toContain('import big-export.csv');

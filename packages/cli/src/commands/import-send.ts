@@ -16,7 +16,10 @@ function summaryLine(s: ImportSummary): string {
   const verb = s.dryRun ? 'would be inserted' : 'inserted';
   const parts = [`${s.inserted} ${verb}`, `${s.skipped} skipped as already present`, `${s.failed} failed`];
   if (s.notSent) parts.push(`${s.notSent} not sent`);
-  return `${s.dryRun ? 'Dry run (nothing was changed): ' : ''}${parts.join(', ')} (of ${s.rows} row${s.rows === 1 ? '' : 's'}).`;
+  const recorded = s.changeId
+    ? ` Recorded as change ${s.changeId}: \`expense revert ${s.changeId}\` undoes the whole import.`
+    : '';
+  return `${s.dryRun ? 'Dry run (nothing was changed): ' : ''}${parts.join(', ')} (of ${s.rows} row${s.rows === 1 ? '' : 's'}).${recorded}`;
 }
 
 function printSummary(ctx: Context, summary: ImportSummary): void {

@@ -12,6 +12,8 @@ export interface ImportSummary {
   /** Rows after a failed batch, never sent. */
   notSent: number;
   dryRun: boolean;
+  /** The change that stands for the import in the history (its newest batch's): revert it to undo the import. */
+  changeId?: string;
 }
 
 export type BatchRunner = (
@@ -71,6 +73,7 @@ export async function runBatches<R extends ImportRow>(
     const inserted = result.replayed ? 0 : (result.data.statements[0]?.rowCount ?? 0);
     summary.inserted += inserted;
     summary.skipped += batch.rows.length - inserted;
+    if (!options.dryRun && result.data.changeId) summary.changeId = result.data.changeId;
     done += batch.rows.length;
     options.onProgress?.(done);
   }
