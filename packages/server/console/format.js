@@ -84,3 +84,12 @@ export function monthEnd(ymd) {
   const [y, m] = ymd.split('-').map(Number);
   return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
 }
+
+/**
+ * The short form of a change id: its last 8 hex digits. Change ids are time-ordered (UUIDv7), so their first
+ * digits are the same for changes minutes apart; the last ones are random and tell changes apart.
+ */
+export function shortChangeId(id) {
+  const hex = String(id ?? '').replace(/-/g, '');
+  return hex.slice(-8);
+}

@@ -1,6 +1,7 @@
 // Shared pieces: Preact and htm from the pinned packages, and small accessible building blocks.
 import htm from '../vendor/htm.mjs';
 import { Component, createRef, h, render } from '../vendor/preact.mjs';
+import { shortChangeId } from './format.js';
 import { personHint, personText } from './words.js';
 
 export const html = htm.bind(h);
@@ -50,4 +51,9 @@ export function format(value) {
 /** A page that needs a selected workspace says so instead of failing. */
 export function NeedsWorkspace() {
   return html`<${Notice}>Choose a workspace in the header, or create one on <a href="#/workspaces">Workspaces</a>.<//>`;
+}
+
+/** A change id as shown everywhere in the console: its short form, the full id in the title (and to copy). */
+export function ChangeId({ id }) {
+  return html`<code class="change-id" title=${id}>${shortChangeId(id)}</code>`;
 }

@@ -1,8 +1,8 @@
 // Activity: the change history of the selected workspace (GET /changes): when, who, what in words; a change's
 // rows as a before/after table (GET /changes/{id}); a revert shown first as a dry run in the same form.
 import { api } from '../api.js';
-import { dateTime } from '../format.js';
-import { Component, format, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { dateTime, shortChangeId } from '../format.js';
+import { ChangeId, Component, format, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 const NOUNS = {
   ledger_entries: ['transaction', 'transactions'],
@@ -110,7 +110,7 @@ export class ActivityPage extends Component {
         this.setState({
           preview: null,
           error: null,
-          message: `Change reverted (as change ${result.changeId.slice(0, 8)}).`,
+          message: html`Change reverted (as change <${ChangeId} id=${result.changeId} />).`,
         });
         await this.load();
       }
@@ -156,7 +156,7 @@ export class ActivityPage extends Component {
       this.setState({
         preview: null,
         error: null,
-        message: `Reverted ${change.group.label || 'the grouped changes'}${last ? ` (as change ${last.changeId.slice(0, 8)})` : ''}.`,
+        message: html`Reverted ${change.group.label || 'the grouped changes'}${last ? html` (as change <${ChangeId} id=${last.changeId} />)` : ''}.`,
       });
       await this.load();
     } catch (error) {
@@ -189,9 +189,9 @@ export class ActivityPage extends Component {
                     (c) => html`<tr>
                       <td>${dateTime(c.at, settings?.timeZone)}</td>
                       <td>${c.by.email ?? '—'}${c.by.label ? html` <span class="muted">(${c.by.label})</span>` : null}</td>
-                      <td>${summary(c)} <span class="muted">· change ${c.changeId.slice(0, 8)}</span></td>
+                      <td>${summary(c)} <span class="muted">· change <${ChangeId} id=${c.changeId} /></span></td>
                       <td>
-                        <button type="button" class="secondary" aria-label="Details of change ${c.changeId.slice(0, 8)}"
+                        <button type="button" class="secondary" aria-label="Details of change ${shortChangeId(c.changeId)}"
                           onClick=${() => this.show(c)}>Details</button>
                         ${
                           c.revertedBy

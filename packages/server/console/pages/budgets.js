@@ -3,7 +3,7 @@
 import { api } from '../api.js';
 import { money, month, monthEnd, monthStart, today } from '../format.js';
 import { lit, num, rows, write } from '../sql.js';
-import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 export class BudgetsPage extends Component {
   constructor(props) {
@@ -155,7 +155,7 @@ export class BudgetsPage extends Component {
         <button type="button" class="secondary" onClick=${() => this.setState({ month: monthStart(m, 1).slice(0, 7), lines: null, message: null }, () => this.load())}>Next month</button>
       </form>
       <${Problem} error=${error} />
-      ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><code>${message.changeId.slice(0, 8)}</code></a>)` : ''}.<//>` : null}
+      ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><${ChangeId} id=${message.changeId} /></a>)` : ''}.<//>` : null}
       <h2>Budget for ${month(m)}</h2>
       ${
         lines === null

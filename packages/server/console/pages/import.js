@@ -6,7 +6,7 @@
 import { apiCall, newIdempotencyKey } from '../api.js';
 import { money } from '../format.js';
 import { rows as selectRows } from '../sql.js';
-import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 /** Rows of the file shown before the import. */
 const PREVIEW_ROWS = 10;
@@ -246,7 +246,7 @@ export class ImportPage extends Component {
               done.summary.skipped ? `; ${done.summary.skipped} already there were skipped` : ''
             }.${
               done.changeId
-                ? html` One change in <a href="#/activity">Activity</a>: <code>${done.changeId}</code>.`
+                ? html` One change in <a href="#/activity">Activity</a>: <${ChangeId} id=${done.changeId} />.`
                 : ''
             }<//>`
           : null

@@ -1,6 +1,6 @@
 // SQL: read with /sql/query; writes go through a dry run first, then an explicit confirmation.
 import { api, newIdempotencyKey } from '../api.js';
-import { Component, DataTable, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { ChangeId, Component, DataTable, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 export function StatementResults({ result }) {
   return html`${result.statements.map(
@@ -71,7 +71,7 @@ export class SqlPage extends Component {
             </div>`
           : null
       }
-      ${result?.committed && result.statements.some((s) => s.command !== 'SELECT') ? html`<${Notice} kind="success">Saved: the change is in Activity${result.changeId ? html` as change <code>${result.changeId}</code>` : ''}.<//>` : null}
+      ${result?.committed && result.statements.some((s) => s.command !== 'SELECT') ? html`<${Notice} kind="success">Saved: the change is in Activity${result.changeId ? html` as change <${ChangeId} id=${result.changeId} />` : ''}.<//>` : null}
       ${result ? html`<${StatementResults} result=${result} />` : null}
     `;
   }

@@ -2,7 +2,7 @@
 // the row; add and delete. Every write is a normal change (in Activity, with its change id).
 import { dateTime, isoDay, money, monthStart, today } from '../format.js';
 import { lit, num, rows, write } from '../sql.js';
-import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 const PAGE = 25;
 const EMPTY_FILTER = { month: '', account: '', category: '', text: '', min: '', max: '' };
@@ -180,7 +180,7 @@ export class TransactionsPage extends Component {
         <button type="button" class="secondary" onClick=${() => this.setState({ filter: { ...EMPTY_FILTER }, applied: { ...EMPTY_FILTER }, page: 0 }, () => this.load())}>All transactions</button>
       </form>
       <${Problem} error=${error} />
-      ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><code>${message.changeId.slice(0, 8)}</code></a>)` : ''}.<//>` : null}
+      ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><${ChangeId} id=${message.changeId} /></a>)` : ''}.<//>` : null}
       ${
         entries === null
           ? error
