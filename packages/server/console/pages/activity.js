@@ -74,6 +74,7 @@ export class ActivityPage extends Component {
     this.state = { changes: null, error: null, preview: null, details: null, message: null };
   }
 
+  /** @override */
   componentDidMount() {
     this.load();
   }
@@ -165,6 +166,7 @@ export class ActivityPage extends Component {
     }
   }
 
+  /** @override */
   render({ workspaceId, settings }, { changes, error, preview, details, message }) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     return html`

@@ -69,6 +69,7 @@ export class BudgetsPage extends Component {
     };
   }
 
+  /** @override */
   componentDidMount() {
     this.load();
   }
@@ -137,19 +138,20 @@ export class BudgetsPage extends Component {
     );
   }
 
+  /** @override */
   render({ workspaceId }, state) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     const { lines, edits, message, error } = state;
     const m = this.first();
     return html`
-      <form class="row" onSubmit=${(e) => {
+      <form class="row" onSubmit=${(/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
         this.load();
       }}>
         <div>
           <label for="budget-month">Month</label>
           <input id="budget-month" type="month" value=${state.month} required
-            onChange=${(e) => this.setState({ month: e.currentTarget.value, lines: null, message: null }, () => this.load())} />
+            onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ month: e.currentTarget.value, lines: null, message: null }, () => this.load())} />
         </div>
         <button type="button" class="secondary" onClick=${() => this.setState({ month: monthStart(m, -1).slice(0, 7), lines: null, message: null }, () => this.load())}>Previous month</button>
         <button type="button" class="secondary" onClick=${() => this.setState({ month: monthStart(m, 1).slice(0, 7), lines: null, message: null }, () => this.load())}>Next month</button>
@@ -173,13 +175,13 @@ export class BudgetsPage extends Component {
                   return html`<tr class=${remaining !== null && remaining < 0 ? 'over' : ''}>
                     <td>${l.category}${l.direction === 'income' ? html` <span class="muted">(income)</span>` : null}</td>
                     <td class="num">
-                      <form class="inline" onSubmit=${(e) => {
+                      <form class="inline" onSubmit=${(/** @type {SubmitEvent} */ e) => {
                         e.preventDefault();
                         this.update(l);
                       }}>
                         <input aria-label="Planned for ${l.category}" inputmode="decimal" size="9" class="num"
                           value=${edited ?? l.planned_value}
-                          onInput=${(e) => this.setState({ edits: { ...edits, [l.line_id]: e.currentTarget.value } })} />
+                          onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ edits: { ...edits, [l.line_id]: e.currentTarget.value } })} />
                         <span class="muted"> ${l.currency}</span>
                         ${edited !== undefined && edited !== l.planned_value ? html`<button type="submit">Save ${l.category}</button>` : null}
                       </form>
@@ -197,14 +199,14 @@ export class BudgetsPage extends Component {
         <div class="row">
           <div><label for="budget-category">Category</label>
             <input id="budget-category" value=${state.category} required maxlength="100"
-              onInput=${(e) => this.setState({ category: e.currentTarget.value })} /></div>
+              onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ category: e.currentTarget.value })} /></div>
           <div><label for="budget-direction">Kind</label>
-            <select id="budget-direction" value=${state.direction} onChange=${(e) => this.setState({ direction: e.currentTarget.value })}>
+            <select id="budget-direction" value=${state.direction} onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ direction: e.currentTarget.value })}>
               <option value="spend">Spending</option><option value="income">Income</option>
             </select></div>
           <div><label for="budget-planned">Planned (${this.currency()})</label>
             <input id="budget-planned" inputmode="decimal" value=${state.planned} required size="10"
-              onInput=${(e) => this.setState({ planned: e.currentTarget.value })} /></div>
+              onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ planned: e.currentTarget.value })} /></div>
         </div>
         <button type="submit">Add line</button>
       </form>

@@ -60,10 +60,13 @@ class AmbiguousDates extends Error {
   }
 }
 
+/** Where the server's build writes the import core (a variable: the type checker does not read the bundle). */
+const IMPORT_CORE = '../build/import-core.js';
+/** @type {Promise<import('../types/import-core').ImportCore> | undefined} */
 let corePromise;
 /** The bundled import core, loaded when the page is first opened. */
 function importCore() {
-  corePromise ??= import('../build/import-core.js');
+  corePromise ??= import(IMPORT_CORE);
   return corePromise;
 }
 
@@ -92,6 +95,7 @@ export class ImportPage extends Component {
     this.confirm = () => this.run();
   }
 
+  /** @override */
   componentDidMount() {
     importCore().then(
       (core) => this.setState({ core }),
@@ -196,6 +200,7 @@ export class ImportPage extends Component {
     };
   }
 
+  /** @override */
   render({ workspaceId }, state) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     const { core, preview, done, error, problems, progress, checking, importing } = state;
@@ -206,21 +211,21 @@ export class ImportPage extends Component {
         <div class="row">
           <div><label for="import-file">Bank file (CSV)</label>
             <input id="import-file" type="file" accept=".csv,.txt,text/csv" required
-              onChange=${(e) => this.setState({ file: e.currentTarget.files?.[0] ?? null, preview: null, done: null })} /></div>
+              onChange=${(/** @type {import('../types/console').FileEvent} */ e) => this.setState({ file: e.currentTarget.files?.[0] ?? null, preview: null, done: null })} /></div>
           <div><label for="import-account">Account</label>
             <input id="import-account" list="import-accounts" value=${state.account} placeholder="e.g. checking"
               aria-describedby="import-account-help"
-              onInput=${(e) => this.setState({ account: e.currentTarget.value, preview: null })} />
+              onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ account: e.currentTarget.value, preview: null })} />
             <datalist id="import-accounts">${state.accounts.map((a) => html`<option value=${a} />`)}</datalist></div>
           <div><label for="import-preset">Bank</label>
             <select id="import-preset" value=${state.preset}
-              onChange=${(e) => this.setState({ preset: e.currentTarget.value, preview: null })}>
+              onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ preset: e.currentTarget.value, preview: null })}>
               <option value="">Recognise from the file</option>
               ${(core?.PRESET_NAMES ?? []).map((n) => html`<option value=${n}>${core.PRESETS[n].title}</option>`)}
             </select></div>
           <div><label for="import-dates">Dates</label>
             <select id="import-dates" value=${state.dateFormat}
-              onChange=${(e) => this.setState({ dateFormat: e.currentTarget.value, preview: null })}>
+              onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ dateFormat: e.currentTarget.value, preview: null })}>
               <option value="">Recognise from the file</option>
               ${(core?.DATE_FORMATS ?? []).map((f) => html`<option value=${f}>${f}</option>`)}
             </select></div>

@@ -88,6 +88,7 @@ export class ReportsPage extends Component {
     };
   }
 
+  /** @override */
   render({ workspaceId, settings }, { kind, from, to, currency, result, error }) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     const set = (name) => (e) => this.setState({ [name]: e.currentTarget.value });

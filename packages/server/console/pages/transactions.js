@@ -76,6 +76,7 @@ export class TransactionsPage extends Component {
     };
   }
 
+  /** @override */
   componentDidMount() {
     this.loadChoices();
     this.load();
@@ -152,6 +153,7 @@ export class TransactionsPage extends Component {
     return `${isoDay(e.ts, this.props.settings?.timeZone)} ${e.account_id} ${money(e.amount, e.currency)}`;
   }
 
+  /** @override */
   render({ workspaceId, settings }, state) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     const { filter, entries, total, page, editing, deleting, message, error } = state;
@@ -200,11 +202,11 @@ export class TransactionsPage extends Component {
                     ${
                       isEditing
                         ? html`<td><input aria-label="Category of ${name}" list="tx-categories" value=${editing.category}
-                              onKeyDown=${(ev) => this.editKey(ev, e)}
-                              onInput=${(ev) => this.setState({ editing: { ...editing, category: ev.currentTarget.value } })} /></td>
+                              onKeyDown=${(/** @type {KeyboardEvent} */ ev) => this.editKey(ev, e)}
+                              onInput=${(/** @type {import('../types/console').FieldEvent} */ ev) => this.setState({ editing: { ...editing, category: ev.currentTarget.value } })} /></td>
                             <td><input aria-label="Note of ${name}" value=${editing.note}
-                              onKeyDown=${(ev) => this.editKey(ev, e)}
-                              onInput=${(ev) => this.setState({ editing: { ...editing, note: ev.currentTarget.value } })} /></td>
+                              onKeyDown=${(/** @type {KeyboardEvent} */ ev) => this.editKey(ev, e)}
+                              onInput=${(/** @type {import('../types/console').FieldEvent} */ ev) => this.setState({ editing: { ...editing, note: ev.currentTarget.value } })} /></td>
                             <td><button type="button" onClick=${() => this.saveEdit(e)}>Save</button>
                               <button type="button" class="secondary" onClick=${() => this.setState({ editing: null })}>Cancel</button></td>`
                         : html`<td>${e.category ?? (e.kind === 'transfer' ? html`<span class="muted">transfer</span>` : '—')}</td>
@@ -237,19 +239,19 @@ export class TransactionsPage extends Component {
       <form onSubmit=${this.add} aria-labelledby="tx-add-heading">
         <div class="row">
           <div><label for="add-day">Date</label><input id="add-day" type="date" required value=${state.adding.day}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, day: e.currentTarget.value } })} /></div>
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, day: e.currentTarget.value } })} /></div>
           <div><label for="add-account">Account</label><input id="add-account" required list="add-accounts" value=${state.adding.account}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, account: e.currentTarget.value } })} />
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, account: e.currentTarget.value } })} />
             <datalist id="add-accounts">${state.accounts.map((a) => html`<option value=${a} />`)}</datalist></div>
           <div><label for="add-kind">Kind</label><select id="add-kind" value=${state.adding.kind}
-            onChange=${(e) => this.setState({ adding: { ...state.adding, kind: e.currentTarget.value } })}>
+            onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, kind: e.currentTarget.value } })}>
             <option value="spend">Spending</option><option value="income">Income</option></select></div>
           <div><label for="add-amount">Amount (${settings?.currency ?? 'USD'})</label><input id="add-amount" required inputmode="decimal" size="9" value=${state.adding.amount}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, amount: e.currentTarget.value } })} /></div>
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, amount: e.currentTarget.value } })} /></div>
           <div><label for="add-category">Category</label><input id="add-category" list="tx-categories" value=${state.adding.category}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, category: e.currentTarget.value } })} /></div>
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, category: e.currentTarget.value } })} /></div>
           <div><label for="add-note">Note</label><input id="add-note" value=${state.adding.note}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, note: e.currentTarget.value } })} /></div>
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, note: e.currentTarget.value } })} /></div>
         </div>
         <button type="submit">Add transaction</button>
       </form>
