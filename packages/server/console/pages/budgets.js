@@ -5,9 +5,26 @@ import { money, month, monthEnd, monthStart, today } from '../format.js';
 import { lit, num, rows, write } from '../sql.js';
 import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
+/**
+ * @typedef {import('../types/console').Row} Row
+ * @typedef {object} BudgetsState
+ * @property {string} month "YYYY-MM"
+ * @property {Row[] | null} lines
+ * @property {Record<string, string>} edits planned amounts being edited, by line_id
+ * @property {string} category
+ * @property {string} direction
+ * @property {string} planned
+ * @property {unknown} error
+ * @property {{ what: string, changeId?: string | null } | null} message
+ * @property {string} [reportCurrency]
+ */
+
+/** @extends {Component<import('../types/console').PageProps, BudgetsState>} */
 export class BudgetsPage extends Component {
+  /** @param {import('../types/console').PageProps} props */
   constructor(props) {
     super(props);
+    /** @type {BudgetsState} */
     this.state = {
       month: monthStart(today(props.settings?.timeZone)).slice(0, 7),
       lines: null,
@@ -18,6 +35,7 @@ export class BudgetsPage extends Component {
       error: null,
       message: null,
     };
+    /** @param {SubmitEvent} event */
     this.add = async (event) => {
       event.preventDefault();
       const planned = num(this.state.planned);
@@ -39,7 +57,7 @@ export class BudgetsPage extends Component {
           `SELECT direction, category, currency, planned_value, note FROM budget_lines WHERE budget_month = DATE ${lit(previous)} ORDER BY direction, category`,
           this.props.workspaceId,
         );
-        const have = new Set(this.state.lines.map((l) => `${l.direction} ${l.category}`));
+        const have = new Set((this.state.lines ?? []).map((l) => `${l.direction} ${l.category}`));
         const missing = before.filter((l) => !have.has(`${l.direction} ${l.category}`));
         if (missing.length === 0) {
           this.setState({
@@ -96,7 +114,10 @@ export class BudgetsPage extends Component {
         `/reports/budget_vs_actual?${new URLSearchParams({ from: first, to: monthEnd(first), currency: this.currency() })}`,
         { workspaceId },
       );
-      const actual = new Map(report.rows.map((r) => [`${r.direction} ${r.category}`, r.actual]));
+      /** @type {Map<string, string | null>} */
+      const actual = new Map(
+        report.rows.map((/** @type {Row} */ r) => [`${r.direction} ${r.category}`, r.actual]),
+      );
       this.setState({
         lines: lines.map((l) => ({ ...l, actual: actual.get(`${l.direction} ${l.category}`) ?? null })),
         edits: {},
@@ -107,6 +128,11 @@ export class BudgetsPage extends Component {
     }
   }
 
+  /**
+   * @param {string} sql
+   * @param {string} what
+   * @param {Partial<BudgetsState>} [reset]
+   */
   async save(sql, what, reset = {}) {
     try {
       const { changeId } = await write(sql, this.props.workspaceId);
@@ -117,6 +143,7 @@ export class BudgetsPage extends Component {
     }
   }
 
+  /** @param {Row} line */
   async update(line) {
     const planned = num(this.state.edits[line.line_id]);
     if (!planned || Number(planned) <= 0) {
@@ -131,6 +158,7 @@ export class BudgetsPage extends Component {
     );
   }
 
+  /** @param {Row} line */
   async remove(line) {
     await this.save(
       `DELETE FROM budget_lines WHERE line_id = ${lit(line.line_id)}`,
@@ -138,7 +166,11 @@ export class BudgetsPage extends Component {
     );
   }
 
-  /** @override */
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {BudgetsState} state
+   */
   render({ workspaceId }, state) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     const { lines, edits, message, error } = state;
