@@ -3,7 +3,21 @@
 /** Where the console is mounted (this file is served from <base>/assets/api.js). */
 export const BASE = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 
+/**
+ * @typedef {import('./types/console').ApiError} ApiError
+ * @typedef {object} CallOptions
+ * @property {unknown} [body] sent as JSON
+ * @property {string | null} [workspaceId] X-Workspace-Id
+ * @property {string} [idempotencyKey] Idempotency-Key
+ * @property {{ id: string, label: string }} [changeGroup] X-Change-Group and X-Change-Label
+ * @property {boolean} [redirectOn401] false: a 401 does not send the browser to sign-in
+ */
+
 export class ApiFailure extends Error {
+  /**
+   * @param {number} status
+   * @param {Partial<ApiError> | null | undefined} error
+   */
   constructor(status, error) {
     super(error?.message ?? `HTTP ${status}`);
     this.status = status;
@@ -28,6 +42,10 @@ const ATTEMPTS = 4;
  * in-flight limits, and a page that loads several things at once can meet them. A 429 is given before
  * anything runs, so sending the same request again is safe for every method.
  */
+/**
+ * @param {string} url
+ * @param {RequestInit} init
+ */
 async function fetchPaced(url, init) {
   for (let attempt = 1; ; attempt++) {
     const response = await fetch(url, init);
@@ -37,7 +55,14 @@ async function fetchPaced(url, init) {
   }
 }
 
-/** One API call; resolves with the envelope's data, rejects with ApiFailure. */
+/**
+ * One API call; resolves with the envelope's data, rejects with ApiFailure. The data is the route's JSON as
+ * its response schema describes it (the console reads it as JSON, unchecked).
+ * @param {string} method
+ * @param {string} path
+ * @param {CallOptions} [options]
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, options = {}) {
   return (await apiCall(method, path, options)).data;
 }
@@ -47,7 +72,14 @@ export async function api(method, path, options = {}) {
  * with the same Idempotency-Key (`Idempotent-Replayed`). `options.changeGroup` ({ id, label }) puts a write
  * into a change group (X-Change-Group, X-Change-Label): the writes of one import are one entry of Activity.
  */
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {CallOptions} [options]
+ * @returns {Promise<{ data: any, replayed: boolean }>}
+ */
 export async function apiCall(method, path, options = {}) {
+  /** @type {Record<string, string>} */
   const headers = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;

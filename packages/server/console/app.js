@@ -13,6 +13,18 @@ import { TransactionsPage } from './pages/transactions.js';
 import { WorkspacesPage } from './pages/workspaces.js';
 import { Component, h, html, render } from './ui.js';
 
+/**
+ * @typedef {import('./types/console').PageProps} PageProps
+ * @typedef {{ path: string, title: string, component: import('preact').ComponentType<PageProps>, keepOnSwitch?: boolean }} PageEntry
+ * @typedef {object} AppState
+ * @property {string} path
+ * @property {import('./types/console').Me | null} me
+ * @property {import('./types/console').Workspace[] | null} workspaces
+ * @property {string | null} workspaceId
+ * @property {import('./types/console').Settings | null} settings
+ */
+
+/** @type {PageEntry[]} */
 const PAGES = [
   { path: 'home', title: 'Home', component: HomePage },
   { path: 'transactions', title: 'Transactions', component: TransactionsPage },
@@ -41,9 +53,11 @@ function storedWorkspace() {
   }
 }
 
+/** @extends {Component<{}, AppState>} */
 class App extends Component {
   constructor() {
     super();
+    /** @type {AppState} */
     this.state = {
       path: currentPath(),
       me: null,
@@ -52,9 +66,14 @@ class App extends Component {
       settings: null,
     };
     this.onHash = () => this.setState({ path: currentPath() }, () => this.focusHeading());
+    /** @param {StorageEvent} event */
     this.onStorage = (event) => {
       if (event.key === WORKSPACE_STORAGE) this.selectWorkspace(event.newValue, false);
     };
+    /**
+     * @param {string | null} workspaceId
+     * @param {boolean} [store]
+     */
     this.selectWorkspace = (workspaceId, store = true) => {
       if (store) {
         if (workspaceId) localStorage.setItem(WORKSPACE_STORAGE, workspaceId);
@@ -66,6 +85,7 @@ class App extends Component {
     this.reloadSettings = () => this.loadSettings();
   }
 
+  /** @override */
   componentDidMount() {
     addEventListener('hashchange', this.onHash);
     addEventListener('storage', this.onStorage);
@@ -75,6 +95,7 @@ class App extends Component {
     );
   }
 
+  /** @override */
   componentWillUnmount() {
     removeEventListener('hashchange', this.onHash);
     removeEventListener('storage', this.onStorage);
@@ -82,6 +103,7 @@ class App extends Component {
 
   async loadWorkspaces() {
     try {
+      /** @type {{ workspaces: import('./types/console').Workspace[] }} */
       const { workspaces } = await api('GET', '/workspaces');
       let { workspaceId } = this.state;
       // A stored choice this person no longer belongs to (removed, or another account) falls back.
@@ -118,11 +140,18 @@ class App extends Component {
   }
 
   focusHeading() {
-    document.querySelector('main h1')?.focus();
+    const heading = document.querySelector('main h1');
+    if (heading instanceof HTMLElement) heading.focus();
   }
 
+  /**
+   * @override
+   * @param {{}} _props
+   * @param {AppState} state
+   */
   render(_props, state) {
-    const page = PAGES.find((p) => p.path === state.path);
+    // currentPath() gives the path of a page, home otherwise.
+    const page = /** @type {PageEntry} */ (PAGES.find((p) => p.path === state.path));
     document.title = `${page.title} · Expense console`;
     const workspace = state.workspaces?.find((w) => w.workspaceId === state.workspaceId) ?? null;
     const waiting =
@@ -135,7 +164,7 @@ class App extends Component {
             ? html`<div class="switcher">
                 <label for="workspace-switcher">Workspace</label>
                 <select id="workspace-switcher" value=${state.workspaceId ?? ''}
-                  onChange=${(e) => this.selectWorkspace(e.currentTarget.value)}>
+                  onChange=${(/** @type {Event & { currentTarget: HTMLSelectElement }} */ e) => this.selectWorkspace(e.currentTarget.value)}>
                   ${state.workspaces.map((w) => html`<option value=${w.workspaceId}>${w.name}</option>`)}
                 </select>
               </div>`
@@ -176,4 +205,4 @@ class App extends Component {
   }
 }
 
-render(h(App, {}), document.getElementById('app'));
+render(h(App, {}), /** @type {HTMLElement} */ (document.getElementById('app')));

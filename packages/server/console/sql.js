@@ -3,11 +3,13 @@
 import { api, newIdempotencyKey } from './api.js';
 
 /** A SQL string literal. */
+/** @param {unknown} value */
 export function lit(value) {
   return `'${String(value).replace(/'/g, "''")}'`;
 }
 
 /** A SQL numeric literal from a person's input ("12,50" or "12.50"), or null if it is not a number. */
+/** @param {unknown} value */
 export function num(value) {
   const text = String(value ?? '')
     .trim()
@@ -15,13 +17,23 @@ export function num(value) {
   return /^-?\d+(\.\d+)?$/.test(text) ? text : null;
 }
 
-/** The rows of one SELECT. */
+/**
+ * The rows of one SELECT.
+ * @param {string} sql
+ * @param {string | null} workspaceId
+ * @returns {Promise<import('./types/console').Row[]>}
+ */
 export async function rows(sql, workspaceId) {
   const result = await api('POST', '/sql/query', { body: { sql }, workspaceId });
   return result.statements[0]?.rows ?? [];
 }
 
-/** One committed write; resolves with { changeId, rowCount }. */
+/**
+ * One committed write; resolves with { changeId, rowCount }.
+ * @param {string} sql
+ * @param {string | null} workspaceId
+ * @returns {Promise<{ changeId: string, rowCount: number }>}
+ */
 export async function write(sql, workspaceId) {
   const result = await api('POST', '/sql/execute', {
     body: { sql },

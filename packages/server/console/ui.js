@@ -1,13 +1,29 @@
 // Shared pieces: Preact and htm from the pinned packages, and small accessible building blocks.
 import htm from '../vendor/htm.mjs';
 import { Component, createRef, h, render } from '../vendor/preact.mjs';
+import { shortChangeId } from './format.js';
 import { personHint, personText } from './words.js';
 
 export const html = htm.bind(h);
 export { Component, createRef, h, render };
 
 /** An API failure as the person needs it: the message, the hint naming the next step, the position if any. */
-export function Problem({ error }) {
+/**
+ * A caught failure as the console shows it: an ApiFailure, or a page's own `{ message }`, or anything thrown.
+ * @param {unknown} error
+ * @returns {import('./types/console').ApiError | null}
+ */
+function problemOf(error) {
+  if (!error) return null;
+  if (typeof error === 'object' && 'message' in error && typeof error.message === 'string') {
+    return /** @type {import('./types/console').ApiError} */ (error);
+  }
+  return { message: String(error) };
+}
+
+/** @param {{ error: unknown }} props */
+export function Problem(props) {
+  const error = problemOf(props.error);
   if (!error) return null;
   const position = error.details?.position;
   const hint = personHint(error);
@@ -18,11 +34,13 @@ export function Problem({ error }) {
   </div>`;
 }
 
+/** @param {{ children?: import('preact').ComponentChildren, kind?: string }} props */
 export function Notice({ children, kind = 'notice' }) {
   return html`<div class=${kind} role="status">${children}</div>`;
 }
 
 /** A result table (columns by name) with a caption; numbers right-aligned. */
+/** @param {{ caption: string, columns: string[], rows: import('./types/console').Row[] }} props */
 export function DataTable({ caption, columns, rows }) {
   return html`<div class="table-box" tabindex="0"><table>
     <caption class="muted">${caption}</caption>
@@ -41,6 +59,7 @@ export function DataTable({ caption, columns, rows }) {
   </table></div>`;
 }
 
+/** @param {unknown} value */
 export function format(value) {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'object') return JSON.stringify(value);
@@ -50,4 +69,10 @@ export function format(value) {
 /** A page that needs a selected workspace says so instead of failing. */
 export function NeedsWorkspace() {
   return html`<${Notice}>Choose a workspace in the header, or create one on <a href="#/workspaces">Workspaces</a>.<//>`;
+}
+
+/** A change id as shown everywhere in the console: its short form, the full id in the title (and to copy). */
+/** @param {{ id: string }} props */
+export function ChangeId({ id }) {
+  return html`<code class="change-id" title=${id}>${shortChangeId(id)}</code>`;
 }

@@ -1,23 +1,28 @@
 // Activity: the change history of the selected workspace (GET /changes): when, who, what in words; a change's
 // rows as a before/after table (GET /changes/{id}); a revert shown first as a dry run in the same form.
 import { api } from '../api.js';
-import { dateTime } from '../format.js';
-import { Component, format, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { dateTime, shortChangeId } from '../format.js';
+import { ChangeId, Component, format, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
+/** @typedef {import('../types/console').Json} Json */
+
+/** @type {Record<string, [string, string]>} */
 const NOUNS = {
   ledger_entries: ['transaction', 'transactions'],
   budget_lines: ['budget line', 'budget lines'],
   workspace_settings: ['workspace setting', 'workspace settings'],
   account_metadata: ['account detail', 'account details'],
 };
+/** @type {Record<string, string>} */
 const VERBS = { INSERT: 'Added', UPDATE: 'Changed', DELETE: 'Deleted' };
 /** Columns every row has and nobody edits: left out of the before/after table. */
 const BOOKKEEPING = new Set(['workspace_id', 'inserted_at', 'updated_at']);
 
+/** @param {Json} change */
 function summary(change) {
   // A change group (an import's batches) is listed once, as its newest change: its label and all its rows.
   const group = change.group?.changes > 1 ? change.group : null;
-  const parts = change.statements.map((s) => {
+  const parts = change.statements.map((/** @type {Json} */ s) => {
     const [one, many] = NOUNS[s.table] ?? [s.table, s.table];
     const count = group && change.statements.length === 1 ? group.rowCount : s.rowCount;
     return `${VERBS[s.command] ?? s.command} ${count} ${count === 1 ? one : many}`;
@@ -29,6 +34,7 @@ function summary(change) {
 }
 
 /** A short name for a row: its key's values, shortened ids. */
+/** @param {Json} row */
 function rowName(row) {
   const [one] = NOUNS[row.table] ?? [row.table];
   const key = Object.values(row.key)
@@ -37,13 +43,16 @@ function rowName(row) {
   return `${one} ${key}`;
 }
 
+/** @param {unknown} value */
 function cell(value) {
   if (value === undefined) return '';
   return format(value);
 }
 
 /** Per row, the columns that differ between its two images (all of them for an added or deleted row). */
+/** @param {{ rows: Json[], caption: string, beforeLabel: string, afterLabel: string }} props */
 export function RowDiff({ rows, caption, beforeLabel, afterLabel }) {
+  /** @type {{ name: string, column: string, row: Json }[]} */
   const lines = [];
   for (const row of rows) {
     const columns = [...new Set([...Object.keys(row.before ?? {}), ...Object.keys(row.after ?? {})])].filter(
@@ -68,12 +77,25 @@ export function RowDiff({ rows, caption, beforeLabel, afterLabel }) {
   </table></div>`;
 }
 
+/**
+ * @typedef {{ change: Json, result: Json, steps?: { changeId: string, result: Json }[] }} Preview
+ * @typedef {object} ActivityState
+ * @property {Json[] | null} changes
+ * @property {unknown} error
+ * @property {Preview | null} preview a revert's dry run, waiting for its confirmation
+ * @property {{ change: Json, rows: Json[] } | null} details
+ * @property {import('preact').ComponentChildren} message
+ */
+
+/** @extends {Component<import('../types/console').PageProps, ActivityState>} */
 export class ActivityPage extends Component {
   constructor() {
     super();
+    /** @type {ActivityState} */
     this.state = { changes: null, error: null, preview: null, details: null, message: null };
   }
 
+  /** @override */
   componentDidMount() {
     this.load();
   }
@@ -88,6 +110,7 @@ export class ActivityPage extends Component {
     }
   }
 
+  /** @param {Json} change */
   async show(change) {
     try {
       const data = await api('GET', `/changes/${change.changeId}`, { workspaceId: this.props.workspaceId });
@@ -97,6 +120,10 @@ export class ActivityPage extends Component {
     }
   }
 
+  /**
+   * @param {Json} change
+   * @param {boolean} dryRun
+   */
   async revert(change, dryRun) {
     if (change.group?.changes > 1) return this.revertGroup(change, dryRun);
     try {
@@ -110,7 +137,7 @@ export class ActivityPage extends Component {
         this.setState({
           preview: null,
           error: null,
-          message: `Change reverted (as change ${result.changeId.slice(0, 8)}).`,
+          message: html`Change reverted (as change <${ChangeId} id=${result.changeId} />).`,
         });
         await this.load();
       }
@@ -124,13 +151,18 @@ export class ActivityPage extends Component {
    * first, one revert each (each within the row cap), every one dry-run before any is sent; the reverts share a
    * change group of their own, so they are one entry too.
    */
+  /**
+   * @param {Json} change
+   * @param {boolean} dryRun
+   */
   async revertGroup(change, dryRun) {
     const workspaceId = this.props.workspaceId;
     try {
       if (dryRun) {
         const { members } = await api('GET', `/changes/${change.changeId}`, { workspaceId });
+        /** @type {{ changeId: string, result: Json }[]} */
         const steps = [];
-        for (const member of members.filter((m) => !m.revertedBy).reverse()) {
+        for (const member of members.filter((/** @type {Json} */ m) => !m.revertedBy).reverse()) {
           const result = await api('POST', `/changes/${member.changeId}/revert`, {
             body: { dryRun: true },
             workspaceId,
@@ -156,7 +188,7 @@ export class ActivityPage extends Component {
       this.setState({
         preview: null,
         error: null,
-        message: `Reverted ${change.group.label || 'the grouped changes'}${last ? ` (as change ${last.changeId.slice(0, 8)})` : ''}.`,
+        message: html`Reverted ${change.group.label || 'the grouped changes'}${last ? html` (as change <${ChangeId} id=${last.changeId} />)` : ''}.`,
       });
       await this.load();
     } catch (error) {
@@ -165,6 +197,11 @@ export class ActivityPage extends Component {
     }
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {ActivityState} state
+   */
   render({ workspaceId, settings }, { changes, error, preview, details, message }) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     return html`
@@ -186,12 +223,12 @@ export class ActivityPage extends Component {
                 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Actions</th></tr></thead>
                 <tbody>
                   ${changes.map(
-                    (c) => html`<tr>
+                    (/** @type {Json} */ c) => html`<tr>
                       <td>${dateTime(c.at, settings?.timeZone)}</td>
                       <td>${c.by.email ?? '—'}${c.by.label ? html` <span class="muted">(${c.by.label})</span>` : null}</td>
-                      <td>${summary(c)} <span class="muted">· change ${c.changeId.slice(0, 8)}</span></td>
+                      <td>${summary(c)} <span class="muted">· change <${ChangeId} id=${c.changeId} /></span></td>
                       <td>
-                        <button type="button" class="secondary" aria-label="Details of change ${c.changeId.slice(0, 8)}"
+                        <button type="button" class="secondary" aria-label="Details of change ${shortChangeId(c.changeId)}"
                           onClick=${() => this.show(c)}>Details</button>
                         ${
                           c.revertedBy
@@ -207,6 +244,7 @@ export class ActivityPage extends Component {
     `;
   }
 
+  /** @param {{ change: Json, rows: Json[] }} details */
   detailsBlock({ change, rows }) {
     return html`<section class="notice" aria-labelledby="change-details">
       <h2 id="change-details">${summary(change)}</h2>
@@ -216,6 +254,7 @@ export class ActivityPage extends Component {
     </section>`;
   }
 
+  /** @param {Preview} preview */
   previewBlock({ change, result, steps }) {
     return html`<div class="notice" role="status">
       <p><strong>Dry run of the revert:</strong> nothing was changed yet. These rows would be put back${

@@ -3,11 +3,28 @@
 import { api } from '../api.js';
 import { money, month, monthEnd, monthStart, today } from '../format.js';
 import { lit, num, rows, write } from '../sql.js';
-import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
+/**
+ * @typedef {import('../types/console').Row} Row
+ * @typedef {object} BudgetsState
+ * @property {string} month "YYYY-MM"
+ * @property {Row[] | null} lines
+ * @property {Record<string, string>} edits planned amounts being edited, by line_id
+ * @property {string} category
+ * @property {string} direction
+ * @property {string} planned
+ * @property {unknown} error
+ * @property {{ what: string, changeId?: string | null } | null} message
+ * @property {string} [reportCurrency]
+ */
+
+/** @extends {Component<import('../types/console').PageProps, BudgetsState>} */
 export class BudgetsPage extends Component {
+  /** @param {import('../types/console').PageProps} props */
   constructor(props) {
     super(props);
+    /** @type {BudgetsState} */
     this.state = {
       month: monthStart(today(props.settings?.timeZone)).slice(0, 7),
       lines: null,
@@ -18,6 +35,7 @@ export class BudgetsPage extends Component {
       error: null,
       message: null,
     };
+    /** @param {SubmitEvent} event */
     this.add = async (event) => {
       event.preventDefault();
       const planned = num(this.state.planned);
@@ -39,7 +57,7 @@ export class BudgetsPage extends Component {
           `SELECT direction, category, currency, planned_value, note FROM budget_lines WHERE budget_month = DATE ${lit(previous)} ORDER BY direction, category`,
           this.props.workspaceId,
         );
-        const have = new Set(this.state.lines.map((l) => `${l.direction} ${l.category}`));
+        const have = new Set((this.state.lines ?? []).map((l) => `${l.direction} ${l.category}`));
         const missing = before.filter((l) => !have.has(`${l.direction} ${l.category}`));
         if (missing.length === 0) {
           this.setState({
@@ -69,6 +87,7 @@ export class BudgetsPage extends Component {
     };
   }
 
+  /** @override */
   componentDidMount() {
     this.load();
   }
@@ -95,7 +114,10 @@ export class BudgetsPage extends Component {
         `/reports/budget_vs_actual?${new URLSearchParams({ from: first, to: monthEnd(first), currency: this.currency() })}`,
         { workspaceId },
       );
-      const actual = new Map(report.rows.map((r) => [`${r.direction} ${r.category}`, r.actual]));
+      /** @type {Map<string, string | null>} */
+      const actual = new Map(
+        report.rows.map((/** @type {Row} */ r) => [`${r.direction} ${r.category}`, r.actual]),
+      );
       this.setState({
         lines: lines.map((l) => ({ ...l, actual: actual.get(`${l.direction} ${l.category}`) ?? null })),
         edits: {},
@@ -106,6 +128,11 @@ export class BudgetsPage extends Component {
     }
   }
 
+  /**
+   * @param {string} sql
+   * @param {string} what
+   * @param {Partial<BudgetsState>} [reset]
+   */
   async save(sql, what, reset = {}) {
     try {
       const { changeId } = await write(sql, this.props.workspaceId);
@@ -116,6 +143,7 @@ export class BudgetsPage extends Component {
     }
   }
 
+  /** @param {Row} line */
   async update(line) {
     const planned = num(this.state.edits[line.line_id]);
     if (!planned || Number(planned) <= 0) {
@@ -130,6 +158,7 @@ export class BudgetsPage extends Component {
     );
   }
 
+  /** @param {Row} line */
   async remove(line) {
     await this.save(
       `DELETE FROM budget_lines WHERE line_id = ${lit(line.line_id)}`,
@@ -137,25 +166,30 @@ export class BudgetsPage extends Component {
     );
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {BudgetsState} state
+   */
   render({ workspaceId }, state) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     const { lines, edits, message, error } = state;
     const m = this.first();
     return html`
-      <form class="row" onSubmit=${(e) => {
+      <form class="row" onSubmit=${(/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
         this.load();
       }}>
         <div>
           <label for="budget-month">Month</label>
           <input id="budget-month" type="month" value=${state.month} required
-            onChange=${(e) => this.setState({ month: e.currentTarget.value, lines: null, message: null }, () => this.load())} />
+            onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ month: e.currentTarget.value, lines: null, message: null }, () => this.load())} />
         </div>
         <button type="button" class="secondary" onClick=${() => this.setState({ month: monthStart(m, -1).slice(0, 7), lines: null, message: null }, () => this.load())}>Previous month</button>
         <button type="button" class="secondary" onClick=${() => this.setState({ month: monthStart(m, 1).slice(0, 7), lines: null, message: null }, () => this.load())}>Next month</button>
       </form>
       <${Problem} error=${error} />
-      ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><code>${message.changeId.slice(0, 8)}</code></a>)` : ''}.<//>` : null}
+      ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><${ChangeId} id=${message.changeId} /></a>)` : ''}.<//>` : null}
       <h2>Budget for ${month(m)}</h2>
       ${
         lines === null
@@ -173,13 +207,13 @@ export class BudgetsPage extends Component {
                   return html`<tr class=${remaining !== null && remaining < 0 ? 'over' : ''}>
                     <td>${l.category}${l.direction === 'income' ? html` <span class="muted">(income)</span>` : null}</td>
                     <td class="num">
-                      <form class="inline" onSubmit=${(e) => {
+                      <form class="inline" onSubmit=${(/** @type {SubmitEvent} */ e) => {
                         e.preventDefault();
                         this.update(l);
                       }}>
                         <input aria-label="Planned for ${l.category}" inputmode="decimal" size="9" class="num"
                           value=${edited ?? l.planned_value}
-                          onInput=${(e) => this.setState({ edits: { ...edits, [l.line_id]: e.currentTarget.value } })} />
+                          onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ edits: { ...edits, [l.line_id]: e.currentTarget.value } })} />
                         <span class="muted"> ${l.currency}</span>
                         ${edited !== undefined && edited !== l.planned_value ? html`<button type="submit">Save ${l.category}</button>` : null}
                       </form>
@@ -197,14 +231,14 @@ export class BudgetsPage extends Component {
         <div class="row">
           <div><label for="budget-category">Category</label>
             <input id="budget-category" value=${state.category} required maxlength="100"
-              onInput=${(e) => this.setState({ category: e.currentTarget.value })} /></div>
+              onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ category: e.currentTarget.value })} /></div>
           <div><label for="budget-direction">Kind</label>
-            <select id="budget-direction" value=${state.direction} onChange=${(e) => this.setState({ direction: e.currentTarget.value })}>
+            <select id="budget-direction" value=${state.direction} onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ direction: e.currentTarget.value })}>
               <option value="spend">Spending</option><option value="income">Income</option>
             </select></div>
           <div><label for="budget-planned">Planned (${this.currency()})</label>
             <input id="budget-planned" inputmode="decimal" value=${state.planned} required size="10"
-              onInput=${(e) => this.setState({ planned: e.currentTarget.value })} /></div>
+              onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ planned: e.currentTarget.value })} /></div>
         </div>
         <button type="submit">Add line</button>
       </form>

@@ -6,16 +6,29 @@ import { dateTime, money, month, monthStart, today } from '../format.js';
 import { rows } from '../sql.js';
 import { Component, html, NeedsWorkspace, Problem } from '../ui.js';
 
+/**
+ * @typedef {import('../types/console').Json} Json
+ * @typedef {{ from: string, budget: Json, spend: Json, balances: Json, recent: Json[] }} HomeData
+ * @typedef {{ data: HomeData | null, invitations: Json[] | null, error: unknown }} HomeState
+ */
+
+/** @extends {Component<import('../types/console').PageProps, HomeState>} */
 export class HomePage extends Component {
   constructor() {
     super();
+    /** @type {HomeState} */
     this.state = { data: null, invitations: null, error: null };
   }
 
+  /** @override */
   componentDidMount() {
     this.load();
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} previous
+   */
   componentDidUpdate(previous) {
     if (previous.settings !== this.props.settings) this.load();
   }
@@ -49,10 +62,15 @@ export class HomePage extends Component {
     }
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {HomeState} state
+   */
   render({ workspaceId, workspace, settings }, { data, invitations, error }) {
     const invited = invitations?.length
       ? html`<div class="notice" role="status">
-          ${invitations.map((i) => html`<p>${i.invitedBy.email} invited you to “${i.workspaceName}”.</p>`)}
+          ${invitations.map((/** @type {Json} */ i) => html`<p>${i.invitedBy.email} invited you to “${i.workspaceName}”.</p>`)}
           <p><a href="#/members">Accept or decline on the Members page</a></p>
         </div>`
       : null;
@@ -60,23 +78,31 @@ export class HomePage extends Component {
     return html`
       ${invited}
       <${Problem} error=${error} />
-      ${data === null ? (error ? null : html`<p>Loading…</p>`) : this.dashboard(data, workspace, settings)}
+      ${data === null || !settings ? (error ? null : html`<p>Loading…</p>`) : this.dashboard(data, workspace, settings)}
     `;
   }
 
+  /**
+   * @param {HomeData} data
+   * @param {import('../types/console').Workspace | null} workspace
+   * @param {import('../types/console').Settings} settings
+   */
   dashboard({ from, budget, spend, balances, recent }, workspace, settings) {
     const currency = budget.currency;
     const stale = budget.fx.stale || balances.fx.stale;
     // Spending per category this month against its budget; categories without a budget are planned at 0.
+    /** @type {Map<string, { category: string, planned: number, actual: number }>} */
     const lines = new Map();
-    for (const r of budget.rows.filter((r) => r.direction === 'spend' && r.currency === currency)) {
+    for (const r of budget.rows.filter(
+      (/** @type {Json} */ r) => r.direction === 'spend' && r.currency === currency,
+    )) {
       lines.set(r.category, {
         category: r.category,
         planned: Number(r.planned_value),
         actual: Number(r.actual),
       });
     }
-    for (const r of spend.rows.filter((r) => r.currency === currency && r.category)) {
+    for (const r of spend.rows.filter((/** @type {Json} */ r) => r.currency === currency && r.category)) {
       if (!lines.has(r.category))
         lines.set(r.category, { category: r.category, planned: 0, actual: Number(r.spent) });
     }
@@ -120,7 +146,9 @@ export class HomePage extends Component {
                 <caption class="muted">Balance per account, today</caption>
                 <thead><tr><th scope="col">Account</th><th scope="col" class="num">Balance</th><th scope="col" class="num">This month</th></tr></thead>
                 <tbody>${balances.rows.map(
-                  (b) => html`<tr><td>${b.account_id}</td><td class="num">${money(b.balance, b.currency)}</td>
+                  (
+                    /** @type {Json} */ b,
+                  ) => html`<tr><td>${b.account_id}</td><td class="num">${money(b.balance, b.currency)}</td>
                     <td class="num">${money(b.change, b.currency)}</td></tr>`,
                 )}</tbody>
               </table></div>`

@@ -6,7 +6,14 @@
 import { apiCall, newIdempotencyKey } from '../api.js';
 import { money } from '../format.js';
 import { rows as selectRows } from '../sql.js';
-import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+
+/**
+ * @typedef {import('../types/import-core').ImportCore} ImportCore
+ * @typedef {import('../types/import-core').PreparedLedger} PreparedLedger
+ * @typedef {import('../types/import-core').LedgerBatch} Batch
+ * @typedef {import('../types/console').ApiError} ApiError
+ */
 
 /** Rows of the file shown before the import. */
 const PREVIEW_ROWS = 10;
@@ -17,6 +24,10 @@ const WORDS = {
     'Load a CSV export from your bank. The bank is recognised from the file, every row is checked here in the browser, and you see how many rows are new before anything is saved. Rows imported before are skipped, so importing an overlapping export again adds only the new ones.',
   missingCore:
     'The import module is missing on this server (console/build/import-core.js is made by the server’s build).',
+  /**
+   * @param {string} example
+   * @param {string[]} formats
+   */
   ambiguousDates: (example, formats) =>
     `The dates can be read two ways (${example}): choose ${formats.join(' or ')} under “Dates”.`,
   nothingNew: 'Nothing to add: every row of this file is already in the workspace.',
@@ -25,6 +36,7 @@ const WORDS = {
 };
 
 /** The CLI's option names as the fields of this form. */
+/** @type {[RegExp, string][]} */
 const OPTION_FIELDS = [
   [/\s*\((?:--[a-z-]+|[^()]*--[a-z-]+[^()]*) to say otherwise\)/g, ''],
   [/--account <id>|--account/g, 'the Account field'],
@@ -33,19 +45,30 @@ const OPTION_FIELDS = [
   [/--encoding latin1|--encoding/g, 'another encoding'],
 ];
 
+/**
+ * @template {string | undefined} T
+ * @param {T} text
+ * @returns {T}
+ */
 function personWords(text) {
   if (!text) return text;
-  let out = text;
+  let out = /** @type {string} */ (text);
   for (const [pattern, words] of OPTION_FIELDS) out = out.replace(pattern, words);
-  return out;
+  return /** @type {T} */ (out);
 }
 
 /** A failure of the import core (CliError) or of the API, with a person's words. */
-function problemOf(error) {
+/**
+ * @param {unknown} thrown
+ * @returns {ApiError}
+ */
+function problemOf(thrown) {
+  /** @type {Partial<ApiError> & { details?: Record<string, unknown> }} */
+  const error = typeof thrown === 'object' && thrown !== null ? thrown : { message: String(thrown) };
   if (error?.code === 'usage_error' && /^No column for account_id\.$/.test(error.message ?? ''))
     return { message: WORDS.noAccount, code: 'missing_account', hint: WORDS.noAccountHint, details: {} };
   return {
-    message: personWords(error?.message ?? String(error)),
+    message: personWords(error.message ?? String(thrown)),
     code: error?.code ?? 'error',
     hint: personWords(error?.hint),
     details: error?.details ?? {},
@@ -54,22 +77,57 @@ function problemOf(error) {
 
 /** Dates that read two ways: the person chooses under "Dates" (the CLI asks in a terminal). */
 class AmbiguousDates extends Error {
+  /**
+   * @param {string[]} formats
+   * @param {string} example
+   */
   constructor(formats, example) {
     super(WORDS.ambiguousDates(example, formats));
     this.code = 'ambiguous_dates';
   }
 }
 
+/** Where the server's build writes the import core (a variable: the type checker does not read the bundle). */
+const IMPORT_CORE = '../build/import-core.js';
+/** @type {Promise<import('../types/import-core').ImportCore> | undefined} */
 let corePromise;
 /** The bundled import core, loaded when the page is first opened. */
 function importCore() {
-  corePromise ??= import('../build/import-core.js');
+  corePromise ??= import(IMPORT_CORE);
   return corePromise;
 }
 
+/**
+ * @typedef {object} ImportPreview
+ * @property {string} name the file's
+ * @property {PreparedLedger} prepared
+ * @property {Batch[]} batches
+ * @property {{ fileDigest: string, fingerprint: string }} keys
+ * @property {number} toAdd
+ * @property {number} present
+ *
+ * @typedef {object} ImportState
+ * @property {ImportCore | null} core
+ * @property {File | null} file
+ * @property {string} account
+ * @property {string} preset
+ * @property {string} dateFormat
+ * @property {string[]} accounts
+ * @property {boolean} checking
+ * @property {number | null} progress
+ * @property {ImportPreview | null} preview
+ * @property {boolean} importing
+ * @property {{ summary: import('../types/import-core').ImportSummary, changeId: string | null } | null} done
+ * @property {ApiError | null} error
+ * @property {import('../types/import-core').RowProblem[]} problems
+ */
+
+/** @extends {Component<import('../types/console').PageProps, ImportState>} */
 export class ImportPage extends Component {
+  /** @param {import('../types/console').PageProps} props */
   constructor(props) {
     super(props);
+    /** @type {ImportState} */
     this.state = {
       core: null,
       file: null,
@@ -85,6 +143,7 @@ export class ImportPage extends Component {
       error: null,
       problems: [],
     };
+    /** @param {SubmitEvent} event */
     this.check = (event) => {
       event.preventDefault();
       this.preview();
@@ -92,6 +151,7 @@ export class ImportPage extends Component {
     this.confirm = () => this.run();
   }
 
+  /** @override */
   componentDidMount() {
     importCore().then(
       (core) => this.setState({ core }),
@@ -99,7 +159,7 @@ export class ImportPage extends Component {
     );
     if (this.props.workspaceId)
       selectRows('SELECT DISTINCT account_id FROM ledger_entries ORDER BY account_id', this.props.workspaceId)
-        .then((found) => this.setState({ accounts: found.map((r) => r.account_id) }))
+        .then((found) => this.setState({ accounts: found.map((r) => String(r.account_id)) }))
         .catch(() => {});
   }
 
@@ -119,12 +179,14 @@ export class ImportPage extends Component {
           dateFormat: this.state.dateFormat || undefined,
         },
         {
-          chooseDateFormat: async (formats, example) => {
+          chooseDateFormat: async (/** @type {string[]} */ formats, /** @type {string} */ example) => {
             throw new AmbiguousDates(formats, example);
           },
           workspaceCurrency: async () => this.props.settings?.currency ?? 'USD',
         },
       );
+      // This page asks for no other target than ledger entries (a bank file's rows).
+      if (prepared.into !== 'ledger_entries') throw new Error('A bank file gives ledger entries.');
       const batches = core.planBatches(prepared.rows, prepared.target);
       // The batches' Idempotency-Keys as the CLI makes them, plus this preview's own nonce: a retry of this
       // import after a failure resumes (the kept answers replay), while a later import of the same file (after a
@@ -145,7 +207,11 @@ export class ImportPage extends Component {
       });
     } catch (error) {
       const cause = error instanceof core.BatchFailed ? error.cause : error;
-      this.setState({ error: problemOf(cause), problems: cause?.details?.problems ?? [] });
+      const details =
+        /** @type {{ details?: { problems?: import('../types/import-core').RowProblem[] } } | null} */ (
+          cause
+        );
+      this.setState({ error: problemOf(cause), problems: details?.details?.problems ?? [] });
     } finally {
       this.setState({ checking: false, progress: null });
     }
@@ -156,6 +222,7 @@ export class ImportPage extends Component {
     const { core, preview } = this.state;
     if (!core || !preview) return;
     this.setState({ importing: true, error: null, progress: 0 });
+    /** @type {string[]} */
     const changeIds = [];
     try {
       const summary = await core.runBatches(
@@ -174,7 +241,7 @@ export class ImportPage extends Component {
       const cause = error instanceof core.BatchFailed ? error.cause : error;
       const problem = problemOf(cause);
       if (error instanceof core.BatchFailed)
-        problem.hint = `${problem.hint ? `${problem.hint} ` : ''}Rows before line ${error.batch.rows[0].line} are in; importing the same file again skips them and continues.`;
+        problem.hint = `${problem.hint ? `${problem.hint} ` : ''}Rows before line ${error.batch.rows[0]?.line} are in; importing the same file again skips them and continues.`;
       this.setState({ error: problem });
     } finally {
       this.setState({ importing: false, progress: null });
@@ -182,6 +249,10 @@ export class ImportPage extends Component {
   }
 
   /** How the core's batch runner calls the API: /sql/execute through the console's proxy. */
+  /**
+   * @param {string[]} [changeIds] where the changes' ids are put
+   * @returns {import('../types/import-core').BatchRunner}
+   */
   sender(changeIds) {
     const workspaceId = this.props.workspaceId;
     return async (sql, options) => {
@@ -196,6 +267,11 @@ export class ImportPage extends Component {
     };
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {ImportState} state
+   */
   render({ workspaceId }, state) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     const { core, preview, done, error, problems, progress, checking, importing } = state;
@@ -206,21 +282,21 @@ export class ImportPage extends Component {
         <div class="row">
           <div><label for="import-file">Bank file (CSV)</label>
             <input id="import-file" type="file" accept=".csv,.txt,text/csv" required
-              onChange=${(e) => this.setState({ file: e.currentTarget.files?.[0] ?? null, preview: null, done: null })} /></div>
+              onChange=${(/** @type {import('../types/console').FileEvent} */ e) => this.setState({ file: e.currentTarget.files?.[0] ?? null, preview: null, done: null })} /></div>
           <div><label for="import-account">Account</label>
             <input id="import-account" list="import-accounts" value=${state.account} placeholder="e.g. checking"
               aria-describedby="import-account-help"
-              onInput=${(e) => this.setState({ account: e.currentTarget.value, preview: null })} />
+              onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ account: e.currentTarget.value, preview: null })} />
             <datalist id="import-accounts">${state.accounts.map((a) => html`<option value=${a} />`)}</datalist></div>
           <div><label for="import-preset">Bank</label>
             <select id="import-preset" value=${state.preset}
-              onChange=${(e) => this.setState({ preset: e.currentTarget.value, preview: null })}>
+              onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ preset: e.currentTarget.value, preview: null })}>
               <option value="">Recognise from the file</option>
-              ${(core?.PRESET_NAMES ?? []).map((n) => html`<option value=${n}>${core.PRESETS[n].title}</option>`)}
+              ${core ? core.PRESET_NAMES.map((n) => html`<option value=${n}>${core.PRESETS[n].title}</option>`) : null}
             </select></div>
           <div><label for="import-dates">Dates</label>
             <select id="import-dates" value=${state.dateFormat}
-              onChange=${(e) => this.setState({ dateFormat: e.currentTarget.value, preview: null })}>
+              onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ dateFormat: e.currentTarget.value, preview: null })}>
               <option value="">Recognise from the file</option>
               ${(core?.DATE_FORMATS ?? []).map((f) => html`<option value=${f}>${f}</option>`)}
             </select></div>
@@ -246,7 +322,7 @@ export class ImportPage extends Component {
               done.summary.skipped ? `; ${done.summary.skipped} already there were skipped` : ''
             }.${
               done.changeId
-                ? html` One change in <a href="#/activity">Activity</a>: <code>${done.changeId}</code>.`
+                ? html` One change in <a href="#/activity">Activity</a>: <${ChangeId} id=${done.changeId} />.`
                 : ''
             }<//>`
           : null
@@ -255,6 +331,10 @@ export class ImportPage extends Component {
   }
 
   /** What the file holds and how many rows are new; amounts in each row's own currency. */
+  /**
+   * @param {ImportPreview} preview
+   * @param {boolean} busy
+   */
   previewBlock(preview, busy) {
     const { prepared, toAdd, present } = preview;
     const total = prepared.rows.length;
@@ -263,11 +343,11 @@ export class ImportPage extends Component {
       <h2 id="import-preview">${preview.name}</h2>
       ${prepared.bank ? html`<p>Bank: <strong>${prepared.bank.title}</strong>${prepared.bank.recognised ? ' (recognised from the file)' : ''}.</p>` : null}
       ${prepared.notes
-        .filter((n) => !n.startsWith('Recognised:'))
-        .map((n) => html`<p class="muted">${personWords(n)}</p>`)}
+        .filter((/** @type {string} */ n) => !n.startsWith('Recognised:'))
+        .map((/** @type {string} */ n) => html`<p class="muted">${personWords(n)}</p>`)}
       ${
         prepared.left.length
-          ? html`<p class="muted">Left out: ${prepared.left.map((l) => `line ${l.line} (${l.reason})`).join(', ')}.</p>`
+          ? html`<p class="muted">Left out: ${prepared.left.map((/** @type {{ line: number, reason: string }} */ l) => `line ${l.line} (${l.reason})`).join(', ')}.</p>`
           : null
       }
       <p class="lead" role="status"><strong>${toAdd} new ${toAdd === 1 ? 'row' : 'rows'} to add</strong> of ${total} in the file${
@@ -280,7 +360,7 @@ export class ImportPage extends Component {
               <thead><tr><th scope="col">Date</th><th scope="col">Account</th><th scope="col" class="num">Amount</th><th scope="col">Kind</th><th scope="col">Counterparty</th><th scope="col">Note</th></tr></thead>
               <tbody>${shown.map(
                 (
-                  r,
+                  /** @type {import('../types/import-core').PreparedLedger['rows'][number]} */ r,
                 ) => html`<tr><td>${r.ts.slice(0, 10)}</td><td>${r.account_id}</td><td class="num">${money(r.amount, r.currency)}</td>
                   <td>${r.kind}${r.category ? html` <span class="muted">${r.category}</span>` : null}</td><td>${r.counterparty ?? ''}</td><td>${r.note ?? ''}</td></tr>`,
               )}</tbody>

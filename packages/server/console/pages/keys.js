@@ -3,13 +3,18 @@ import { api } from '../api.js';
 import { dateTime } from '../format.js';
 import { Component, html, Notice, Problem } from '../ui.js';
 
+/** @typedef {import('../types/console').Json} Json */
+
+/** @param {string | null | undefined} iso */
 const when = (iso) => dateTime(iso);
 
+/** @param {Json} key */
 function kindOf(key) {
   if (key.kind === 'oauth') return `oauth${key.client?.name ? ` (${key.client.name})` : ''}`;
   return key.kind ?? 'key';
 }
 
+/** @param {Json} key */
 function reachOf(key) {
   const access = key.access === 'read' ? 'read only' : key.access === 'read_write' ? 'read-write' : '';
   const where = key.workspaceId
@@ -20,10 +25,22 @@ function reachOf(key) {
   return [access, where].filter(Boolean).join(', ') || '—';
 }
 
+/**
+ * @typedef {object} KeysState
+ * @property {Json[] | null} keys
+ * @property {string} label
+ * @property {Json | null} created
+ * @property {unknown} error
+ * @property {string | null} message
+ */
+
+/** @extends {Component<import('../types/console').PageProps, KeysState>} */
 export class KeysPage extends Component {
   constructor() {
     super();
+    /** @type {KeysState} */
     this.state = { keys: null, label: '', created: null, error: null, message: null };
+    /** @param {SubmitEvent} event */
     this.create = async (event) => {
       event.preventDefault();
       try {
@@ -36,6 +53,7 @@ export class KeysPage extends Component {
     };
   }
 
+  /** @override */
   componentDidMount() {
     this.load();
   }
@@ -49,6 +67,7 @@ export class KeysPage extends Component {
     }
   }
 
+  /** @param {Json} key */
   async revoke(key) {
     try {
       await api('DELETE', `/keys/${key.connectionId}`);
@@ -63,6 +82,11 @@ export class KeysPage extends Component {
     }
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} _props
+   * @param {KeysState} state
+   */
   render(_props, { keys, label, created, error, message }) {
     return html`
       <${Problem} error=${error} />
@@ -81,7 +105,7 @@ export class KeysPage extends Component {
               </tr></thead>
               <tbody>
                 ${keys.map(
-                  (k) => html`<tr>
+                  (/** @type {Json} */ k) => html`<tr>
                     <td>${k.label}</td><td>${kindOf(k)}${k.scopes ? html` <span class="muted">${k.scopes.join(' ')}</span>` : null}</td>
                     <td>${reachOf(k)}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
                     <td>${k.expiresAt ? when(k.expiresAt) : 'never'}</td>
@@ -99,13 +123,14 @@ export class KeysPage extends Component {
       <form onSubmit=${this.create}>
         <label for="key-label">Key label</label>
         <input id="key-label" value=${label} required maxlength="100" placeholder="e.g. laptop agent"
-          onInput=${(e) => this.setState({ label: e.currentTarget.value })} />
+          onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ label: e.currentTarget.value })} />
         <button type="submit">Create key</button>
       </form>
     `;
   }
 }
 
+/** @param {{ created: Json, email: string | undefined }} props */
 function NewKey({ created, email }) {
   const origin = location.origin;
   const key = created.apiKey;
@@ -118,7 +143,7 @@ function NewKey({ created, email }) {
     <h2 id="new-key-heading">New key “${created.connection.label}”</h2>
     <p><strong>Copy it now: it is shown only once.</strong></p>
     <label for="new-key-value">The new key</label>
-    <input id="new-key-value" readonly value=${key} size="60" onFocus=${(e) => e.currentTarget.select()} />
+    <input id="new-key-value" readonly value=${key} size="60" onFocus=${(/** @type {FocusEvent & { currentTarget: HTMLInputElement }} */ e) => e.currentTarget.select()} />
     <h3>expense CLI</h3>
     <p>Use this key for one command (nothing is stored):</p>
     <pre><code>${`EXPENSE_API_URL=${origin}/v1 EXPENSE_API_KEY=${key} expense whoami`}</code></pre>

@@ -3,16 +3,32 @@ import { api } from '../api.js';
 import { dateTime } from '../format.js';
 import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
+/** @typedef {import('../types/console').Json} Json */
+
+/** @param {Json} member */
 function keysOf(member) {
   const n = member.activeKeys;
   if (n === undefined) return `all of ${member.email}'s keys`;
   return n === 1 ? `${member.email}'s 1 key` : `all ${n} of ${member.email}'s keys`;
 }
 
+/**
+ * @typedef {object} MembersState
+ * @property {Json[] | null} members
+ * @property {Json[] | null} mine
+ * @property {string} email
+ * @property {unknown} error
+ * @property {string | null} message
+ * @property {Json | null} confirming
+ */
+
+/** @extends {Component<import('../types/console').PageProps, MembersState>} */
 export class MembersPage extends Component {
   constructor() {
     super();
+    /** @type {MembersState} */
     this.state = { members: null, mine: null, email: '', error: null, message: null, confirming: null };
+    /** @param {SubmitEvent} event */
     this.invite = async (event) => {
       event.preventDefault();
       try {
@@ -27,10 +43,15 @@ export class MembersPage extends Component {
     };
   }
 
+  /** @override */
   componentDidMount() {
     this.load();
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} previous
+   */
   componentDidUpdate(previous) {
     if (previous.workspaceId !== this.props.workspaceId) this.load();
   }
@@ -47,6 +68,7 @@ export class MembersPage extends Component {
     }
   }
 
+  /** @param {Json} member */
   async remove(member) {
     try {
       await api('DELETE', `/workspaces/${this.props.workspaceId}/members/${member.userId}`);
@@ -61,6 +83,10 @@ export class MembersPage extends Component {
     }
   }
 
+  /**
+   * @param {Json} invitation
+   * @param {boolean} accept
+   */
   async answer(invitation, accept) {
     try {
       if (accept) await api('POST', `/invitations/${invitation.workspaceId}/accept`);
@@ -79,6 +105,11 @@ export class MembersPage extends Component {
     }
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {MembersState} state
+   */
   render({ workspaceId, me, role }, { members, mine, email, error, message, confirming }) {
     return html`
       <${Problem} error=${error} />
@@ -93,7 +124,7 @@ export class MembersPage extends Component {
             ? html`<p>No pending invitations.</p>`
             : html`<ul>
                 ${mine.map(
-                  (i) => html`<li>
+                  (/** @type {Json} */ i) => html`<li>
                     “${i.workspaceName}” from ${i.invitedBy.email} (${dateTime(i.invitedAt, this.props.settings?.timeZone)})
                     <button type="button" onClick=${() => this.answer(i, true)}>Accept ${i.workspaceName}</button>
                     <button type="button" class="secondary" onClick=${() => this.answer(i, false)}>Decline ${i.workspaceName}</button>
@@ -116,7 +147,7 @@ export class MembersPage extends Component {
                     <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead>
                     <tbody>
                       ${members.map(
-                        (m) => html`<tr>
+                        (/** @type {Json} */ m) => html`<tr>
                           <td>${m.email}</td><td>${m.role}</td><td>${m.status === 'invited' ? 'invited (pending)' : 'active'}</td>
                           <td>${dateTime(m.addedAt, this.props.settings?.timeZone)}</td>
                           <td>${
@@ -148,7 +179,7 @@ export class MembersPage extends Component {
                   <form onSubmit=${this.invite}>
                     <label for="invite-email">E-mail address to invite</label>
                     <input id="invite-email" type="email" value=${email} required
-                      onInput=${(e) => this.setState({ email: e.currentTarget.value })} />
+                      onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ email: e.currentTarget.value })} />
                     <button type="submit">Send invitation</button>
                   </form>`
                 : html`<p class="muted">Only an owner of this workspace can invite or remove people.</p>`
@@ -157,6 +188,7 @@ export class MembersPage extends Component {
     `;
   }
 
+  /** @param {Json} member */
   confirmation(member) {
     const self = member.userId === this.props.me?.user.userId;
     const text = self

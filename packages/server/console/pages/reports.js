@@ -5,6 +5,17 @@ import { BarChart } from '../chart.js';
 import { dateTime, day, money, month, monthStart, today } from '../format.js';
 import { Component, html, NeedsWorkspace, Problem } from '../ui.js';
 
+/**
+ * @typedef {import('../types/console').Json} Json
+ * @typedef {[title: string, cell: (r: Json, currency: string, timeZone?: string) => unknown, cls?: string]} Column
+ * @typedef {object} Kind
+ * @property {string} title
+ * @property {(r: Json, many: boolean) => string} group a bar group's label
+ * @property {[column: string, name: string][]} series
+ * @property {Column[]} columns
+ */
+
+/** @type {Record<string, Kind>} */
 const KINDS = {
   spend_by_category: {
     title: 'Spend by category',
@@ -61,10 +72,17 @@ const KINDS = {
   },
 };
 
+/**
+ * @typedef {{ kind: string, from: string, to: string, currency: string, result: Json | null, error: unknown }} ReportsState
+ */
+
+/** @extends {Component<import('../types/console').PageProps, ReportsState>} */
 export class ReportsPage extends Component {
+  /** @param {import('../types/console').PageProps} props */
   constructor(props) {
     super(props);
     const to = today(props.settings?.timeZone);
+    /** @type {ReportsState} */
     this.state = {
       kind: 'spend_by_category',
       from: monthStart(to, -5),
@@ -73,6 +91,7 @@ export class ReportsPage extends Component {
       result: null,
       error: null,
     };
+    /** @param {SubmitEvent} event */
     this.show = async (event) => {
       event.preventDefault();
       const { kind, from, to, currency } = this.state;
@@ -88,9 +107,16 @@ export class ReportsPage extends Component {
     };
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {ReportsState} state
+   */
   render({ workspaceId, settings }, { kind, from, to, currency, result, error }) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
-    const set = (name) => (e) => this.setState({ [name]: e.currentTarget.value });
+    /** @param {'kind' | 'from' | 'to' | 'currency'} name */
+    const set = (name) => (/** @type {import('../types/console').FieldEvent} */ e) =>
+      this.setState(/** @type {Pick<ReportsState, typeof name>} */ ({ [name]: e.currentTarget.value }));
     const reporting = settings?.currency ?? 'the workspace’s reporting currency';
     return html`
       <form onSubmit=${this.show}>
@@ -116,20 +142,24 @@ export class ReportsPage extends Component {
   }
 }
 
+/** @param {{ report: Json, timeZone: string | undefined }} props */
 function Report({ report, timeZone }) {
   const def = KINDS[report.kind];
+  if (!def) return null;
   const { rows, fx, notes, currency } = report;
   const rate = fx.newestRateDate ? ` Newest exchange rate used: ${day(fx.newestRateDate)}.` : '';
-  const noteList = notes?.length ? html`<ul>${notes.map((n) => html`<li>${n}</li>`)}</ul>` : null;
+  const noteList = notes?.length
+    ? html`<ul>${notes.map((/** @type {string} */ n) => html`<li>${n}</li>`)}</ul>`
+    : null;
   if (rows.length === 0)
     return html`${noteList}<p>Nothing was recorded from ${day(report.from)} to ${day(report.to)}.</p>`;
   // One currency per chart: rows left in their own currency (no exchange rate) are only in the table.
-  const charted = rows.filter((r) => !r.currency || r.currency === currency);
-  const many = new Set(rows.map((r) => r.budget_month)).size > 1;
-  const labels = charted.map((r) => def.group(r, many));
+  const charted = rows.filter((/** @type {Json} */ r) => !r.currency || r.currency === currency);
+  const many = new Set(rows.map((/** @type {Json} */ r) => r.budget_month)).size > 1;
+  const labels = charted.map((/** @type {Json} */ r) => def.group(r, many));
   const series = def.series.map(([column, name]) => ({
     name,
-    values: charted.map((r) => Number(r[column])),
+    values: charted.map((/** @type {Json} */ r) => Number(r[column])),
   }));
   const others = rows.length - charted.length;
   return html`<section aria-label="${def.title} report">
@@ -145,7 +175,7 @@ function Report({ report, timeZone }) {
         <thead><tr>${def.columns.map(([name, , cls]) => html`<th scope="col" class=${cls ?? ''}>${name}</th>`)}</tr></thead>
         <tbody>
           ${rows.map(
-            (r) =>
+            (/** @type {Json} */ r) =>
               html`<tr>${def.columns.map(([, cell, cls]) => html`<td class=${cls ?? ''}>${cell(r, r.currency ?? currency, timeZone)}</td>`)}</tr>`,
           )}
         </tbody>

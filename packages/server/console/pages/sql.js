@@ -1,10 +1,13 @@
 // SQL: read with /sql/query; writes go through a dry run first, then an explicit confirmation.
 import { api, newIdempotencyKey } from '../api.js';
-import { Component, DataTable, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { ChangeId, Component, DataTable, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
+/** @typedef {import('../types/console').Json} Json */
+
+/** @param {{ result: Json }} props */
 export function StatementResults({ result }) {
   return html`${result.statements.map(
-    (s) => html`<section aria-label="Statement ${s.index + 1}">
+    (/** @type {Json} */ s) => html`<section aria-label="Statement ${s.index + 1}">
       <h3>${s.command} · ${s.rowCount} row${s.rowCount === 1 ? '' : 's'}</h3>
       ${
         s.truncated
@@ -14,16 +17,26 @@ export function StatementResults({ result }) {
       }
       ${
         s.columns.length > 0
-          ? html`<${DataTable} caption="Result of statement ${s.index + 1}" columns=${s.columns.map((c) => c.name)} rows=${s.rows} />`
+          ? html`<${DataTable} caption="Result of statement ${s.index + 1}" columns=${s.columns.map((/** @type {Json} */ c) => c.name)} rows=${s.rows} />`
           : null
       }
     </section>`,
   )}`;
 }
 
+/**
+ * @typedef {object} SqlState
+ * @property {string} sql
+ * @property {Json | null} result
+ * @property {unknown} error
+ * @property {{ sql: string, idempotencyKey: string } | null} pending
+ */
+
+/** @extends {Component<import('../types/console').PageProps, SqlState>} */
 export class SqlPage extends Component {
   constructor() {
     super();
+    /** @type {SqlState} */
     this.state = {
       sql: 'SELECT * FROM ledger_entries ORDER BY ts DESC LIMIT 20',
       result: null,
@@ -32,9 +45,14 @@ export class SqlPage extends Component {
     };
     this.query = () => this.run('/sql/query', {});
     this.dryRun = () => this.run('/sql/execute', { dryRun: true });
-    this.confirm = () => this.run('/sql/execute', {}, this.state.pending.idempotencyKey);
+    this.confirm = () => this.run('/sql/execute', {}, this.state.pending?.idempotencyKey);
   }
 
+  /**
+   * @param {string} endpoint
+   * @param {{ dryRun?: boolean }} extra
+   * @param {string} [idempotencyKey]
+   */
   async run(endpoint, extra, idempotencyKey) {
     const sql = this.state.sql;
     try {
@@ -50,6 +68,11 @@ export class SqlPage extends Component {
     }
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {SqlState} state
+   */
   render({ workspaceId }, { sql, result, error, pending }) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     return html`
@@ -57,7 +80,7 @@ export class SqlPage extends Component {
         shown first as a dry run and saved only when you confirm it.</p>
       <label for="sql-text">SQL</label>
       <textarea id="sql-text" spellcheck="false" value=${sql}
-        onInput=${(e) => this.setState({ sql: e.currentTarget.value, pending: null })}></textarea>
+        onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ sql: e.currentTarget.value, pending: null })}></textarea>
       <div>
         <button type="button" onClick=${this.query}>Run query</button>
         <button type="button" class="secondary" onClick=${this.dryRun}>Dry run write</button>
@@ -71,7 +94,7 @@ export class SqlPage extends Component {
             </div>`
           : null
       }
-      ${result?.committed && result.statements.some((s) => s.command !== 'SELECT') ? html`<${Notice} kind="success">Saved: the change is in Activity${result.changeId ? html` as change <code>${result.changeId}</code>` : ''}.<//>` : null}
+      ${result?.committed && result.statements.some((/** @type {Json} */ s) => s.command !== 'SELECT') ? html`<${Notice} kind="success">Saved: the change is in Activity${result.changeId ? html` as change <${ChangeId} id=${result.changeId} />` : ''}.<//>` : null}
       ${result ? html`<${StatementResults} result=${result} />` : null}
     `;
   }

@@ -2,12 +2,22 @@
 // the row; add and delete. Every write is a normal change (in Activity, with its change id).
 import { dateTime, isoDay, money, monthStart, today } from '../format.js';
 import { lit, num, rows, write } from '../sql.js';
-import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 const PAGE = 25;
 const EMPTY_FILTER = { month: '', account: '', category: '', text: '', min: '', max: '' };
 
+/**
+ * @typedef {import('../types/console').Row} Row
+ * @typedef {typeof EMPTY_FILTER} Filter
+ */
+
+/**
+ * The WHERE clause of a filter ('' for none).
+ * @param {Filter} f
+ */
 function where(f) {
+  /** @type {string[]} */
   const parts = [];
   if (/^\d{4}-\d{2}$/.test(f.month)) {
     const first = `${f.month}-01`;
@@ -19,7 +29,7 @@ function where(f) {
   else if (f.category) parts.push(`category = ${lit(f.category)}`);
   const text = f.text.trim();
   if (text) {
-    const like = lit(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const like = lit(`%${text.replace(/[\\%_]/g, (/** @type {string} */ c) => `\\${c}`)}%`);
     parts.push(`(note ILIKE ${like} OR counterparty ILIKE ${like} OR category ILIKE ${like})`);
   }
   // The range is of the amount's size, spending and income alike.
@@ -30,10 +40,29 @@ function where(f) {
   return parts.length ? ` WHERE ${parts.join(' AND ')}` : '';
 }
 
+/**
+ * @typedef {object} TransactionsState
+ * @property {Filter} filter the filter as being edited
+ * @property {Filter} applied the filter of the list shown
+ * @property {number} page
+ * @property {Row[] | null} entries
+ * @property {number} total
+ * @property {string[]} accounts
+ * @property {string[]} categories
+ * @property {{ entryId: string, category: string, note: string } | null} editing
+ * @property {Row | null} deleting
+ * @property {{ day: string, account: string, kind: string, amount: string, category: string, note: string }} adding
+ * @property {unknown} error
+ * @property {{ what: string, changeId: string } | null} message
+ */
+
+/** @extends {Component<import('../types/console').PageProps, TransactionsState>} */
 export class TransactionsPage extends Component {
+  /** @param {import('../types/console').PageProps} props */
   constructor(props) {
     super(props);
     const month = today(props.settings?.timeZone).slice(0, 7);
+    /** @type {TransactionsState} */
     this.state = {
       filter: { ...EMPTY_FILTER, month },
       applied: { ...EMPTY_FILTER, month },
@@ -55,10 +84,12 @@ export class TransactionsPage extends Component {
       error: null,
       message: null,
     };
+    /** @param {SubmitEvent} event */
     this.apply = (event) => {
       event.preventDefault();
       this.setState({ applied: { ...this.state.filter }, page: 0 }, () => this.load());
     };
+    /** @param {SubmitEvent} event */
     this.add = async (event) => {
       event.preventDefault();
       const a = this.state.adding;
@@ -76,6 +107,7 @@ export class TransactionsPage extends Component {
     };
   }
 
+  /** @override */
   componentDidMount() {
     this.loadChoices();
     this.load();
@@ -116,6 +148,10 @@ export class TransactionsPage extends Component {
     }
   }
 
+  /**
+   * @param {string} sql
+   * @param {string} what
+   */
   async save(sql, what) {
     try {
       const { changeId } = await write(sql, this.props.workspaceId);
@@ -129,8 +165,11 @@ export class TransactionsPage extends Component {
     }
   }
 
+  /** @param {Row} entry */
   saveEdit(entry) {
+    if (!this.state.editing) return Promise.resolve(false);
     const { category, note } = this.state.editing;
+    /** @param {string} v */
     const value = (v) => (v.trim() ? lit(v.trim()) : 'NULL');
     return this.save(
       `UPDATE ledger_entries SET category = ${value(category)}, note = ${value(note)} WHERE entry_id = ${lit(entry.entry_id)}`,
@@ -139,6 +178,10 @@ export class TransactionsPage extends Component {
   }
 
   /** In a row being edited, Enter saves and Escape cancels. */
+  /**
+   * @param {KeyboardEvent} event
+   * @param {Row} entry
+   */
   editKey(event, entry) {
     if (event.key === 'Enter') {
       event.preventDefault();
@@ -148,14 +191,21 @@ export class TransactionsPage extends Component {
     }
   }
 
+  /** @param {Row} e */
   describe(e) {
     return `${isoDay(e.ts, this.props.settings?.timeZone)} ${e.account_id} ${money(e.amount, e.currency)}`;
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {TransactionsState} state
+   */
   render({ workspaceId, settings }, state) {
     if (!workspaceId) return html`<${NeedsWorkspace} />`;
     const { filter, entries, total, page, editing, deleting, message, error } = state;
-    const setFilter = (name) => (e) =>
+    /** @param {keyof Filter} name */
+    const setFilter = (name) => (/** @type {import('../types/console').FieldEvent} */ e) =>
       this.setState({ filter: { ...filter, [name]: e.currentTarget.value } });
     const tz = settings?.timeZone;
     return html`
@@ -165,12 +215,12 @@ export class TransactionsPage extends Component {
           <div><label for="tx-account">Account</label>
             <select id="tx-account" value=${filter.account} onChange=${setFilter('account')}>
               <option value="">All accounts</option>
-              ${state.accounts.map((a) => html`<option value=${a}>${a}</option>`)}
+              ${state.accounts.map((/** @type {string} */ a) => html`<option value=${a}>${a}</option>`)}
             </select></div>
           <div><label for="tx-category">Category</label>
             <select id="tx-category" value=${filter.category} onChange=${setFilter('category')}>
               <option value="">All categories</option><option value="(none)">(no category)</option>
-              ${state.categories.map((c) => html`<option value=${c}>${c}</option>`)}
+              ${state.categories.map((/** @type {string} */ c) => html`<option value=${c}>${c}</option>`)}
             </select></div>
           <div><label for="tx-text">Search</label><input id="tx-text" type="search" value=${filter.text} onInput=${setFilter('text')} placeholder="note, payee, category" /></div>
           <div><label for="tx-min">Amount from</label><input id="tx-min" inputmode="decimal" size="7" value=${filter.min} onInput=${setFilter('min')} /></div>
@@ -180,7 +230,7 @@ export class TransactionsPage extends Component {
         <button type="button" class="secondary" onClick=${() => this.setState({ filter: { ...EMPTY_FILTER }, applied: { ...EMPTY_FILTER }, page: 0 }, () => this.load())}>All transactions</button>
       </form>
       <${Problem} error=${error} />
-      ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><code>${message.changeId.slice(0, 8)}</code></a>)` : ''}.<//>` : null}
+      ${message ? html`<${Notice} kind="success">${message.what}${message.changeId ? html` (change <a href="#/activity"><${ChangeId} id=${message.changeId} /></a>)` : ''}.<//>` : null}
       ${
         entries === null
           ? error
@@ -191,20 +241,20 @@ export class TransactionsPage extends Component {
             : html`<div class="table-box" tabindex="0"><table>
                 <caption class="muted">Transactions ${page * PAGE + 1}–${page * PAGE + entries.length} of ${total}, newest first</caption>
                 <thead><tr><th scope="col">When</th><th scope="col">Account</th><th scope="col" class="num">Amount</th><th scope="col">Category</th><th scope="col">Note</th><th scope="col">Actions</th></tr></thead>
-                <tbody>${entries.map((e) => {
+                <tbody>${entries.map((/** @type {Row} */ e) => {
                   const name = this.describe(e);
-                  const isEditing = editing?.entryId === e.entry_id;
+                  const edit = editing?.entryId === e.entry_id ? editing : null;
                   return html`<tr>
                     <td>${dateTime(e.ts, tz)}</td><td>${e.account_id}</td>
                     <td class="num">${money(e.amount, e.currency)}</td>
                     ${
-                      isEditing
-                        ? html`<td><input aria-label="Category of ${name}" list="tx-categories" value=${editing.category}
-                              onKeyDown=${(ev) => this.editKey(ev, e)}
-                              onInput=${(ev) => this.setState({ editing: { ...editing, category: ev.currentTarget.value } })} /></td>
-                            <td><input aria-label="Note of ${name}" value=${editing.note}
-                              onKeyDown=${(ev) => this.editKey(ev, e)}
-                              onInput=${(ev) => this.setState({ editing: { ...editing, note: ev.currentTarget.value } })} /></td>
+                      edit
+                        ? html`<td><input aria-label="Category of ${name}" list="tx-categories" value=${edit.category}
+                              onKeyDown=${(/** @type {KeyboardEvent} */ ev) => this.editKey(ev, e)}
+                              onInput=${(/** @type {import('../types/console').FieldEvent} */ ev) => this.setState({ editing: { ...edit, category: ev.currentTarget.value } })} /></td>
+                            <td><input aria-label="Note of ${name}" value=${edit.note}
+                              onKeyDown=${(/** @type {KeyboardEvent} */ ev) => this.editKey(ev, e)}
+                              onInput=${(/** @type {import('../types/console').FieldEvent} */ ev) => this.setState({ editing: { ...edit, note: ev.currentTarget.value } })} /></td>
                             <td><button type="button" onClick=${() => this.saveEdit(e)}>Save</button>
                               <button type="button" class="secondary" onClick=${() => this.setState({ editing: null })}>Cancel</button></td>`
                         : html`<td>${e.category ?? (e.kind === 'transfer' ? html`<span class="muted">transfer</span>` : '—')}</td>
@@ -237,23 +287,23 @@ export class TransactionsPage extends Component {
       <form onSubmit=${this.add} aria-labelledby="tx-add-heading">
         <div class="row">
           <div><label for="add-day">Date</label><input id="add-day" type="date" required value=${state.adding.day}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, day: e.currentTarget.value } })} /></div>
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, day: e.currentTarget.value } })} /></div>
           <div><label for="add-account">Account</label><input id="add-account" required list="add-accounts" value=${state.adding.account}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, account: e.currentTarget.value } })} />
-            <datalist id="add-accounts">${state.accounts.map((a) => html`<option value=${a} />`)}</datalist></div>
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, account: e.currentTarget.value } })} />
+            <datalist id="add-accounts">${state.accounts.map((/** @type {string} */ a) => html`<option value=${a} />`)}</datalist></div>
           <div><label for="add-kind">Kind</label><select id="add-kind" value=${state.adding.kind}
-            onChange=${(e) => this.setState({ adding: { ...state.adding, kind: e.currentTarget.value } })}>
+            onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, kind: e.currentTarget.value } })}>
             <option value="spend">Spending</option><option value="income">Income</option></select></div>
           <div><label for="add-amount">Amount (${settings?.currency ?? 'USD'})</label><input id="add-amount" required inputmode="decimal" size="9" value=${state.adding.amount}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, amount: e.currentTarget.value } })} /></div>
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, amount: e.currentTarget.value } })} /></div>
           <div><label for="add-category">Category</label><input id="add-category" list="tx-categories" value=${state.adding.category}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, category: e.currentTarget.value } })} /></div>
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, category: e.currentTarget.value } })} /></div>
           <div><label for="add-note">Note</label><input id="add-note" value=${state.adding.note}
-            onInput=${(e) => this.setState({ adding: { ...state.adding, note: e.currentTarget.value } })} /></div>
+            onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ adding: { ...state.adding, note: e.currentTarget.value } })} /></div>
         </div>
         <button type="submit">Add transaction</button>
       </form>
-      <datalist id="tx-categories">${state.categories.map((c) => html`<option value=${c} />`)}</datalist>
+      <datalist id="tx-categories">${state.categories.map((/** @type {string} */ c) => html`<option value=${c} />`)}</datalist>
     `;
   }
 }

@@ -2,10 +2,24 @@
 import { api } from '../api.js';
 import { Component, html, Notice, Problem } from '../ui.js';
 
+/**
+ * @typedef {import('../types/console').Json} Json
+ * @typedef {object} WorkspacesState
+ * @property {Json[] | null} workspaces
+ * @property {string} name
+ * @property {string} newName
+ * @property {unknown} error
+ * @property {string | null} created
+ * @property {string | null} renamed
+ */
+
+/** @extends {Component<import('../types/console').PageProps, WorkspacesState>} */
 export class WorkspacesPage extends Component {
   constructor() {
     super();
+    /** @type {WorkspacesState} */
     this.state = { workspaces: null, name: '', newName: '', error: null, created: null, renamed: null };
+    /** @param {SubmitEvent} event */
     this.create = async (event) => {
       event.preventDefault();
       try {
@@ -18,6 +32,7 @@ export class WorkspacesPage extends Component {
         this.setState({ error });
       }
     };
+    /** @param {SubmitEvent} event */
     this.rename = async (event) => {
       event.preventDefault();
       try {
@@ -33,12 +48,12 @@ export class WorkspacesPage extends Component {
     };
   }
 
+  /** @override */
   componentDidMount() {
     this.load();
   }
 
   async load() {
-    this.setState({ loaded: false });
     try {
       const { workspaces } = await api('GET', '/workspaces');
       this.setState({ workspaces });
@@ -47,6 +62,11 @@ export class WorkspacesPage extends Component {
     }
   }
 
+  /**
+   * @override
+   * @param {import('../types/console').PageProps} props
+   * @param {WorkspacesState} state
+   */
   render({ workspaceId, selectWorkspace }, { workspaces, name, newName, error, created, renamed }) {
     const selected = workspaces?.find((w) => w.workspaceId === workspaceId);
     return html`
@@ -66,7 +86,7 @@ export class WorkspacesPage extends Component {
                 <thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Selected</th></tr></thead>
                 <tbody>
                   ${workspaces.map(
-                    (w) => html`<tr>
+                    (/** @type {Json} */ w) => html`<tr>
                       <td>${w.name}</td>
                       <td>${w.role}</td>
                       <td>${
@@ -84,7 +104,7 @@ export class WorkspacesPage extends Component {
       <form onSubmit=${this.create}>
         <label for="workspace-name">Workspace name</label>
         <input id="workspace-name" value=${name} required maxlength="100"
-          onInput=${(e) => this.setState({ name: e.currentTarget.value })} />
+          onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ name: e.currentTarget.value })} />
         <button type="submit">Create workspace</button>
       </form>
       ${
@@ -93,7 +113,7 @@ export class WorkspacesPage extends Component {
               <form onSubmit=${this.rename}>
                 <label for="workspace-new-name">New name</label>
                 <input id="workspace-new-name" value=${newName} required maxlength="100"
-                  onInput=${(e) => this.setState({ newName: e.currentTarget.value })} />
+                  onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ newName: e.currentTarget.value })} />
                 <button type="submit">Rename workspace</button>
               </form>`
           : null
@@ -107,11 +127,19 @@ const CURRENCY = /^[A-Z]{3}$/;
 const TIME_ZONE = /^[A-Za-z0-9_+\-/]{1,64}$/;
 
 /** Settings live in the workspace_settings relation, read and written through the SQL API like any data. */
+/**
+ * @typedef {{ workspaceId: string, saved?: () => void }} SettingsProps
+ * @typedef {{ currency: string, timeZone: string, loaded: boolean, error: unknown, saved: boolean }} SettingsState
+ */
+
+/** @extends {Component<SettingsProps, SettingsState>} */
 class Settings extends Component {
   constructor() {
     super();
     // Nothing is editable until the stored settings are in: an edit made before would be overwritten by them.
+    /** @type {SettingsState} */
     this.state = { currency: 'USD', timeZone: 'UTC', loaded: false, error: null, saved: false };
+    /** @param {SubmitEvent} event */
     this.save = async (event) => {
       event.preventDefault();
       const currency = this.state.currency.trim().toUpperCase();
@@ -142,10 +170,15 @@ class Settings extends Component {
     };
   }
 
+  /** @override */
   componentDidMount() {
     this.load();
   }
 
+  /**
+   * @override
+   * @param {SettingsProps} previous
+   */
   componentDidUpdate(previous) {
     if (previous.workspaceId !== this.props.workspaceId) this.load();
   }
@@ -169,6 +202,11 @@ class Settings extends Component {
     }
   }
 
+  /**
+   * @override
+   * @param {SettingsProps} _props
+   * @param {SettingsState} state
+   */
   render(_props, { currency, timeZone, loaded, error, saved }) {
     return html`
       <h2>Settings of the selected workspace</h2>
@@ -179,12 +217,12 @@ class Settings extends Component {
           <div>
             <label for="reporting-currency">Reporting currency</label>
             <input id="reporting-currency" value=${currency} maxlength="3" size="5" disabled=${!loaded}
-              onInput=${(e) => this.setState({ currency: e.currentTarget.value })} />
+              onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ currency: e.currentTarget.value })} />
           </div>
           <div>
             <label for="time-zone">Time zone</label>
             <input id="time-zone" value=${timeZone} maxlength="64" disabled=${!loaded}
-              onInput=${(e) => this.setState({ timeZone: e.currentTarget.value })} />
+              onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ timeZone: e.currentTarget.value })} />
           </div>
         </div>
         <button type="submit" disabled=${!loaded}>Save settings</button>

@@ -6,55 +6,40 @@ import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
-import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareImport } from '../../../cli/src/import/prepare.js';
 import { createServer } from '../../src/index.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ARTIFACTS = join(HERE, '..', '..', 'test-artifacts', 'console');
-const DOCS_IMG = join(HERE, '..', '..', '..', '..', 'docs', 'img');
-const CLI_BIN = join(HERE, '..', '..', '..', 'cli', 'dist', 'bin.js');
-const BANKS = join(HERE, '..', '..', '..', 'cli', 'test', 'fixtures', 'banks');
-const IMPORT_CORE = join(HERE, '..', '..', 'console', 'build', 'import-core.js');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-function browserAvailable(): boolean {
-  if (existsSync(CHROMIUM) || process.env.CI === 'true') return true;
-  console.warn(
-    `skipped the console browser tests: ${CHROMIUM} is missing; install it with: sudo bash .ci/chromium-deps.sh (apt-get install chromium)`,
-  );
-  return false;
-}
-
-interface Person {
-  context: BrowserContext;
-  page: Page;
-  /** Console errors and CSP violations seen by this person's pages. */
-  problems: string[];
-}
+import {
+  ARTIFACTS,
+  axeClean,
+  BANKS,
+  Browsers,
+  browserAvailable,
+  CLI_BIN,
+  chartGeometry,
+  checkFile as checkBankFile,
+  DOCS_IMG,
+  fitsNarrow,
+  go,
+  headerWorkspace,
+  IMPORT_CORE,
+  type Person,
+  selectInPage,
+  signIn as signInWithCode,
+} from './browser-kit.js';
 
 describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, () => {
   let drop: () => Promise<void>;
   let outbox: string;
   let app: FastifyInstance;
   let origin: string;
-  const profiles: string[] = [];
-  const people: Person[] = [];
+  const browsers = new Browsers(() => origin);
+  const people = browsers.people;
 
   beforeAll(async () => {
     const fresh = await migratedPostgres();
@@ -72,69 +57,18 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
   }, 120_000);
 
   afterAll(async () => {
-    for (const p of people) await p.context.close();
+    await browsers.close();
     await app?.close();
     await drop?.();
     await removeDir(outbox);
-    for (const dir of profiles) await removeDir(dir);
   });
 
-  /** A browser of its own (fresh user-data directory) that records console errors and CSP violations. */
-  async function newPerson(): Promise<Person> {
-    const profile = await tempDir('expense-chromium-');
-    profiles.push(profile);
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1200, height: 900 },
-    });
-    const problems: string[] = [];
-    // Runs in every page before its own scripts (injected by the driver, not subject to the page's CSP).
-    await context.addInitScript({
-      content: `document.addEventListener('securitypolicyviolation', (e) => {
-        console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + e.blockedURI);
-      });`,
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
-    const watch = (p: Page) => {
-      p.on('console', (message) => {
-        if (message.type() !== 'error') return;
-        // An API refusal (e.g. the guard's 400) is shown on the page as its error; Chromium also logs the
-        // status of every such fetch. Those of /console/api/ are expected; any other failed load counts.
-        const apiAnswer = message.location().url.startsWith(`${origin}/console/api/`);
-        if (apiAnswer && message.text().startsWith('Failed to load resource')) return;
-        problems.push(`${message.text()} (${message.location().url})`);
-      });
-      p.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    };
-    context.on('page', watch);
-    watch(page);
-    const person = { context, page, problems };
-    people.push(person);
-    return person;
-  }
+  const newPerson = () => browsers.newPerson();
 
   async function signIn(person: Person, email: string): Promise<void> {
-    const { page } = person;
-    await page.goto(`${origin}/console/`);
-    await expect.poll(() => page.url()).toContain('/console/sign-in?return_to=');
-    await page.getByRole('textbox', { name: 'E-mail address' }).fill(email);
-    await page.getByRole('button', { name: 'Send code' }).click();
-    await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
-    const code = codeOf(await lastMailTo(outbox, email));
-    await page.getByRole('textbox', { name: '8-digit code' }).fill(code);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-  }
-
-  async function go(page: Page, route: string, heading: string): Promise<void> {
-    await page
-      .getByRole('navigation', { name: 'Console' })
-      .getByRole('link', { name: heading, exact: true })
-      .click();
-    await expect.poll(() => page.url()).toContain(`#/${route}`);
-    await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    await signInWithCode(person.page, `${origin}/console/`, email, async (to) =>
+      codeOf(await lastMailTo(outbox, to)),
+    );
   }
 
   async function statusOf(key: string): Promise<number> {
@@ -155,61 +89,6 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await page.getByRole('button', { name: 'Dry run write' }).click();
     await page.getByRole('button', { name: 'Confirm write' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved: the change is in Activity' }).waitFor();
-  }
-
-  /** Every page fits 390 px: nothing scrolls the page sideways (tables scroll in their own box). */
-  async function fitsNarrow(page: Page): Promise<void> {
-    const overflow = (await page.evaluate(
-      'document.documentElement.scrollWidth - window.innerWidth',
-    )) as number;
-    const wide = (await page.evaluate(`[...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-box'))
-      .slice(0, 5).map((el) => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))`)) as string[];
-    expect(overflow, `wider than the screen: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
-  }
-
-  let axeSource: string | undefined;
-  /** axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does not govern). */
-  async function axeClean(page: Page, what: string): Promise<void> {
-    axeSource ??= await readFile(AXE, 'utf8');
-    const violations = (await page.evaluate(`(async () => {
-      if (!window.axe) { ${axeSource} }
-      const result = await window.axe.run(document, { resultTypes: ['violations'] });
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '));
-    })()`)) as string[];
-    expect(violations, what).toEqual([]);
-  }
-
-  /** What a chart drew: labels and bars outside its box, the y-axis tick labels, group labels, series. */
-  async function chartGeometry(chart: Locator) {
-    return chart.evaluate((svg) => {
-      const box = svg.getBoundingClientRect();
-      const outside: string[] = [];
-      for (const el of svg.querySelectorAll('text, rect')) {
-        const r = el.getBoundingClientRect();
-        if (
-          r.left < box.left - 0.5 ||
-          r.right > box.right + 0.5 ||
-          r.top < box.top - 0.5 ||
-          r.bottom > box.bottom + 0.5
-        ) {
-          outside.push(`${el.tagName} ${el.textContent}`);
-        }
-      }
-      const ticks = [...svg.querySelectorAll('g.tick text')].map((t) => t.textContent ?? '');
-      const groups = [...svg.querySelectorAll('g.group > text')].map((t) => t.textContent ?? '');
-      const series = new Set([...svg.querySelectorAll('rect.bar')].map((r) => r.getAttribute('class'))).size;
-      return { outside, ticks, groups, series };
-    });
-  }
-
-  /** The header names the selected workspace on every page. */
-  async function headerWorkspace(page: Page): Promise<string> {
-    const chosen = page.getByRole('combobox', { name: 'Workspace' }).locator('option:checked');
-    await chosen.waitFor({ state: 'attached' });
-    return (await chosen.textContent()) ?? '';
   }
 
   let alice: Person;
@@ -279,8 +158,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
         .map((pair) => pair.split(/=(.*)/s).slice(0, 2)),
     );
     expect(env.EXPENSE_API_KEY).toBe(key);
-    const home = await tempDir();
-    profiles.push(home);
+    const home = await browsers.tempDir();
     const whoami = await promisify(execFile)(process.execPath, [CLI_BIN, 'whoami'], {
       env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, ...env },
     });
@@ -697,34 +575,9 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     expect(write.status).toBe(403);
   });
 
-  /** The rows of one SELECT, read by the page's own session (a 429 of the session's limit is waited out). */
-  async function selectInPage(page: Page, sql: string): Promise<Record<string, unknown>[]> {
-    const envelope = (await page.evaluate(`(async () => {
-      for (;;) {
-        const res = await fetch('/console/api/sql/query', {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-workspace-id': localStorage.getItem('expense-console-workspace') ?? '',
-          },
-          body: JSON.stringify({ sql: ${JSON.stringify(sql)} }),
-        });
-        if (res.status !== 429) return res.json();
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-    })()`)) as { data: { statements: { rows: Record<string, unknown>[] }[] } };
-    return envelope.data.statements[0]?.rows ?? [];
-  }
-
-  /** Picks a bank file on the Import page and checks it: the preview's count line. */
-  async function checkFile(page: Page, file: string, account: string): Promise<string> {
-    await page.getByLabel('Bank file (CSV)').setInputFiles(join(BANKS, file));
-    await page.getByRole('combobox', { name: 'Account' }).fill(account);
-    await page.getByRole('button', { name: 'Check file' }).click();
-    const count = page.getByRole('status').filter({ hasText: /new rows? to add of/ });
-    await count.waitFor();
-    return (await count.textContent()) ?? '';
-  }
+  /** Picks a bank file of the CLI's fixtures on the Import page and checks it: the preview's count line. */
+  const checkFile = (page: Page, file: string, account: string) =>
+    checkBankFile(page, join(BANKS, file), account);
 
   it('imports a bank file in the browser with the CLI’s import core: one change in Activity; again adds 0', async () => {
     expect(existsSync(IMPORT_CORE), 'console/build/import-core.js: run pnpm build first').toBe(true);
@@ -755,8 +608,10 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await page.getByRole('button', { name: 'Import 4 rows' }).click();
     const done = page.getByRole('status').filter({ hasText: 'Imported 4 rows.' });
     await done.waitFor();
-    const changeId = (await done.locator('code').textContent()) ?? '';
+    // The change id's short form (its last 8 hex digits, which tell changes apart), the full id as its title.
+    const changeId = (await done.locator('code').getAttribute('title')) ?? '';
     expect(changeId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(await done.locator('code').textContent()).toBe(changeId.slice(-8));
 
     // The rows are there, with the external_ids `expense import` derives from the same file and account.
     const cli = await prepareImport(
@@ -781,7 +636,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     await entry.waitFor();
     const said = (await entry.textContent()) ?? '';
     expect(said).toContain('import chase-checking.csv: added 4 transactions (2 steps)');
-    expect(said).toContain(`change ${changeId.slice(0, 8)}`);
+    expect(said).toContain(`change ${changeId.slice(-8)}`);
     // The group's changes are the import's rows: the newest one (the id shown) and the probe before it.
     const detail = await page.evaluate(`(async () => {
       const res = await fetch('/console/api/changes/${changeId}', {
