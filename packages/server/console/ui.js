@@ -2,7 +2,6 @@
 import htm from '../vendor/htm.mjs';
 import { Component, createRef, h, render } from '../vendor/preact.mjs';
 import { shortChangeId } from './format.js';
-import { personHint, personText } from './words.js';
 
 export const html = htm.bind(h);
 export { Component, createRef, h, render };
@@ -26,9 +25,11 @@ export function Problem(props) {
   const error = problemOf(props.error);
   if (!error) return null;
   const position = error.details?.position;
-  const hint = personHint(error);
+  // The API's errors reach the console through its proxy already in a person's words (the catalogue's console
+  // texts, put in by src/console/words.ts).
+  const hint = error.hint;
   return html`<div class="problem" role="alert">
-    <p><strong>${personText(error.message)}</strong> <span class="muted">(${error.code ?? 'error'})</span></p>
+    <p><strong>${error.message}</strong> <span class="muted">(${error.code ?? 'error'})</span></p>
     ${hint ? html`<p>Hint: ${hint}</p>` : null}
     ${position ? html`<p>At line ${position.line}, column ${position.column}.</p>` : null}
   </div>`;
