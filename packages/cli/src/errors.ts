@@ -1,4 +1,5 @@
-import { CLI_ERRORS, CLI_EXIT_CODES, type CliErrorCode, type ErrorCode } from '@expense/wire';
+// The catalogue alone (no zod): the console's import bundle includes this module, under a CSP without eval.
+import { CLI_ERRORS, CLI_EXIT_CODES, type CliErrorCode, type ErrorCode } from '@expense/wire/error-catalog';
 
 /** The exit codes of `cli.md` (the error catalogue's `CLI_EXIT_CODES`). */
 export const ExitCode = CLI_EXIT_CODES;
