@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GuardOptions } from '@expense/sql-guard';
+import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
@@ -150,6 +151,8 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   app.setSerializerCompiler(serializerCompiler);
   await app.register(httpBasics, { actions });
   await app.register(apiKeyAuth, { ctx });
+  // The console's session cookie (read by the console and the OAuth consent); a host app may have registered it.
+  if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
   await app.register(fastifySwagger, {
     openapi: {
