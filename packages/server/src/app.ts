@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GuardOptions } from '@expense/sql-guard';
+import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
@@ -150,7 +151,6 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   app.setSerializerCompiler(serializerCompiler);
   await app.register(httpBasics, { actions });
   await app.register(apiKeyAuth, { ctx });
-
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -217,13 +217,18 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       },
     }),
   );
-  await app.register(
-    oauthRoutes(ctx, {
-      metadataFetch: options.oauthClientMetadata ?? { allowPrivateAddresses: false },
-      registrationLimit: limits.create(REGISTRATION_LIMIT),
-    }),
-  );
-  await app.register(consoleRoutes(ctx, () => app));
+  // The browser's routes: the console's session cookie is parsed and written (@fastify/cookie) here only, not
+  // on the API's requests. A host app that registered the plugin itself keeps its own.
+  await app.register(async (browser) => {
+    if (!browser.hasRequestDecorator('cookies')) await browser.register(fastifyCookie);
+    await browser.register(
+      oauthRoutes(ctx, {
+        metadataFetch: options.oauthClientMetadata ?? { allowPrivateAddresses: false },
+        registrationLimit: limits.create(REGISTRATION_LIMIT),
+      }),
+    );
+    await browser.register(consoleRoutes(ctx, () => app));
+  });
 
   app.addHook('onListen', async () => {
     const address = app.server.address() as AddressInfo | null;

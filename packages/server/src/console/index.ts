@@ -4,6 +4,13 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { AppContext } from '../context.js';
 import { isApiError } from '../http/api-error.js';
 import { BODY_LIMIT } from '../http/body-parser.js';
+import {
+  originOf,
+  type PagePolicy,
+  requireSameOrigin,
+  sendPage,
+  setPageHeaders,
+} from '../http/browser-pages.js';
 import { catalogEntry } from '../http/error-catalog.js';
 import { consoleAssetsDirectory, VENDOR_FILES, vendorRoots } from './assets.js';
 import { appShell, codePage, emailPage, type PageProblem } from './pages.js';
@@ -11,28 +18,17 @@ import { proxyToApi } from './proxy.js';
 import {
   CONSOLE_PATH,
   CONSOLE_SESSION_HOURS,
-  checkOrigin,
-  clearedSessionCookie,
+  clearSessionCookie,
   readConsoleSession,
   redirectToSignIn,
   safeReturnTo,
-  sessionCookie,
   sessionKeyOf,
+  setSessionCookie,
 } from './session.js';
 import { signInHint } from './words.js';
 
-/** The console's Content-Security-Policy: only this origin's files, no inline code, never framed. */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
+/** The console's pages load this origin's files (script, stylesheet, images) and call its API. */
+const CONSOLE_PAGES: PagePolicy = { ownFiles: true };
 
 /** The label of a console session's key in the key list. */
 export const CONSOLE_KEY_LABEL = 'Console session';
@@ -54,10 +50,6 @@ function problemOf(
   };
 }
 
-function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
-}
-
 /**
  * The web console under `/console`: server-rendered sign-in, the application shell and its static files,
  * and `/console/api/*`, a same-origin proxy to the `/v1` routes with the session's key (docs/console.md).
@@ -76,11 +68,8 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
     // too, and gets the same headers and Origin check.
     app.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.url?.startsWith(base)) return;
-      reply.header('content-security-policy', CONSOLE_CSP);
-      reply.header('x-content-type-options', 'nosniff');
-      // Not no-referrer: under it Chromium sends `Origin: null` with form posts, and the Origin check needs it.
-      reply.header('referrer-policy', 'same-origin');
-      checkOrigin(ctx, request);
+      setPageHeaders(reply, CONSOLE_PAGES);
+      requireSameOrigin(request, originOf(ctx.actions.publicUrl));
     });
 
     await app.register(fastifyStatic, {
@@ -101,11 +90,11 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
 
     app.get(`${CONSOLE_PATH}/`, async (request, reply) => {
       if (!(await readConsoleSession(ctx, request))) return redirectToSignIn(reply, request, prefix);
-      return sendHtml(reply, 200, appShell(base));
+      return sendPage(reply, 200, appShell(base));
     });
 
     app.get<{ Querystring: { return_to?: string } }>(`${CONSOLE_PATH}/sign-in`, async (request, reply) =>
-      sendHtml(reply, 200, emailPage(base, safeReturnTo(request.query.return_to, prefix))),
+      sendPage(reply, 200, emailPage(base, safeReturnTo(request.query.return_to, prefix))),
     );
 
     app.post<{ Body: SignInBody }>(`${CONSOLE_PATH}/sign-in`, async (request, reply) => {
@@ -117,15 +106,15 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
           message: 'This is not an e-mail address.',
           hint: signInHint('invalid_email', catalogEntry('invalid_email').hint),
         };
-        return sendHtml(reply, 400, emailPage(base, returnTo, problem, email));
+        return sendPage(reply, 400, emailPage(base, returnTo, problem, email));
       }
       try {
         const sent = await ctx.otp.sendCode(email, request.ip);
-        return sendHtml(reply, 200, codePage(base, returnTo, email, sent.otpSessionToken));
+        return sendPage(reply, 200, codePage(base, returnTo, email, sent.otpSessionToken));
       } catch (error) {
         const p = problemOf(error, reply);
         if (!p) throw error;
-        return sendHtml(reply, p.status, emailPage(base, returnTo, p.problem, email));
+        return sendPage(reply, p.status, emailPage(base, returnTo, p.problem, email));
       }
     });
 
@@ -137,29 +126,29 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
       const code = (body.code ?? '').trim();
       if (!/^[0-9]{8}$/.test(code) || token.length === 0 || token.length > 200) {
         const problem = { message: 'The code is 8 digits.', hint: 'Type the 8 digits from the e-mail.' };
-        return sendHtml(reply, 400, codePage(base, returnTo, email, token, problem));
+        return sendPage(reply, 400, codePage(base, returnTo, email, token, problem));
       }
       try {
         const signedIn = await ctx.otp.verifyCode(
           { code, otpSessionToken: token, label: CONSOLE_KEY_LABEL },
           { kind: 'console', expiresAt: new Date(Date.now() + CONSOLE_SESSION_HOURS * 3_600_000) },
         );
-        reply.header('set-cookie', sessionCookie(ctx.config.publicUrl, signedIn.apiKey));
+        setSessionCookie(reply, ctx.config.publicUrl, signedIn.apiKey);
         return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
       } catch (error) {
         const p = problemOf(error, reply);
         if (!p) throw error;
         if (isApiError(error) && error.code !== 'invalid_code' && error.code !== 'rate_limited') {
           // The sign-in session is void or expired: start again.
-          return sendHtml(reply, p.status, emailPage(base, returnTo, p.problem, email));
+          return sendPage(reply, p.status, emailPage(base, returnTo, p.problem, email));
         }
-        return sendHtml(reply, p.status, codePage(base, returnTo, email, token, p.problem));
+        return sendPage(reply, p.status, codePage(base, returnTo, email, token, p.problem));
       }
     });
 
     app.post(`${CONSOLE_PATH}/sign-out`, async (request, reply) => {
       await signOut(ctx, request);
-      reply.header('set-cookie', clearedSessionCookie(ctx.config.publicUrl));
+      clearSessionCookie(reply, ctx.config.publicUrl);
       return reply.redirect(`${base}/sign-in`, 303);
     });
 

@@ -1,5 +1,6 @@
 /** Server-rendered console pages (sign-in): plain HTML forms that work without JavaScript. */
 
+import { htmlDocument } from '../http/browser-pages.js';
 import { escapeHtml } from '../http/html.js';
 
 export interface PageProblem {
@@ -7,25 +8,21 @@ export interface PageProblem {
   hint?: string;
 }
 
+/** The head elements of every console page: the empty favicon (no request for /favicon.ico), the stylesheet. */
+function consoleHead(base: string): string[] {
+  return ['<link rel="icon" href="data:,">', `<link rel="stylesheet" href="${base}/assets/console.css">`];
+}
+
 /** A whole page around `body`; the stylesheet is a static file, so the CSP needs no inline style. */
 export function page(base: string, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)} · Expense console</title>
-<link rel="stylesheet" href="${base}/assets/console.css">
-</head>
-<body>
-<main class="narrow">
+  return htmlDocument({
+    title: `${title} · Expense console`,
+    head: consoleHead(base),
+    body: `<main class="narrow">
 <h1>${escapeHtml(title)}</h1>
 ${body}
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 function problemBlock(problem: PageProblem | undefined): string {
@@ -75,19 +72,9 @@ export function codePage(
 
 /** The console application's shell: one module script, no inline code. */
 export function appShell(base: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>Expense console</title>
-<link rel="stylesheet" href="${base}/assets/console.css">
-<script type="module" src="${base}/assets/app.js"></script>
-</head>
-<body>
-<div id="app"><noscript><p>The console's pages need JavaScript; sign-in works without it.</p></noscript></div>
-</body>
-</html>
-`;
+  return htmlDocument({
+    title: 'Expense console',
+    head: [...consoleHead(base), `<script type="module" src="${base}/assets/app.js"></script>`],
+    body: `<div id="app"><noscript><p>The console's pages need JavaScript; sign-in works without it.</p></noscript></div>`,
+  });
 }

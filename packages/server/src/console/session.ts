@@ -1,9 +1,9 @@
+import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-keys.js';
 import { verifyKey } from '../auth/authenticate.js';
 import { isWellFormedApiKey } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
 
 /** A console session is an ApiKey of kind `console` that lives this long (docs/console.md). */
 export const CONSOLE_SESSION_HOURS = 12;
@@ -23,34 +23,38 @@ function isHttps(publicUrl: string): boolean {
   return new URL(publicUrl).protocol === 'https:';
 }
 
-function setCookie(publicUrl: string, value: string, maxAgeSeconds: number): string {
-  const secure = isHttps(publicUrl) ? '; Secure' : '';
-  return `${consoleCookieName(publicUrl)}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly${secure}; SameSite=Strict`;
+/**
+ * The session cookie's attributes (written by @fastify/cookie): HttpOnly, SameSite=Strict, Path=/, Secure on an
+ * https origin, and a Max-Age of the key's lifetime (0 clears it).
+ */
+export function sessionCookieOptions(publicUrl: string, maxAgeSeconds: number): CookieSerializeOptions {
+  return {
+    maxAge: maxAgeSeconds,
+    path: '/',
+    httpOnly: true,
+    secure: isHttps(publicUrl),
+    sameSite: 'strict',
+  };
 }
 
-/** The Set-Cookie value that stores a new session key (HttpOnly, SameSite=Strict, Path=/, 12 hours). */
-export function sessionCookie(publicUrl: string, apiKey: string): string {
-  return setCookie(publicUrl, apiKey, CONSOLE_SESSION_HOURS * 3600);
+/** Stores a new session key in the cookie (12 hours). */
+export function setSessionCookie(reply: FastifyReply, publicUrl: string, apiKey: string): FastifyReply {
+  return reply.setCookie(
+    consoleCookieName(publicUrl),
+    apiKey,
+    sessionCookieOptions(publicUrl, CONSOLE_SESSION_HOURS * 3600),
+  );
 }
 
-/** The Set-Cookie value that removes the session cookie. */
-export function clearedSessionCookie(publicUrl: string): string {
-  return setCookie(publicUrl, '', 0);
+/** Removes the session cookie (an empty value with Max-Age=0). */
+export function clearSessionCookie(reply: FastifyReply, publicUrl: string): FastifyReply {
+  return reply.setCookie(consoleCookieName(publicUrl), '', sessionCookieOptions(publicUrl, 0));
 }
 
-/** The session key in a request's cookie (not yet verified), or undefined. */
+/** The session key in a request's cookie (parsed by @fastify/cookie; not yet verified), or undefined. */
 export function sessionKeyOf(ctx: AppContext, request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  const name = consoleCookieName(ctx.config.publicUrl);
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim();
-      if (isWellFormedApiKey(value)) return value;
-    }
-  }
-  return undefined;
+  const value = request.cookies[consoleCookieName(ctx.config.publicUrl)];
+  return value !== undefined && isWellFormedApiKey(value) ? value : undefined;
 }
 
 /**
@@ -97,23 +101,4 @@ export function signInUrl(returnTo: string, prefix = ''): string {
 /** Sends an unsigned-in browser to sign-in, returning afterwards to the page it asked for (303). */
 export function redirectToSignIn(reply: FastifyReply, request: FastifyRequest, prefix = ''): FastifyReply {
   return reply.redirect(signInUrl(request.url, prefix), 303);
-}
-
-/** The server's own origin, as browsers send it in the Origin header. */
-export function serverOrigin(ctx: AppContext): string {
-  return new URL(ctx.actions.publicUrl).origin;
-}
-
-/**
- * Refuses a state-changing browser request whose Origin is not this server's (cross-site request forgery).
- * A missing Origin is refused too: every browser that runs the console sends it on POST, PUT, PATCH, DELETE.
- */
-export function checkOrigin(ctx: AppContext, request: FastifyRequest): void {
-  const method = request.method.toUpperCase();
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return;
-  if (request.headers.origin !== serverOrigin(ctx)) {
-    throw new ApiError('forbidden', 'This console request does not come from the console’s own origin.', {
-      hint: `Send it from a page of ${serverOrigin(ctx)}${CONSOLE_PATH}/ (the Origin header must equal the server's origin).`,
-    });
-  }
 }

@@ -1,34 +1,20 @@
-/** The server-rendered OAuth pages: plain HTML forms, no script, no inline style, so a strict CSP holds. */
+/**
+ * The server-rendered OAuth pages: plain HTML forms, no script, no inline style, so a strict CSP holds (the shell,
+ * CSP and headers are the console's too: http/browser-pages.ts).
+ */
 
+import { htmlDocument } from '../http/browser-pages.js';
 import { escapeHtml } from '../http/html.js';
 
-/** CSP of every OAuth page; `formTargets` are the origins a form may lead to (the client's redirect). */
-export function pageCsp(formTargets: string[] = []): string {
-  return [
-    "default-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    `form-action 'self'${formTargets.map((t) => ` ${t}`).join('')}`,
-  ].join('; ');
-}
-
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>${escapeHtml(title)} · expense</title>
-</head>
-<body>
-<main>
+  return htmlDocument({
+    title: `${title} · expense`,
+    head: ['<meta name="referrer" content="same-origin">'],
+    body: `<main>
 <h1>${escapeHtml(title)}</h1>
 ${body}
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
 import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeReturnTo, sessionCookie, signInUrl } from '../../src/console/session.js';
+import { safeReturnTo, signInUrl } from '../../src/console/session.js';
 import { createServer } from '../../src/index.js';
 import { invitationMail } from '../../src/mail/invitation-mail.js';
 
@@ -203,16 +203,6 @@ describe('console session', () => {
     expect(res.body).toContain('Check the 8-digit code in the e-mail and type it again.');
     expect(res.body).not.toMatch(/ask the user/i);
     expect(res.headers['set-cookie']).toBeUndefined();
-  });
-
-  it('names the cookie __Host- and marks it Secure on an https origin only', () => {
-    const https = sessionCookie('https://expense.example', 'exp_live_x');
-    expect(https).toMatch(/^__Host-expense_console=exp_live_x; /);
-    expect(https).toContain('; Secure');
-    expect(https).not.toContain('Domain');
-    const http = sessionCookie('http://127.0.0.1:3000', 'exp_live_x');
-    expect(http).toMatch(/^expense_console=/);
-    expect(http).not.toContain('Secure');
   });
 
   it('returns only to same-origin paths (no open redirect)', () => {

@@ -1,13 +1,14 @@
 import { createHmac } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { refuseBeyondKeyCaps } from '../../auth/key-caps.js';
-import { serverOrigin, signInUrl } from '../../console/session.js';
+import { signInUrl } from '../../console/session.js';
 import { isApiError } from '../../http/api-error.js';
+import { originOf, requireSameOrigin, sendPage } from '../../http/browser-pages.js';
 import { listWorkspaces } from '../../workspaces/store.js';
 import { equalStrings } from '../client-auth.js';
 import { OAuthError } from '../errors.js';
 import { AuthorizeQuerySchema, ConsentFormSchema, ConsentQuerySchema, parseForm } from '../forms.js';
-import { consentPage, continuePage, errorPage, LIFETIMES, pageCsp } from '../pages.js';
+import { consentPage, continuePage, errorPage, LIFETIMES } from '../pages.js';
 import { formTarget, redirectMatches, redirectUrl } from '../redirects.js';
 import { consoleSession } from '../session.js';
 import { createGrant, findClient, findRequest, saveRequest, takeRequest } from '../store.js';
@@ -15,19 +16,9 @@ import type { OAuthContext } from './context.js';
 
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
+/** OAuth pages load nothing; after consent, a form may lead to the client's redirect. */
 function htmlReply(reply: FastifyReply, status: number, html: string, formTargets: string[] = []) {
-  return (
-    reply
-      .code(status)
-      .header('content-security-policy', pageCsp(formTargets))
-      .header('cache-control', 'no-store')
-      .header('x-frame-options', 'DENY')
-      // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the consent form's
-      // POST, which the Origin check refuses. Cross-origin (the client's redirect) still gets no referrer.
-      .header('referrer-policy', 'same-origin')
-      .type('text/html; charset=utf-8')
-      .send(html)
-  );
+  return sendPage(reply, status, html, { ownFiles: false, formTargets });
 }
 
 /** The authorization endpoint (RFC 6749 §4.1.1, PKCE required) and the consent page a person decides on. */
@@ -38,8 +29,12 @@ export function authorizeRoutes({
   findClient: clientFor,
 }: OAuthContext): FastifyPluginAsync {
   return async (app) => {
-    // A malformed query or form (a parameter given twice) is answered with an error page.
+    // A malformed query or form (a parameter given twice) and a cross-site form are answered with an error page.
     app.setErrorHandler((error, _request, reply) => {
+      if (isApiError(error) && error.code === 'forbidden') {
+        const text = `${error.message} ${error.options.hint ?? ''}`.trim();
+        return htmlReply(reply, error.status, errorPage('Refused', text));
+      }
       if (!(error instanceof OAuthError)) throw error;
       return htmlReply(reply, 400, errorPage('Invalid request', `${error.error}: ${error.description}`));
     });
@@ -151,20 +146,12 @@ export function authorizeRoutes({
       );
     });
 
-    /** A state-changing browser request must come from this origin (CSRF defence besides the token). */
-    function sameOrigin(request: FastifyRequest): boolean {
-      const origin = request.headers.origin;
-      if (typeof origin === 'string') return origin === serverOrigin(ctx);
-      return request.headers['sec-fetch-site'] === 'same-origin';
-    }
-
     const alreadyDecided = (reply: FastifyReply) =>
       htmlReply(reply, 400, errorPage('Already decided', 'This request was already answered.'));
 
     app.post('/oauth/consent', { schema: { hide: true } }, async (request, reply) => {
-      if (!sameOrigin(request)) {
-        return htmlReply(reply, 403, errorPage('Refused', 'This form must be sent from this site.'));
-      }
+      // Cross-site request forgery fails twice: the same-origin rule here, the CSRF token below.
+      requireSameOrigin(request, originOf(ctx.actions.publicUrl));
       const form = parseForm(ConsentFormSchema, request.body);
       const session = await consoleSession(ctx, request);
       const pending = await findRequest(ctx.db, form.request ?? '');
