@@ -27,6 +27,9 @@ import {
 } from './session.js';
 import { signInHint } from './words.js';
 
+/** The console's files a browser loads: scripts (with their source maps) and styles. */
+const SERVED_ASSET = /^\/[\w/-]+(?<!\.d)\.(?:js|js\.map|css)$/;
+
 /** The console's pages load this origin's files (script, stylesheet, images) and call its API. */
 const CONSOLE_PAGES: PagePolicy = { ownFiles: true };
 
@@ -77,6 +80,8 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
       prefix: `${CONSOLE_PATH}/assets/`,
       decorateReply: false,
       index: false,
+      // What the pages load, not what sits beside them (the type check's tsconfig.json and .d.ts files).
+      allowedPath: (path) => SERVED_ASSET.test(path),
     });
     await app.register(fastifyStatic, {
       root: vendorRoots(),
