@@ -55,7 +55,7 @@ function instructionsFor({ mode, dryRun, result, limits, staleRates, changeId }:
   if (mode !== 'query') {
     out.push(
       dryRun
-        ? 'Dry run: the statements ran and were rolled back, nothing was saved. Show the user the effect; to apply it, send the same SQL without dryRun and with data.confirmToken (it commits once, within 10 minutes).'
+        ? 'Dry run: the statements ran and were rolled back, nothing was saved. Show the user the effect; once they approve, send the same request without dryRun and with an Idempotency-Key header (a fresh UUID per change: a retry with it replays the answer instead of writing twice).'
         : changeId
           ? `Committed: every statement was applied, recorded as change ${changeId} (POST /changes/${changeId}/revert undoes it).`
           : 'Committed: every statement was applied.',

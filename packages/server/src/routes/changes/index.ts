@@ -236,7 +236,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             success({ ...data, ...token }, [
               data.committed
                 ? `Reverted: the rows are as they were before change ${changeId}. The revert is change ${data.changeId ?? '(none: nothing to undo)'} and can be reverted too.`
-                : 'Dry run: the revert ran and was rolled back, nothing was saved. Show the user the rows, then send the same request without dryRun and with data.confirmToken to apply it (once, within 10 minutes).',
+                : 'Dry run: the revert ran and was rolled back, nothing was saved. Show the user the rows; once they approve, send the same request without dryRun and with an Idempotency-Key header (a fresh UUID: a retry with it replays the answer instead of reverting twice).',
             ]),
           );
         // On the user-SQL path: an in-flight place (held until the connection is back in the pool), the deadline
