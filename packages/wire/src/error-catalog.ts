@@ -163,14 +163,6 @@ export const HTTP_ERRORS = {
     retryable: false,
     actions: [],
     mcpNext: 'Split the change into statements of at most 100 rows.',
-    variants: {
-      // The hint of sql-guard's run, which the SQL routes answer in place of the entry's (routes/sql/errors.ts);
-      // here so that every reader gets its words for it until the routes answer the entry's.
-      guard: {
-        hint: 'Add a WHERE clause that selects fewer rows, or split the change into smaller requests.',
-        cliHint: BATCHING,
-      },
-    },
   },
   result_too_large: {
     status: 400,

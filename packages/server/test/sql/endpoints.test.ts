@@ -1,3 +1,4 @@
+import { HTTP_ERRORS } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -116,6 +117,8 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'mutation_row_limit_exceeded',
+      // The catalogue's hint (which every client knows in its own words), not the guard's.
+      hint: HTTP_ERRORS.mutation_row_limit_exceeded.hint,
       details: { affectedRows: 130, maxAffectedRows: 100, scope: 'statement' },
     });
     const script = await post('/v1/sql', {

@@ -5,19 +5,14 @@
  * expands in table order.
  */
 import { type Dialect, expenseDialect, verifyDialect } from '@expense/sql-guard';
+import { DIALECT_WORDS } from '@expense/wire';
 import type { Queryable } from '../../storage/database.js';
 import { SQL_ROLE } from '../../storage/names.js';
 
 export const serverDialect: Dialect = {
   ...expenseDialect,
-  hints: {
-    modes: { query: '/sql/query', execute: '/sql/execute', script: '/sql' },
-    read: 'send reads (SELECT) to /sql/query',
-    write: 'send one INSERT, UPDATE or DELETE to /sql/execute',
-    mixed: 'send statements that read and write in one WITH to /sql (script mode)',
-    oneStatement:
-      'send one statement per request, or send the statements together to /sql (script mode), which runs them atomically',
-  },
+  // The catalogue owns these words, and knows them in every audience's (inAudienceWords).
+  hints: DIALECT_WORDS,
 };
 
 /** The database differs from the SQL dialect: the server does not start. */

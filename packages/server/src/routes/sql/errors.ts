@@ -136,8 +136,8 @@ export function toSqlApiError(error: unknown): unknown {
         if (isConnectionSqlstate(d.sqlstate)) return new ApiError('database_unavailable');
         return executionFailed(error.message, d, error.hint);
       case 'mutation_row_limit_exceeded':
+        // The catalogue's hint (every audience's words for it), not the guard's.
         return new ApiError('mutation_row_limit_exceeded', `${error.message} Nothing was changed.`, {
-          ...(error.hint ? { hint: error.hint } : {}),
           details: {
             statementIndex: d.statementIndex,
             affectedRows: d.affectedRows,
@@ -147,12 +147,10 @@ export function toSqlApiError(error: unknown): unknown {
         });
       case 'result_too_large':
         return new ApiError('result_too_large', `${error.message} Nothing was changed.`, {
-          ...(error.hint ? { hint: error.hint } : {}),
           details: { statementIndex: d.statementIndex, maxResultBytes: d.maxResultBytes },
         });
       case 'deadline_exceeded':
         return new ApiError('deadline_exceeded', `${error.message} Nothing was changed.`, {
-          ...(error.hint ? { hint: error.hint } : {}),
           details: { deadlineMs: d.deadlineMs, statementIndex: d.statementIndex },
         });
     }
