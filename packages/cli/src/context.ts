@@ -9,7 +9,7 @@ import {
 } from './config/profiles.js';
 import { openStore } from './credentials/select.js';
 import { accountName, type StoreKind } from './credentials/store.js';
-import { CliError, ExitCode, notSignedIn } from './errors.js';
+import { CliError, cliError, ExitCode, notSignedIn } from './errors.js';
 import { ApiClient } from './http/client.js';
 import { type Colours, colourEnabled, createColours } from './output/colour.js';
 import type { PromptIO } from './prompt/prompt.js';
@@ -144,14 +144,9 @@ export class Context {
     try {
       apiKey = await openStore(kind, this.io.env).get(account);
     } catch (error) {
-      throw new CliError(
-        'credential_store_unavailable',
-        `Cannot read the key: ${(error as Error).message}`,
-        ExitCode.failure,
-        {
-          hint: 'Sign in again with `expense login` (add --insecure-storage to keep the key in a 0600 file).',
-        },
-      );
+      throw cliError('credential_store_unavailable', {
+        message: `Cannot read the key: ${(error as Error).message}`,
+      });
     }
     if (!apiKey) {
       throw notSignedIn(

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Invitation } from '../api/index.js';
 import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, cliError, ExitCode } from '../errors.js';
 import { renderTable } from '../output/table.js';
 import type { Action } from './action.js';
 
@@ -22,9 +22,7 @@ async function findInvitation(ctx: Context, ref: string): Promise<Invitation> {
   }
   const found = byId ?? byName[0];
   if (!found) {
-    throw new CliError('invitation_not_found', `No pending invitation for "${ref}".`, ExitCode.failure, {
-      hint: 'See your invitations with `expense invitations`.',
-    });
+    throw cliError('invitation_not_found', { message: `No pending invitation for "${ref}".` });
   }
   return found;
 }

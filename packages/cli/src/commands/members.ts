@@ -1,7 +1,8 @@
+import { HTTP_ERRORS } from '@expense/wire/error-catalog';
 import type { Command } from 'commander';
 import type { Member } from '../api/index.js';
 import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, cliError, ExitCode } from '../errors.js';
 import { renderTable } from '../output/table.js';
 import type { Action } from './action.js';
 import { findWorkspace } from './workspaces.js';
@@ -17,9 +18,8 @@ async function memberWorkspace(ctx: Context) {
   const ref = await ctx.workspaceId();
   const workspace = ref ? findWorkspace(workspaces, ref) : workspaces.find((w) => w.selected);
   if (!workspace) {
-    throw new CliError('missing_workspace', 'No workspace is selected.', ExitCode.failure, {
-      hint: 'Pass --workspace <id or name>, or select one with `expense use <workspace>`.',
-    });
+    const { message, cliHint } = HTTP_ERRORS.missing_workspace;
+    throw new CliError('missing_workspace', message, ExitCode.failure, { hint: cliHint });
   }
   return { api, workspace };
 }
@@ -28,9 +28,7 @@ function findMember(members: Member[], ref: string): Member {
   const lower = ref.toLowerCase();
   const member = members.find((m) => m.userId === ref || m.email.toLowerCase() === lower);
   if (!member) {
-    throw new CliError('member_not_found', `No member or invitation for "${ref}".`, ExitCode.failure, {
-      hint: 'See the members with `expense members`.',
-    });
+    throw cliError('member_not_found', { message: `No member or invitation for "${ref}".` });
   }
   return member;
 }

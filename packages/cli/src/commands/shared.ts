@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { SqlEndpoint } from '../api/index.js';
 import type { Context } from '../context.js';
-import { CliError, ExitCode, usageError } from '../errors.js';
+import { CliError, cliError, usageError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import type { ChangeGroup } from '../http/client.js';
 import { isSqlRejection } from '../http/exit-codes.js';
@@ -79,17 +79,10 @@ export async function sqlFrom(
 export async function approve(ctx: Context, question: string, yes: boolean | undefined): Promise<void> {
   if (yes) return;
   if (!ctx.interactive) {
-    throw new CliError(
-      'approval_required',
-      'This changes data and needs your approval; nothing was sent.',
-      ExitCode.declined,
-      {
-        hint: 'Run it again with --yes to approve, or from a terminal to be asked.',
-      },
-    );
+    throw cliError('approval_required');
   }
   if (!(await confirm(ctx.io, question))) {
-    throw new CliError('approval_declined', 'Not approved; nothing was changed.', ExitCode.declined);
+    throw cliError('approval_declined');
   }
 }
 

@@ -10,7 +10,7 @@ import {
   WORKSPACE_HEADER,
 } from '@expense/wire';
 import { z } from 'zod';
-import { CliError, ExitCode } from '../errors.js';
+import { type CliError, cliError } from '../errors.js';
 import { ApiError } from './api-error.js';
 import { Transport, type TransportResponse } from './transport.js';
 
@@ -186,21 +186,14 @@ export class ApiClient {
 }
 
 function unexpected(url: string, status: number, what: string): CliError {
-  return new CliError(
-    'unexpected_response',
-    `${new URL(url).origin} answered ${status} with ${what}.`,
-    ExitCode.failure,
-    {
-      hint: 'Check that --api-url (or EXPENSE_API_URL) points at an expense API, e.g. http://127.0.0.1:8787/v1.',
-    },
-  );
+  return cliError('unexpected_response', {
+    message: `${new URL(url).origin} answered ${status} with ${what}.`,
+  });
 }
 
 function networkError(url: string, error: unknown): CliError {
   const e = error as { code?: string; cause?: { code?: string }; message?: string };
   const code = e.cause?.code ?? e.code ?? 'network error';
   const origin = new URL(url).origin;
-  return new CliError('network_error', `Cannot reach ${origin} (${code}).`, ExitCode.failure, {
-    hint: 'Is the server running? Check --api-url or EXPENSE_API_URL.',
-  });
+  return cliError('network_error', { message: `Cannot reach ${origin} (${code}).` });
 }

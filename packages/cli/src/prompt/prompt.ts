@@ -1,12 +1,12 @@
 import { createInterface } from 'node:readline';
-import { CliError, ExitCode } from '../errors.js';
+import { cliError } from '../errors.js';
 
 export interface PromptIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-export const cancelled = () => new CliError('cancelled', 'Cancelled.', ExitCode.declined);
+export const cancelled = () => cliError('cancelled');
 
 /** Asks one question on stderr and reads one line from the terminal; Ctrl-C or Ctrl-D cancel (exit 3). */
 export function ask(io: PromptIO, question: string): Promise<string> {
