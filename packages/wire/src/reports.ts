@@ -203,13 +203,19 @@ function fxSql(kind: ReportKind, from: string, to: string, range: Range): string
   ].join('');
 }
 
+/** The input as every report checks it (schema, then the range's order); ReportInputError for a bad range. */
+export function checkedReportInput(input: ReportInput): ReportInput {
+  const checked = ReportInputSchema.parse(input);
+  if (checked.from > checked.to) throw new ReportInputError('`from` is after `to`.');
+  return checked;
+}
+
 /**
  * The report as one read-only script of three SELECTs (one snapshot): the currency used, the rows, and the FX
  * use per foreign currency. Throws ReportInputError for a bad range.
  */
 export function reportScript(input: ReportInput): string[] {
-  const { kind, from, to, currency } = ReportInputSchema.parse(input);
-  if (from > to) throw new ReportInputError('`from` is after `to`.');
+  const { kind, from, to, currency } = checkedReportInput(input);
   const range = { start: midnight(from), end: midnight(addDays(to, 1)) };
   const cte = currencyCte(currency);
   return [

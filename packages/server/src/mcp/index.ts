@@ -1,19 +1,37 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { createExpenseMcpServer, type McpApi } from '@expense/wire/mcp';
+import { apiErrorResult, createExpenseMcpServer, type McpApi, McpApiError } from '@expense/wire/mcp';
 import { type AuthInfo, createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyKey } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, isApiError } from '../http/api-error.js';
+import { failure } from '../http/envelope.js';
 import { SCOPES } from '../oauth/scopes.js';
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import type { SqlService } from '../routes/sql/index.js';
 import { clientGone } from '../sql/deadline.js';
 import { injectApi } from './inject-api.js';
-import { isLegacy, legacyJsonHandler } from './legacy.js';
+import { isLegacy, type LegacyRequest, legacyJsonHandler } from './legacy.js';
 import { ServerPool } from './pool.js';
 import { sqlApi, type ToolCaller } from './sql-api.js';
+
+/** A request's headers as the legacy leg reads them. */
+function headersOf(request: FastifyRequest): LegacyRequest['headers'] {
+  return {
+    get(name: string): string | null {
+      const value = request.headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+/** The id of a `tools/call` request, else undefined. */
+function toolCallId(body: unknown): string | number | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  return method === 'tools/call' && (typeof id === 'string' || typeof id === 'number') ? id : undefined;
+}
 
 /** `Authorization: ApiKey <key>` or `Bearer <key>` (OAuth access tokens are ApiKeys of kind oauth). */
 const CREDENTIALS = /^(?:ApiKey|Bearer)[ \t]+(\S+)[ \t]*$/i;
@@ -141,7 +159,20 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
         // Every JSON-RPC message spends a point of the key's limits (tools/list and pings too); the API calls a
         // tool makes spend theirs as over HTTP. One message per request: batches were removed in 2025-06-18.
         const caller = await authenticate(request, reply);
-        await applyKeyLimits(ctx.keyLimits, caller.principal.connectionId, reply);
+        try {
+          await applyKeyLimits(ctx.keyLimits, caller.principal.connectionId, reply);
+        } catch (error) {
+          // A tool call over the key's limit is answered as the tool's error result (rate_limited, when to retry),
+          // which every client reads, rather than an HTTP 429 its transport throws; other messages get the 429.
+          const id = toolCallId(request.body);
+          if (id === undefined || !isApiError(error)) throw error;
+          const envelope = failure(error, ctx.actions);
+          const result = apiErrorResult(new McpApiError(error.status, envelope.error, envelope.actions));
+          reply.headers(error.options.headers ?? {});
+          // The 2026-07-28 revision's results say they are complete (its clients refuse one that does not).
+          const modern = !isLegacy(request.method, headersOf(request), request.body);
+          return { jsonrpc: '2.0', id, result: modern ? { ...result, resultType: 'complete' } : result };
+        }
         if (Array.isArray(request.body)) {
           return reply.code(400).send({
             jsonrpc: '2.0',
@@ -159,12 +190,7 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
           scopes: [],
           extra: { caller },
         };
-        const headers = {
-          get(name: string): string | null {
-            const value = request.headers[name];
-            return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-          },
-        };
+        const headers = headersOf(request);
         if (isLegacy(request.method, headers, request.body)) {
           const answer = await legacy({ method: request.method, headers, body: request.body, authInfo });
           reply.code(answer.status);

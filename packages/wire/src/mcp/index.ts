@@ -17,6 +17,7 @@ export {
   type ToolError,
   withNotes,
 } from './render.js';
+export { apiErrorResult } from './results.js';
 export { sqlResult } from './tools.js';
 export { inToolWords, mcpHint } from './words.js';
 

@@ -54,18 +54,21 @@ export function outcomeUnknown(message: string, variant?: 'revert'): CallToolRes
   });
 }
 
+/** An API error as a tool error, in MCP words (`variant`: the tool's situation, e.g. revert). */
+export function apiErrorResult(error: McpApiError, variant?: string): CallToolResult {
+  const hint = mcpHint(error.error);
+  return failure({
+    error: { ...error.error, ...(hint === undefined ? {} : { hint }) },
+    nextAction: nextActionFor(error, variant),
+  });
+}
+
 /** Runs a tool; an API error becomes a tool error in MCP words (`variant`: the tool's situation, e.g. revert). */
 export async function guarded(run: () => Promise<CallToolResult>, variant?: string): Promise<CallToolResult> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof McpApiError) {
-      const hint = mcpHint(error.error);
-      return failure({
-        error: { ...error.error, ...(hint === undefined ? {} : { hint }) },
-        nextAction: nextActionFor(error, variant),
-      });
-    }
+    if (error instanceof McpApiError) return apiErrorResult(error, variant);
     if (error instanceof ReportInputError) {
       return mcpFailure('invalid_report', 'Fix the range or currency and call report again.', error.message);
     }

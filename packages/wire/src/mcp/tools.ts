@@ -1,7 +1,7 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
-import { REPORT_KINDS, ReportInputError, ReportInputSchema } from '../reports.js';
+import { checkedReportInput, REPORT_KINDS, ReportInputError, ReportInputSchema } from '../reports.js';
 import { McpApiError, type SqlResult } from './api.js';
 import { askUser, inputRequiredResult } from './confirm.js';
 import { registerHistoryTools } from './history-tools.js';
@@ -306,7 +306,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
           instructions: _instructions,
           replayed: _replayed,
           ...data
-        } = await api.report(parsed.data, ws ? { workspaceId: ws } : {});
+        } = await api.report(checkedReportInput(parsed.data), ws ? { workspaceId: ws } : {});
         const header = [`Report ${data.kind} ${data.from}..${data.to} in ${data.currency}.`, ...data.notes];
         return { content: [{ type: 'text', text: fencedText(header, data) }], structuredContent: data };
       }),
