@@ -139,7 +139,7 @@ describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
     await addWorkspace(limited.db, u.userId);
     const client = await httpClient(limited, u.apiKey, 'socket');
     // A tool call spends a point for its message and one per API call it makes (3 per second here): a refused
-    // message is a 429 the client throws, a refused API call a rate_limited tool error; both say when to retry.
+    // call, its message or its API call, is a rate_limited tool error that says when to retry.
     const refusals: string[] = [];
     for (let i = 0; i < 12; i++) {
       const r = await call(client, 'get_schema', { relations: ['accounts'] }).catch((e: Error) => e);
