@@ -62,9 +62,10 @@ export function maxJsonWidth(oid: number, typmod: number): number | null {
     const precision = (packed >> 16) & 0xffff;
     // PostgreSQL 15 packs a negative scale in 11 bits (numeric(p, -s)); before, the scale was never negative.
     const scale = ((packed & 0x7ff) ^ 1024) - 1024;
-    // Sign, `0.` when the scale passes the precision, the digits, the point, and the zeros a negative scale adds;
-    // `NaN` (and `-Infinity`, which a declared precision refuses) are shorter than 10.
-    const text = 3 + Math.max(precision, scale) + Math.max(0, -scale);
+    // The sign and: the digits and the zeros a negative scale adds (`-99900`); the digits and the point
+    // (`-999.99`); or `0.` and the scale's digits (`-0.00999`). `NaN` (and `-Infinity`, which a declared precision
+    // refuses) take at most 9.
+    const text = 1 + (scale <= 0 ? precision - scale : scale < precision ? precision + 1 : scale + 2);
     return 2 + Math.max(text, 9);
   }
   return null;

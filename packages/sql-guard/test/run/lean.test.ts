@@ -84,7 +84,11 @@ describe('which reads have a plain output', () => {
     // varchar(20), char(3), numeric(12,2) as pg_attribute.atttypmod has them; -1: none declared.
     expect(maxJsonWidth(1043, 24)).toBe(2 + 6 * 20);
     expect(maxJsonWidth(1042, 7)).toBe(2 + 6 * 3);
-    expect(maxJsonWidth(1700, ((12 << 16) | 2) + 4)).toBe(2 + 3 + 12);
+    // numeric(12,2): "-9999999999.99"; numeric(3,5): "-0.00999" and NaN within 9; numeric(3,-2): "-99900".
+    expect(maxJsonWidth(1700, ((12 << 16) | 2) + 4)).toBe(2 + 14);
+    expect(maxJsonWidth(1700, ((3 << 16) | 5) + 4)).toBe(2 + 9);
+    expect(maxJsonWidth(1700, ((30 << 16) | 35) + 4)).toBe(2 + 38);
+    expect(maxJsonWidth(1700, ((13 << 16) | (-2 & 0x7ff)) + 4)).toBe(2 + 16);
     for (const [oid, typmod] of [
       [25, -1], // text
       [1043, -1], // varchar
@@ -203,7 +207,7 @@ describe.each(engineNames)('the lean path on %s', (name) => {
       ['j', null],
       ['arr', null],
     ]);
-    expect(widths.get('items')?.get('amount')).toBe(17);
+    expect(widths.get('items')?.get('amount')).toBe(16);
   });
 
   for (const sql of [
