@@ -239,6 +239,33 @@ describe.each(engineNames)('the lean path on %s', (name) => {
     });
   }
 
+  for (const sql of [
+    "SELECT n FROM numbers WHERE n = 'x' LIMIT 5",
+    "SELECT id, at\nFROM labels\nWHERE at > 'not a date' ORDER BY id",
+  ]) {
+    it(`fails the same way on both paths, at the same position: ${JSON.stringify(sql)}`, async () => {
+      const failure = (g: Guard) =>
+        engine.transaction(
+          async (s) => {
+            const { session, sent } = recording(s);
+            return { error: await runError(g.run(session, sql, { mode: 'query' })), sent };
+          },
+          { rollback: true },
+        );
+      const lean = await failure(guard);
+      const wrapped = await failure(await measuringGuard(sql));
+      expect(measured(lean.sent)).toBe(false);
+      expect(measured(wrapped.sent)).toBe(true);
+      expect(lean.error.code).toBe('sql_execution_failed');
+      expect(lean.error.details.position).toBeDefined();
+      expect(sql.slice(lean.error.details.position?.offset).startsWith("'")).toBe(true);
+      expect({ ...lean.error, message: lean.error.message }).toEqual({
+        ...wrapped.error,
+        message: wrapped.error.message,
+      });
+    });
+  }
+
   it('keeps the wrapper for reads it cannot bound', async () => {
     for (const sql of [
       'SELECT id, t FROM vals ORDER BY id LIMIT 3',
