@@ -8,11 +8,14 @@ import type {
   SqlSession,
   StatementResult,
 } from '../types.js';
+import type { ColumnWidths } from './column-widths.js';
 import { Deadline } from './deadline.js';
 import { GuardRunError, type RunErrorDetails } from './errors.js';
+import { runsLean } from './lean.js';
 import { type JsonValue, toJsonValue } from './serialize.js';
 import { statementShape } from './statement-shape.js';
 import { resolveTypes, typeInfo } from './types-catalog.js';
+import type { Verify } from './verification.js';
 import {
   batchSeparator,
   configMarker,
@@ -44,7 +47,7 @@ export async function runStatements(
   session: SqlSession,
   sql: string,
   options: RunOptions,
-  verify: (session: SqlSession) => Promise<void> = async () => {},
+  verify: Verify = async () => undefined,
 ): Promise<RunResult> {
   let inFlight = false;
   let cancelling: Promise<void> = Promise.resolve();
@@ -77,8 +80,13 @@ export async function runStatements(
     // A prelude that opens the transaction proves it; otherwise the first batch does (transactionProbe).
     const probeTransaction = !/^\s*(BEGIN|START\s+TRANSACTION)\b/i.test(prelude[0] ?? '');
     inFlight = true;
+    // The column widths of the dialect's relations, when a read may do without measuring (lean.ts).
+    const plainRead = statements.some(
+      (s) => s.kind === 'select' && s.readOnly && statementShape(s).output !== null,
+    );
+    let widths: ColumnWidths | undefined;
     try {
-      await verify(session);
+      widths = await verify(session, plainRead);
     } catch (error) {
       if (deadline.reason) throw await stopped(0);
       throw error;
@@ -95,6 +103,7 @@ export async function runStatements(
       const remainingBytes = Math.max(0, limits.maxResultBytes - resultBytes);
       const first = index === 0;
       const last = index === statements.length - 1;
+      const shape = statementShape(statement);
       const plan = planStatement(statement, {
         first,
         probeTransaction,
@@ -103,8 +112,20 @@ export async function runStatements(
         timeoutMs: deadline.remainingMs(),
         maxReturnedRows: limits.maxReturnedRows,
         countBefore: !statement.readOnly && writtenSoFar === undefined,
-        statementShape: statementShape(statement),
+        statementShape: shape,
         maxRowBytes: databaseByteCap(remainingBytes),
+        lean:
+          statement.kind === 'select' &&
+          statement.readOnly &&
+          runsLean(
+            {
+              output: shape.output,
+              limit: shape.limit,
+              maxReturnedRows: limits.maxReturnedRows,
+              remainingBytes,
+            },
+            widths,
+          ),
         settingsChecked: around?.prelude !== undefined,
         endsAfterLast: epilogue.length > 0,
       });

@@ -1,28 +1,56 @@
-/** The dialect verified against each database connection `run` meets, once per connection. */
+/**
+ * The dialect verified against each database connection `run` meets, once per connection; and, the first time a
+ * run there needs them, the widths of its relations' columns read from the same catalog (column-widths.ts).
+ */
 import { describeDifferences, verifyDialect } from '../dialect/verify.js';
 import type { Dialect, SqlSession } from '../types.js';
+import { type ColumnWidths, readColumnWidths } from './column-widths.js';
 import { GuardRunError } from './errors.js';
 
-/** Returns `verify(session)`: resolves once the session's database matches the dialect; the answer is kept. */
-export function dialectVerification(dialect: Dialect): (session: SqlSession) => Promise<void> {
-  const verified = new WeakMap<object, Promise<void>>();
-  return (session) => {
-    const key = session.database ?? session;
-    let verifying = verified.get(key);
-    if (!verifying) {
-      verifying = verifyOnce(session, dialect);
-      verified.set(key, verifying);
-      // A failed verification is not kept: the next run asks the database again.
-      verifying.catch(() => verified.delete(key));
+/**
+ * `verify(session, widths)` resolves once the session's database matches the dialect; with `widths`, to the
+ * column widths of the dialect's relations there (read on the first such call). Both answers are kept per database
+ * connection; a failed one is not (the next run asks the database again).
+ */
+export type Verify = (session: SqlSession, widths: boolean) => Promise<ColumnWidths | undefined>;
+
+export function dialectVerification(dialect: Dialect): Verify {
+  const verified = new WeakMap<object, Promise<undefined>>();
+  const read = new WeakMap<object, Promise<ColumnWidths>>();
+  const once = <T>(kept: WeakMap<object, Promise<T>>, key: object, start: () => Promise<T>): Promise<T> => {
+    let answer = kept.get(key);
+    if (!answer) {
+      answer = start();
+      kept.set(key, answer);
+      answer.catch(() => kept.delete(key));
     }
-    return verifying;
+    return answer;
+  };
+  return (session, widths) => {
+    const key = session.database ?? session;
+    const verifying = once(verified, key, () => verifyOnce(session, dialect));
+    if (!widths) return verifying;
+    return verifying.then(() =>
+      once(read, key, () => catalogRead(() => readColumnWidths(session, Object.keys(dialect.relations)))),
+    );
   };
 }
 
-async function verifyOnce(session: SqlSession, dialect: Dialect): Promise<void> {
-  let differences: Awaited<ReturnType<typeof verifyDialect>>;
+async function verifyOnce(session: SqlSession, dialect: Dialect): Promise<undefined> {
+  const differences = await catalogRead(() => verifyDialect(session, dialect));
+  if (differences.length === 0) return undefined;
+  throw new GuardRunError(
+    'dialect_drift',
+    `The dialect differs from the database, so nothing was run: ${describeDifferences(differences)}`,
+    { differences },
+    'Read the dialect from the database again (introspectDialect), or bring the database back to the dialect.',
+  );
+}
+
+/** A catalog read; PostgreSQL's refusal of it becomes sql_execution_failed (nothing of the request ran). */
+async function catalogRead<T>(read: () => Promise<T>): Promise<T> {
   try {
-    differences = await verifyDialect(session, dialect);
+    return await read();
   } catch (error) {
     const e = error as { code?: unknown; message?: unknown };
     if (typeof e?.code !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code)) throw error;
@@ -30,14 +58,7 @@ async function verifyOnce(session: SqlSession, dialect: Dialect): Promise<void> 
       'sql_execution_failed',
       `The dialect could not be verified against the database: ${String(e.message)}; nothing was run.`,
       { sqlstate: e.code },
-      "The session's role must be able to read the catalog (pg_class, pg_attribute) and call to_regclass and has_column_privilege.",
+      "The session's role must be able to read the catalog (pg_class, pg_attribute, pg_type) and call to_regclass and has_column_privilege.",
     );
   }
-  if (differences.length === 0) return;
-  throw new GuardRunError(
-    'dialect_drift',
-    `The dialect differs from the database, so nothing was run: ${describeDifferences(differences)}`,
-    { differences },
-    'Read the dialect from the database again (introspectDialect), or bring the database back to the dialect.',
-  );
 }

@@ -154,6 +154,11 @@ export interface PlanOptions {
    * The byte cap of this statement's rows in the database's measure (their text form), see {@link measured}.
    */
   maxRowBytes: number;
+  /**
+   * A read whose rows provably fit the budget left (lean.ts): it runs without the measuring wrapper, as written
+   * (behind the cursor's DECLARE when it has no LIMIT within the row cap).
+   */
+  lean: boolean;
   /** A prelude in the same round trip verifies the settings ({@link pinnedSettingsCheck}): none set, none checked here. */
   settingsChecked: boolean;
   /** An epilogue ends the transaction behind the last batch: no reset of statement_timeout. */
@@ -194,11 +199,12 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
     statement.kind !== 'select' && options.statementShape.returning && !options.statementShape.dmlInWith;
   let statementStart = 0;
   let read: StatementPlan['read'];
+  const lean = readOnlySelect && options.lean;
   if (cursor) {
-    const declare = `DECLARE ${cursorName} NO SCROLL CURSOR FOR ${measured('(\n', 'q', cap, options.maxReturnedRows)}`;
+    const declare = `DECLARE ${cursorName} NO SCROLL CURSOR FOR ${lean ? '' : measured('(\n', 'q', cap, options.maxReturnedRows)}`;
     statementStart = declare.length;
     parts.push(
-      `${declare}${body}) q`,
+      `${declare}${body}${lean ? '' : ') q'}`,
       `FETCH FORWARD ${integer(options.maxReturnedRows)} FROM ${cursorName}`,
       `MOVE FORWARD ALL IN ${cursorName}`,
       `CLOSE ${cursorName}`,
@@ -213,9 +219,9 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
       };
     };
   } else if (shape === 'bounded') {
-    const select = measured('(\n', 'q', cap);
+    const select = lean ? '' : measured('(\n', 'q', cap);
     statementStart = select.length;
-    parts.push(`${select}${body}) q`);
+    parts.push(lean ? body : `${select}${body}) q`);
     read = (results) => {
       const result = resultAt(results, 1);
       return { fields: withoutCheck(result.fields), rows: result.rows, totalRowCount: result.rows.length };
@@ -250,7 +256,7 @@ export function planStatement(statement: CheckedStatement, options: PlanOptions)
     statementPart: 1,
     statementStart,
     shape,
-    measured: shape !== 'direct' || measuredWrite,
+    measured: (shape !== 'direct' && !lean) || measuredWrite,
     read,
   };
 }
