@@ -129,13 +129,23 @@ export type RouteBody<R extends ApiRoute> = R['body'] extends z.ZodType ? z.inpu
  * A route's path under API_PREFIX with its parameters filled in, percent-encoded, and the query's defined values
  * appended (`?a=1&b=2`, none when it has none): `pathOf(API_ROUTES.revertChange, { changeId })`.
  */
-export function pathOf<R extends { path: string }>(
-  route: R,
-  ...[params, query]: PathParamNames<R['path']> extends never
-    ? [params?: Record<string, never>, query?: QueryValues]
-    : [params: PathParams<R>, query?: QueryValues]
-): string {
+export function pathOf<R extends { path: string }>(route: R, ...[params, query]: PathArgs<R>): string {
   return fillPath(route.path, params, query);
+}
+
+/** pathOf's arguments after the route: its parameters (required when its template has any) and a query. */
+export type PathArgs<R extends { path: string }> =
+  PathParamNames<R['path']> extends never
+    ? [params?: Record<string, never>, query?: QueryValues]
+    : [params: PathParams<R>, query?: QueryValues];
+
+/** A route's method and filled path (pathOf), for a caller that sends both. */
+export function requestOf<R extends ApiRoute>(
+  route: R,
+  ...args: PathArgs<R>
+): { method: R['method']; path: string } {
+  const [params, query] = args as [Record<string, string> | undefined, QueryValues | undefined];
+  return { method: route.method, path: fillPath(route.path, params, query) };
 }
 
 /** pathOf for a template known only at run time: throws a TypeError when a parameter has no value. */
