@@ -1,6 +1,12 @@
 import type { z } from 'zod';
 import { CreateKeyBodySchema, CreateKeyDataSchema, KeysDataSchema, MeDataSchema } from './account.js';
 import {
+  SendCodeBodySchema,
+  SendCodeDataSchema,
+  VerifyCodeBodySchema,
+  VerifyCodeDataSchema,
+} from './auth.js';
+import {
   ChangeDataSchema,
   ChangeRevertBodySchema,
   ChangeRevertDataSchema,
@@ -103,6 +109,20 @@ export const API_ROUTES = {
   },
 
   report: { method: 'GET', path: '/reports/{kind}', query: ReportQuerySchema, data: ReportDataSchema },
+} as const satisfies Record<string, ApiRoute>;
+
+/** Where the sign-in routes are mounted, on `{auth_url}` (not under API_PREFIX). */
+export const AGENT_PREFIX = '/api/agent';
+
+/** The e-mailed one-time-code sign-in, under AGENT_PREFIX. */
+export const AGENT_ROUTES = {
+  sendCode: { method: 'POST', path: '/send-code', body: SendCodeBodySchema, data: SendCodeDataSchema },
+  verifyCode: {
+    method: 'POST',
+    path: '/verify-code',
+    body: VerifyCodeBodySchema,
+    data: VerifyCodeDataSchema,
+  },
 } as const satisfies Record<string, ApiRoute>;
 
 export type ApiRoutes = typeof API_ROUTES;

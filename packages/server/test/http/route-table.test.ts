@@ -1,6 +1,6 @@
 // The route table (@expense/wire's API_ROUTES) is what the server registers: every entry with its method and
 // path under /v1, and every /v1 route the server has is an entry or one of the few documents listed below.
-import { API_PREFIX, API_ROUTES, fastifyPath } from '@expense/wire';
+import { AGENT_PREFIX, AGENT_ROUTES, API_PREFIX, API_ROUTES, fastifyPath } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
@@ -72,6 +72,12 @@ describe('the route table and the server', () => {
       expect(app.hasRoute({ method: route.method, url }), `${name}: ${route.method} ${url}`).toBe(true);
       expect(registered, name).toContain(`${route.method} ${url}`);
     }
+  });
+
+  it('registers the sign-in routes of the table under /api/agent, and no other', () => {
+    const table = Object.values(AGENT_ROUTES).map((route) => `${route.method} ${AGENT_PREFIX}${route.path}`);
+    const agent = registered.filter((route) => route.split(' ')[1]?.startsWith(`${AGENT_PREFIX}/`));
+    expect(agent.sort()).toEqual(table.sort());
   });
 
   it('has every /v1 route in the table, or on the list of documents', () => {
