@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { API_ROUTES, fastifyPath, fillPath, pathOf } from '../src/routes.js';
+import { API_ROUTES, fastifyPath, fillPath, pathOf, type RouteBody, type RouteData } from '../src/routes.js';
+import type { SqlResultData } from '../src/sql.js';
 
 describe('the route table', () => {
   it('fills a template, percent-encoding each parameter', () => {
@@ -34,5 +35,19 @@ describe('the route table', () => {
   it('has one entry per method and path', () => {
     const keys = Object.values(API_ROUTES).map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('types parameters, bodies and data from the entry (checked by the type check)', () => {
+    // @ts-expect-error: a template with parameters needs them
+    expect(() => pathOf(API_ROUTES.change)).toThrow(TypeError);
+    // @ts-expect-error: a parameter the template does not name
+    expect(pathOf(API_ROUTES.change, { changeId: 'c', other: 'x' })).toBe('/changes/c');
+    const query: RouteBody<typeof API_ROUTES.sqlQuery> = { sql: 'SELECT 1' };
+    // @ts-expect-error: /sql/query takes no dryRun (only /sql/execute and /sql do)
+    const dry: RouteBody<typeof API_ROUTES.sqlQuery> = { sql: 'SELECT 1', dryRun: true };
+    const execute: RouteBody<typeof API_ROUTES.sqlExecute> = { sql: 'DELETE FROM x', dryRun: true };
+    const data: RouteData<typeof API_ROUTES.sqlQuery> extends SqlResultData ? true : false = true;
+    const none: RouteData<typeof API_ROUTES.revokeKey> = undefined;
+    expect([query, dry, execute, data, none]).toHaveLength(5);
   });
 });
