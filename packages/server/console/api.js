@@ -1,4 +1,6 @@
 // Calls of the console: the same-origin proxy /console/api/* → /v1/* with the session cookie.
+// The pages spell each call's method and path; test/console/api-routes.test.ts checks every one against the
+// route table (@expense/wire's API_ROUTES), which the server registers its routes from.
 
 /** Where the console is mounted (this file is served from <base>/assets/api.js). */
 export const BASE = new URL('..', import.meta.url).pathname.replace(/\/$/, '');

@@ -1,32 +1,28 @@
 import {
+  API_ROUTES,
+  type ApiRoute,
   type ChangeData,
-  ChangeDataSchema,
   type ChangeRevertData,
-  ChangeRevertDataSchema,
   type ChangesData,
-  ChangesDataSchema,
+  fillPath,
   type InvitationsData,
-  InvitationsDataSchema,
   type KeysData,
-  KeysDataSchema,
   type MeData,
-  MeDataSchema,
   type MemberData,
-  MemberDataSchema,
   type MembersData,
-  MembersDataSchema,
+  type PathParamNames,
+  type PathParams,
+  type QueryValues,
+  type RouteBody,
+  type RouteData,
   type SchemaData,
-  SchemaDataSchema,
   type SelectWorkspaceData,
-  SelectWorkspaceDataSchema,
   type SqlResultData,
-  SqlResultDataSchema,
   type WorkspaceData,
-  WorkspaceDataSchema,
   type WorkspacesData,
-  WorkspacesDataSchema,
 } from '@expense/wire';
-import { type ReportData, ReportDataSchema, type ReportInput } from '@expense/wire/reports';
+import type { ReportData, ReportInput } from '@expense/wire/reports';
+import type { z } from 'zod';
 import type { ApiClient, CallResult, ChangeGroup } from '../http/client.js';
 
 export type { Invitation, Member } from '@expense/wire';
@@ -52,12 +48,29 @@ export interface ApiTarget {
   workspaceId?: string;
 }
 
-const seg = encodeURIComponent;
+/** The route of each SQL endpoint. */
+const SQL_ROUTES = {
+  '/sql/query': API_ROUTES.sqlQuery,
+  '/sql/execute': API_ROUTES.sqlExecute,
+  '/sql': API_ROUTES.sqlScript,
+} as const satisfies Record<SqlEndpoint, ApiRoute>;
+
+/** One request of a route: its path parameters (required when its template has any), query, body and headers. */
+type RouteRequest<R extends ApiRoute> = (PathParamNames<R['path']> extends never
+  ? { params?: undefined }
+  : { params: PathParams<R> }) & {
+  query?: QueryValues;
+  body?: RouteBody<R>;
+  workspaceId?: string | undefined;
+  idempotencyKey?: string | undefined;
+  changeGroup?: ChangeGroup | undefined;
+};
 
 /**
  * The expense API as typed calls, one method per route the CLI uses (gh's per-family api layer is the
  * model): commands and the MCP server call these and keep only presentation. Every method returns the
  * client's CallResult (validated data, raw data for --json, instructions, actions) or throws ApiError.
+ * Methods, paths and data schemas come from the one route table (@expense/wire's API_ROUTES).
  */
 export class ExpenseApi {
   constructor(
@@ -65,76 +78,63 @@ export class ExpenseApi {
     readonly target: ApiTarget,
   ) {}
 
-  private url(path: string): string {
-    return `${this.target.apiUrl}${path}`;
-  }
-
-  private get auth() {
-    return { apiKey: this.target.apiKey };
+  /** The one call: the route's method, its filled path under apiUrl, its data schema; the key; the headers given. */
+  private call<R extends ApiRoute>(
+    route: R,
+    ...[request]: PathParamNames<R['path']> extends never
+      ? [request?: RouteRequest<R>]
+      : [request: RouteRequest<R>]
+  ): Promise<CallResult<RouteData<R>>> {
+    const { params, query, body, workspaceId, idempotencyKey, changeGroup } = (request ??
+      {}) as RouteRequest<ApiRoute>;
+    return this.client.call({
+      method: route.method,
+      url: `${this.target.apiUrl}${fillPath(route.path, params as Record<string, string> | undefined, query)}`,
+      ...(route.data ? { data: route.data as z.ZodType<RouteData<R>> } : {}),
+      apiKey: this.target.apiKey,
+      ...(body !== undefined ? { body } : {}),
+      ...(workspaceId ? { workspaceId } : {}),
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+      ...(changeGroup ? { changeGroup } : {}),
+    });
   }
 
   me(): Promise<CallResult<MeData>> {
-    return this.client.call({ method: 'GET', url: this.url('/me'), data: MeDataSchema, ...this.auth });
+    return this.call(API_ROUTES.me);
   }
 
   // Workspaces
   workspaces(): Promise<CallResult<WorkspacesData>> {
-    return this.client.call({
-      method: 'GET',
-      url: this.url('/workspaces'),
-      data: WorkspacesDataSchema,
-      ...this.auth,
-    });
+    return this.call(API_ROUTES.workspaces);
   }
 
   createWorkspace(name: string): Promise<CallResult<WorkspaceData>> {
-    return this.client.call({
-      method: 'POST',
-      url: this.url('/workspaces'),
-      data: WorkspaceDataSchema,
-      body: { name },
-      ...this.auth,
-    });
+    return this.call(API_ROUTES.createWorkspace, { body: { name } });
   }
 
   selectWorkspace(workspaceId: string): Promise<CallResult<SelectWorkspaceData>> {
-    return this.client.call({
-      method: 'POST',
-      url: this.url(`/workspaces/${seg(workspaceId)}/select`),
-      data: SelectWorkspaceDataSchema,
-      ...this.auth,
-    });
+    return this.call(API_ROUTES.selectWorkspace, { params: { workspaceId } });
   }
 
   // Schema and SQL
   schema(workspaceId = this.target.workspaceId): Promise<CallResult<SchemaData>> {
-    return this.client.call({
-      method: 'GET',
-      url: this.url('/schema'),
-      data: SchemaDataSchema,
-      ...this.auth,
-      ...(workspaceId ? { workspaceId } : {}),
-    });
+    return this.call(API_ROUTES.schema, { workspaceId });
   }
 
   sql(endpoint: SqlEndpoint, sql: string, options: SqlOptions = {}): Promise<CallResult<SqlResultData>> {
-    const workspaceId = options.workspaceId ?? this.target.workspaceId;
-    return this.client.call({
-      method: 'POST',
-      url: this.url(endpoint),
-      data: SqlResultDataSchema,
-      ...this.auth,
-      ...(workspaceId ? { workspaceId } : {}),
-      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-      ...(options.changeGroup && endpoint !== '/sql/query' ? { changeGroup: options.changeGroup } : {}),
-      body:
-        endpoint === '/sql/query'
-          ? { sql }
-          : {
-              sql,
-              ...(options.dryRun ? { dryRun: true } : {}),
-              ...(options.confirmToken ? { confirmToken: options.confirmToken } : {}),
-            },
+    const headers = {
+      workspaceId: options.workspaceId ?? this.target.workspaceId,
+      idempotencyKey: options.idempotencyKey,
+    };
+    if (endpoint === '/sql/query') return this.call(SQL_ROUTES[endpoint], { ...headers, body: { sql } });
+    return this.call(SQL_ROUTES[endpoint], {
+      ...headers,
+      changeGroup: options.changeGroup,
+      body: {
+        sql,
+        ...(options.dryRun ? { dryRun: true } : {}),
+        ...(options.confirmToken ? { confirmToken: options.confirmToken } : {}),
+      },
     });
   }
 
@@ -153,55 +153,29 @@ export class ExpenseApi {
   /** GET /reports/{kind}: a fixed report in one currency (the shared definitions of @expense/wire/reports). */
   report(input: ReportInput, workspaceId = this.target.workspaceId): Promise<CallResult<ReportData>> {
     const { kind, ...query } = input;
-    const qs = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));
-    return this.client.call({
-      method: 'GET',
-      url: this.url(`/reports/${seg(kind)}?${qs}`),
-      data: ReportDataSchema,
-      ...this.auth,
-      ...(workspaceId ? { workspaceId } : {}),
-    });
+    // An empty option is no option (the server refuses an empty date or currency).
+    const given = Object.fromEntries(Object.entries(query).filter(([, value]) => Boolean(value)));
+    return this.call(API_ROUTES.report, { params: { kind }, query: given, workspaceId });
   }
 
   // Change history
   changes(
     options: { limit?: number; before?: string; idPrefix?: string; workspaceId?: string } = {},
   ): Promise<CallResult<ChangesData>> {
-    const workspaceId = options.workspaceId ?? this.target.workspaceId;
-    const query = new URLSearchParams();
-    if (options.idPrefix !== undefined) query.set('idPrefix', options.idPrefix);
-    if (options.limit !== undefined) query.set('limit', String(options.limit));
-    if (options.before !== undefined) query.set('before', options.before);
-    const qs = query.size > 0 ? `?${query}` : '';
-    return this.client.call({
-      method: 'GET',
-      url: this.url(`/changes${qs}`),
-      data: ChangesDataSchema,
-      ...this.auth,
-      ...(workspaceId ? { workspaceId } : {}),
-    });
+    const { workspaceId = this.target.workspaceId, idPrefix, limit, before } = options;
+    return this.call(API_ROUTES.changes, { query: { idPrefix, limit, before }, workspaceId });
   }
 
   change(changeId: string, workspaceId = this.target.workspaceId): Promise<CallResult<ChangeData>> {
-    return this.client.call({
-      method: 'GET',
-      url: this.url(`/changes/${seg(changeId)}`),
-      data: ChangeDataSchema,
-      ...this.auth,
-      ...(workspaceId ? { workspaceId } : {}),
-    });
+    return this.call(API_ROUTES.change, { params: { changeId }, workspaceId });
   }
 
   revertChange(changeId: string, options: SqlOptions = {}): Promise<CallResult<ChangeRevertData>> {
-    const workspaceId = options.workspaceId ?? this.target.workspaceId;
-    return this.client.call({
-      method: 'POST',
-      url: this.url(`/changes/${seg(changeId)}/revert`),
-      data: ChangeRevertDataSchema,
-      ...this.auth,
-      ...(workspaceId ? { workspaceId } : {}),
-      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-      ...(options.changeGroup ? { changeGroup: options.changeGroup } : {}),
+    return this.call(API_ROUTES.revertChange, {
+      params: { changeId },
+      workspaceId: options.workspaceId ?? this.target.workspaceId,
+      idempotencyKey: options.idempotencyKey,
+      changeGroup: options.changeGroup,
       body: options.dryRun
         ? { dryRun: true }
         : options.confirmToken
@@ -212,65 +186,36 @@ export class ExpenseApi {
 
   // Keys
   keys(): Promise<CallResult<KeysData>> {
-    return this.client.call({ method: 'GET', url: this.url('/keys'), data: KeysDataSchema, ...this.auth });
+    return this.call(API_ROUTES.keys);
   }
 
   revokeKey(connectionId: string): Promise<CallResult<undefined>> {
-    return this.client.call({ method: 'DELETE', url: this.url(`/keys/${seg(connectionId)}`), ...this.auth });
+    return this.call(API_ROUTES.revokeKey, { params: { connectionId } });
   }
 
   // Members (owners manage them)
   members(workspaceId: string): Promise<CallResult<MembersData>> {
-    return this.client.call({
-      method: 'GET',
-      url: this.url(`/workspaces/${seg(workspaceId)}/members`),
-      data: MembersDataSchema,
-      ...this.auth,
-    });
+    return this.call(API_ROUTES.members, { params: { workspaceId } });
   }
 
   inviteMember(workspaceId: string, email: string): Promise<CallResult<MemberData>> {
-    return this.client.call({
-      method: 'POST',
-      url: this.url(`/workspaces/${seg(workspaceId)}/members`),
-      data: MemberDataSchema,
-      body: { email },
-      ...this.auth,
-    });
+    return this.call(API_ROUTES.addMember, { params: { workspaceId }, body: { email } });
   }
 
   removeMember(workspaceId: string, userId: string): Promise<CallResult<undefined>> {
-    return this.client.call({
-      method: 'DELETE',
-      url: this.url(`/workspaces/${seg(workspaceId)}/members/${seg(userId)}`),
-      ...this.auth,
-    });
+    return this.call(API_ROUTES.removeMember, { params: { workspaceId, userId } });
   }
 
   // Invitations (the invitee's side)
   invitations(): Promise<CallResult<InvitationsData>> {
-    return this.client.call({
-      method: 'GET',
-      url: this.url('/invitations'),
-      data: InvitationsDataSchema,
-      ...this.auth,
-    });
+    return this.call(API_ROUTES.invitations);
   }
 
   acceptInvitation(workspaceId: string): Promise<CallResult<WorkspaceData>> {
-    return this.client.call({
-      method: 'POST',
-      url: this.url(`/invitations/${seg(workspaceId)}/accept`),
-      data: WorkspaceDataSchema,
-      ...this.auth,
-    });
+    return this.call(API_ROUTES.acceptInvitation, { params: { workspaceId } });
   }
 
   declineInvitation(workspaceId: string): Promise<CallResult<undefined>> {
-    return this.client.call({
-      method: 'DELETE',
-      url: this.url(`/invitations/${seg(workspaceId)}`),
-      ...this.auth,
-    });
+    return this.call(API_ROUTES.declineInvitation, { params: { workspaceId } });
   }
 }

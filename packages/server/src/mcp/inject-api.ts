@@ -1,8 +1,11 @@
 import {
   type Action,
+  API_ROUTES,
   type ChangeRevertData,
   type ChangesData,
   HTTP_ERRORS,
+  type HttpMethod,
+  requestOf,
   type SchemaData,
   type WorkspacesData,
 } from '@expense/wire';
@@ -79,8 +82,7 @@ export function answerOf<T>(
  */
 export function injectApi(t: InjectTarget): Required<Omit<McpApi, 'sql'>> {
   async function call<T>(
-    method: 'GET' | 'POST',
-    path: string,
+    { method, path }: { method: HttpMethod; path: string },
     options: { body?: unknown; workspaceId?: string; idempotencyKey?: string; instructed?: boolean } = {},
   ): Promise<T & Instructed> {
     const headers: Record<string, string> = { authorization: t.authorization, accept: 'application/json' };
@@ -103,34 +105,33 @@ export function injectApi(t: InjectTarget): Required<Omit<McpApi, 'sql'>> {
   }
 
   return {
-    workspaces: () => call<WorkspacesData>('GET', '/workspaces'),
+    workspaces: () => call<WorkspacesData>(requestOf(API_ROUTES.workspaces)),
     invitations: async () => {
       try {
-        return (await call<{ invitations: PendingInvitation[] }>('GET', '/invitations')).invitations;
+        return (await call<{ invitations: PendingInvitation[] }>(requestOf(API_ROUTES.invitations)))
+          .invitations;
       } catch (error) {
         // Before membership consent the server has no such route; a narrow key may not list them (403).
         if (error instanceof McpApiError && (error.status === 404 || error.status === 403)) return [];
         throw error;
       }
     },
-    schema: (workspaceId) => call<SchemaData>('GET', '/schema', workspaceId ? { workspaceId } : {}),
+    schema: (workspaceId) =>
+      call<SchemaData>(requestOf(API_ROUTES.schema), workspaceId ? { workspaceId } : {}),
     changes: (c = {}) =>
       call<ChangesData>(
-        'GET',
-        `/changes${c.limit ? `?limit=${c.limit}` : ''}`,
+        requestOf(API_ROUTES.changes, {}, { limit: c.limit || undefined }),
         c.workspaceId ? { workspaceId: c.workspaceId } : {},
       ),
     report: ({ kind, ...range }, c = {}) => {
-      const query = new URLSearchParams(
-        Object.entries(range).filter((e): e is [string, string] => typeof e[1] === 'string'),
-      );
-      return call<ReportData>('GET', `/reports/${encodeURIComponent(kind)}?${query}`, {
+      const query = Object.fromEntries(Object.entries(range).filter((e) => typeof e[1] === 'string'));
+      return call<ReportData>(requestOf(API_ROUTES.report, { kind }, query), {
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         instructed: true,
       });
     },
     revertChange: (changeId, c = {}) =>
-      call<ChangeRevertData>('POST', `/changes/${encodeURIComponent(changeId)}/revert`, {
+      call<ChangeRevertData>(requestOf(API_ROUTES.revertChange, { changeId }), {
         body: c.dryRun ? { dryRun: true } : c.confirmToken ? { confirmToken: c.confirmToken } : {},
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),

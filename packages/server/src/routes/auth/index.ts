@@ -1,4 +1,6 @@
 import {
+  AGENT_ROUTES,
+  fastifyRoute,
   SendCodeBodySchema,
   SendCodeDataSchema,
   VerifyCodeBodySchema,
@@ -12,18 +14,16 @@ import { responses } from '../responses.js';
 /** The sign-in routes on `{auth_url}`: POST /api/agent/send-code and /api/agent/verify-code. */
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post(
-      '/send-code',
-      {
-        config: { fieldCodes: { email: 'invalid_email' } },
-        schema: {
-          tags: ['sign-in'],
-          summary: 'E-mail an 8-digit sign-in code (signs up and logs in alike)',
-          body: SendCodeBodySchema,
-          response: responses(200, SendCodeDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(AGENT_ROUTES.sendCode),
+      config: { fieldCodes: { email: 'invalid_email' } },
+      schema: {
+        tags: ['sign-in'],
+        summary: 'E-mail an 8-digit sign-in code (signs up and logs in alike)',
+        body: SendCodeBodySchema,
+        response: responses(200, SendCodeDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         // An IPv6 client counts as its /64 (ratelimit/client-address.ts).
         const data = await ctx.otp.sendCode(request.body.email, request.ip);
         return success(
@@ -36,20 +36,18 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           [ctx.actions.verifyCode()],
         );
       },
-    );
+    });
 
-    app.post(
-      '/verify-code',
-      {
-        config: { fieldCodes: { label: 'invalid_label' } },
-        schema: {
-          tags: ['sign-in'],
-          summary: 'Exchange the code for a long-lived ApiKey',
-          body: VerifyCodeBodySchema,
-          response: responses(200, VerifyCodeDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(AGENT_ROUTES.verifyCode),
+      config: { fieldCodes: { label: 'invalid_label' } },
+      schema: {
+        tags: ['sign-in'],
+        summary: 'Exchange the code for a long-lived ApiKey',
+        body: VerifyCodeBodySchema,
+        response: responses(200, VerifyCodeDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const data = await ctx.otp.verifyCode(request.body, { kind: request.body.kind ?? 'agent' });
         return success(
           data,
@@ -61,6 +59,6 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           [ctx.actions.me(), ctx.actions.listWorkspaces()],
         );
       },
-    );
+    });
   };
 }

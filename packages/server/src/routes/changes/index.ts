@@ -1,5 +1,6 @@
 import { defaultLimits } from '@expense/sql-guard';
 import {
+  API_ROUTES,
   CHANGE_GROUP_HEADER,
   ChangeDataSchema,
   ChangeParamsSchema,
@@ -7,6 +8,7 @@ import {
   ChangeRevertDataSchema,
   ChangesDataSchema,
   ChangesQuerySchema,
+  fastifyRoute,
   IDEMPOTENCY_HEADER,
   WORKSPACE_HEADER,
 } from '@expense/wire';
@@ -113,19 +115,17 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const workspaceOf = (request: FastifyRequest, header = request.headers['x-workspace-id']) =>
       resolveWorkspace(ctx.db, ctx.actions, principalOf(request), header);
 
-    app.get(
-      '/changes',
-      {
-        schema: {
-          tags: ['changes'],
-          summary: "The workspace's change history, newest first (kept 90 days)",
-          security: apiKeySecurity,
-          headers,
-          querystring: ChangesQuerySchema,
-          response: responses(200, ChangesDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.changes),
+      schema: {
+        tags: ['changes'],
+        summary: "The workspace's change history, newest first (kept 90 days)",
+        security: apiKeySecurity,
+        headers,
+        querystring: ChangesQuerySchema,
+        response: responses(200, ChangesDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const workspaceId = await workspaceOf(request);
         const { before, limit = 20, idPrefix } = request.query;
         if (before !== undefined && !isUuid(before)) throw notFound();
@@ -154,21 +154,19 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         return success({ workspaceId, changes }, instructions);
       },
-    );
+    });
 
-    app.get(
-      '/changes/:changeId',
-      {
-        schema: {
-          tags: ['changes'],
-          summary: 'One change with the before and after image of every row it wrote',
-          security: apiKeySecurity,
-          headers,
-          params: ChangeParamsSchema,
-          response: responses(200, ChangeDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.change),
+      schema: {
+        tags: ['changes'],
+        summary: 'One change with the before and after image of every row it wrote',
+        security: apiKeySecurity,
+        headers,
+        params: ChangeParamsSchema,
+        response: responses(200, ChangeDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const workspaceId = await workspaceOf(request);
         const { changeId } = request.params;
         const change = isUuid(changeId) ? await findChange(ctx.db, workspaceId, changeId) : undefined;
@@ -186,23 +184,21 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               ];
         return success({ workspaceId, change, rows, ...(change.group ? { members } : {}) }, instructions);
       },
-    );
+    });
 
-    app.post(
-      '/changes/:changeId/revert',
-      {
-        schema: {
-          tags: ['changes'],
-          summary:
-            'Undo a change atomically if every row is still as it left it (else 409 change_conflict); dryRun rolls back',
-          security: apiKeySecurity,
-          headers: revertHeaders,
-          params: ChangeParamsSchema,
-          body: ChangeRevertBodySchema.strict().nullish(),
-          response: responses(200, ChangeRevertDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.revertChange),
+      schema: {
+        tags: ['changes'],
+        summary:
+          'Undo a change atomically if every row is still as it left it (else 409 change_conflict); dryRun rolls back',
+        security: apiKeySecurity,
+        headers: revertHeaders,
+        params: ChangeParamsSchema,
+        body: ChangeRevertBodySchema.strict().nullish(),
+        response: responses(200, ChangeRevertDataSchema),
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const principal = principalOf(request);
         const dryRun = request.body?.dryRun === true;
         const group = changeGroupOf(request.headers);
@@ -280,6 +276,6 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           await lease.release();
         }
       },
-    );
+    });
   };
 }

@@ -1,4 +1,10 @@
-import { type Action, type DiscoveryData, DiscoveryDataSchema } from '@expense/wire';
+import {
+  type Action,
+  API_ROUTES,
+  type DiscoveryData,
+  DiscoveryDataSchema,
+  fastifyRoute,
+} from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -57,7 +63,8 @@ export function discoveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         ctx.actions.verifyCode(),
         mcpAction(ctx),
       ]);
-    app.get('/', { schema }, handler);
+    app.route({ ...fastifyRoute(API_ROUTES.discovery), schema, handler });
+    // An alias of discovery, for agents that guess the name (not in the route table: no client calls it).
     app.get('/agent', { schema }, handler);
 
     const readme = loadReadme();

@@ -1,4 +1,4 @@
-import { HealthDataSchema } from '@expense/wire';
+import { API_ROUTES, fastifyRoute, HealthDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
@@ -8,21 +8,19 @@ import { responses } from '../responses.js';
 /** GET /v1/healthz (the process answers) and /v1/readyz (and the database answers). */
 export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      '/healthz',
-      { schema: { tags: ['health'], summary: 'Liveness', response: responses(200, HealthDataSchema) } },
-      async () => success({ status: 'ok' as const }),
-    );
-    app.get(
-      '/readyz',
-      {
-        schema: {
-          tags: ['health'],
-          summary: 'Readiness, including the database',
-          response: responses(200, HealthDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.health),
+      schema: { tags: ['health'], summary: 'Liveness', response: responses(200, HealthDataSchema) },
+      handler: async () => success({ status: 'ok' as const }),
+    });
+    app.route({
+      ...fastifyRoute(API_ROUTES.ready),
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness, including the database',
+        response: responses(200, HealthDataSchema),
       },
-      async () => {
+      handler: async () => {
         try {
           await ctx.db.ping();
         } catch (cause) {
@@ -30,6 +28,6 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         return success({ status: 'ok' as const, database: 'ok' as const });
       },
-    );
+    });
   };
 }

@@ -1,4 +1,10 @@
-import { InvitationParamsSchema, InvitationsDataSchema, WorkspaceDataSchema } from '@expense/wire';
+import {
+  API_ROUTES,
+  fastifyRoute,
+  InvitationParamsSchema,
+  InvitationsDataSchema,
+  WorkspaceDataSchema,
+} from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../auth/authenticate.js';
@@ -12,19 +18,17 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const a = ctx.actions;
 
-    app.get(
-      '/invitations',
-      {
-        // Invitations are to other workspaces: beyond a read-only or one-workspace consent.
-        config: { narrowKeys: 'refuse' },
-        schema: {
-          tags: ['invitations'],
-          summary: 'Your pending invitations to workspaces (they give no access until accepted)',
-          security: apiKeySecurity,
-          response: responses(200, InvitationsDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.invitations),
+      // Invitations are to other workspaces: beyond a read-only or one-workspace consent.
+      config: { narrowKeys: 'refuse' },
+      schema: {
+        tags: ['invitations'],
+        summary: 'Your pending invitations to workspaces (they give no access until accepted)',
+        security: apiKeySecurity,
+        response: responses(200, InvitationsDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const { userId } = principalOf(request);
         const invitations = await listInvitations(ctx.db, userId);
         return success(
@@ -38,20 +42,18 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           invitations.flatMap((i) => [a.acceptInvitation(i.workspaceId), a.declineInvitation(i.workspaceId)]),
         );
       },
-    );
+    });
 
-    app.post(
-      '/invitations/:workspaceId/accept',
-      {
-        schema: {
-          tags: ['invitations'],
-          summary: 'Accept an invitation: you become a member of the workspace',
-          security: apiKeySecurity,
-          params: InvitationParamsSchema,
-          response: responses(200, WorkspaceDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.acceptInvitation),
+      schema: {
+        tags: ['invitations'],
+        summary: 'Accept an invitation: you become a member of the workspace',
+        security: apiKeySecurity,
+        params: InvitationParamsSchema,
+        response: responses(200, WorkspaceDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const { userId } = principalOf(request);
         const workspace = await ctx.db.transaction((tx) =>
           acceptInvitation(tx, userId, request.params.workspaceId),
@@ -64,24 +66,22 @@ export function invitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           [a.selectWorkspace(workspace.workspaceId), a.listWorkspaces()],
         );
       },
-    );
+    });
 
-    app.delete(
-      '/invitations/:workspaceId',
-      {
-        schema: {
-          tags: ['invitations'],
-          summary: 'Decline an invitation',
-          security: apiKeySecurity,
-          params: InvitationParamsSchema,
-          response: { 204: z.null().describe('Declined'), ...errorResponses },
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.declineInvitation),
+      schema: {
+        tags: ['invitations'],
+        summary: 'Decline an invitation',
+        security: apiKeySecurity,
+        params: InvitationParamsSchema,
+        response: { 204: z.null().describe('Declined'), ...errorResponses },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const { userId } = principalOf(request);
         await declineInvitation(ctx.db, userId, request.params.workspaceId);
         return reply.code(204).send(null);
       },
-    );
+    });
   };
 }

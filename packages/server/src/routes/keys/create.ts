@@ -1,4 +1,4 @@
-import { CreateKeyBodySchema, CreateKeyDataSchema } from '@expense/wire';
+import { API_ROUTES, CreateKeyBodySchema, CreateKeyDataSchema, fastifyRoute } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createApiKey } from '../../auth/api-keys.js';
 import { principalOf } from '../../auth/authenticate.js';
@@ -17,19 +17,17 @@ import { apiKeySecurity, responses } from '../responses.js';
  */
 export function createKeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post(
-      '/keys',
-      {
-        config: { fieldCodes: { label: 'invalid_label' } },
-        schema: {
-          tags: ['keys'],
-          summary: 'Create a key of kind agent for yourself (shown once)',
-          security: apiKeySecurity,
-          body: CreateKeyBodySchema,
-          response: responses(201, CreateKeyDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.createKey),
+      config: { fieldCodes: { label: 'invalid_label' } },
+      schema: {
+        tags: ['keys'],
+        summary: 'Create a key of kind agent for yourself (shown once)',
+        security: apiKeySecurity,
+        body: CreateKeyBodySchema,
+        response: responses(201, CreateKeyDataSchema),
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const principal = principalOf(request);
         if (!hasWholeReach(principal)) {
           throw new ApiError('forbidden', 'This key may not create keys.', {
@@ -59,6 +57,6 @@ export function createKeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           [ctx.actions.listKeys(), ctx.actions.revokeKey(key.connectionId)],
         );
       },
-    );
+    });
   };
 }

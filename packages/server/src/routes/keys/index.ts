@@ -1,4 +1,4 @@
-import { ConnectionParamsSchema, KeysDataSchema } from '@expense/wire';
+import { API_ROUTES, ConnectionParamsSchema, fastifyRoute, KeysDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { KeyAccess, KeyKind } from '../../auth/api-keys.js';
@@ -18,17 +18,15 @@ import { apiKeySecurity, errorResponses, responses } from '../responses.js';
  */
 export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      '/keys',
-      {
-        schema: {
-          tags: ['keys'],
-          summary: 'Your active keys',
-          security: apiKeySecurity,
-          response: responses(200, KeysDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.keys),
+      schema: {
+        tags: ['keys'],
+        summary: 'Your active keys',
+        security: apiKeySecurity,
+        response: responses(200, KeysDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const principal = principalOf(request);
         const { userId, connectionId } = principal;
         const onlyItself = !hasWholeReach(principal);
@@ -79,20 +77,18 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           keys.map((k) => ctx.actions.revokeKey(k.connectionId)),
         );
       },
-    );
+    });
 
-    app.delete(
-      '/keys/:connectionId',
-      {
-        schema: {
-          tags: ['keys'],
-          summary: 'Revoke one of your keys (at once)',
-          security: apiKeySecurity,
-          params: ConnectionParamsSchema,
-          response: { 204: z.null().describe('Revoked'), ...errorResponses },
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.revokeKey),
+      schema: {
+        tags: ['keys'],
+        summary: 'Revoke one of your keys (at once)',
+        security: apiKeySecurity,
+        params: ConnectionParamsSchema,
+        response: { 204: z.null().describe('Revoked'), ...errorResponses },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const principal = principalOf(request);
         const { userId } = principal;
         const id = request.params.connectionId;
@@ -109,6 +105,6 @@ export function keyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         return reply.code(204).send(null);
       },
-    );
+    });
   };
 }

@@ -1,4 +1,4 @@
-import { MeDataSchema } from '@expense/wire';
+import { API_ROUTES, fastifyRoute, MeDataSchema } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../auth/authenticate.js';
 import { clockAt } from '../../clock/clock.js';
@@ -13,17 +13,15 @@ import { apiKeySecurity, responses } from '../responses.js';
 /** GET /v1/me. */
 export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      '/me',
-      {
-        schema: {
-          tags: ['account'],
-          summary: 'The signed-in user, this key, and its selected workspace',
-          security: apiKeySecurity,
-          response: responses(200, MeDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.me),
+      schema: {
+        tags: ['account'],
+        summary: 'The signed-in user, this key, and its selected workspace',
+        security: apiKeySecurity,
+        response: responses(200, MeDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const { connectionId } = principalOf(request);
         const { rows } = await ctx.db.query<{
           user_id: string;
@@ -83,6 +81,6 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ],
         );
       },
-    );
+    });
   };
 }

@@ -1,5 +1,7 @@
 import {
   AddMemberBodySchema,
+  API_ROUTES,
+  fastifyRoute,
   type Member,
   MemberDataSchema,
   MemberParamsSchema,
@@ -48,18 +50,16 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const a = ctx.actions;
 
-    app.get(
-      '/workspaces/:workspaceId/members',
-      {
-        schema: {
-          tags: ['members'],
-          summary: 'The members of a workspace',
-          security: apiKeySecurity,
-          params: WorkspaceParamsSchema,
-          response: responses(200, MembersDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.members),
+      schema: {
+        tags: ['members'],
+        summary: 'The members of a workspace',
+        security: apiKeySecurity,
+        params: WorkspaceParamsSchema,
+        response: responses(200, MembersDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const { userId } = principalOf(request);
         const workspace = await findMembership(ctx.db, userId, request.params.workspaceId);
         const members = await listMembers(ctx.db, workspace.workspaceId);
@@ -70,23 +70,21 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             : [];
         return success({ members }, [], actions);
       },
-    );
+    });
 
-    app.post(
-      '/workspaces/:workspaceId/members',
-      {
-        config: { fieldCodes: { email: 'invalid_email' } },
-        schema: {
-          tags: ['members'],
-          summary:
-            'Invite a member by e-mail address (owners only); the invitation gives no access until the invitee accepts it (also an address that has not signed in yet)',
-          security: apiKeySecurity,
-          params: WorkspaceParamsSchema,
-          body: AddMemberBodySchema,
-          response: { ...responses(201, MemberDataSchema), 200: responses(201, MemberDataSchema)[201] },
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.addMember),
+      config: { fieldCodes: { email: 'invalid_email' } },
+      schema: {
+        tags: ['members'],
+        summary:
+          'Invite a member by e-mail address (owners only); the invitation gives no access until the invitee accepts it (also an address that has not signed in yet)',
+        security: apiKeySecurity,
+        params: WorkspaceParamsSchema,
+        body: AddMemberBodySchema,
+        response: { ...responses(201, MemberDataSchema), 200: responses(201, MemberDataSchema)[201] },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const { userId } = principalOf(request);
         const { result, workspaceName, inviterEmail } = await ctx.db.transaction(async (tx) => {
           const workspace = await requireOwner(tx, userId, request.params.workspaceId);
@@ -142,21 +140,19 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           a.removeMember(request.params.workspaceId, result.member.userId),
         ]);
       },
-    );
+    });
 
-    app.delete(
-      '/workspaces/:workspaceId/members/:userId',
-      {
-        schema: {
-          tags: ['members'],
-          summary:
-            "Remove a member (owners only), which revokes all of that member's keys, or withdraw an invitation (touches no key)",
-          security: apiKeySecurity,
-          params: MemberParamsSchema,
-          response: { 204: z.null().describe('Removed'), ...errorResponses },
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.removeMember),
+      schema: {
+        tags: ['members'],
+        summary:
+          "Remove a member (owners only), which revokes all of that member's keys, or withdraw an invitation (touches no key)",
+        security: apiKeySecurity,
+        params: MemberParamsSchema,
+        response: { 204: z.null().describe('Removed'), ...errorResponses },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const { userId } = principalOf(request);
         const target = request.params.userId;
         // A removed member's keys end with the removal (all of them: a key reaches every workspace of its user).
@@ -167,6 +163,6 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         });
         return reply.code(204).send(null);
       },
-    );
+    });
   };
 }

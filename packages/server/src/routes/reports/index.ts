@@ -1,5 +1,5 @@
 import { createGuard } from '@expense/sql-guard';
-import { WORKSPACE_HEADER } from '@expense/wire';
+import { API_ROUTES, fastifyRoute, WORKSPACE_HEADER } from '@expense/wire';
 import {
   type ReportData,
   ReportDataSchema,
@@ -33,26 +33,24 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const guard = await createGuard({ limits: { deadlineMs: ctx.config.sqlDeadlineMs } });
     app.addHook('onClose', async () => guard.close());
 
-    app.get(
-      '/reports/:kind',
-      {
-        schema: {
-          tags: ['reports'],
-          summary:
-            "A fixed report in one currency (default: the workspace's reporting currency), converted by the daily rate of each entry's local day and rounded to the currency's minor units",
-          security: apiKeySecurity,
-          headers: z.object({
-            [WORKSPACE_HEADER.toLowerCase()]: z
-              .string()
-              .optional()
-              .describe("Report on this workspace instead of the key's saved one (membership is checked)."),
-          }),
-          params: ReportParamsSchema,
-          querystring: ReportQuerySchema,
-          response: responses(200, ReportDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.report),
+      schema: {
+        tags: ['reports'],
+        summary:
+          "A fixed report in one currency (default: the workspace's reporting currency), converted by the daily rate of each entry's local day and rounded to the currency's minor units",
+        security: apiKeySecurity,
+        headers: z.object({
+          [WORKSPACE_HEADER.toLowerCase()]: z
+            .string()
+            .optional()
+            .describe("Report on this workspace instead of the key's saved one (membership is checked)."),
+        }),
+        params: ReportParamsSchema,
+        querystring: ReportQuerySchema,
+        response: responses(200, ReportDataSchema),
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const principal = principalOf(request);
         const input = { kind: request.params.kind, ...request.query };
         let sql: string;
@@ -101,6 +99,6 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .finally(() => lease.release());
         return success(data, data.notes);
       },
-    );
+    });
   };
 }

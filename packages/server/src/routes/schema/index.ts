@@ -1,5 +1,11 @@
 import { defaultLimits, expenseDialect } from '@expense/sql-guard';
-import { SchemaDataSchema, WORKSPACE_HEADER, WORKSPACE_NAME_MAX_LENGTH } from '@expense/wire';
+import {
+  API_ROUTES,
+  fastifyRoute,
+  SchemaDataSchema,
+  WORKSPACE_HEADER,
+  WORKSPACE_NAME_MAX_LENGTH,
+} from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../auth/authenticate.js';
@@ -16,23 +22,21 @@ import { SQL_RULES, sqlTimeZoneSentence } from './hints.js';
 export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const hints = relationHints(ctx.config.fxDays);
-    app.get(
-      '/schema',
-      {
-        schema: {
-          tags: ['schema'],
-          summary: 'The relations SQL can reach, their columns, and hints on how to write them',
-          security: apiKeySecurity,
-          headers: z.object({
-            [WORKSPACE_HEADER.toLowerCase()]: z
-              .string()
-              .optional()
-              .describe("Whose clock to show: this workspace instead of the key's saved one."),
-          }),
-          response: responses(200, SchemaDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.schema),
+      schema: {
+        tags: ['schema'],
+        summary: 'The relations SQL can reach, their columns, and hints on how to write them',
+        security: apiKeySecurity,
+        headers: z.object({
+          [WORKSPACE_HEADER.toLowerCase()]: z
+            .string()
+            .optional()
+            .describe("Whose clock to show: this workspace instead of the key's saved one."),
+        }),
+        response: responses(200, SchemaDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const [described, clock, coverage] = await Promise.all([
           describeRelations(ctx.db, hints),
           workspaceClock(ctx.db, principalOf(request), request.headers['x-workspace-id']),
@@ -67,6 +71,6 @@ export function schemaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ctx.actions.sql(),
         );
       },
-    );
+    });
   };
 }

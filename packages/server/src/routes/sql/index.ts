@@ -1,5 +1,7 @@
 import { createGuard, GuardCheckError, type GuardOptions, type Mode } from '@expense/sql-guard';
 import {
+  API_ROUTES,
+  fastifyRoute,
   IDEMPOTENCY_HEADER,
   SqlExecuteBodySchema,
   SqlQueryBodySchema,
@@ -47,21 +49,24 @@ const idempotencyHeader = {
 
 const endpoints = [
   {
-    path: '/sql/query',
+    route: API_ROUTES.sqlQuery,
+    path: API_ROUTES.sqlQuery.path,
     mode: 'query',
     body: SqlQueryBodySchema.strict(),
     headers: z.object(workspaceHeader),
     summary: 'Run exactly one read-only SELECT (WITH ... SELECT included) in a READ ONLY transaction',
   },
   {
-    path: '/sql/execute',
+    route: API_ROUTES.sqlExecute,
+    path: API_ROUTES.sqlExecute.path,
     mode: 'execute',
     body: SqlExecuteBodySchema.strict(),
     headers: z.object({ ...workspaceHeader, ...idempotencyHeader, ...changeGroupHeaders }),
     summary: 'Run exactly one INSERT, UPDATE or DELETE (WITH forms included); dryRun rolls back',
   },
   {
-    path: '/sql',
+    route: API_ROUTES.sqlScript,
+    path: API_ROUTES.sqlScript.path,
     mode: 'script',
     body: SqlExecuteBodySchema.strict(),
     headers: z.object({ ...workspaceHeader, ...idempotencyHeader, ...changeGroupHeaders }),
@@ -248,20 +253,18 @@ export function sqlRoutes(
     expose?.((path, request) => handle(request, endpoints.find((e) => e.path === path)!));
 
     for (const endpoint of endpoints) {
-      app.post(
-        endpoint.path,
-        {
-          config: { keyAccess: sqlKeyAccess(endpoint.path) },
-          schema: {
-            tags: ['sql'],
-            summary: endpoint.summary,
-            security: apiKeySecurity,
-            headers: endpoint.headers,
-            body: endpoint.body,
-            response: responses(200, SqlResultDataSchema),
-          },
+      app.route({
+        ...fastifyRoute(endpoint.route),
+        config: { keyAccess: sqlKeyAccess(endpoint.path) },
+        schema: {
+          tags: ['sql'],
+          summary: endpoint.summary,
+          security: apiKeySecurity,
+          headers: endpoint.headers,
+          body: endpoint.body,
+          response: responses(200, SqlResultDataSchema),
         },
-        async (request, reply) => {
+        handler: async (request, reply) => {
           const answer = await handle(
             {
               principal: principalOf(request),
@@ -276,7 +279,7 @@ export function sqlRoutes(
           );
           sendAnswer(reply, answer);
         },
-      );
+      });
     }
   };
 }

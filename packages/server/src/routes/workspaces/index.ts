@@ -1,6 +1,8 @@
 import {
+  API_ROUTES,
   CreatedWorkspaceDataSchema,
   CreateWorkspaceBodySchema,
+  fastifyRoute,
   RenameWorkspaceBodySchema,
   SelectWorkspaceDataSchema,
   WORKSPACE_HEADER,
@@ -37,17 +39,15 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const a = ctx.actions;
 
-    app.get(
-      '/workspaces',
-      {
-        schema: {
-          tags: ['workspaces'],
-          summary: 'The workspaces you belong to',
-          security: apiKeySecurity,
-          response: responses(200, WorkspacesDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.workspaces),
+      schema: {
+        tags: ['workspaces'],
+        summary: 'The workspaces you belong to',
+        security: apiKeySecurity,
+        response: responses(200, WorkspacesDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const { userId, connectionId, workspaceId: bound } = principalOf(request);
         const [all, pending] = await Promise.all([
           listWorkspaces(ctx.db, userId, connectionId),
@@ -73,29 +73,27 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ],
         );
       },
-    );
+    });
 
-    app.post(
-      '/workspaces',
-      {
-        config: {
-          fieldCodes: { name: 'invalid_workspace_name' },
-          fieldHints: {
-            currency:
-              'Send currency as an ISO 4217 code in upper case (EUR, USD, JPY), or leave it out for USD.',
-            timeZone: TIME_ZONE_HINT,
-          },
-          workspaceBoundKeys: 'refuse',
+    app.route({
+      ...fastifyRoute(API_ROUTES.createWorkspace),
+      config: {
+        fieldCodes: { name: 'invalid_workspace_name' },
+        fieldHints: {
+          currency:
+            'Send currency as an ISO 4217 code in upper case (EUR, USD, JPY), or leave it out for USD.',
+          timeZone: TIME_ZONE_HINT,
         },
-        schema: {
-          tags: ['workspaces'],
-          summary: 'Create a workspace with its reporting currency and time zone; you become its owner',
-          security: apiKeySecurity,
-          body: CreateWorkspaceBodySchema,
-          response: responses(201, CreatedWorkspaceDataSchema),
-        },
+        workspaceBoundKeys: 'refuse',
       },
-      async (request, reply) => {
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Create a workspace with its reporting currency and time zone; you become its owner',
+        security: apiKeySecurity,
+        body: CreateWorkspaceBodySchema,
+        response: responses(201, CreatedWorkspaceDataSchema),
+      },
+      handler: async (request, reply) => {
         const { userId } = principalOf(request);
         const { name, currency, timeZone } = request.body;
         const { settings, ...workspace } = await ctx.db
@@ -123,44 +121,40 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           [a.selectWorkspace(workspace.workspaceId), a.listMembers(workspace.workspaceId)],
         );
       },
-    );
+    });
 
-    app.patch(
-      '/workspaces/:workspaceId',
-      {
-        config: { fieldCodes: { name: 'invalid_workspace_name' } },
-        schema: {
-          tags: ['workspaces'],
-          summary: 'Rename a workspace (owners)',
-          security: apiKeySecurity,
-          params: WorkspaceParamsSchema,
-          body: RenameWorkspaceBodySchema,
-          response: responses(200, WorkspaceDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.renameWorkspace),
+      config: { fieldCodes: { name: 'invalid_workspace_name' } },
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Rename a workspace (owners)',
+        security: apiKeySecurity,
+        params: WorkspaceParamsSchema,
+        body: RenameWorkspaceBodySchema,
+        response: responses(200, WorkspaceDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const { userId } = principalOf(request);
         const workspace = await ctx.db.transaction((tx) =>
           renameWorkspace(tx, userId, request.params.workspaceId, request.body.name),
         );
         return success({ workspace }, [], [a.listWorkspaces(), a.listMembers(workspace.workspaceId)]);
       },
-    );
+    });
 
-    app.post(
-      '/workspaces/:workspaceId/select',
-      {
-        // Choosing where to read is not a write of the user's data: read-only keys may select.
-        config: { keyAccess: 'read' },
-        schema: {
-          tags: ['workspaces'],
-          summary: "Save a workspace as this key's default for SQL",
-          security: apiKeySecurity,
-          params: WorkspaceParamsSchema,
-          response: responses(200, SelectWorkspaceDataSchema),
-        },
+    app.route({
+      ...fastifyRoute(API_ROUTES.selectWorkspace),
+      // Choosing where to read is not a write of the user's data: read-only keys may select.
+      config: { keyAccess: 'read' },
+      schema: {
+        tags: ['workspaces'],
+        summary: "Save a workspace as this key's default for SQL",
+        security: apiKeySecurity,
+        params: WorkspaceParamsSchema,
+        response: responses(200, SelectWorkspaceDataSchema),
       },
-      async (request) => {
+      handler: async (request) => {
         const { userId, connectionId } = principalOf(request);
         const workspace = await findMembership(ctx.db, userId, request.params.workspaceId);
         await selectWorkspace(ctx.db, connectionId, workspace.workspaceId);
@@ -173,6 +167,6 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           [a.schema(), ...a.sql()],
         );
       },
-    );
+    });
   };
 }
