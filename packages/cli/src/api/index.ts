@@ -1,32 +1,20 @@
-import {
-  type ChangeData,
-  ChangeDataSchema,
-  type ChangeRevertData,
-  ChangeRevertDataSchema,
-  type ChangesData,
-  ChangesDataSchema,
-  type InvitationsData,
-  InvitationsDataSchema,
-  type KeysData,
-  KeysDataSchema,
-  type MeData,
-  MeDataSchema,
-  type MemberData,
-  MemberDataSchema,
-  type MembersData,
-  MembersDataSchema,
-  type SchemaData,
-  SchemaDataSchema,
-  type SelectWorkspaceData,
-  SelectWorkspaceDataSchema,
-  type SqlResultData,
-  SqlResultDataSchema,
-  type WorkspaceData,
-  WorkspaceDataSchema,
-  type WorkspacesData,
-  WorkspacesDataSchema,
+import type {
+  ChangeData,
+  ChangeRevertData,
+  ChangesData,
+  InvitationsData,
+  KeysData,
+  MeData,
+  MemberData,
+  MembersData,
+  SchemaData,
+  SelectWorkspaceData,
+  SqlResultData,
+  WorkspaceData,
+  WorkspacesData,
 } from '@expense/wire';
-import { type ReportData, ReportDataSchema, type ReportInput } from '@expense/wire/reports';
+import type { ReportData, ReportInput } from '@expense/wire/reports';
+import { sqlResultData } from '../checks/wire.js';
 import type { ApiClient, CallResult, ChangeGroup } from '../http/client.js';
 
 export type { Invitation, Member } from '@expense/wire';
@@ -55,6 +43,12 @@ export interface ApiTarget {
 const seg = encodeURIComponent;
 
 /**
+ * The wire's zod schemas, loaded by the first call that needs one: the SQL calls check their answer with a
+ * hand-written check instead, so `expense query` loads neither zod nor the schemas.
+ */
+const wire = () => import('@expense/wire');
+
+/**
  * The expense API as typed calls, one method per route the CLI uses (gh's per-family api layer is the
  * model): commands and the MCP server call these and keep only presentation. Every method returns the
  * client's CallResult (validated data, raw data for --json, instructions, actions) or throws ApiError.
@@ -73,45 +67,50 @@ export class ExpenseApi {
     return { apiKey: this.target.apiKey };
   }
 
-  me(): Promise<CallResult<MeData>> {
-    return this.client.call({ method: 'GET', url: this.url('/me'), data: MeDataSchema, ...this.auth });
-  }
-
-  // Workspaces
-  workspaces(): Promise<CallResult<WorkspacesData>> {
+  async me(): Promise<CallResult<MeData>> {
     return this.client.call({
       method: 'GET',
-      url: this.url('/workspaces'),
-      data: WorkspacesDataSchema,
+      url: this.url('/me'),
+      data: (await wire()).MeDataSchema,
       ...this.auth,
     });
   }
 
-  createWorkspace(name: string): Promise<CallResult<WorkspaceData>> {
+  // Workspaces
+  async workspaces(): Promise<CallResult<WorkspacesData>> {
+    return this.client.call({
+      method: 'GET',
+      url: this.url('/workspaces'),
+      data: (await wire()).WorkspacesDataSchema,
+      ...this.auth,
+    });
+  }
+
+  async createWorkspace(name: string): Promise<CallResult<WorkspaceData>> {
     return this.client.call({
       method: 'POST',
       url: this.url('/workspaces'),
-      data: WorkspaceDataSchema,
+      data: (await wire()).WorkspaceDataSchema,
       body: { name },
       ...this.auth,
     });
   }
 
-  selectWorkspace(workspaceId: string): Promise<CallResult<SelectWorkspaceData>> {
+  async selectWorkspace(workspaceId: string): Promise<CallResult<SelectWorkspaceData>> {
     return this.client.call({
       method: 'POST',
       url: this.url(`/workspaces/${seg(workspaceId)}/select`),
-      data: SelectWorkspaceDataSchema,
+      data: (await wire()).SelectWorkspaceDataSchema,
       ...this.auth,
     });
   }
 
   // Schema and SQL
-  schema(workspaceId = this.target.workspaceId): Promise<CallResult<SchemaData>> {
+  async schema(workspaceId = this.target.workspaceId): Promise<CallResult<SchemaData>> {
     return this.client.call({
       method: 'GET',
       url: this.url('/schema'),
-      data: SchemaDataSchema,
+      data: (await wire()).SchemaDataSchema,
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
     });
@@ -122,7 +121,7 @@ export class ExpenseApi {
     return this.client.call({
       method: 'POST',
       url: this.url(endpoint),
-      data: SqlResultDataSchema,
+      data: sqlResultData,
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
@@ -151,20 +150,20 @@ export class ExpenseApi {
   }
 
   /** GET /reports/{kind}: a fixed report in one currency (the shared definitions of @expense/wire/reports). */
-  report(input: ReportInput, workspaceId = this.target.workspaceId): Promise<CallResult<ReportData>> {
+  async report(input: ReportInput, workspaceId = this.target.workspaceId): Promise<CallResult<ReportData>> {
     const { kind, ...query } = input;
     const qs = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));
     return this.client.call({
       method: 'GET',
       url: this.url(`/reports/${seg(kind)}?${qs}`),
-      data: ReportDataSchema,
+      data: (await import('@expense/wire/reports')).ReportDataSchema,
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
     });
   }
 
   // Change history
-  changes(
+  async changes(
     options: { limit?: number; before?: string; idPrefix?: string; workspaceId?: string } = {},
   ): Promise<CallResult<ChangesData>> {
     const workspaceId = options.workspaceId ?? this.target.workspaceId;
@@ -176,28 +175,28 @@ export class ExpenseApi {
     return this.client.call({
       method: 'GET',
       url: this.url(`/changes${qs}`),
-      data: ChangesDataSchema,
+      data: (await wire()).ChangesDataSchema,
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
     });
   }
 
-  change(changeId: string, workspaceId = this.target.workspaceId): Promise<CallResult<ChangeData>> {
+  async change(changeId: string, workspaceId = this.target.workspaceId): Promise<CallResult<ChangeData>> {
     return this.client.call({
       method: 'GET',
       url: this.url(`/changes/${seg(changeId)}`),
-      data: ChangeDataSchema,
+      data: (await wire()).ChangeDataSchema,
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
     });
   }
 
-  revertChange(changeId: string, options: SqlOptions = {}): Promise<CallResult<ChangeRevertData>> {
+  async revertChange(changeId: string, options: SqlOptions = {}): Promise<CallResult<ChangeRevertData>> {
     const workspaceId = options.workspaceId ?? this.target.workspaceId;
     return this.client.call({
       method: 'POST',
       url: this.url(`/changes/${seg(changeId)}/revert`),
-      data: ChangeRevertDataSchema,
+      data: (await wire()).ChangeRevertDataSchema,
       ...this.auth,
       ...(workspaceId ? { workspaceId } : {}),
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
@@ -211,8 +210,13 @@ export class ExpenseApi {
   }
 
   // Keys
-  keys(): Promise<CallResult<KeysData>> {
-    return this.client.call({ method: 'GET', url: this.url('/keys'), data: KeysDataSchema, ...this.auth });
+  async keys(): Promise<CallResult<KeysData>> {
+    return this.client.call({
+      method: 'GET',
+      url: this.url('/keys'),
+      data: (await wire()).KeysDataSchema,
+      ...this.auth,
+    });
   }
 
   revokeKey(connectionId: string): Promise<CallResult<undefined>> {
@@ -220,20 +224,20 @@ export class ExpenseApi {
   }
 
   // Members (owners manage them)
-  members(workspaceId: string): Promise<CallResult<MembersData>> {
+  async members(workspaceId: string): Promise<CallResult<MembersData>> {
     return this.client.call({
       method: 'GET',
       url: this.url(`/workspaces/${seg(workspaceId)}/members`),
-      data: MembersDataSchema,
+      data: (await wire()).MembersDataSchema,
       ...this.auth,
     });
   }
 
-  inviteMember(workspaceId: string, email: string): Promise<CallResult<MemberData>> {
+  async inviteMember(workspaceId: string, email: string): Promise<CallResult<MemberData>> {
     return this.client.call({
       method: 'POST',
       url: this.url(`/workspaces/${seg(workspaceId)}/members`),
-      data: MemberDataSchema,
+      data: (await wire()).MemberDataSchema,
       body: { email },
       ...this.auth,
     });
@@ -248,20 +252,20 @@ export class ExpenseApi {
   }
 
   // Invitations (the invitee's side)
-  invitations(): Promise<CallResult<InvitationsData>> {
+  async invitations(): Promise<CallResult<InvitationsData>> {
     return this.client.call({
       method: 'GET',
       url: this.url('/invitations'),
-      data: InvitationsDataSchema,
+      data: (await wire()).InvitationsDataSchema,
       ...this.auth,
     });
   }
 
-  acceptInvitation(workspaceId: string): Promise<CallResult<WorkspaceData>> {
+  async acceptInvitation(workspaceId: string): Promise<CallResult<WorkspaceData>> {
     return this.client.call({
       method: 'POST',
       url: this.url(`/invitations/${seg(workspaceId)}/accept`),
-      data: WorkspaceDataSchema,
+      data: (await wire()).WorkspaceDataSchema,
       ...this.auth,
     });
   }
