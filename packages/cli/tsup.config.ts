@@ -5,6 +5,27 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
   version: string;
 };
 
+/**
+ * commander requires node:child_process (and with it dgram, net's socket lists ...) at load, for executable
+ * subcommands, which `expense` has none of: in the bundle it gets the module when it first spawns.
+ */
+type Plugin = NonNullable<Options['esbuildPlugins']>[number];
+const lazyChildProcessForCommander: Plugin = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'child_process', namespace: 'lazy-builtin' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents:
+        "module.exports = { spawn: (...args) => process.getBuiltinModule('node:child_process').spawn(...args) };",
+      loader: 'js',
+    }));
+  },
+};
+
 const shared: Options = {
   target: 'node20',
   sourcemap: true,
@@ -21,6 +42,11 @@ const bin: Options = {
   // command tree alone.
   entry: ['src/bin.ts'],
   format: ['esm'],
+  // commander too: resolving it in node_modules and loading it as CommonJS cost more than its code.
+  noExternal: [...(shared.noExternal ?? []), 'commander'],
+  esbuildPlugins: [lazyChildProcessForCommander],
+  // (tsup's own plugin would otherwise mark `node:child_process` external before the one above sees it)
+  removeNodeProtocol: false,
   splitting: true,
   esbuildOptions(options) {
     options.chunkNames = 'chunks/[name]-[hash]';
@@ -28,8 +54,11 @@ const bin: Options = {
   // Each half cleans all but the other's files (tsup's patterns are exceptions to `**/*`): `pnpm expense`
   // rebuilds the executable alone (build:bin).
   clean: ['!index.*'],
-  // The shebang makes dist/bin.js the `expense` executable.
-  banner: { js: '#!/usr/bin/env node' },
+  // The shebang makes dist/bin.js the `expense` executable; the bundled commander (CommonJS) requires
+  // Node's built-ins, for which an ES module needs its own require.
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);",
+  },
 };
 
 const library: Options = {

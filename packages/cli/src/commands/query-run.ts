@@ -2,13 +2,11 @@ import type { StatementResult } from '@expense/wire';
 import type { Context } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
 import { rowsWithNumbers } from '../output/numbers.js';
-import { writePaged } from '../output/pager.js';
-import { ProgressBar } from '../output/progress.js';
 import { renderRows, truncationNotice } from '../output/sql-result.js';
-import { pageSql, pagingProblem } from '../sql/paging.js';
 import type { QueryOptions } from './query.js';
-import { runRepl } from './repl.js';
 import { callSql, sqlFrom } from './shared.js';
+
+// The prompt, --all's paging and progress bar, and the pager load only where they are used.
 
 const PAGING_REFUSALS = {
   no_order_by:
@@ -20,10 +18,10 @@ const PAGING_REFUSALS = {
 /** `expense query`: one read, its rows printed (or paged through with --all). */
 export async function query(ctx: Context, options: QueryOptions, [arg]: string[]): Promise<void> {
   if (arg === undefined && options.file === undefined && ctx.io.stdin.isTTY && ctx.interactive) {
-    return runRepl(ctx);
+    return (await import('./repl.js')).runRepl(ctx);
   }
   const sql = await sqlFrom(ctx, arg, options.file);
-  const problem = options.all ? pagingProblem(sql) : undefined;
+  const problem = options.all ? (await import('../sql/paging.js')).pagingProblem(sql) : undefined;
   if (problem) throw usageError(PAGING_REFUSALS[problem], 'Nothing was sent.');
   const result = await callSql(ctx, '/sql/query', sql);
   let statement = result.data.statements[0];
@@ -44,7 +42,9 @@ export async function query(ctx: Context, options: QueryOptions, [arg]: string[]
       numbers: options.numbers === true,
       ...(options.unaligned ? { unaligned: options.fieldSeparator } : {}),
     });
-    await writePaged(ctx.io, text, options.pager && options.format === 'table');
+    const paged = options.pager && options.format === 'table' && ctx.io.stdout.isTTY;
+    if (paged) await (await import('../output/pager.js')).writePaged(ctx.io, text);
+    else ctx.io.stdout.write(text);
     if (options.format === 'table' && ctx.io.stderr.isTTY && !statement.truncated) {
       ctx.note(
         ctx.err.dim(`(${statement.returnedRowCount} row${statement.returnedRowCount === 1 ? '' : 's'})`),
@@ -64,6 +64,10 @@ export async function query(ctx: Context, options: QueryOptions, [arg]: string[]
 
 /** The remaining pages of a truncated result, each as large as the server's first page. */
 async function fetchTheRest(ctx: Context, sql: string, first: StatementResult): Promise<StatementResult> {
+  const [{ ProgressBar }, { pageSql }] = await Promise.all([
+    import('../output/progress.js'),
+    import('../sql/paging.js'),
+  ]);
   const pageSize = Math.max(1, first.returnedRowCount);
   const rows = [...first.rows];
   const bar = new ProgressBar(ctx.io.stderr, first.totalRowCount, 'Fetching');

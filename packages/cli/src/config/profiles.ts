@@ -1,25 +1,50 @@
-import { z } from 'zod';
+import {
+  type Check,
+  literal,
+  object,
+  oneOf,
+  optional,
+  record,
+  string,
+  validator,
+  withDefault,
+} from '../checks/check.js';
 import { readJson, writeJson } from './json-file.js';
 import { configFile } from './paths.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:8787/v1';
 export const DEFAULT_PROFILE = 'default';
 
-const ProfileSchema = z.object({
-  apiUrl: z.string().optional(),
-  workspaceId: z.string().optional(),
+export interface Profile {
+  apiUrl?: string;
+  workspaceId?: string;
   /** Where `login` put this profile's key. */
-  credentialStore: z.enum(['keychain', 'file']).optional(),
-  userId: z.string().optional(),
-  email: z.string().optional(),
-});
-export type Profile = z.infer<typeof ProfileSchema>;
+  credentialStore?: 'keychain' | 'file';
+  userId?: string;
+  email?: string;
+}
 
-const ConfigSchema = z.object({
-  version: z.literal(1).default(1),
-  profiles: z.record(z.string(), ProfileSchema).default({}),
+// Hand-written checks (not zod): every command reads the configuration, and zod costs more to load than most
+// commands spend.
+const profileCheck: Check<Profile> = object({
+  apiUrl: optional(string),
+  workspaceId: optional(string),
+  credentialStore: optional(oneOf(['keychain', 'file'])),
+  userId: optional(string),
+  email: optional(string),
 });
-export type Config = z.infer<typeof ConfigSchema>;
+
+export interface Config {
+  version: 1;
+  profiles: Record<string, Profile>;
+}
+
+const configCheck = validator<Config>(
+  object({
+    version: withDefault(literal(1), () => 1 as const),
+    profiles: withDefault(record(profileCheck), () => ({})),
+  }),
+);
 
 /** The CLI's configuration file: URLs and selected workspaces per profile, never a key. */
 export class ConfigStore {
@@ -32,7 +57,7 @@ export class ConfigStore {
   async load(): Promise<Config> {
     const raw = await readJson(this.path);
     if (raw === undefined) return { version: 1, profiles: {} };
-    const parsed = ConfigSchema.safeParse(raw);
+    const parsed = configCheck.safeParse(raw);
     if (!parsed.success)
       throw new Error(`${this.path} is not a valid expense configuration; fix or remove it.`);
     return parsed.data;
@@ -61,7 +86,7 @@ export class ConfigStore {
       if (value === undefined) delete next[key];
       else next[key] = value;
     }
-    const profile = ProfileSchema.parse(next);
+    const profile = profileCheck(next);
     config.profiles[name] = profile;
     await writeJson(this.path, config, 0o600);
     return profile;

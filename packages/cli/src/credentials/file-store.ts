@@ -1,13 +1,17 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import { literal, object, record, string, validator } from '../checks/check.js';
 import { readJson, writeJson } from '../config/json-file.js';
 import type { CredentialStore } from './store.js';
 
-const FileSchema = z.object({
-  version: z.literal(1),
-  keys: z.record(z.string(), z.object({ apiKey: z.string(), savedAt: z.string() })),
-});
-type CredentialsFile = z.infer<typeof FileSchema>;
+interface CredentialsFile {
+  version: 1;
+  keys: Record<string, { apiKey: string; savedAt: string }>;
+}
+
+// A hand-written check (not zod): the key is read on every call.
+const fileCheck = validator<CredentialsFile>(
+  object({ version: literal(1), keys: record(object({ apiKey: string, savedAt: string })) }),
+);
 
 /**
  * Keys in a JSON file readable only by its owner (0600, directory 0700). Plain text on disk: used where no
@@ -24,7 +28,7 @@ export class FileStore implements CredentialStore {
   private async load(): Promise<CredentialsFile> {
     const raw = await readJson(this.path);
     if (raw === undefined) return { version: 1, keys: {} };
-    const parsed = FileSchema.safeParse(raw);
+    const parsed = fileCheck.safeParse(raw);
     if (!parsed.success)
       throw new Error(`${this.path} is not a valid credentials file; remove it and sign in again.`);
     if (process.platform !== 'win32') {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { credentialsFile } from '../config/paths.js';
 import { probeSecretService } from './dbus.js';
 import { FileStore } from './file-store.js';
@@ -25,6 +24,8 @@ export async function checkKeychain(
     if (!bus.ok) return bus;
   }
   const store = new KeychainStore();
+  // node:crypto loaded here, not by every command that reads a key
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
   const account = `probe-${randomBytes(8).toString('hex')}`;
   const secret = randomBytes(16).toString('hex');
   try {

@@ -1,15 +1,6 @@
-import {
-  type Action,
-  ActionSchema,
-  CHANGE_GROUP_HEADER,
-  CHANGE_LABEL_HEADER,
-  ErrorBodySchema,
-  IDEMPOTENCY_HEADER,
-  MAX_CHANGE_LABEL,
-  successEnvelope,
-  WORKSPACE_HEADER,
-} from '@expense/wire';
-import { z } from 'zod';
+import type { Action } from '@expense/wire';
+import type { Validator } from '../checks/check.js';
+import { failureEnvelope, successEnvelope } from '../checks/wire.js';
 import { type CliError, cliError } from '../errors.js';
 import { ApiError } from './api-error.js';
 import { Transport, type TransportResponse } from './transport.js';
@@ -25,8 +16,8 @@ export interface ClientOptions {
 export interface CallSpec<T> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
-  /** Schema of `data` on success; omitted for 204 responses. */
-  data?: z.ZodType<T>;
+  /** Schema of `data` on success (a wire schema, or a hand-written check); omitted for 204 responses. */
+  data?: Validator<T>;
   body?: unknown;
   apiKey?: string;
   workspaceId?: string;
@@ -53,16 +44,13 @@ export interface CallResult<T> {
   replayed: boolean;
 }
 
-// Unknown error codes from a newer server still parse: the client maps what it knows and shows the rest.
-const FailureSchema = z.object({
-  ok: z.literal(false),
-  error: ErrorBodySchema.extend({
-    code: z.string(),
-    hint: z.string().optional(),
-    retryable: z.boolean().optional(),
-  }),
-  actions: z.array(ActionSchema).optional(),
-});
+// The wire's header names (packages/wire/src/sql.ts, changes.ts), here so that no call loads the wire's schemas.
+export const WORKSPACE_HEADER = 'x-workspace-id';
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const CHANGE_GROUP_HEADER = 'x-change-group';
+export const CHANGE_LABEL_HEADER = 'x-change-label';
+/** The longest change label the server keeps (the wire's MAX_CHANGE_LABEL), in characters. */
+export const MAX_CHANGE_LABEL = 200;
 
 /** Retry-After in seconds: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
@@ -124,11 +112,11 @@ export class ApiClient {
       'user-agent': this.options.userAgent,
     };
     if (spec.apiKey) headers.authorization = `ApiKey ${spec.apiKey}`;
-    if (spec.workspaceId) headers[WORKSPACE_HEADER.toLowerCase()] = spec.workspaceId;
-    if (spec.idempotencyKey) headers[IDEMPOTENCY_HEADER.toLowerCase()] = spec.idempotencyKey;
+    if (spec.workspaceId) headers[WORKSPACE_HEADER] = spec.workspaceId;
+    if (spec.idempotencyKey) headers[IDEMPOTENCY_HEADER] = spec.idempotencyKey;
     if (spec.changeGroup) {
-      headers[CHANGE_GROUP_HEADER.toLowerCase()] = spec.changeGroup.id;
-      headers[CHANGE_LABEL_HEADER.toLowerCase()] = encodeURIComponent(
+      headers[CHANGE_GROUP_HEADER] = spec.changeGroup.id;
+      headers[CHANGE_LABEL_HEADER] = encodeURIComponent(
         [...spec.changeGroup.label].slice(0, MAX_CHANGE_LABEL).join(''),
       );
     }
@@ -158,7 +146,7 @@ export class ApiClient {
       throw unexpected(spec.url, status, 'an answer that is not JSON');
     }
     if (status >= 400) {
-      const failure = FailureSchema.safeParse(json);
+      const failure = failureEnvelope.safeParse(json);
       if (!failure.success) throw unexpected(spec.url, status, 'an error without the error envelope');
       throw new ApiError(
         status,
@@ -168,7 +156,7 @@ export class ApiClient {
         parseRetryAfter(header(response.headers, 'retry-after')),
       );
     }
-    const envelope = successEnvelope(spec.data ?? z.unknown()).safeParse(json);
+    const envelope = successEnvelope(spec.data).safeParse(json);
     if (!envelope.success) throw unexpected(spec.url, status, 'data in an unexpected shape');
     return {
       status,

@@ -1,4 +1,5 @@
-import { GUARD_ERROR_CODES } from '@expense/wire';
+// The codes alone (the wire's index would load its schemas).
+import { GUARD_ERROR_CODES } from '@expense/sql-guard/codes';
 import { ExitCode } from '../errors.js';
 
 const DATABASE_REJECTIONS = new Set<string>(['sql_execution_failed', 'mutation_row_limit_exceeded']);

@@ -1,5 +1,5 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 
 /** The timeouts of one request: connecting, and the longest silence while waiting for the answer. */
 export interface TransportTimeouts {
@@ -32,11 +32,12 @@ export class TransportError extends Error {
 
 /**
  * HTTP/1.1 with keep-alive over Node's own http and https modules (already in the runtime: nothing to load
- * at start-up), connections reused by the calls of a command (import batches, --all pages).
+ * at start-up), connections reused by the calls of a command (import batches, --all pages). The https module
+ * (and TLS with it) is loaded by the first https URL only.
  */
 export class Transport {
   private readonly http = new HttpAgent({ keepAlive: true });
-  private readonly https = new HttpsAgent({ keepAlive: true });
+  private httpsAgent: HttpsAgent | undefined;
 
   constructor(private readonly timeouts: TransportTimeouts) {}
 
@@ -46,9 +47,12 @@ export class Transport {
     const headers = { ...spec.headers };
     if (spec.body !== undefined) headers['content-length'] = String(Buffer.byteLength(spec.body));
     return new Promise((resolve, reject) => {
-      const req = (secure ? httpsRequest : httpRequest)(
+      const https = secure ? process.getBuiltinModule('node:https') : undefined;
+      if (https) this.httpsAgent ??= new https.Agent({ keepAlive: true });
+      const agent = https ? this.httpsAgent : this.http;
+      const req = (https ? https.request : httpRequest)(
         target,
-        { method: spec.method, headers, agent: secure ? this.https : this.http },
+        { method: spec.method, headers, agent },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -82,6 +86,6 @@ export class Transport {
 
   close(): void {
     this.http.destroy();
-    this.https.destroy();
+    this.httpsAgent?.destroy();
   }
 }

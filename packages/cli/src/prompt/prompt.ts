@@ -1,5 +1,8 @@
-import { createInterface } from 'node:readline';
 import { cliError } from '../errors.js';
+
+/** node:readline, loaded by the first prompt (most commands never ask). */
+const createInterface = (options: import('node:readline').ReadLineOptions) =>
+  process.getBuiltinModule('node:readline').createInterface(options);
 
 export interface PromptIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
