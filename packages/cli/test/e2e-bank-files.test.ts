@@ -355,7 +355,7 @@ describe('expense import of bank files as the banks write them', () => {
     expect(entry.group).toMatchObject({ label: 'import big-export.csv', rowCount: 250, reverted: 0 });
     expect(entry.group.changes).toBeGreaterThan(2);
     // The summary names the change that stands for the import, the one to revert.
-    expect(imported.stderr).toContain(`Recorded as change ${entry.changeId}`);
+    expect(imported.stderr).toContain(`Committed as change ${entry.changeId}`);
     const table = await run(['history']);
     expect(table.stdout).toContain(entry.changeId);
     expect(table.stdout).toContain('import big-export.csv');

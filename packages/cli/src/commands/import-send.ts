@@ -17,7 +17,7 @@ function summaryLine(s: ImportSummary): string {
   const parts = [`${s.inserted} ${verb}`, `${s.skipped} skipped as already present`, `${s.failed} failed`];
   if (s.notSent) parts.push(`${s.notSent} not sent`);
   const recorded = s.changeId
-    ? ` Recorded as change ${s.changeId}: \`expense revert ${s.changeId}\` undoes the whole import.`
+    ? ` Committed as change ${s.changeId} (undo the whole import: expense revert ${s.changeId}).`
     : '';
   return `${s.dryRun ? 'Dry run (nothing was changed): ' : ''}${parts.join(', ')} (of ${s.rows} row${s.rows === 1 ? '' : 's'}).${recorded}`;
 }

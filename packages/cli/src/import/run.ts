@@ -73,7 +73,8 @@ export async function runBatches<R extends ImportRow>(
     const inserted = result.replayed ? 0 : (result.data.statements[0]?.rowCount ?? 0);
     summary.inserted += inserted;
     summary.skipped += batch.rows.length - inserted;
-    if (!options.dryRun && result.data.changeId) summary.changeId = result.data.changeId;
+    // A replayed batch answers an earlier run's change: this run made none.
+    if (!options.dryRun && !result.replayed && result.data.changeId) summary.changeId = result.data.changeId;
     done += batch.rows.length;
     options.onProgress?.(done);
   }
