@@ -25,6 +25,9 @@ export function expenseProject(
       exclude: ['**/node_modules/**', ...(options.exclude ?? [])],
       testTimeout: 60_000,
       hookTimeout: 60_000,
+      // expect.poll waits for a state (a row saved, an editor closed), not for a speed: on a loaded 2-core machine
+      // one round trip through a browser, the proxy and the embedded engine passed the default second.
+      expect: { poll: { timeout: 15_000 } },
       globalSetup: options.databases === false ? [] : [GLOBAL_SETUP],
     },
   });

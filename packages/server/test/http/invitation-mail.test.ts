@@ -31,7 +31,8 @@ describe.each(ENGINES)('invitation mail on $name', (engine) => {
     expect(mail.subject).toContain('“Flat share”');
     expect(mail.subject).toContain(owner.email);
     expect(mail.text).toContain(`${live.origin}/console/`);
-    expect(mail.text).not.toMatch(/\b\d{8}\b/); // no code, no key: a forwarded mail gives nobody access
+    // (The addresses are left out: a test user's address holds a UUID, which may have 8 digits in a row.)
+    expect(mail.text.replace(/\S+@\S+/g, '')).not.toMatch(/\b\d{8}\b/); // no code, no key: a forwarded mail gives nobody access
     const before = (await readdir(outbox)).length;
     // The same address again is no new invitation: no second mail.
     expect((await invite(ws, 'new-flatmate@example.test')).status).toBe(200);
