@@ -19,7 +19,7 @@ const SLOW = [
   'packages/server/test/changes/history-sigkill.test.ts',
   'packages/server/test/fairness/disk-growth.test.ts',
   'packages/cli/test/e2e-install.test.ts',
-  'packages/server/test/console/browser.test.ts',
+  'packages/server/test/console/{browser,journey}.test.ts',
 ];
 
 /** Integration suites on PostgreSQL only: left out when EXPENSE_TEST_ENGINES leaves PostgreSQL out (test:quick). */
