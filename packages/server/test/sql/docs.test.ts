@@ -125,5 +125,5 @@ describe('docs/api.md', () => {
       if (command.includes('/v1/sql')) expect(data.statements.length).toBeGreaterThan(0);
     }
     expect(env.EXPENSE_API_KEY).toBeDefined();
-  });
+  }, 180_000); // ~40 curl processes one after another: a loaded machine took more than the default minute
 });
