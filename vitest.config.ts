@@ -39,7 +39,7 @@ const ALL = ['packages/*/test/**/*.test.ts', 'examples/*/*.test.ts'];
 export default defineConfig({
   test: {
     projects: [
-      expenseProject(UNIT, { name: 'unit', databases: false }),
+      expenseProject(UNIT, { name: 'unit', databases: false, isolate: false }),
       expenseProject(ALL, {
         name: 'integration',
         exclude: [...UNIT, ...SLOW, ...(engineSelected('postgres') ? [] : POSTGRES_ONLY)],

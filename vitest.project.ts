@@ -9,6 +9,11 @@ export interface ExpenseProjectOptions {
   exclude?: string[];
   /** Whether its tests start databases (then the run builds the migrated templates first); default true. */
   databases?: boolean;
+  /**
+   * Whether each file gets fresh modules (default true). The unit files share no state worth isolating, and
+   * importing the guard and the wire schemas again for each of them was most of their time.
+   */
+  isolate?: boolean;
 }
 
 /** The vitest settings every project shares: workspace packages read from source. */
@@ -23,6 +28,7 @@ export function expenseProject(
       ...(options.name ? { name: options.name } : {}),
       include,
       exclude: ['**/node_modules/**', ...(options.exclude ?? [])],
+      isolate: options.isolate ?? true,
       testTimeout: 60_000,
       hookTimeout: 60_000,
       // expect.poll waits for a state (a row saved, an editor closed), not for a speed: on a loaded 2-core machine
