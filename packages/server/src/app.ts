@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GuardOptions } from '@expense/sql-guard';
+import { AGENT_PREFIX, API_PREFIX } from '@expense/wire';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
@@ -204,13 +205,13 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(changeRoutes(ctx));
       await v1.register(reportRoutes(ctx));
     },
-    { prefix: '/v1' },
+    { prefix: API_PREFIX },
   );
-  await app.register(authRoutes(ctx), { prefix: '/api/agent' });
+  await app.register(authRoutes(ctx), { prefix: AGENT_PREFIX });
   await app.register(
     mcpRoutes(ctx, {
       root: () => app,
-      apiBasePath: `${app.prefix}/v1`,
+      apiBasePath: `${app.prefix}${API_PREFIX}`,
       sql: () => {
         if (!sqlService) throw new Error('The SQL routes are registered before /mcp serves.');
         return sqlService;

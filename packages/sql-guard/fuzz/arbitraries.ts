@@ -1,17 +1,11 @@
 // Generated SQL for the fuzzer: statements in and around the dialect (allowed and forbidden relations,
 // functions, casts, clauses, lexical forms), mutations of them, and arbitrary text.
 import fc from 'fast-check';
+import { expenseDialect } from '../src/dialect/expense.js';
 import { EXPANSION_FORMS, expansionAttack } from '../test/check/expansion-attacks.js';
 
-const RELATIONS = [
-  'ledger_entries',
-  'budget_lines',
-  'workspace_settings',
-  'account_metadata',
-  'accounts',
-  'fx_rates_raw',
-  'fx_rates_daily',
-];
+/** The dialect's relations (what it allows), in its order. */
+const RELATIONS = Object.keys(expenseDialect.relations);
 const FORBIDDEN_RELATIONS = [
   'pg_class',
   'pg_catalog.pg_user',
@@ -101,28 +95,8 @@ const SPECIAL_FORMS = [
   'ARRAY[1, 2]',
   'ROW(1, 2)',
 ];
-const TYPES = [
-  'text',
-  'varchar',
-  'varchar(10)',
-  'char(3)',
-  'numeric',
-  'numeric(12,2)',
-  'integer',
-  'int',
-  'bigint',
-  'smallint',
-  'real',
-  'double precision',
-  'boolean',
-  'date',
-  'time',
-  'timestamp',
-  'timestamptz',
-  'interval',
-  'uuid',
-  'decimal',
-];
+/** The dialect's cast types, and spellings of some with a type modifier or another name. */
+const TYPES = [...expenseDialect.castTypes, 'varchar(10)', 'char(3)', 'numeric(12,2)', 'int'];
 const FORBIDDEN_TYPES = [
   'regclass',
   'regproc',

@@ -1,4 +1,5 @@
 // @expense/test-kit: what the tests and benchmarks of the packages share. Private, read from source.
+export * from './call.js';
 export * from './engines.js';
 export * from './http.js';
 export * from './pgbouncer.js';

@@ -2,7 +2,9 @@
 // wrote to its outbox directory (EXPENSE_MAIL_OUTBOX), verify-code.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Json, RequestOptions } from './http.js';
+import { AGENT_ROUTES } from '@expense/wire';
+import { call, type RouteClient } from './call.js';
+import type { Json } from './http.js';
 
 export interface OutboxMail {
   to: string;
@@ -39,9 +41,7 @@ export interface SignedIn {
 }
 
 /** What signIn needs of a client: the Client of http.ts, or a live server's request. */
-export interface SignInClient {
-  request(method: string, path: string, options?: RequestOptions): Promise<{ status: number; body: Json }>;
-}
+export type SignInClient = RouteClient<{ status: number; body: Json }>;
 
 /**
  * The sign-in flow (send-code, the code from the outbox, verify-code) for a new key labelled `label`;
@@ -53,10 +53,10 @@ export async function signIn(
   email: string,
   label = 'laptop',
 ): Promise<SignedIn> {
-  const sent = await client.request('POST', '/api/agent/send-code', { body: { email } });
+  const sent = await call(client, AGENT_ROUTES.sendCode, { body: { email } });
   if (sent.status !== 200) throw new Error(`send-code answered ${sent.status}: ${JSON.stringify(sent.body)}`);
   const code = codeOf(await lastMailTo(outbox, email.toLowerCase()));
-  const verified = await client.request('POST', '/api/agent/verify-code', {
+  const verified = await call(client, AGENT_ROUTES.verifyCode, {
     body: { code, otpSessionToken: sent.body.data.otpSessionToken, label },
   });
   if (verified.status !== 200) {

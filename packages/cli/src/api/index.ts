@@ -28,7 +28,11 @@ import type { ApiClient, CallResult, ChangeGroup } from '../http/client.js';
 
 export type { Invitation, Member } from '@expense/wire';
 
-export type SqlEndpoint = '/sql/query' | '/sql/execute' | '/sql';
+/** The route table's SQL routes. */
+type SqlRouteName = 'sqlQuery' | 'sqlExecute' | 'sqlScript';
+
+/** The SQL endpoints, by their paths in the route table: '/sql/query' | '/sql/execute' | '/sql'. */
+export type SqlEndpoint = ApiRoutes[SqlRouteName]['path'];
 
 export interface SqlOptions {
   dryRun?: boolean;
@@ -60,7 +64,7 @@ export const SQL_ROUTES = {
   '/sql/query': { method: 'POST', path: '/sql/query' },
   '/sql/execute': { method: 'POST', path: '/sql/execute' },
   '/sql': { method: 'POST', path: '/sql' },
-} as const satisfies Record<SqlEndpoint, Pick<ApiRoute, 'method' | 'path'>>;
+} as const satisfies Record<SqlEndpoint, Pick<ApiRoutes[SqlRouteName], 'method' | 'path'>>;
 
 /** One request of a route: its path parameters (required when its template has any), query, body and headers. */
 type RouteRequest<R extends ApiRoute> = (PathParamNames<R['path']> extends never

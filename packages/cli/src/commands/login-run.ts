@@ -1,10 +1,10 @@
 import {
-  DiscoveryDataSchema,
+  AGENT_PREFIX,
+  AGENT_ROUTES,
+  API_ROUTES,
   OTP_CODE_LENGTH,
   type SendCodeData,
-  SendCodeDataSchema,
   type VerifyCodeData,
-  VerifyCodeDataSchema,
 } from '@expense/wire';
 import { ExpenseApi } from '../api/index.js';
 import { type Context, defaultLabel } from '../context.js';
@@ -82,9 +82,9 @@ async function verify(
   body: { code: string; otpSessionToken: string; label: string },
 ) {
   return ctx.client.call<VerifyCodeData>({
-    method: 'POST',
+    method: AGENT_ROUTES.verifyCode.method,
     url,
-    data: VerifyCodeDataSchema,
+    data: AGENT_ROUTES.verifyCode.data,
     body: { ...body, kind: 'cli' },
   });
 }
@@ -165,19 +165,19 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   if (live) await approveReplacing(ctx, live, options.force);
 
   const discovery = await ctx.client.call({
-    method: 'GET',
-    url: await ctx.url('/'),
-    data: DiscoveryDataSchema,
+    method: API_ROUTES.discovery.method,
+    url: await ctx.url(API_ROUTES.discovery.path),
+    data: API_ROUTES.discovery.data,
   });
   const sent = await ctx.client.call<SendCodeData>({
-    method: 'POST',
+    method: AGENT_ROUTES.sendCode.method,
     url: discovery.data.auth.bootstrapUrl,
-    data: SendCodeDataSchema,
+    data: AGENT_ROUTES.sendCode.data,
     body: { email },
   });
   const verifyUrl =
     sent.actions.find((a) => a.name === 'verify_code')?.url ??
-    `${discovery.data.authBaseUrl.replace(/\/+$/, '')}/api/agent/verify-code`;
+    `${discovery.data.authBaseUrl.replace(/\/+$/, '')}${AGENT_PREFIX}${AGENT_ROUTES.verifyCode.path}`;
   ctx.note(`A sign-in code is on its way to ${email}.`);
   ctx.note('If it has not arrived in a minute or two, look in your spam or junk folder.');
 

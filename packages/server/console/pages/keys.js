@@ -1,7 +1,8 @@
 // Keys and connections in one list: CLI and agent keys, OAuth connections, console sessions.
 import { api } from '../api.js';
 import { dateTime } from '../format.js';
-import { Component, html, Notice, Problem } from '../ui.js';
+import { html, Notice, Problem } from '../ui.js';
+import { LoadingPage } from './page.js';
 
 /** @typedef {import('../types/console').Json} Json */
 
@@ -34,8 +35,8 @@ function reachOf(key) {
  * @property {string | null} message
  */
 
-/** @extends {Component<import('../types/console').PageProps, KeysState>} */
-export class KeysPage extends Component {
+/** @extends {LoadingPage<import('../types/console').PageProps, KeysState>} */
+export class KeysPage extends LoadingPage {
   constructor() {
     super();
     /** @type {KeysState} */
@@ -43,33 +44,25 @@ export class KeysPage extends Component {
     /** @param {SubmitEvent} event */
     this.create = async (event) => {
       event.preventDefault();
-      try {
+      await this.attempt(async () => {
         const created = await api('POST', '/keys', { body: { label: this.state.label } });
         this.setState({ label: '', created, error: null, message: null });
         await this.load();
-      } catch (error) {
-        this.setState({ error });
-      }
+      });
     };
   }
 
   /** @override */
-  componentDidMount() {
-    this.load();
-  }
-
-  async load() {
-    try {
+  load() {
+    return this.attempt(async () => {
       const { keys } = await api('GET', '/keys');
       this.setState({ keys });
-    } catch (error) {
-      this.setState({ error });
-    }
+    });
   }
 
   /** @param {Json} key */
-  async revoke(key) {
-    try {
+  revoke(key) {
+    return this.attempt(async () => {
       await api('DELETE', `/keys/${key.connectionId}`);
       this.setState({
         error: null,
@@ -77,9 +70,7 @@ export class KeysPage extends Component {
         created: null,
       });
       await this.load();
-    } catch (error) {
-      this.setState({ error });
-    }
+    });
   }
 
   /**

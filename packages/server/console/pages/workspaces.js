@@ -1,6 +1,7 @@
 // Workspaces: list, select, create, rename; the selected workspace's settings (reporting currency, time zone).
 import { api } from '../api.js';
-import { Component, html, Notice, Problem } from '../ui.js';
+import { html, Notice, Problem } from '../ui.js';
+import { LoadingPage } from './page.js';
 
 /**
  * @typedef {import('../types/console').Json} Json
@@ -13,8 +14,8 @@ import { Component, html, Notice, Problem } from '../ui.js';
  * @property {string | null} renamed
  */
 
-/** @extends {Component<import('../types/console').PageProps, WorkspacesState>} */
-export class WorkspacesPage extends Component {
+/** @extends {LoadingPage<import('../types/console').PageProps, WorkspacesState>} */
+export class WorkspacesPage extends LoadingPage {
   constructor() {
     super();
     /** @type {WorkspacesState} */
@@ -22,44 +23,34 @@ export class WorkspacesPage extends Component {
     /** @param {SubmitEvent} event */
     this.create = async (event) => {
       event.preventDefault();
-      try {
+      await this.attempt(async () => {
         const { workspace } = await api('POST', '/workspaces', { body: { name: this.state.name } });
         this.setState({ name: '', error: null, created: workspace.name });
         await this.props.reloadWorkspaces();
         this.props.selectWorkspace(workspace.workspaceId);
         await this.load();
-      } catch (error) {
-        this.setState({ error });
-      }
+      });
     };
     /** @param {SubmitEvent} event */
     this.rename = async (event) => {
       event.preventDefault();
-      try {
+      await this.attempt(async () => {
         const { workspace } = await api('PATCH', `/workspaces/${this.props.workspaceId}`, {
           body: { name: this.state.newName },
         });
         this.setState({ newName: '', error: null, created: null, renamed: workspace.name });
         await this.props.reloadWorkspaces();
         await this.load();
-      } catch (error) {
-        this.setState({ error });
-      }
+      });
     };
   }
 
   /** @override */
-  componentDidMount() {
-    this.load();
-  }
-
-  async load() {
-    try {
+  load() {
+    return this.attempt(async () => {
       const { workspaces } = await api('GET', '/workspaces');
       this.setState({ workspaces });
-    } catch (error) {
-      this.setState({ error });
-    }
+    });
   }
 
   /**
@@ -132,8 +123,8 @@ const TIME_ZONE = /^[A-Za-z0-9_+\-/]{1,64}$/;
  * @typedef {{ currency: string, timeZone: string, loaded: boolean, error: unknown, saved: boolean }} SettingsState
  */
 
-/** @extends {Component<SettingsProps, SettingsState>} */
-class Settings extends Component {
+/** @extends {LoadingPage<SettingsProps, SettingsState>} */
+class Settings extends LoadingPage {
   constructor() {
     super();
     // Nothing is editable until the stored settings are in: an edit made before would be overwritten by them.
@@ -170,11 +161,6 @@ class Settings extends Component {
     };
   }
 
-  /** @override */
-  componentDidMount() {
-    this.load();
-  }
-
   /**
    * @override
    * @param {SettingsProps} previous
@@ -183,9 +169,10 @@ class Settings extends Component {
     if (previous.workspaceId !== this.props.workspaceId) this.load();
   }
 
-  async load() {
+  /** @override */
+  load() {
     this.setState({ loaded: false });
-    try {
+    return this.attempt(async () => {
       const result = await api('POST', '/sql/query', {
         body: { sql: 'SELECT reporting_currency, timezone FROM workspace_settings' },
         workspaceId: this.props.workspaceId,
@@ -197,9 +184,7 @@ class Settings extends Component {
         loaded: true,
         saved: false,
       });
-    } catch (error) {
-      this.setState({ error });
-    }
+    });
   }
 
   /**

@@ -26,6 +26,19 @@ export class StorageError extends Error {
   }
 }
 
+/**
+ * The base of a failure that has nothing to tell but that it happened: its name, code and message are fixed, and
+ * it may carry the error that caused it.
+ */
+function fixedStorageError(name: string, code: StorageErrorCode, message: string) {
+  return class extends StorageError {
+    override readonly name: string = name;
+    constructor(options?: { cause?: unknown }) {
+      super(code, message, options);
+    }
+  };
+}
+
 /** The database cannot be reached or the connection was lost before anything was committed (HTTP 503). */
 export class DatabaseUnavailableError extends StorageError {
   override readonly name = 'DatabaseUnavailableError';
@@ -36,16 +49,12 @@ export class DatabaseUnavailableError extends StorageError {
 }
 
 /** COMMIT of a writing transaction was sent but its outcome could not be confirmed (HTTP 500). */
-export class MutationOutcomeUnknownError extends StorageError {
-  override readonly name = 'MutationOutcomeUnknownError';
+export class MutationOutcomeUnknownError extends fixedStorageError(
+  'MutationOutcomeUnknownError',
+  'mutation_outcome_unknown',
+  'The connection was lost while committing; the change may or may not have been applied.',
+) {
   readonly retryable = false;
-  constructor(options?: { cause?: unknown }) {
-    super(
-      'mutation_outcome_unknown',
-      'The connection was lost while committing; the change may or may not have been applied.',
-      options,
-    );
-  }
 }
 
 /** A user context that is not a pair of UUIDs; raised before anything reaches the database. */
@@ -60,12 +69,11 @@ export class InvalidContextError extends StorageError {
  * A user transaction's workspace lookup found nothing (not a member, no saved workspace): it stopped before any
  * user SQL ran and nothing was changed. The caller decides what to answer (not found, or a choice to make).
  */
-export class WorkspaceNotResolvedError extends StorageError {
-  override readonly name = 'WorkspaceNotResolvedError';
-  constructor() {
-    super('workspace_not_resolved', 'No workspace of this user matched the lookup.');
-  }
-}
+export class WorkspaceNotResolvedError extends fixedStorageError(
+  'WorkspaceNotResolvedError',
+  'workspace_not_resolved',
+  'No workspace of this user matched the lookup.',
+) {}
 
 export class MigrationError extends StorageError {
   override readonly name = 'MigrationError';
@@ -79,20 +87,18 @@ export class MigrationError extends StorageError {
   }
 }
 
-export class DatabaseClosedError extends StorageError {
-  override readonly name = 'DatabaseClosedError';
-  constructor() {
-    super('database_closed', 'The database has been closed.');
-  }
-}
+export class DatabaseClosedError extends fixedStorageError(
+  'DatabaseClosedError',
+  'database_closed',
+  'The database has been closed.',
+) {}
 
 /** A user transaction waited for the embedded database past the time it had to start by; nothing ran. */
-export class StartDeadlineError extends StorageError {
-  override readonly name = 'StartDeadlineError';
-  constructor() {
-    super('start_deadline_passed', 'The transaction could not start before its deadline; nothing ran.');
-  }
-}
+export class StartDeadlineError extends fixedStorageError(
+  'StartDeadlineError',
+  'start_deadline_passed',
+  'The transaction could not start before its deadline; nothing ran.',
+) {}
 
 /**
  * The embedded engine stopped a read-only (or rolled-back) transaction that had run for its fair share while
@@ -109,16 +115,12 @@ export class PreemptedError extends StorageError {
  * One of the server's own statements waited for a lock past its lock_timeout (a user's slow write holds the
  * row): it was rolled back, nothing was changed, and it may be retried once that write has ended.
  */
-export class LockTimeoutError extends StorageError {
-  override readonly name = 'LockTimeoutError';
+export class LockTimeoutError extends fixedStorageError(
+  'LockTimeoutError',
+  'lock_timeout',
+  'A row this needs is locked by a write still running; nothing was changed.',
+) {
   readonly retryable = true;
-  constructor(options?: { cause?: unknown }) {
-    super(
-      'lock_timeout',
-      'A row this needs is locked by a write still running; nothing was changed.',
-      options,
-    );
-  }
 }
 
 /** SQLSTATE 55P03 lock_not_available: what lock_timeout raises. */

@@ -1,5 +1,6 @@
 import {
   type Client,
+  call,
   codeOf,
   ENGINES,
   lastMailTo,
@@ -9,6 +10,7 @@ import {
   socketClient,
   tempDir,
 } from '@expense/test-kit';
+import { AGENT_ROUTES, API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
@@ -85,7 +87,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
       }
 
       const email = `Owner-${transport}@Example.com`;
-      const sent = await c.request('POST', '/api/agent/send-code', { body: { email } });
+      const sent = await call(c, AGENT_ROUTES.sendCode, { body: { email } });
       expect(sent.body.data.codeLength).toBe(8);
       expect(Date.parse(sent.body.data.expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
       expect(sent.body.actions[0]).toMatchObject({
@@ -95,7 +97,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
       const mail = await lastMailTo(outbox, email.toLowerCase());
       expect(mail.text).toContain('10 minutes');
       expect(mail.html).toContain(codeOf(mail));
-      const verified = await c.request('POST', '/api/agent/verify-code', {
+      const verified = await call(c, AGENT_ROUTES.verifyCode, {
         body: { code: codeOf(mail), otpSessionToken: sent.body.data.otpSessionToken, label: 'agent' },
       });
       expect(verified.status).toBe(200);
@@ -107,7 +109,7 @@ describe.each(engines)('the whole flow on $name', (engine) => {
       const stored = await db.query<{ key_hash: string }>('SELECT key_hash FROM expense_internal.api_keys');
       expect(JSON.stringify(stored.rows)).not.toContain(key.slice(9));
 
-      const me = await c.request('GET', '/v1/me', { key });
+      const me = await call(c, API_ROUTES.me, { key });
       expect(me.status).toBe(200);
       expect(me.body.data.user.email).toBe(email.toLowerCase());
       expect(me.body.data.connection.label).toBe('agent');
@@ -115,9 +117,9 @@ describe.each(engines)('the whole flow on $name', (engine) => {
       expect(me.headers.ratelimit).toMatch(/r=\d+/);
       expect(me.headers['ratelimit-policy']).toContain('q=10;w=1');
 
-      const empty = await c.request('GET', '/v1/workspaces', { key });
+      const empty = await call(c, API_ROUTES.workspaces, { key });
       expect(empty.body.data.workspaces).toEqual([]);
-      const created = await c.request('POST', '/v1/workspaces', { key, body: { name: 'Household' } });
+      const created = await call(c, API_ROUTES.createWorkspace, { key, body: { name: 'Household' } });
       expect(created.status).toBe(201);
       const workspace = created.body.data.workspace;
       expect(workspace).toMatchObject({ name: 'Household', role: 'owner' });
@@ -127,19 +129,22 @@ describe.each(engines)('the whole flow on $name', (engine) => {
       );
       expect(settings.rows).toEqual([{ reporting_currency: 'USD' }]);
 
-      const selected = await c.request('POST', `/v1/workspaces/${workspace.workspaceId}/select`, { key });
+      const selected = await call(c, API_ROUTES.selectWorkspace, {
+        params: { workspaceId: workspace.workspaceId },
+        key,
+      });
       expect(selected.status).toBe(200);
       expect(selected.body.data.sqlRequest).toEqual({
         header: 'X-Workspace-Id',
         workspaceId: workspace.workspaceId,
       });
-      const listed = await c.request('GET', '/v1/workspaces', { key });
+      const listed = await call(c, API_ROUTES.workspaces, { key });
       expect(listed.body.data.workspaces).toEqual([{ ...workspace, selected: true }]);
-      expect((await c.request('GET', '/v1/me', { key })).body.data.selectedWorkspaceId).toBe(
+      expect((await call(c, API_ROUTES.me, { key })).body.data.selectedWorkspaceId).toBe(
         workspace.workspaceId,
       );
 
-      const schema = await c.request('GET', '/v1/schema', { key });
+      const schema = await call(c, API_ROUTES.schema, { key });
       expect(schema.status).toBe(200);
       const names = schema.body.data.relations.map((r: { name: string }) => r.name).sort();
       expect(names).toEqual([
@@ -163,14 +168,14 @@ describe.each(engines)('the whole flow on $name', (engine) => {
   it('signs up and logs in with the same answer, and a second sign-in is the same user', async () => {
     const c = clients.inject;
     const first = await signIn(c, outbox, 'same@example.com');
-    const again = await c.request('POST', '/api/agent/send-code', { body: { email: 'same@example.com' } });
-    const fresh = await c.request('POST', '/api/agent/send-code', {
+    const again = await call(c, AGENT_ROUTES.sendCode, { body: { email: 'same@example.com' } });
+    const fresh = await call(c, AGENT_ROUTES.sendCode, {
       body: { email: 'new-person@example.com' },
     });
     expect(Object.keys(again.body.data).sort()).toEqual(Object.keys(fresh.body.data).sort());
     expect(again.body.instructions).toEqual(fresh.body.instructions);
     const code = codeOf(await lastMailTo(outbox, 'same@example.com'));
-    const second = await c.request('POST', '/api/agent/verify-code', {
+    const second = await call(c, AGENT_ROUTES.verifyCode, {
       body: { code, otpSessionToken: again.body.data.otpSessionToken, label: 'phone' },
     });
     expect(second.body.data.user.userId).toBe(first.user.userId);
@@ -180,12 +185,12 @@ describe.each(engines)('the whole flow on $name', (engine) => {
   it('voids a challenge after 5 wrong codes, keeps older sessions, refuses used ones and expired codes', async () => {
     const c = clients.socket;
     const email = 'wrong@example.com';
-    const sent = await c.request('POST', '/api/agent/send-code', { body: { email } });
+    const sent = await call(c, AGENT_ROUTES.sendCode, { body: { email } });
     const token = sent.body.data.otpSessionToken;
     const right = codeOf(await lastMailTo(outbox, email));
     const wrong = right === '00000000' ? '11111111' : '00000000';
     for (let remaining = 4; remaining >= 0; remaining--) {
-      const res = await c.request('POST', '/api/agent/verify-code', {
+      const res = await call(c, AGENT_ROUTES.verifyCode, {
         body: { code: wrong, otpSessionToken: token, label: 'x' },
       });
       expect(res.status).toBe(400);
@@ -194,34 +199,34 @@ describe.each(engines)('the whole flow on $name', (engine) => {
         details: { attemptsRemaining: remaining },
       });
     }
-    const after = await c.request('POST', '/api/agent/verify-code', {
+    const after = await call(c, AGENT_ROUTES.verifyCode, {
       body: { code: right, otpSessionToken: token, label: 'x' },
     });
     expect(after.body.error.code).toBe('invalid_otp_session');
 
     // A new code does not void the older one (each is bound to its own session); a used code cannot be used twice.
-    const one = await c.request('POST', '/api/agent/send-code', { body: { email } });
+    const one = await call(c, AGENT_ROUTES.sendCode, { body: { email } });
     const oneCode = codeOf(await lastMailTo(outbox, email));
-    const two = await c.request('POST', '/api/agent/send-code', { body: { email } });
+    const two = await call(c, AGENT_ROUTES.sendCode, { body: { email } });
     const twoCode = codeOf(await lastMailTo(outbox, email));
-    const old = await c.request('POST', '/api/agent/verify-code', {
+    const old = await call(c, AGENT_ROUTES.verifyCode, {
       body: { code: oneCode, otpSessionToken: one.body.data.otpSessionToken, label: 'x' },
     });
     expect(old.status).toBe(200);
-    const ok = await c.request('POST', '/api/agent/verify-code', {
+    const ok = await call(c, AGENT_ROUTES.verifyCode, {
       body: { code: twoCode, otpSessionToken: two.body.data.otpSessionToken, label: 'x' },
     });
     expect(ok.status).toBe(200);
-    const reuse = await c.request('POST', '/api/agent/verify-code', {
+    const reuse = await call(c, AGENT_ROUTES.verifyCode, {
       body: { code: twoCode, otpSessionToken: two.body.data.otpSessionToken, label: 'x' },
     });
     expect(reuse.body.error.code).toBe('invalid_otp_session');
 
-    const late = await c.request('POST', '/api/agent/send-code', { body: { email: 'late@example.com' } });
+    const late = await call(c, AGENT_ROUTES.sendCode, { body: { email: 'late@example.com' } });
     await db.query(
       "UPDATE expense_internal.otp_challenges SET expires_at = now() - interval '1 second' WHERE lower(email) = 'late@example.com'",
     );
-    const expired = await c.request('POST', '/api/agent/verify-code', {
+    const expired = await call(c, AGENT_ROUTES.verifyCode, {
       body: {
         code: codeOf(await lastMailTo(outbox, 'late@example.com')),
         otpSessionToken: late.body.data.otpSessionToken,
@@ -240,11 +245,11 @@ describe.each(engines)('the whole flow on $name', (engine) => {
   it('limits send-code to 5 per address per hour with Retry-After', async () => {
     const c = clients.inject;
     for (let i = 0; i < 5; i++) {
-      expect(
-        (await c.request('POST', '/api/agent/send-code', { body: { email: 'limited@example.com' } })).status,
-      ).toBe(200);
+      expect((await call(c, AGENT_ROUTES.sendCode, { body: { email: 'limited@example.com' } })).status).toBe(
+        200,
+      );
     }
-    const limited = await c.request('POST', '/api/agent/send-code', {
+    const limited = await call(c, AGENT_ROUTES.sendCode, {
       body: { email: 'LIMITED@example.com' },
     });
     expect(limited.status).toBe(429);
@@ -256,33 +261,43 @@ describe.each(engines)('the whole flow on $name', (engine) => {
     const c = clients.socket;
     const a = await signIn(c, outbox, 'keys@example.com', 'first');
     const b = await signIn(c, outbox, 'keys@example.com', 'second');
-    const list = await c.request('GET', '/v1/keys', { key: a.apiKey });
+    const list = await call(c, API_ROUTES.keys, { key: a.apiKey });
     expect(list.body.data.keys.map((k: { label: string; current: boolean }) => [k.label, k.current])).toEqual(
       [
         ['first', true],
         ['second', false],
       ],
     );
-    expect((await c.request('GET', '/v1/me', { key: b.apiKey })).status).toBe(200); // cached now
-    const revoked = await c.request('DELETE', `/v1/keys/${b.connection.connectionId}`, { key: a.apiKey });
+    expect((await call(c, API_ROUTES.me, { key: b.apiKey })).status).toBe(200); // cached now
+    const revoked = await call(c, API_ROUTES.revokeKey, {
+      params: { connectionId: b.connection.connectionId },
+      key: a.apiKey,
+    });
     expect(revoked.status).toBe(204);
-    const refused = await c.request('GET', '/v1/me', { key: b.apiKey });
+    const refused = await call(c, API_ROUTES.me, { key: b.apiKey });
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('invalid_api_key');
-    const again = await c.request('DELETE', `/v1/keys/${b.connection.connectionId}`, { key: a.apiKey });
+    const again = await call(c, API_ROUTES.revokeKey, {
+      params: { connectionId: b.connection.connectionId },
+      key: a.apiKey,
+    });
     expect(again.body.error.code).toBe('not_found');
     const other = await signIn(c, outbox, 'other-keys@example.com');
-    const foreign = await c.request('DELETE', `/v1/keys/${other.connection.connectionId}`, { key: a.apiKey });
+    const foreign = await call(c, API_ROUTES.revokeKey, {
+      params: { connectionId: other.connection.connectionId },
+      key: a.apiKey,
+    });
     expect(foreign.status).toBe(404);
-    expect((await c.request('GET', '/v1/me', { key: other.apiKey })).status).toBe(200);
+    expect((await call(c, API_ROUTES.me, { key: other.apiKey })).status).toBe(200);
   });
 
   it('manages members: invite, accept, forbid non-owners, remove and kill their keys, keep the last owner', async () => {
     const c = clients.inject;
     const owner = await signIn(c, outbox, 'boss@example.com');
-    const ws = (await c.request('POST', '/v1/workspaces', { key: owner.apiKey, body: { name: 'Shared' } }))
+    const ws = (await call(c, API_ROUTES.createWorkspace, { key: owner.apiKey, body: { name: 'Shared' } }))
       .body.data.workspace;
-    const added = await c.request('POST', `/v1/workspaces/${ws.workspaceId}/members`, {
+    const added = await call(c, API_ROUTES.addMember, {
+      params: { workspaceId: ws.workspaceId },
       key: owner.apiKey,
       body: { email: 'Helper@Example.com' },
     });
@@ -296,16 +311,16 @@ describe.each(engines)('the whole flow on $name', (engine) => {
     expect(helper.user.userId).toBe(added.body.data.member.userId);
     const helperPhone = await signIn(c, outbox, 'helper@example.com', 'phone');
     // An invitation grants nothing until the invitee accepts it.
-    expect((await c.request('GET', '/v1/workspaces', { key: helper.apiKey })).body.data.workspaces).toEqual(
-      [],
-    );
-    const accepted = await c.request('POST', `/v1/invitations/${ws.workspaceId}/accept`, {
+    expect((await call(c, API_ROUTES.workspaces, { key: helper.apiKey })).body.data.workspaces).toEqual([]);
+    const accepted = await call(c, API_ROUTES.acceptInvitation, {
+      params: { workspaceId: ws.workspaceId },
       key: helper.apiKey,
     });
     expect(accepted.status).toBe(200);
-    const seen = await c.request('GET', '/v1/workspaces', { key: helper.apiKey });
+    const seen = await call(c, API_ROUTES.workspaces, { key: helper.apiKey });
     expect(seen.body.data.workspaces).toEqual([{ ...ws, role: 'member', selected: false }]);
-    const members = await c.request('GET', `/v1/workspaces/${ws.workspaceId}/members`, {
+    const members = await call(c, API_ROUTES.members, {
+      params: { workspaceId: ws.workspaceId },
       key: helper.apiKey,
     });
     expect(members.body.data.members.map((m: { email: string }) => m.email)).toEqual([
@@ -313,36 +328,32 @@ describe.each(engines)('the whole flow on $name', (engine) => {
       'helper@example.com',
     ]);
 
-    const forbidden = await c.request('POST', `/v1/workspaces/${ws.workspaceId}/members`, {
+    const forbidden = await call(c, API_ROUTES.addMember, {
+      params: { workspaceId: ws.workspaceId },
       key: helper.apiKey,
       body: { email: 'x@example.com' },
     });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.error.code).toBe('forbidden');
-    const lastOwner = await c.request(
-      'DELETE',
-      `/v1/workspaces/${ws.workspaceId}/members/${owner.user.userId}`,
-      {
-        key: owner.apiKey,
-      },
-    );
+    const lastOwner = await call(c, API_ROUTES.removeMember, {
+      params: { workspaceId: ws.workspaceId, userId: owner.user.userId },
+      key: owner.apiKey,
+    });
     expect(lastOwner.status).toBe(409);
     expect(lastOwner.body.error.code).toBe('last_owner');
 
-    expect((await c.request('GET', '/v1/me', { key: helperPhone.apiKey })).status).toBe(200);
-    const removed = await c.request(
-      'DELETE',
-      `/v1/workspaces/${ws.workspaceId}/members/${helper.user.userId}`,
-      {
-        key: owner.apiKey,
-      },
-    );
+    expect((await call(c, API_ROUTES.me, { key: helperPhone.apiKey })).status).toBe(200);
+    const removed = await call(c, API_ROUTES.removeMember, {
+      params: { workspaceId: ws.workspaceId, userId: helper.user.userId },
+      key: owner.apiKey,
+    });
     expect(removed.status).toBe(204);
     for (const key of [helper.apiKey, helperPhone.apiKey]) {
-      const dead = await c.request('GET', '/v1/me', { key });
+      const dead = await call(c, API_ROUTES.me, { key });
       expect(dead.body.error.code).toBe('invalid_api_key');
     }
-    const remaining = await c.request('GET', `/v1/workspaces/${ws.workspaceId}/members`, {
+    const remaining = await call(c, API_ROUTES.members, {
+      params: { workspaceId: ws.workspaceId },
       key: owner.apiKey,
     });
     expect(remaining.body.data.members).toHaveLength(1);
@@ -350,7 +361,10 @@ describe.each(engines)('the whole flow on $name', (engine) => {
     // Foreign, unknown and malformed workspace ids look the same.
     const stranger = await signIn(c, outbox, 'stranger@example.com');
     for (const id of [ws.workspaceId, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      const res = await c.request('POST', `/v1/workspaces/${id}/select`, { key: stranger.apiKey });
+      const res = await call(c, API_ROUTES.selectWorkspace, {
+        params: { workspaceId: id },
+        key: stranger.apiKey,
+      });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('workspace_not_found');
     }

@@ -3,7 +3,16 @@ import type { CteScope } from './ctes.js';
 import { addSizes, starCopy } from './expansion.js';
 import { dmlTarget, fromClause, targetColumn } from './from.js';
 import type { Rule } from './rules.js';
-import { findRefname, formatColumns, item, Level, renamed, resolvesLocally, starItems } from './scope.js';
+import {
+  findRefname,
+  formatColumns,
+  item,
+  Level,
+  type NsItem,
+  renamed,
+  resolvesLocally,
+  starItems,
+} from './scope.js';
 import { type Fields, isFields, nodeType, single, stringValue } from './tree.js';
 import type { Walker } from './walker.js';
 
@@ -132,68 +141,66 @@ function limits(w: Walker, f: Fields): void {
   );
 }
 
-export function insertStmt(w: Walker, f: Fields): void {
+/**
+ * An INSERT, UPDATE or DELETE: a query level of its own with the statement's WITH clause in scope, what `body`
+ * walks (its target and clauses, into that level), and RETURNING as its output.
+ */
+function dmlStatement(w: Walker, f: Fields, body: (level: Level) => void): void {
   const outer = w.level;
   const level = new Level(outer);
   w.level = level;
   const ctes = withClause(w, f.withClause, w.takeTop());
-  w.oneOf(f.override, OVERRIDING, 'OVERRIDING');
-  const target = dmlTarget(w, f.relation, 'insert');
-  if (f.cols !== undefined) {
-    for (const col of w.array(f.cols)) {
-      const entry = single(col);
-      if (entry?.[0] !== 'ResTarget')
-        w.fail('construct_not_allowed', 'The column list holds an unexpected item.');
-      const saved = w.enter('ResTarget', entry[1], INSERT_COLUMN_FIELDS);
-      targetColumn(w, target, (entry[1] as Fields).name);
-      w.leave(saved);
-    }
-  }
-  // The inserted rows do not see the target (PostgreSQL adds it to the namespace for RETURNING only).
-  if (f.selectStmt !== undefined) w.select(f.selectStmt);
-  level.items.push(target);
+  body(level);
   w.outputs = returning(w, f.returningClause);
   w.outputSizes = undefined;
   w.ctes = ctes;
   w.level = outer;
+}
+
+/**
+ * The ResTarget items of an INSERT's column list or an UPDATE's SET: each names a column of the target, and
+ * a SET item's value is an expression of the statement.
+ */
+function columnItems(w: Walker, list: unknown, target: NsItem, what: 'The column list' | 'SET'): void {
+  const withValue = what === 'SET';
+  for (const value of w.array(list)) {
+    const entry = single(value);
+    if (entry?.[0] !== 'ResTarget') w.fail('construct_not_allowed', `${what} holds an unexpected item.`);
+    const saved = w.enter('ResTarget', entry[1], withValue ? SET_ITEM_FIELDS : INSERT_COLUMN_FIELDS);
+    const column = entry[1] as Fields;
+    targetColumn(w, target, column.name);
+    if (withValue) w.node(column.val);
+    w.leave(saved);
+  }
+}
+
+export function insertStmt(w: Walker, f: Fields): void {
+  dmlStatement(w, f, (level) => {
+    w.oneOf(f.override, OVERRIDING, 'OVERRIDING');
+    const target = dmlTarget(w, f.relation, 'insert');
+    if (f.cols !== undefined) columnItems(w, f.cols, target, 'The column list');
+    // The inserted rows do not see the target (PostgreSQL adds it to the namespace for RETURNING only).
+    if (f.selectStmt !== undefined) w.select(f.selectStmt);
+    level.items.push(target);
+  });
 }
 
 export function updateStmt(w: Walker, f: Fields): void {
-  const outer = w.level;
-  const level = new Level(outer);
-  w.level = level;
-  const ctes = withClause(w, f.withClause, w.takeTop());
-  const target = dmlTarget(w, f.relation, 'update');
-  level.items.push(target);
-  fromClause(w, f.fromClause, level);
-  for (const t of w.array(f.targetList)) {
-    const entry = single(t);
-    if (entry?.[0] !== 'ResTarget') w.fail('construct_not_allowed', 'SET holds an unexpected item.');
-    const saved = w.enter('ResTarget', entry[1], SET_ITEM_FIELDS);
-    const setItem = entry[1] as Fields;
-    targetColumn(w, target, setItem.name);
-    w.node(setItem.val);
-    w.leave(saved);
-  }
-  if (f.whereClause !== undefined) w.node(f.whereClause);
-  w.outputs = returning(w, f.returningClause);
-  w.outputSizes = undefined;
-  w.ctes = ctes;
-  w.level = outer;
+  dmlStatement(w, f, (level) => {
+    const target = dmlTarget(w, f.relation, 'update');
+    level.items.push(target);
+    fromClause(w, f.fromClause, level);
+    columnItems(w, f.targetList, target, 'SET');
+    if (f.whereClause !== undefined) w.node(f.whereClause);
+  });
 }
 
 export function deleteStmt(w: Walker, f: Fields): void {
-  const outer = w.level;
-  const level = new Level(outer);
-  w.level = level;
-  const ctes = withClause(w, f.withClause, w.takeTop());
-  level.items.push(dmlTarget(w, f.relation, 'delete'));
-  fromClause(w, f.usingClause, level);
-  if (f.whereClause !== undefined) w.node(f.whereClause);
-  w.outputs = returning(w, f.returningClause);
-  w.outputSizes = undefined;
-  w.ctes = ctes;
-  w.level = outer;
+  dmlStatement(w, f, (level) => {
+    level.items.push(dmlTarget(w, f.relation, 'delete'));
+    fromClause(w, f.usingClause, level);
+    if (f.whereClause !== undefined) w.node(f.whereClause);
+  });
 }
 
 /**
