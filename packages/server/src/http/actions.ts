@@ -1,11 +1,11 @@
 import {
   type Action,
-  AddMemberBodySchema,
-  CreateWorkspaceBodySchema,
-  SendCodeBodySchema,
-  SqlExecuteBodySchema,
-  SqlQueryBodySchema,
-  VerifyCodeBodySchema,
+  AGENT_PREFIX,
+  AGENT_ROUTES,
+  API_PREFIX,
+  API_ROUTES,
+  type ApiRoute,
+  fillPath,
 } from '@expense/wire';
 import { z } from 'zod';
 
@@ -16,23 +16,27 @@ export interface Urls {
   authUrl: string;
 }
 
-const inputs = {
-  sendCode: z.toJSONSchema(SendCodeBodySchema),
-  verifyCode: z.toJSONSchema(VerifyCodeBodySchema),
-  createWorkspace: z.toJSONSchema(CreateWorkspaceBodySchema),
-  addMember: z.toJSONSchema(AddMemberBodySchema),
-  sqlQuery: z.toJSONSchema(SqlQueryBodySchema),
-  sqlExecute: z.toJSONSchema(SqlExecuteBodySchema),
-};
+/** A route's body as JSON Schema, the action's `input` (made once per route). */
+const bodySchemas = new WeakMap<ApiRoute, Record<string, unknown>>();
+function inputOf(route: ApiRoute): Record<string, unknown> | undefined {
+  if (!route.body) return undefined;
+  let input = bodySchemas.get(route);
+  if (!input) {
+    input = z.toJSONSchema(route.body) as Record<string, unknown>;
+    bodySchemas.set(route, input);
+  }
+  return input;
+}
 
-function fill(template: string, params: Record<string, string | undefined>): string | undefined {
-  let missing = false;
-  const url = template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) missing = true;
-    return encodeURIComponent(value ?? '');
-  });
-  return missing ? undefined : url;
+/** The route's path with its parameters, or undefined while one of them is not known yet. */
+function filled(route: ApiRoute, params: Record<string, string | undefined>): string | undefined {
+  const known: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) known[name] = value;
+  try {
+    return fillPath(route.path, known);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Builds the legal next calls with absolute URLs from the configured origins. */
@@ -43,109 +47,95 @@ export class ActionBuilder {
     return this.urls.publicUrl;
   }
   get baseUrl(): string {
-    return `${this.urls.publicUrl}/v1`;
+    return `${this.urls.publicUrl}${API_PREFIX}`;
   }
   get authBaseUrl(): string {
     return this.urls.authUrl;
   }
   get sendCodeUrl(): string {
-    return `${this.urls.authUrl}/api/agent/send-code`;
+    return `${this.urls.authUrl}${AGENT_PREFIX}${AGENT_ROUTES.sendCode.path}`;
   }
   get verifyCodeUrl(): string {
-    return `${this.urls.authUrl}/api/agent/verify-code`;
+    return `${this.urls.authUrl}${AGENT_PREFIX}${AGENT_ROUTES.verifyCode.path}`;
   }
 
-  private api(
-    name: string,
-    method: Action['method'],
-    path: string,
-    params: Record<string, string | undefined> = {},
-    input?: Record<string, unknown>,
-  ): Action {
-    const template = `${this.baseUrl}${path}`;
-    const templated = path.includes('{');
+  private api(name: string, route: ApiRoute, params: Record<string, string | undefined> = {}): Action {
+    const template = `${this.baseUrl}${route.path}`;
+    const path = filled(route, params);
     const action: Action = {
       name,
-      method,
-      url: (templated && fill(template, params)) || template,
+      method: route.method,
+      url: path === undefined ? template : `${this.baseUrl}${path}`,
       auth: 'ApiKey',
     };
-    if (templated) action.urlTemplate = template;
+    if (route.path.includes('{')) action.urlTemplate = template;
+    const input = inputOf(route);
     if (input) action.input = input;
     return action;
   }
 
+  /** A sign-in route: on the auth origin, without a key. */
+  private agent(name: string, route: ApiRoute, url: string): Action {
+    const input = inputOf(route);
+    return { name, method: route.method, url, auth: 'none', ...(input ? { input } : {}) };
+  }
+
   discover(): Action {
-    return { name: 'discover', method: 'GET', url: `${this.baseUrl}/`, auth: 'none' };
+    return { name: 'discover', method: API_ROUTES.discovery.method, url: `${this.baseUrl}/`, auth: 'none' };
   }
   sendCode(): Action {
-    return { name: 'send_code', method: 'POST', url: this.sendCodeUrl, auth: 'none', input: inputs.sendCode };
+    return this.agent('send_code', AGENT_ROUTES.sendCode, this.sendCodeUrl);
   }
   verifyCode(): Action {
-    return {
-      name: 'verify_code',
-      method: 'POST',
-      url: this.verifyCodeUrl,
-      auth: 'none',
-      input: inputs.verifyCode,
-    };
+    return this.agent('verify_code', AGENT_ROUTES.verifyCode, this.verifyCodeUrl);
   }
   me(): Action {
-    return this.api('get_me', 'GET', '/me');
+    return this.api('get_me', API_ROUTES.me);
   }
   listWorkspaces(): Action {
-    return this.api('list_workspaces', 'GET', '/workspaces');
+    return this.api('list_workspaces', API_ROUTES.workspaces);
   }
   createWorkspace(): Action {
-    return this.api('create_workspace', 'POST', '/workspaces', {}, inputs.createWorkspace);
+    return this.api('create_workspace', API_ROUTES.createWorkspace);
   }
   selectWorkspace(workspaceId?: string): Action {
-    return this.api('select_workspace', 'POST', '/workspaces/{workspaceId}/select', { workspaceId });
+    return this.api('select_workspace', API_ROUTES.selectWorkspace, { workspaceId });
   }
   schema(): Action {
-    return this.api('get_schema', 'GET', '/schema');
+    return this.api('get_schema', API_ROUTES.schema);
   }
   sqlQuery(): Action {
-    return this.api('sql_query', 'POST', '/sql/query', {}, inputs.sqlQuery);
+    return this.api('sql_query', API_ROUTES.sqlQuery);
   }
   sqlExecute(): Action {
-    return this.api('sql_execute', 'POST', '/sql/execute', {}, inputs.sqlExecute);
+    return this.api('sql_execute', API_ROUTES.sqlExecute);
   }
   sqlScript(): Action {
-    return this.api('sql_script', 'POST', '/sql', {}, inputs.sqlExecute);
+    return this.api('sql_script', API_ROUTES.sqlScript);
   }
   listKeys(): Action {
-    return this.api('list_keys', 'GET', '/keys');
+    return this.api('list_keys', API_ROUTES.keys);
   }
   revokeKey(connectionId?: string): Action {
-    return this.api('revoke_key', 'DELETE', '/keys/{connectionId}', { connectionId });
+    return this.api('revoke_key', API_ROUTES.revokeKey, { connectionId });
   }
   listMembers(workspaceId?: string): Action {
-    return this.api('list_members', 'GET', '/workspaces/{workspaceId}/members', { workspaceId });
+    return this.api('list_members', API_ROUTES.members, { workspaceId });
   }
   addMember(workspaceId?: string): Action {
-    return this.api(
-      'add_member',
-      'POST',
-      '/workspaces/{workspaceId}/members',
-      { workspaceId },
-      inputs.addMember,
-    );
+    return this.api('add_member', API_ROUTES.addMember, { workspaceId });
   }
   removeMember(workspaceId?: string, userId?: string): Action {
-    return this.api('remove_member', 'DELETE', '/workspaces/{workspaceId}/members/{userId}', {
-      workspaceId,
-      userId,
-    });
+    return this.api('remove_member', API_ROUTES.removeMember, { workspaceId, userId });
   }
   listInvitations(): Action {
-    return this.api('list_invitations', 'GET', '/invitations');
+    return this.api('list_invitations', API_ROUTES.invitations);
   }
   acceptInvitation(workspaceId?: string): Action {
-    return this.api('accept_invitation', 'POST', '/invitations/{workspaceId}/accept', { workspaceId });
+    return this.api('accept_invitation', API_ROUTES.acceptInvitation, { workspaceId });
   }
   declineInvitation(workspaceId?: string): Action {
-    return this.api('decline_invitation', 'DELETE', '/invitations/{workspaceId}', { workspaceId });
+    return this.api('decline_invitation', API_ROUTES.declineInvitation, { workspaceId });
   }
   /** The SQL endpoints, once a workspace is selected. */
   sql(): Action[] {
