@@ -15,12 +15,16 @@ const UNIT = [
   'packages/test-kit/test/call.test.ts',
   'packages/server/test/{wire-codes,fx/parse,fairness/fair-queue,http/client-address,sql/check-cache}.test.ts',
 ];
-/** Minutes each, or what not every machine has: SIGKILL, disk growth, npm install, a browser. */
+/**
+ * Minutes each, or what not every machine has: SIGKILL, disk growth, npm install, a browser, a client process per
+ * call (the MCP Inspector's CLI).
+ */
 const SLOW = [
   'packages/server/test/changes/history-sigkill.test.ts',
   'packages/server/test/fairness/disk-growth.test.ts',
   'packages/cli/test/e2e-install.test.ts',
   'packages/server/test/console/{browser,journey}.test.ts',
+  'packages/server/test/mcp/clients-inspector.test.ts',
 ];
 
 /** Integration suites on PostgreSQL only: left out when EXPENSE_TEST_ENGINES leaves PostgreSQL out (test:quick). */
