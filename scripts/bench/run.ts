@@ -1,7 +1,7 @@
 // `pnpm bench`: builds, runs every benchmark one after the other (never two at once: they share the cores), writes
 // bench-results/*.json and regenerates docs/benchmarks.md with its charts.
 //   pnpm bench [-- --only guard,server,import,fx,wide,loop,history,mcp,cli] [--duration 10] [--profile] [--no-build]
-//              [--rounds 3] [--engines postgres]   (server part: interleaved rounds, which engines)
+//              [--rounds 3] [--engines postgres] [--workload account]   (server part: interleaved rounds, which engines, which read: packages/server/bench/workload.ts)
 //              [--mcp-rounds 300]                   (mcp part: requests of each kind)
 //              [--cli-rounds 15]                    (cli part: interleaved rounds of process starts)
 import { spawnSync } from 'node:child_process';
@@ -55,6 +55,7 @@ if (only.includes('server')) {
     ...(value('duration') ? ['--duration', value('duration')!] : []),
     ...(value('rounds') ? ['--rounds', value('rounds')!] : []),
     ...(value('engines') ? ['--engines', value('engines')!] : []),
+    ...(value('workload') ? ['--workload', value('workload')!] : []),
     ...(argv.includes('--profile') ? ['--profile'] : []),
   ];
   results.server = run('server', process.execPath, [...SOURCE, 'bench/sql-throughput.ts', ...extra], server);
