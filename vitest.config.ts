@@ -47,6 +47,7 @@ export default defineConfig({
       expenseProject(UNIT, { name: 'unit', databases: false, isolate: false }),
       expenseProject(ALL, {
         name: 'integration',
+        isolate: false,
         exclude: [...UNIT, ...SLOW, ...(engineSelected('postgres') ? [] : POSTGRES_ONLY)],
       }),
       expenseProject(SLOW, { name: 'slow' }),

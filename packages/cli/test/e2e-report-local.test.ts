@@ -22,9 +22,14 @@ describe('expense report in a Berlin workspace', () => {
     const login = await loginWithoutTty(sandbox.env, sandbox.server.outbox, 'berlin@example.com', new Set(), [
       '--insecure-storage',
     ]);
-    expect(login.code).toBe(0);
-    expect((await run(['workspaces', 'create', 'Berlin'])).code).toBe(0);
-    expect((await run(['use', 'Berlin'])).code).toBe(0);
+    expect(login.code, login.stderr).toBe(0);
+    for (const args of [
+      ['workspaces', 'create', 'Berlin'],
+      ['use', 'Berlin'],
+    ]) {
+      const r = await run(args);
+      expect(r.code, r.stderr).toBe(0);
+    }
     const script = join(sandbox.dir.path, 'berlin.sql');
     await writeFile(
       script,
