@@ -1,9 +1,13 @@
 // The value bounds of migration 0046 (issue 28, "the lean path"): an amount below 10^15 written in at most 32
 // characters, and a currency of 3 characters. What they refuse answers the coded error of every check violation
 // (sql_execution_failed with sqlstate 23514 and the constraint's name); what they accept reads back unchanged.
-// That the guard then reads the ledger without its byte measuring, with the same answer, is sql-guard's
-// test/run/lean-catalog.test.ts on this same migrated database.
+// With them the guard reads the ledger without its byte measuring (the lean path), through the server's own
+// pipeline (context, role switch, row-level security), and answers what the measured path answers, byte for byte.
+import { createGuard, type Guard, type RunResult } from '@expense/sql-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowCheckColumn } from '../../../sql-guard/src/run/wrapper-sql.js';
+import { recording } from '../../../sql-guard/test/run/helpers.js';
+import { runGuarded } from '../../src/sql/pipeline.js';
 import { ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
 
 const insert = (amount: string) =>
@@ -12,9 +16,10 @@ const insert = (amount: string) =>
 describe.each(ENGINES)('amount and currency bounds on $name', (engine) => {
   let live: Live;
   let user: TestUser;
+  let workspaceId: string;
 
   beforeAll(async () => {
-    ({ live, user } = await startWithWorkspace(engine));
+    ({ live, user, workspaceId } = await startWithWorkspace(engine));
   });
   afterAll(async () => live?.close());
 
@@ -61,4 +66,49 @@ describe.each(ENGINES)('amount and currency bounds on $name', (engine) => {
       '-999999999999999.99999999999999',
     ]);
   });
+
+  for (const sql of [
+    'SELECT entry_id, ts, account_id, amount, currency, kind, category FROM ledger_entries ORDER BY ts DESC LIMIT 20',
+    'SELECT * FROM ledger_entries ORDER BY entry_id LIMIT 20',
+  ]) {
+    it(`reads lean through the server's pipeline, with the measured path's answer: ${sql}`, async () => {
+      const rows = Array.from(
+        { length: 25 },
+        (_, i) =>
+          `(TIMESTAMPTZ '2026-02-01 00:00:00+00' + INTERVAL '${i} hours', 'lean-${i % 3}', ${i}.25, 'EUR', 'spend', 'c${i}', '${'n'.repeat(i * 40)}')`,
+      );
+      const seeded = await execute(
+        `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES ${rows.join(', ')}`,
+      );
+      expect(seeded.status).toBe(200);
+      const read = async (guard: Guard) => {
+        let sent: string[] = [];
+        const result = await runGuarded(
+          live.db,
+          guard,
+          { userId: user.userId, workspaceId, readOnly: true },
+          {
+            mode: 'query',
+            sql,
+            dryRun: false,
+            observe: (session) => {
+              const recorded = recording(session);
+              sent = recorded.sent;
+              return recorded.session;
+            },
+          },
+          async (r: RunResult) => r,
+        );
+        return { result, sent };
+      };
+      const lean = await read(await createGuard());
+      // A budget the read's bound does not fit twice: the guard keeps its measuring wrapper.
+      const wrapped = await read(await createGuard({ limits: { maxResultBytes: 100_000 } }));
+      expect(lean.sent.join('\n')).not.toContain(rowCheckColumn);
+      expect(wrapped.sent.join('\n')).toContain(rowCheckColumn);
+      expect(lean.result.statements[0]?.rows).toHaveLength(20);
+      expect(JSON.stringify(lean.result)).toBe(JSON.stringify(wrapped.result));
+      await execute("DELETE FROM ledger_entries WHERE account_id LIKE 'lean-%'");
+    });
+  }
 });
