@@ -17,7 +17,8 @@
  *   integer digits, the point and S digits. NaN and ±Infinity fail either bound; their scale is NULL.
  *
  * Anything else (OR, NOT, other functions, casts to other types or with a modifier, COLLATE, qualified operators)
- * bounds nothing. Function names are those of pg_catalog, unqualified or qualified so: the catalog deparses a
+ * bounds nothing. Which constraints count (validated ones of a plain table without children) is the catalog
+ * query's choice (column-widths.ts). Function names are those of pg_catalog, unqualified or qualified so: the catalog deparses a
  * function with its schema when the session's search_path would not find it by its bare name.
  */
 import { parseSync } from 'libpg-query';
@@ -293,7 +294,7 @@ export function checkBounds(
     const names = strings(expr.name);
     if (names?.length !== 1) return;
     const op = names[0] as string;
-    if (expr.kind === 'AEXPR_OP' && op in flip) {
+    if (expr.kind === 'AEXPR_OP' && Object.hasOwn(flip, op)) {
       for (const [left, right, o] of [
         [expr.lexpr, expr.rexpr, op],
         [expr.rexpr, expr.lexpr, flip[op] as string],

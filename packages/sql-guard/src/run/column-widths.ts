@@ -79,8 +79,9 @@ export function maxJsonWidth(oid: number, typmod: number): number | null {
 /**
  * Reads the columns of the relations (names resolve through the session's search_path, as the statements'
  * do) with their bounds, in two catalog queries: the columns with their types, and the expressions of the
- * relations' validated CHECK constraints that their children inherit (not NOT VALID, not NO INHERIT). A relation
- * the catalog does not have is left out.
+ * relations' validated CHECK constraints (not NOT VALID). Only a plain table without inheritance children or
+ * partitions counts its constraints: a foreign table's are not enforced, and a child (which may be a foreign table)
+ * holds rows the parent's read returns. A relation the catalog does not have is left out.
  */
 export async function readColumnWidths(
   client: CatalogClient,
@@ -93,7 +94,7 @@ export async function readColumnWidths(
     `SELECT d.i::pg_catalog.text AS i, a.attname::pg_catalog.text AS column, (CASE WHEN t.typtype <> 'd' THEN a.atttypid WHEN b.typtype <> 'd' THEN t.typbasetype END)::pg_catalog.int8::pg_catalog.text AS type, (CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END)::pg_catalog.text AS typmod, (c.collisdeterministic IS NOT FALSE)::pg_catalog.text AS deterministic FROM (VALUES ${values}) AS d(i, name) JOIN pg_catalog.pg_attribute AS a ON a.attrelid = pg_catalog.to_regclass(d.name) AND a.attnum > 0 AND NOT a.attisdropped JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid LEFT JOIN pg_catalog.pg_type AS b ON b.oid = t.typbasetype LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation ORDER BY d.i, a.attnum`,
   );
   const checks = await client.query(
-    `SELECT d.i::pg_catalog.text AS i, pg_catalog.pg_get_expr(k.conbin, k.conrelid) AS expression FROM (VALUES ${values}) AS d(i, name) JOIN pg_catalog.pg_constraint AS k ON k.conrelid = pg_catalog.to_regclass(d.name) AND k.contype = 'c' AND k.convalidated AND NOT k.connoinherit ORDER BY d.i, k.oid`,
+    `SELECT d.i::pg_catalog.text AS i, pg_catalog.pg_get_expr(k.conbin, k.conrelid) AS expression FROM (VALUES ${values}) AS d(i, name) JOIN pg_catalog.pg_constraint AS k ON k.conrelid = pg_catalog.to_regclass(d.name) AND k.contype = 'c' AND k.convalidated JOIN pg_catalog.pg_class AS r ON r.oid = k.conrelid AND r.relkind = 'r' WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_inherits AS h WHERE h.inhparent = k.conrelid) ORDER BY d.i, k.oid`,
   );
   const expressions = new Map<string, string[]>();
   for (const raw of checks.rows) {

@@ -1,6 +1,7 @@
 /**
  * Column bounds from CHECK constraints (run/check-bounds.ts), read from real databases: each rule, each refusal
- * (OR, NOT VALID, NO INHERIT, other functions, another column, a domain over a domain, numeric equality), and a
+ * (OR, NOT, NOT VALID, a table with children, other functions, another column, a domain over a domain, numeric
+ * equality), and a
  * property: no value the constraints accept serializes wider than its column's bound, and the runner answers such
  * reads without the wrapper, with the rows the measured path answers.
  */
@@ -49,6 +50,9 @@ CREATE TABLE bounded (
 );
 ALTER TABLE bounded ADD CONSTRAINT bounded_unvalidated CHECK (char_length(unvalidated) <= 5) NOT VALID;
 ALTER TABLE bounded ADD CONSTRAINT bounded_noinh CHECK (char_length(noinh) <= 5) NO INHERIT;
+CREATE TABLE parent (x text CHECK (char_length(x) <= 3));
+CREATE TABLE child () INHERITS (parent);
+CREATE TABLE lone (x text CHECK (char_length(x) <= 3));
 `;
 
 /** Each column's bound in bytes (null: none). */
@@ -71,7 +75,7 @@ const expected: Record<string, number | null> = {
   texted: 2 + 12,
   either: null,
   unvalidated: null,
-  noinh: null,
+  noinh: 2 + 6 * 5, // enforced on every row read: the table has no children
   other: null,
   wrapped: null,
   ref: 2 + 6 * 3,
@@ -127,8 +131,14 @@ describe.each(engineNames)('bounds from CHECK constraints on %s', (name) => {
   }, 60_000);
   afterAll(() => engine?.close());
 
-  it('derives each rule’s bound, and none from OR, NOT, NOT VALID, NO INHERIT, other functions or columns', () => {
+  it('derives each rule’s bound, and none from OR, NOT, NOT VALID, other functions or columns', () => {
     expect(Object.fromEntries(widths.get('bounded') ?? [])).toEqual(expected);
+  });
+
+  it('takes no bound from a table with inheritance children (a child may be a foreign table)', async () => {
+    const read = await engine.transaction((session) => readColumnWidths(session, ['parent', 'lone']));
+    expect(read.get('parent')?.get('x')).toBe(null);
+    expect(read.get('lone')?.get('x')).toBe(2 + 6 * 3);
   });
 
   it('holds because the constraints refuse what would be wider (NaN, Infinity, a longer scale or text)', async () => {
