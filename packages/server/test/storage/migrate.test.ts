@@ -144,4 +144,43 @@ describe.each(ENGINES)('migrations and catalog on %s', (engine, makeFixture) => 
     );
     expect(found.rows).toEqual([{ n: '1' }]);
   });
+  it('leaves a value bound NOT VALID where existing rows break it (0046), and the database starts', async () => {
+    const other = await makeFixture();
+    const fresh = await other.open({ migrate: false });
+    try {
+      await migrate(fresh, { migrations: files.filter((m) => m.version < 46) });
+      await fresh.query(
+        "INSERT INTO expense_internal.workspaces (workspace_id, name) VALUES ('00000000-0000-4000-8000-00000000a046', 'w')",
+      );
+      await fresh.query(
+        `INSERT INTO public.ledger_entries (workspace_id, ts, account_id, amount, currency, kind)
+         VALUES ('00000000-0000-4000-8000-00000000a046', now(), 'bank', 1e20, 'EUR', 'spend')`,
+      );
+      const result = await migrate(fresh);
+      expect(result.applied.map((m) => m.version)).toContain(46);
+      const constraints = await fresh.query<{ conname: string; convalidated: boolean }>(
+        `SELECT conname, convalidated FROM pg_catalog.pg_constraint
+         WHERE conname LIKE '%\\_length' OR conname LIKE '%\\_bound' ORDER BY conname`,
+      );
+      expect(constraints.rows).toEqual([
+        { conname: 'budget_lines_currency_length', convalidated: true },
+        { conname: 'budget_lines_planned_value_bound', convalidated: true },
+        { conname: 'fx_rates_daily_currency_length', convalidated: true },
+        { conname: 'fx_rates_raw_currency_length', convalidated: true },
+        { conname: 'ledger_entries_amount_bound', convalidated: false },
+        { conname: 'ledger_entries_currency_length', convalidated: true },
+        { conname: 'workspace_settings_currency_length', convalidated: true },
+      ]);
+      // New rows are checked all the same.
+      await expect(
+        fresh.query(
+          `INSERT INTO public.ledger_entries (workspace_id, ts, account_id, amount, currency, kind)
+           VALUES ('00000000-0000-4000-8000-00000000a046', now(), 'bank', 1e15, 'EUR', 'spend')`,
+        ),
+      ).rejects.toMatchObject({ code: '23514' });
+    } finally {
+      await fresh.close();
+      await other.dispose();
+    }
+  });
 });

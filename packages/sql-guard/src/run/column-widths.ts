@@ -7,8 +7,13 @@
  * with a declared precision, `char(n)` and `varchar(n)` with a declared length. Every other type (`text`,
  * unconstrained `numeric`, `jsonb`, arrays, enums, `interval`, user types) has none. Domains count as their
  * base type (a domain over a domain: none), as PostgreSQL describes their columns to clients.
+ *
+ * A relation's validated CHECK constraints can bound a column further (`char_length(note) <= 2000`, `kind IN
+ * (…)`, a numeric's scale and range: check-bounds.ts); the tighter of the two bounds counts.
  */
+import { loadModule } from 'libpg-query';
 import { type CatalogClient, identifier, literal } from '../dialect/catalog.js';
+import { type CheckColumn, checkBounds } from './check-bounds.js';
 
 /** Per relation of the dialect, its columns in table order, each with its JSON bound in bytes or null (none). */
 export type ColumnWidths = ReadonlyMap<string, ReadonlyMap<string, number | null>>;
@@ -73,7 +78,10 @@ export function maxJsonWidth(oid: number, typmod: number): number | null {
 
 /**
  * Reads the columns of the relations (names resolve through the session's search_path, as the statements'
- * do) with their bounds, in one catalog query. A relation the catalog does not have is left out.
+ * do) with their bounds, in two catalog queries: the columns with their types, and the expressions of the
+ * relations' validated CHECK constraints (not NOT VALID). Only a plain table without inheritance children or
+ * partitions counts its constraints: a foreign table's are not enforced, and a child (which may be a foreign table)
+ * holds rows the parent's read returns. A relation the catalog does not have is left out.
  */
 export async function readColumnWidths(
   client: CatalogClient,
@@ -83,19 +91,48 @@ export async function readColumnWidths(
   if (relations.length === 0) return widths;
   const values = relations.map((name, i) => `(${i}, ${literal(identifier(name))})`).join(', ');
   const result = await client.query(
-    `SELECT d.i::pg_catalog.text AS i, a.attname::pg_catalog.text AS column, (CASE WHEN t.typtype <> 'd' THEN a.atttypid WHEN b.typtype <> 'd' THEN t.typbasetype END)::pg_catalog.int8::pg_catalog.text AS type, (CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END)::pg_catalog.text AS typmod FROM (VALUES ${values}) AS d(i, name) JOIN pg_catalog.pg_attribute AS a ON a.attrelid = pg_catalog.to_regclass(d.name) AND a.attnum > 0 AND NOT a.attisdropped JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid LEFT JOIN pg_catalog.pg_type AS b ON b.oid = t.typbasetype ORDER BY d.i, a.attnum`,
+    `SELECT d.i::pg_catalog.text AS i, a.attname::pg_catalog.text AS column, (CASE WHEN t.typtype <> 'd' THEN a.atttypid WHEN b.typtype <> 'd' THEN t.typbasetype END)::pg_catalog.int8::pg_catalog.text AS type, (CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END)::pg_catalog.text AS typmod, (c.collisdeterministic IS NOT FALSE)::pg_catalog.text AS deterministic FROM (VALUES ${values}) AS d(i, name) JOIN pg_catalog.pg_attribute AS a ON a.attrelid = pg_catalog.to_regclass(d.name) AND a.attnum > 0 AND NOT a.attisdropped JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid LEFT JOIN pg_catalog.pg_type AS b ON b.oid = t.typbasetype LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation ORDER BY d.i, a.attnum`,
   );
+  const checks = await client.query(
+    `SELECT d.i::pg_catalog.text AS i, pg_catalog.pg_get_expr(k.conbin, k.conrelid) AS expression FROM (VALUES ${values}) AS d(i, name) JOIN pg_catalog.pg_constraint AS k ON k.conrelid = pg_catalog.to_regclass(d.name) AND k.contype = 'c' AND k.convalidated JOIN pg_catalog.pg_class AS r ON r.oid = k.conrelid AND r.relkind = 'r' WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_inherits AS h WHERE h.inhparent = k.conrelid) ORDER BY d.i, k.oid`,
+  );
+  const expressions = new Map<string, string[]>();
+  for (const raw of checks.rows) {
+    const row = raw as Record<string, unknown>;
+    const name = relations[Number(row.i)];
+    if (name === undefined || typeof row.expression !== 'string') continue;
+    expressions.set(name, [...(expressions.get(name) ?? []), row.expression]);
+  }
+  const described = new Map<string, Map<string, CheckColumn & { typmod: number }>>();
   for (const raw of result.rows) {
     const row = raw as Record<string, unknown>;
     const name = relations[Number(row.i)];
     if (name === undefined) continue;
-    let columns = widths.get(name);
+    let columns = described.get(name);
     if (!columns) {
       columns = new Map();
-      widths.set(name, columns);
+      described.set(name, columns);
     }
     const type = row.type === null || row.type === undefined ? Number.NaN : Number(row.type);
-    columns.set(String(row.column), Number.isInteger(type) ? maxJsonWidth(type, Number(row.typmod)) : null);
+    columns.set(String(row.column), {
+      type: Number.isInteger(type) ? type : null,
+      typmod: Number(row.typmod),
+      deterministic: String(row.deterministic) === 'true',
+    });
+  }
+  if (expressions.size > 0) await loadModule();
+  for (const [name, columns] of described) {
+    const checked = checkBounds(expressions.get(name) ?? [], columns);
+    const bounded = new Map<string, number | null>();
+    for (const [column, { type, typmod }] of columns) {
+      const byType = type === null ? null : maxJsonWidth(type, typmod);
+      const byCheck = checked.get(column);
+      bounded.set(
+        column,
+        byCheck === undefined ? byType : byType === null ? byCheck : Math.min(byType, byCheck),
+      );
+    }
+    widths.set(name, bounded);
   }
   return widths;
 }

@@ -58,7 +58,7 @@ async function catalogRead<T>(read: () => Promise<T>): Promise<T> {
       'sql_execution_failed',
       `The dialect could not be verified against the database: ${String(e.message)}; nothing was run.`,
       { sqlstate: e.code },
-      "The session's role must be able to read the catalog (pg_class, pg_attribute, pg_type) and call to_regclass and has_column_privilege.",
+      "The session's role must be able to read the catalog (pg_class, pg_attribute, pg_type, pg_constraint, pg_inherits) and call to_regclass, has_column_privilege and pg_get_expr.",
     );
   }
 }

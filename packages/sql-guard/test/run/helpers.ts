@@ -4,7 +4,8 @@ import { GuardRunError } from '../../src/run/errors.js';
 import type { SqlSession } from '../../src/types.js';
 
 /** The catalog read of the dialect verification (once per database connection), kept apart from `sent`. */
-const isVerification = (text: string) => text.includes('pg_catalog.pg_attribute');
+const isVerification = (text: string) =>
+  text.includes('pg_catalog.pg_attribute') || text.includes('pg_catalog.pg_constraint');
 
 /** Records every text the guard sends through the session; the dialect verification's reads in `verified`. */
 export function recording(session: SqlSession): { session: SqlSession; sent: string[]; verified: string[] } {
