@@ -29,16 +29,6 @@ const startParams = [
   ...Object.entries(settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
 ];
 
-/** A Uint8Array that spans the whole of an ordinary ArrayBuffer (not a view into the WebAssembly memory). */
-function ownsItsBuffer(bytes: Uint8Array): bytes is Uint8Array<ArrayBuffer> {
-  return (
-    bytes.buffer instanceof ArrayBuffer &&
-    bytes.byteOffset === 0 &&
-    bytes.byteLength === bytes.buffer.byteLength &&
-    bytes.buffer.byteLength > 0
-  );
-}
-
 // No top-level await: the script is also built as CommonJS.
 async function serve(): Promise<void> {
   try {
@@ -61,10 +51,8 @@ async function serve(): Promise<void> {
             return;
           }
           if (request.op === 'exec') {
-            // The raw answer, moved (not cloned) to the main thread: PGlite returns it as a copy of its own
-            // (a whole buffer of its own), which is moved as it is; anything else is copied out first.
-            const raw = await db.execProtocolRaw(simpleQueryMessage(request.text));
-            const wire = ownsItsBuffer(raw) ? raw : raw.slice();
+            // The raw answer, copied out of PGlite's memory and moved (not cloned) to the main thread.
+            const wire = (await db.execProtocolRaw(simpleQueryMessage(request.text))).slice();
             port.postMessage({ id: request.id, ok: true, wire } satisfies WorkerResponse, [wire.buffer]);
             return;
           }
