@@ -493,7 +493,8 @@ export const HTTP_ERRORS = {
       'Do NOT run other writes yet: query the affected rows (e.g. by external_id) to see whether the change is there; only if it is not, call execute again with the same sql and confirmToken (the same Idempotency-Key, so it cannot apply twice).',
     variants: {
       revert: {
-        hint: 'The revert may or may not be applied: call history to see whether it is listed.',
+        hint: 'The revert may or may not be applied: see whether GET /v1/changes lists it; only if it does not, send the revert again with the same Idempotency-Key.',
+        mcpHint: 'The revert may or may not be applied: call history to see whether it is listed.',
         cliHint: 'The revert may or may not be applied: see whether `expense history` lists it.',
         consoleHint: 'The revert may or may not be applied: see whether the Activity page lists it.',
         mcpNext:
