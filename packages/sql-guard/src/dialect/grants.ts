@@ -32,7 +32,10 @@ const RUNNER_TYPES = [
   'unknown',
 ];
 
-/** Functions the runner calls by name (wrapper-sql.ts, verify.ts via catalog.ts, the pg adapter's cancel). */
+/**
+ * Functions the runner calls by name (wrapper-sql.ts, verify.ts via catalog.ts, the pg adapter's cancel, and the
+ * CHECK constraints' text that column-widths.ts reads for the lean path).
+ */
 const RUNNER_FUNCTIONS = [
   'pg_catalog.current_setting(text)',
   'pg_catalog.split_part(text, text, integer)',
@@ -48,6 +51,7 @@ const RUNNER_FUNCTIONS = [
   'pg_catalog.has_column_privilege(name, oid, smallint, text)',
   'pg_catalog.has_table_privilege(name, oid, text)',
   'pg_catalog.pg_cancel_backend(integer)',
+  'pg_catalog.pg_get_expr(pg_node_tree, oid)',
 ];
 
 const array = (items: readonly string[], type: string): string =>
