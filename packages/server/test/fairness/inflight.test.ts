@@ -33,9 +33,9 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
       key: attacker.keys[2] as string,
     });
     // Every place is free again: the report is admitted (never 429). On the embedded engine it may still queue
-    // behind the restarts after the four deadlines and be answered at its own deadline without having run.
+    // behind the restarts after the four deadlines, or run on a cold engine, and be answered at its own deadline.
     if (engine.name !== 'PGlite' || after.status !== 504) expect(after.status).toBe(200);
-    else expect(after.body.error.message).toMatch(/could not start/);
+    else expect(after.body.error.code).toBe('deadline_exceeded');
   });
 
   it('gives one user with three keys at most 4 of 12 slow statements; the rest 429 at once, others keep answering', async () => {
