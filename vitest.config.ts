@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { engineSelected } from './packages/test-kit/src/engines.js';
+import ExpenseSequencer from './scripts/vitest-sequencer.js';
 import { expenseProject } from './vitest.project.js';
 
 // Three projects, all run by `pnpm test` (and CI); `pnpm test:quick` runs unit and integration on PGlite only
@@ -56,5 +57,6 @@ export default defineConfig({
     // (vitest's own default, one fewer than the cores, runs a 2-core machine's files one at a time).
     maxWorkers: availableParallelism() + 1,
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
+    sequence: { sequencer: ExpenseSequencer },
   },
 });
