@@ -7,9 +7,9 @@ import {
   addWorkspace,
   createUser,
   type EngineSpec,
-  insertEntries,
   type Live,
   type Response,
+  seedEntries,
   startLive,
   type TestUser,
 } from '../sql/setup.js';
@@ -53,22 +53,7 @@ export async function tenant(live: Live, keys = 1): Promise<Tenant> {
   const user = await createUser(live.db);
   await addWorkspace(live.db, user.userId);
   const more = await extraKeys(live.db, user.userId, keys - 1);
-  // The suites run with a short SQL deadline; on a loaded machine the embedded engine can miss it for these 100
-  // rows, which the envelope calls retryable (nothing was written): so does the seeding, a few times.
-  let seeded = await live.request('POST', '/v1/sql/execute', {
-    key: user.apiKey,
-    body: { sql: insertEntries(100) },
-  });
-  for (
-    let attempt = 1;
-    attempt < 4 && seeded.status !== 200 && seeded.body?.error?.retryable === true;
-    attempt++
-  )
-    seeded = await live.request('POST', '/v1/sql/execute', {
-      key: user.apiKey,
-      body: { sql: insertEntries(100) },
-    });
-  if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.text}`);
+  await seedEntries(live, user.apiKey, 100);
   const all = [user.apiKey, ...more];
   // Verified keys are cached: a key check during the test then waits for no database.
   for (const key of all) await live.request('GET', '/v1/me', { key });

@@ -8,6 +8,7 @@ import {
   insertEntries,
   type Live,
   POSTGRES,
+  seedEntries,
   startWithWorkspace,
   type TestUser,
   waitFor,
@@ -16,16 +17,6 @@ import {
 /** Ten billion rows to count: minutes of work on either engine. */
 const MINUTES_LONG =
   'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d, ledger_entries e';
-
-async function seedHundredRows(live: Live, user: TestUser): Promise<void> {
-  const seed = () =>
-    live.request('POST', '/v1/sql/execute', { key: user.apiKey, body: { sql: insertEntries(100, 'seed') } });
-  // The first SQL request after a start is the slowest (seconds on a loaded machine, more than the 1.5 s
-  // deadline); a 504 rolled it back, so once more on the warm server.
-  let res = await seed();
-  if (res.status === 504) res = await seed();
-  expect(res.status).toBe(200);
-}
 
 const countOf = async (live: Live, account: string) =>
   (await live.db.query('SELECT 1 FROM public.ledger_entries WHERE account_id = $1', [account])).rows.length;
@@ -38,7 +29,7 @@ describe.each([...ENGINES, ...pooledEngines('the deadline test through PgBouncer
 
     beforeAll(async () => {
       ({ live, user } = await startWithWorkspace(engine, { sqlDeadlineMs: 1500 }));
-      await seedHundredRows(live, user);
+      await seedEntries(live, user.apiKey, 100, 'seed');
     });
     afterAll(async () => live?.close());
 
@@ -79,7 +70,7 @@ describe.runIf(engineSelected('postgres'))('a database connection killed mid-req
 
   beforeAll(async () => {
     ({ live, user } = await startWithWorkspace(POSTGRES));
-    await seedHundredRows(live, user);
+    await seedEntries(live, user.apiKey, 100, 'seed');
   });
   afterAll(async () => live?.close());
 

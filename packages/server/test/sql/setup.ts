@@ -121,4 +121,23 @@ export function insertEntries(n: number, account = 'checking', start = 1): strin
   return `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES ${values}`;
 }
 
+/**
+ * Seeds `n` rows through POST /v1/sql/execute. Suites with a short SQL deadline can miss it on a loaded machine (the
+ * first request after a start is the slowest); the envelope calls that retryable and nothing was written, so the
+ * seeding sends it again, up to four times in all.
+ */
+export async function seedEntries(
+  live: Live,
+  apiKey: string,
+  n: number,
+  account = 'checking',
+): Promise<void> {
+  const send = () =>
+    live.request('POST', '/v1/sql/execute', { key: apiKey, body: { sql: insertEntries(n, account) } });
+  let res = await send();
+  for (let attempt = 1; attempt < 4 && res.status !== 200 && res.body?.error?.retryable === true; attempt++)
+    res = await send();
+  if (res.status !== 200) throw new Error(`seeding failed: ${res.text}`);
+}
+
 export const waitFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
