@@ -29,13 +29,19 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
       details: { scope: 'user' },
     });
     await Promise.all(slow);
-    const after = await live.request('GET', '/v1/reports/spend_by_category?from=2026-11-01&to=2026-11-30', {
-      key: attacker.keys[2] as string,
-    });
-    // Every place is free again: the report is admitted (never 429). On the embedded engine it may still queue
-    // behind the restarts after the four deadlines, or run on a cold engine, and be answered at its own deadline.
-    if (engine.name !== 'PGlite' || after.status !== 504) expect(after.status).toBe(200);
-    else expect(after.body.error.code).toBe('deadline_exceeded');
+    // Every place is free again: the report is admitted (never 429) and answers 200. On the embedded engine the
+    // first one may still queue behind the restarts after the four deadlines, or run on a cold engine, and be
+    // answered at its own deadline (504, retryable): it is sent again until it answers.
+    const again = () =>
+      live.request('GET', '/v1/reports/spend_by_category?from=2026-11-01&to=2026-11-30', {
+        key: attacker.keys[2] as string,
+      });
+    let after = await again();
+    for (let attempt = 1; attempt < 4 && after.status === 504 && engine.name === 'PGlite'; attempt++) {
+      expect(after.body.error.code).toBe('deadline_exceeded');
+      after = await again();
+    }
+    expect(after.status).toBe(200);
   });
 
   it('gives one user with three keys at most 4 of 12 slow statements; the rest 429 at once, others keep answering', async () => {
