@@ -2,6 +2,16 @@
 import type { Results } from '@electric-sql/pglite';
 import type { SessionResult } from '../types.js';
 
+/** What a worker thread starts with. */
+export interface PGliteWorkerData {
+  /** The data directory; none: in memory. */
+  dataDir: string | undefined;
+  /** PostgreSQL settings, given on the command line. */
+  settings: Readonly<Record<string, string>>;
+  /** PGlite's WebAssembly, compiled by the main thread (pglite-module.ts); none: the worker compiles it. */
+  wasm: WebAssembly.Module | undefined;
+}
+
 export type WorkerRequest =
   | { id: number; op: 'query'; text: string; params?: unknown[] }
   | { id: number; op: 'exec'; text: string }

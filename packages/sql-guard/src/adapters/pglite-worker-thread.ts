@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import {
+  type PGliteWorkerData,
   rawParsers,
   serializeError,
   toSessionResult,
@@ -21,7 +22,7 @@ if (!parentPort) {
 const port: MessagePort = parentPort;
 const send = (message: WorkerResponse) => port.postMessage(message);
 
-const { dataDir, settings } = workerData as { dataDir?: string; settings?: Record<string, string> };
+const { dataDir, settings, wasm } = workerData as PGliteWorkerData;
 // PGlite's own start parameters, then each setting as `-c name=value` (the command line, so nothing is written
 // into the data directory's postgresql.conf).
 const startParams = [
@@ -33,7 +34,11 @@ const startParams = [
 async function serve(): Promise<void> {
   try {
     const created = dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'));
-    const db = await PGlite.create(dataDir === undefined ? { startParams } : { dataDir, startParams });
+    const db = await PGlite.create({
+      startParams,
+      ...(dataDir === undefined ? {} : { dataDir }),
+      ...(wasm ? { pgliteWasmModule: wasm } : {}),
+    });
     const options = { parsers: rawParsers(db) };
     let queue = Promise.resolve();
     port.on('message', (request: WorkerRequest) => {

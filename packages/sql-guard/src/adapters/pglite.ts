@@ -14,8 +14,10 @@ import type { Worker } from 'node:worker_threads';
 import { type Transaction, types } from '@electric-sql/pglite';
 import type { SessionResult, SqlSession } from '../types.js';
 import { spawnScript } from '../worker-script.js';
+import { compiledPglite } from './pglite-module.js';
 import {
   deserializeError,
+  type PGliteWorkerData,
   rawParsers,
   toSessionResult,
   type WorkerRequest,
@@ -83,29 +85,35 @@ export class PGliteTransactionInterruptedError extends Error {
 export class PGliteWorkerHost {
   readonly dataDir: string | undefined;
   readonly #settings: Readonly<Record<string, string>>;
+  readonly #wasm: WebAssembly.Module | undefined;
   #connection: WorkerConnection;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  private constructor(options: PGliteWorkerHostOptions) {
+  private constructor(options: PGliteWorkerHostOptions, wasm: WebAssembly.Module | undefined) {
     this.dataDir = options.dataDir;
+    this.#wasm = wasm;
     this.#settings = { ...options.settings };
     for (const name of Object.keys(this.#settings)) {
       if (!/^[a-z_][a-z0-9_.]*$/i.test(name)) throw new TypeError(`Not a PostgreSQL setting name: ${name}`);
     }
-    this.#connection = new WorkerConnection(options.dataDir, this.#settings);
+    this.#connection = this.#connect();
   }
 
   static async open(options: PGliteWorkerHostOptions = {}): Promise<PGliteWorkerHost> {
-    const host = new PGliteWorkerHost(options);
+    const host = new PGliteWorkerHost(options, await compiledPglite());
     if (await host.#connection.ready) {
       // initdb ran in this thread (a second, temporary PGlite) and its WebAssembly memory stays reserved
       // (~500 MB RSS); a fresh thread on the new directory starts without it.
       await host.#connection.close();
-      host.#connection = new WorkerConnection(host.dataDir, host.#settings);
+      host.#connection = host.#connect();
       await host.#connection.ready;
     }
     return host;
+  }
+
+  #connect(): WorkerConnection {
+    return new WorkerConnection({ dataDir: this.dataDir, settings: this.#settings, wasm: this.#wasm });
   }
 
   async query(text: string, params?: unknown[]): Promise<SessionResult> {
@@ -174,7 +182,7 @@ export class PGliteWorkerHost {
   /** Terminates the worker running `connection` and starts a fresh one on the same data directory. */
   async #interrupt(connection: WorkerConnection): Promise<void> {
     if (this.#connection === connection && !this.#closed) {
-      this.#connection = new WorkerConnection(this.dataDir, this.#settings);
+      this.#connection = this.#connect();
     }
     await connection.terminate(new PGliteTransactionInterruptedError());
   }
@@ -239,11 +247,11 @@ class WorkerConnection {
   #nextId = 1;
   #gone: Error | undefined;
 
-  constructor(dataDir: string | undefined, settings: Readonly<Record<string, string>>) {
+  constructor(workerData: PGliteWorkerData) {
     this.#worker = spawnScript(
       import.meta.url,
       { built: './pglite-worker-thread.js', source: './pglite-worker-thread.ts' },
-      { dataDir, settings },
+      workerData,
     );
     this.ready = new Promise<boolean>((resolve, reject) => {
       this.#worker.on('message', (message: WorkerResponse) => {
