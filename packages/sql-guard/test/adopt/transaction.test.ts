@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freshPostgres } from '@expense/test-kit';
+import { rm } from 'node:fs/promises';
+import { emptyPgliteDir, freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgSession } from '../../src/adapters/pg.js';
@@ -77,7 +75,7 @@ async function openBare(name: 'postgres' | 'pglite' | 'pglite-worker'): Promise<
       close,
     };
   }
-  const dataDir = await mkdtemp(join(tmpdir(), 'sql-guard-tx-'));
+  const dataDir = await emptyPgliteDir('sql-guard-tx-');
   const host = await PGliteWorkerHost.open({ dataDir });
   return {
     exec: async (sql) => void (await host.exec(sql)),

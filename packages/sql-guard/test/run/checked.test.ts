@@ -1,8 +1,7 @@
 // run with a result of check (parse once), the `last` hint sessions receive, and the worker host's
 // exclusive sessions with results parsed from PGlite's wire answer.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { emptyPgliteDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteWorkerHost } from '../../src/adapters/pglite.js';
 import { parseSimpleQueryResponse, simpleQueryMessage } from '../../src/adapters/pglite-wire.js';
@@ -101,7 +100,7 @@ describe('PGliteWorkerHost.exclusive and the wire parser', () => {
   let host: PGliteWorkerHost;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'sql-guard-exclusive-'));
+    dataDir = await emptyPgliteDir('sql-guard-exclusive-');
     host = await PGliteWorkerHost.open({ dataDir });
     await host.exec('CREATE TABLE t (id integer PRIMARY KEY, note text)');
   });

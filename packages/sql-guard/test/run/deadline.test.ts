@@ -3,9 +3,8 @@
  * ~3.9 billion rows), on PostgreSQL (statement_timeout plus a cancel) and on PGlite in a worker thread
  * (the worker is terminated and the database reopened). No durations are asserted.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { emptyPgliteDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteWorkerHost } from '../../src/adapters/pglite.js';
 import { createGuard } from '../../src/guard.js';
@@ -77,7 +76,7 @@ describe('deadline on PGlite in a worker thread', () => {
   let dataDir: string;
   let host: PGliteWorkerHost;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'sql-guard-deadline-'));
+    dataDir = await emptyPgliteDir('sql-guard-deadline-');
     host = await PGliteWorkerHost.open({ dataDir });
     await host.exec(setup);
   });
