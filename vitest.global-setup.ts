@@ -2,7 +2,8 @@
 // when missing or older than their sources, as `pnpm expense` does), and the migrated PGlite data directory and
 // PostgreSQL template database that every suite's database starts as a copy of (test-kit's templates.ts), made
 // by the server's own `migrate` command from the current migrations, named to the test processes through
-// environment variables, removed after the run.
+// environment variables, removed after the run. The run's temporary files live in memory where the machine has a
+// tmpfs (test-kit's useMemoryTmpdir).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import {
@@ -11,6 +12,7 @@ import {
   type InitPglite,
   type MigrateDatabase,
   PGLITE_TEMPLATE_ENV,
+  useMemoryTmpdir,
 } from './packages/test-kit/src/index.js';
 import { buildIfStale } from './scripts/build-if-stale.mjs';
 
@@ -53,9 +55,14 @@ export default async function setup(): Promise<() => Promise<void>> {
     sources: ['packages/cli/src', 'packages/cli/package.json', 'packages/wire/src'],
     filter: '@expense/cli',
   });
+  // Before the templates: they, the databases copied from them and every other temporary file of the run go there.
+  const restoreTmpdir = await useMemoryTmpdir();
   const started = performance.now();
   const templates = await buildTemplates(migrate, initPglite, {
     postgres: engineSelected('postgres') || engineSelected('pooled'),
+  }).catch(async (error: unknown) => {
+    await restoreTmpdir();
+    throw error;
   });
   Object.assign(process.env, templates.env);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -63,5 +70,6 @@ export default async function setup(): Promise<() => Promise<void>> {
   return async () => {
     for (const name of Object.keys(templates.env)) delete process.env[name];
     await templates.remove();
+    await restoreTmpdir();
   };
 }

@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,4 +11,30 @@ export async function tempDir(prefix = 'expense-test-'): Promise<string> {
 /** Removes a directory and what it holds (nothing when it is gone already). */
 export async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
+}
+
+/** Where Linux keeps a memory file system (tmpfs) every user may write. */
+const MEMORY_FS = '/dev/shm';
+
+/**
+ * Points TMPDIR at a new directory in memory (tmpfs), for this process and the processes it starts, when the
+ * machine has one and TMPDIR was not chosen: a run creates and removes ~150 database directories of ~1,100
+ * files each, and on a disk file system that file churn was a third of the run's system CPU (kernel journal
+ * and writeback work included). Returns the undo: TMPDIR back and the directory removed; nothing to undo when
+ * it left TMPDIR alone.
+ */
+export async function useMemoryTmpdir(): Promise<() => Promise<void>> {
+  if (process.env.TMPDIR || process.platform !== 'linux') return async () => {};
+  let dir: string;
+  try {
+    await access(MEMORY_FS, constants.W_OK);
+    dir = await mkdtemp(join(MEMORY_FS, 'expense-test-run-'));
+  } catch {
+    return async () => {};
+  }
+  process.env.TMPDIR = dir;
+  return async () => {
+    delete process.env.TMPDIR;
+    await removeDir(dir);
+  };
 }
