@@ -5,6 +5,10 @@
 // environment variables, removed after the run. The run's temporary files live in memory where the machine has a
 // tmpfs (test-kit's useMemoryTmpdir).
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import {
   buildTemplates,
@@ -12,6 +16,7 @@ import {
   type InitPglite,
   type MigrateDatabase,
   PGLITE_TEMPLATE_ENV,
+  type TemplateCache,
   useMemoryTmpdir,
 } from './packages/test-kit/src/index.js';
 import { buildIfStale } from './scripts/build-if-stale.mjs';
@@ -19,6 +24,33 @@ import { buildIfStale } from './scripts/build-if-stale.mjs';
 const SERVER_BIN = new URL('./packages/server/src/bin.ts', import.meta.url).pathname;
 const SQL_GUARD = new URL('./packages/sql-guard/', import.meta.url).pathname;
 const run = promisify(execFile);
+const MIGRATIONS = new URL('./packages/server/migrations/', import.meta.url).pathname;
+
+/**
+ * The PGlite templates are kept between runs, named by a hash of what they are made from: every migration, the
+ * code that applies them, and PGlite's version (a changed migration makes new ones; CI's clean clone makes them
+ * once, for `pnpm test`, and `pnpm test:quick` after it finds them).
+ */
+function templateCache(): TemplateCache {
+  const hash = createHash('sha256');
+  const pglite = join(
+    dirname(createRequire(SERVER_BIN).resolve('@electric-sql/pglite')),
+    '..',
+    'package.json',
+  );
+  const inputs = [
+    ...readdirSync(MIGRATIONS)
+      .sort()
+      .map((name) => join(MIGRATIONS, name)),
+    new URL('./packages/server/src/storage/migrate.ts', import.meta.url).pathname,
+    pglite,
+  ];
+  for (const file of inputs) hash.update(file.slice(file.lastIndexOf('/') + 1)).update(readFileSync(file));
+  return {
+    dir: new URL('./node_modules/.cache/expense-test-templates/', import.meta.url).pathname,
+    key: hash.digest('hex').slice(0, 16),
+  };
+}
 
 const migrate: MigrateDatabase = async (target) => {
   const flag = 'dataDir' in target ? ['--data-dir', target.dataDir] : ['--database-url', target.databaseUrl];
@@ -60,6 +92,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   const started = performance.now();
   const templates = await buildTemplates(migrate, initPglite, {
     postgres: engineSelected('postgres') || engineSelected('pooled'),
+    cache: templateCache(),
   }).catch(async (error: unknown) => {
     await restoreTmpdir();
     throw error;

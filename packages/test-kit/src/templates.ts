@@ -3,7 +3,9 @@
 // fresh databases are CREATE DATABASE … TEMPLATE it), plus a blank PGlite directory (initdb alone). The root
 // vitest global setup builds them from the current migrations and names them in these variables; without them
 // every database starts empty and the server migrates it, as before (slower, never different).
-import { cp } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type FreshPostgres, freshPostgres } from './postgres.js';
 import { removeDir, tempDir } from './temp.js';
 
@@ -62,26 +64,82 @@ export interface Templates {
 /** Runs initdb in a directory (opens and closes a PGlite database there). */
 export type InitPglite = (dataDir: string) => Promise<void>;
 
-/** Builds the templates of the engines asked for (`postgres` false: PGlite only). */
+/**
+ * Where the PGlite templates are kept between runs: `dir/key/{migrated,blank}`, `key` naming everything they are
+ * made from (the migrations, the code that applies them, PGlite's version). Without it they are made per run.
+ */
+export interface TemplateCache {
+  dir: string;
+  key: string;
+}
+
+/** Other keys' entries are removed once this old (a run still using one would have had an hour). */
+const STALE_CACHE_MS = 60 * 60 * 1000;
+
+/**
+ * The cached PGlite directory `name`, made by `make` in a directory of its own and moved into place when missing
+ * (two runs making it at once: the first to finish keeps it).
+ */
+async function cachedDir(cache: TemplateCache, name: string, make: (dir: string) => Promise<void>) {
+  const entry = join(cache.dir, cache.key);
+  const target = join(entry, name);
+  if (existsSync(join(target, 'PG_VERSION'))) return target;
+  await mkdir(entry, { recursive: true });
+  const building = await mkdtemp(join(entry, `${name}-building-`));
+  try {
+    await make(building);
+    await rename(building, target).catch(() => undefined);
+  } finally {
+    await removeDir(building);
+  }
+  return target;
+}
+
+async function pruneCache(cache: TemplateCache): Promise<void> {
+  const entries = await readdir(cache.dir).catch(() => [] as string[]);
+  for (const name of entries) {
+    if (name === cache.key) continue;
+    const entry = join(cache.dir, name);
+    const { mtimeMs } = await stat(entry);
+    if (Date.now() - mtimeMs > STALE_CACHE_MS) await removeDir(entry);
+  }
+}
+
+/**
+ * Builds the templates of the engines asked for (`postgres` false: PGlite only). With a `cache`, the PGlite ones
+ * come from it (made there the first time), and stay after the run.
+ */
 export async function buildTemplates(
   migrate: MigrateDatabase,
   initPglite: InitPglite,
-  options: { postgres: boolean },
+  options: { postgres: boolean; cache?: TemplateCache },
 ): Promise<Templates> {
+  const { cache } = options;
   let directory: string | undefined;
   let blank: string | undefined;
   let database: FreshPostgres | undefined;
   const remove = async () => {
-    await Promise.all([directory && removeDir(directory), blank && removeDir(blank), database?.drop()]);
+    await Promise.all([
+      !cache && directory && removeDir(directory),
+      !cache && blank && removeDir(blank),
+      database?.drop(),
+    ]);
   };
   const pglite = async () => {
-    directory = await tempDir('expense-pglite-template-');
-    await migrate({ dataDir: directory });
+    if (cache) directory = await cachedDir(cache, 'migrated', (dir) => migrate({ dataDir: dir }));
+    else {
+      directory = await tempDir('expense-pglite-template-');
+      await migrate({ dataDir: directory });
+    }
   };
   const empty = async () => {
-    blank = await tempDir('expense-pglite-blank-');
-    await initPglite(blank);
+    if (cache) blank = await cachedDir(cache, 'blank', initPglite);
+    else {
+      blank = await tempDir('expense-pglite-blank-');
+      await initPglite(blank);
+    }
   };
+  if (cache) await pruneCache(cache);
   const postgres = async () => {
     database = await freshPostgres({ prefix: 'expense_template' });
     await migrate({ databaseUrl: database.url });
