@@ -2,8 +2,8 @@
 // when missing or older than their sources, as `pnpm expense` does), and the migrated PGlite data directory and
 // PostgreSQL template database that every suite's database starts as a copy of (test-kit's templates.ts), made
 // by the server's own `migrate` command from the current migrations, named to the test processes through
-// environment variables, removed after the run. The run's temporary files live in memory where the machine has a
-// tmpfs (test-kit's useMemoryTmpdir).
+// environment variables (the PostgreSQL one dropped after the run, the PGlite ones kept for the next: templateCache).
+// The run's temporary files live in memory where the machine has a tmpfs (test-kit's useMemoryTmpdir).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';

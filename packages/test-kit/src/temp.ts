@@ -19,8 +19,8 @@ const MEMORY_FS = '/dev/shm';
 /**
  * Points TMPDIR at a new directory in memory (tmpfs), for this process and the processes it starts, when the
  * machine has one and TMPDIR was not chosen: a run creates and removes ~150 database directories of ~1,100
- * files each, and on a disk file system that file churn was a third of the run's system CPU (kernel journal
- * and writeback work included). Returns the undo: TMPDIR back and the directory removed; nothing to undo when
+ * files each, and on ext4 that churn cost ~35 of the 80 system CPU-seconds of a PGlite-only run, with kernel
+ * writeback besides (docs/testing.md). Returns the undo: TMPDIR back and the directory removed; nothing to undo when
  * it left TMPDIR alone.
  */
 export async function useMemoryTmpdir(): Promise<() => Promise<void>> {

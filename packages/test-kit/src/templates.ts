@@ -88,7 +88,15 @@ async function cachedDir(cache: TemplateCache, name: string, make: (dir: string)
   const building = await mkdtemp(join(entry, `${name}-building-`));
   try {
     await make(building);
-    await rename(building, target).catch(() => undefined);
+    const moved = await rename(building, target).then(
+      () => true,
+      () => false,
+    );
+    // Not moved: another run's is there (kept), or one a crash left incomplete (replaced).
+    if (!moved && !existsSync(join(target, 'PG_VERSION'))) {
+      await removeDir(target);
+      await rename(building, target);
+    }
   } finally {
     await removeDir(building);
   }
