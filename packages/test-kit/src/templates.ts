@@ -41,6 +41,11 @@ export async function emptyPgliteDir(prefix = 'expense-pglite-'): Promise<string
   return dir;
 }
 
+/** Copies the run's blank PGlite directory into `dir` (nothing without one): a database there opens empty, no initdb. */
+export async function copyBlankPglite(dir: string): Promise<void> {
+  await copyFrom(PGLITE_BLANK_ENV, dir);
+}
+
 /** Copies the run's migrated PGlite directory into `dir` (nothing without one): a database there opens migrated. */
 export async function copyMigratedPglite(dir: string): Promise<void> {
   await copyFrom(PGLITE_TEMPLATE_ENV, dir);

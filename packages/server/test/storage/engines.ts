@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copyMigratedPglite, engineSelected, freshPostgres } from '@expense/test-kit';
+import { copyBlankPglite, copyMigratedPglite, engineSelected, freshPostgres } from '@expense/test-kit';
 import type { Database } from '../../src/storage/database.js';
 import { type OpenDatabaseConfig, openDatabase } from '../../src/storage/open.js';
 
@@ -22,8 +22,9 @@ async function pgliteFixture(): Promise<EngineFixture> {
   return {
     config,
     async open(options) {
-      // A first open that migrates starts from the run's migrated copy (no initdb, no migrations to apply).
-      if (first && options?.migrate !== false) await copyMigratedPglite(dataDir);
+      // A first open starts from the run's migrated copy (no initdb, no migrations to apply), or with `migrate:
+      // false` from its blank one (no initdb).
+      if (first) await (options?.migrate === false ? copyBlankPglite(dataDir) : copyMigratedPglite(dataDir));
       first = false;
       return openDatabase({ ...config, ...options });
     },

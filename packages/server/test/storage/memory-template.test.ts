@@ -1,7 +1,7 @@
 // `memory://` from a migrated template (what the test runs use to skip initdb and the migrations): the database
 // starts as a copy of the template, the template itself never changes, a template that lacks migrations gets
 // them on open, and `migrate: false` still starts empty.
-import { removeDir, tempDir } from '@expense/test-kit';
+import { emptyPgliteDir, removeDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/storage/database.js';
 import { loadMigrations, migrate } from '../../src/storage/migrate.js';
@@ -33,7 +33,7 @@ describe('memory:// started from a template data directory (PGlite)', () => {
 
   beforeAll(async () => {
     // A template that lacks the last migration and holds a mark the copies must show.
-    template = await tempDir('expense-template-test-');
+    template = await emptyPgliteDir('expense-template-test-');
     const db = await openDatabase({ dataDir: template, migrate: false });
     try {
       await migrate(db, { migrations: files.slice(0, -1) });
