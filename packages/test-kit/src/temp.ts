@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,19 +15,27 @@ export async function removeDir(dir: string): Promise<void> {
 
 /** Where Linux keeps a memory file system (tmpfs) every user may write. */
 const MEMORY_FS = '/dev/shm';
+/**
+ * The room a whole run needs there at once: a few database directories of ~45 MB side by side, the disk-growth
+ * suite's ~130 MB, a browser profile, an `npm install` of the CLI. A container's default (64 MB) is far less: the
+ * run then stays on disk.
+ */
+const MEMORY_FS_ROOM = 2 * 1024 ** 3;
 
 /**
  * Points TMPDIR at a new directory in memory (tmpfs), for this process and the processes it starts, when the
- * machine has one and TMPDIR was not chosen: a run creates and removes ~150 database directories of ~1,100
- * files each, and on ext4 that churn cost ~35 of the 80 system CPU-seconds of a PGlite-only run, with kernel
- * writeback besides (docs/testing.md). Returns the undo: TMPDIR back and the directory removed; nothing to undo when
- * it left TMPDIR alone.
+ * machine has one with room to spare and TMPDIR was not chosen: a run creates and removes ~150 database
+ * directories of ~1,100 files each, and on ext4 that churn cost ~35 of the 80 system CPU-seconds of a PGlite-only
+ * run, with kernel writeback besides (docs/testing.md). Returns the undo: TMPDIR back and the directory removed;
+ * nothing to undo when it left TMPDIR alone.
  */
 export async function useMemoryTmpdir(): Promise<() => Promise<void>> {
   if (process.env.TMPDIR || process.platform !== 'linux') return async () => {};
   let dir: string;
   try {
     await access(MEMORY_FS, constants.W_OK);
+    const { bavail, bsize } = await statfs(MEMORY_FS);
+    if (bavail * bsize < MEMORY_FS_ROOM) return async () => {};
     dir = await mkdtemp(join(MEMORY_FS, 'expense-test-run-'));
   } catch {
     return async () => {};
