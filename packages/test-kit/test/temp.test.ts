@@ -34,9 +34,9 @@ describe('useMemoryTmpdir', () => {
     }
     expect(moved).toMatch(/^\/dev\/shm\/expense-test-run-/);
     expect(tmpdir()).toBe(moved);
-    expect(existsSync(moved as string)).toBe(true);
+    expect(existsSync(String(moved))).toBe(true);
     await undo();
     expect(process.env.TMPDIR).toBeUndefined();
-    expect(existsSync(moved as string)).toBe(false);
+    expect(existsSync(String(moved))).toBe(false);
   });
 });
