@@ -1,14 +1,17 @@
 // Shows what one request sends to PostgreSQL: turns on log_statement for a throw-away database, sends one
 // warmed-up request per endpoint, and prints the statements PostgreSQL logged for it (one line = one message,
 // i.e. one round trip). Needs read access to the PostgreSQL log (/var/log/postgresql, as on this machine).
-//   node --conditions=@expense/source --import tsx bench/round-trips.ts
+//   node --conditions=@expense/source --import tsx bench/round-trips.ts [--workload latest|account|month]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminQuery, freshPostgres } from '@expense/test-kit';
 import { call } from './lib/http.js';
 import { openForSeeding, seed } from './lib/seed.js';
 import { startServerProcess } from './lib/server-process.js';
-import { QUERY_SQL } from './workload.js';
+import { arg } from './lib/results.js';
+import { workloadNamed } from './workload.js';
+
+const QUERY_SQL = workloadNamed(arg('workload', 'latest')).sql;
 
 const LOG_DIR = '/var/log/postgresql';
 const logFile = () =>
@@ -53,7 +56,7 @@ try {
         .filter((l) => l.includes(db.name) && /LOG: +(statement|execute)/.test(l))
         .map((l) => l.replace(/^.*?LOG: +/, ''));
       console.log(`\n${path} → ${res.status}: ${lines.length} round trip(s)`);
-      for (const l of lines) console.log(`  ${l.length > 300 ? `${l.slice(0, 300)}…` : l}`);
+      for (const l of lines) console.log(`  ${l.length > 4000 ? `${l.slice(0, 4000)}…` : l}`);
     }
   } finally {
     await server.stop();

@@ -324,8 +324,9 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
         // A statement cannot be paused: one that changes nothing is stopped once it had its fair share
         // while another user waited as long, so that a bystander waits a share, not a whole deadline.
         // The slice counts from when the engine can run it: a worker still reopening after the last interrupt
-        // answers this first (a read must not be stopped for the time the engine took to restart).
-        await session.queryBatch('SELECT 1');
+        // answers this first (a read must not be stopped for the time the engine took to restart, nor for the
+        // new backend's first statement, which loads its caches). A warm worker needs no probe.
+        if (!host.warm) await session.queryBatch('SELECT 1');
         const started = Date.now();
         const watch = setInterval(() => {
           const since = waitingSince(exclusiveOptions.tenant);

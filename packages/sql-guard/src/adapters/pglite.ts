@@ -172,6 +172,15 @@ export class PGliteWorkerHost {
     });
   }
 
+  /**
+   * True once the worker thread serving the database now has answered a request: false while it starts, and again
+   * after an interrupt restarted it. Its first statement pays the new backend's start (catalog caches, ~0.5 s of
+   * WebAssembly on a slow machine); a caller that times statements can send a cheap one first while this is false.
+   */
+  get warm(): boolean {
+    return this.#connection.answered;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -246,6 +255,8 @@ class WorkerConnection {
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #gone: Error | undefined;
+  /** A request was answered (successfully or with a database error): the backend has started. */
+  answered = false;
 
   constructor(workerData: PGliteWorkerData) {
     this.#worker = spawnScript(
@@ -264,6 +275,7 @@ class WorkerConnection {
         const pending = this.#pending.get(message.id);
         if (!pending) return;
         this.#pending.delete(message.id);
+        this.answered = true;
         if (!message.ok) return pending.reject(deserializeError(message.error));
         if (!('wire' in message)) return pending.resolve(message.results);
         try {

@@ -86,6 +86,7 @@ describe('deadline on PGlite in a worker thread', () => {
   });
 
   it('interrupts a minutes-long query; committed data survives and the host serves queries again', async () => {
+    expect(host.warm).toBe(true); // the setup's statements were answered
     let interrupted = false;
     const error = await rejection(
       host.transaction(async (tx) => {
@@ -98,7 +99,10 @@ describe('deadline on PGlite in a worker thread', () => {
     expect(error).toBeInstanceOf(GuardRunError);
     expect(error).toMatchObject({ code: 'deadline_exceeded' });
     expect(interrupted).toBe(true);
+    // A fresh worker serves the database now, and has answered nothing yet.
+    expect(host.warm).toBe(false);
     expect((await host.query('SELECT name FROM items ORDER BY id')).rows).toEqual([{ name: 'committed' }]);
+    expect(host.warm).toBe(true);
     const again = await host.transaction((tx) =>
       guard.run(tx, 'SELECT n FROM numbers WHERE n <= 2 ORDER BY n', { mode: 'query' }),
     );
