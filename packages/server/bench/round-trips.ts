@@ -1,7 +1,7 @@
 // Shows what one request sends to PostgreSQL: turns on log_statement for a throw-away database, sends one
 // warmed-up request per endpoint, and prints the statements PostgreSQL logged for it (one line = one message,
 // i.e. one round trip). Needs read access to the PostgreSQL log (/var/log/postgresql, as on this machine).
-//   node --conditions=@expense/source --import tsx bench/round-trips.ts [--workload latest|account|month]
+//   node --conditions=@expense/source --import tsx bench/round-trips.ts [--workload latest|account|month|month-date]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminQuery, freshPostgres } from '@expense/test-kit';

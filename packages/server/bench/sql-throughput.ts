@@ -5,7 +5,7 @@
 // one key is not capped at 10/s (EXPENSE_RATE_PER_SECOND / EXPENSE_RATE_PER_DAY below).
 //
 //   node --conditions=@expense/source --import tsx bench/sql-throughput.ts [--duration 10] [--connections 20]
-//        [--engines postgres,pglite] [--rounds 1] [--workload latest|account|month] [--profile]
+//        [--engines postgres,pglite] [--rounds 1] [--workload latest|account|month|month-date] [--profile]
 //        (writes bench-results/server.json, or server-<workload>.json; the workloads are in workload.ts)
 // With --rounds n the PostgreSQL candidates (floor, direct, through PgBouncer) are measured n times each, interleaved
 // (the order rotating every round) for --duration seconds each, so that a machine whose speed drifts (shared cores)

@@ -14,6 +14,8 @@ export interface Workload {
 const COLUMNS = 'entry_id, ts, account_id, amount, currency, kind, category';
 /** January 2026 in the workspace's zone (UTC in the seed), as the guide recommends: TIMESTAMPTZ bounds on ts. */
 const JANUARY = "ts >= TIMESTAMPTZ '2026-01-01 00:00:00' AND ts < TIMESTAMPTZ '2026-02-01 00:00:00'";
+/** The same month with DATE bounds: `timestamptz >= date` is not leakproof, so row-level security keeps it off the index. */
+const JANUARY_DATES = "ts >= DATE '2026-01-01' AND ts < DATE '2026-02-01'";
 
 export const WORKLOADS = {
   latest: {
@@ -32,6 +34,12 @@ export const WORKLOADS = {
     title: 'a one-month aggregate with TIMESTAMPTZ bounds (spend by category, ~1,200 of 10,000 rows)',
     sql: `SELECT category, sum(amount) AS total, count(*) AS entries FROM ledger_entries WHERE ${JANUARY} AND kind = 'spend' GROUP BY category ORDER BY category`,
     floorSql: `SELECT category, sum(amount) AS total, count(*) AS entries FROM ledger_entries WHERE workspace_id = $1 AND ${JANUARY} AND kind = 'spend' GROUP BY category ORDER BY category`,
+    rowsPerWorkspace: 10_000,
+  },
+  'month-date': {
+    title: 'the same aggregate with DATE bounds (what the guide recommended before issue 28: no index under RLS)',
+    sql: `SELECT category, sum(amount) AS total, count(*) AS entries FROM ledger_entries WHERE ${JANUARY_DATES} AND kind = 'spend' GROUP BY category ORDER BY category`,
+    floorSql: `SELECT category, sum(amount) AS total, count(*) AS entries FROM ledger_entries WHERE workspace_id = $1 AND ${JANUARY_DATES} AND kind = 'spend' GROUP BY category ORDER BY category`,
     rowsPerWorkspace: 10_000,
   },
 } as const satisfies Record<string, Workload>;
