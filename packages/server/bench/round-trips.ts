@@ -6,9 +6,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminQuery, freshPostgres } from '@expense/test-kit';
 import { call } from './lib/http.js';
+import { arg } from './lib/results.js';
 import { openForSeeding, seed } from './lib/seed.js';
 import { startServerProcess } from './lib/server-process.js';
-import { arg } from './lib/results.js';
 import { workloadNamed } from './workload.js';
 
 const QUERY_SQL = workloadNamed(arg('workload', 'latest')).sql;

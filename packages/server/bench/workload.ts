@@ -37,7 +37,8 @@ export const WORKLOADS = {
     rowsPerWorkspace: 10_000,
   },
   'month-date': {
-    title: 'the same aggregate with DATE bounds (what the guide recommended before issue 28: no index under RLS)',
+    title:
+      'the same aggregate with DATE bounds (what the guide recommended before issue 28: no index under RLS)',
     sql: `SELECT category, sum(amount) AS total, count(*) AS entries FROM ledger_entries WHERE ${JANUARY_DATES} AND kind = 'spend' GROUP BY category ORDER BY category`,
     floorSql: `SELECT category, sum(amount) AS total, count(*) AS entries FROM ledger_entries WHERE workspace_id = $1 AND ${JANUARY_DATES} AND kind = 'spend' GROUP BY category ORDER BY category`,
     rowsPerWorkspace: 10_000,
