@@ -93,11 +93,12 @@ export async function readColumnWidths(
   const result = await client.query(
     `SELECT d.i::pg_catalog.text AS i, a.attname::pg_catalog.text AS column, (CASE WHEN t.typtype <> 'd' THEN a.atttypid WHEN b.typtype <> 'd' THEN t.typbasetype END)::pg_catalog.int8::pg_catalog.text AS type, (CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE a.atttypmod END)::pg_catalog.text AS typmod, (c.collisdeterministic IS NOT FALSE)::pg_catalog.text AS deterministic FROM (VALUES ${values}) AS d(i, name) JOIN pg_catalog.pg_attribute AS a ON a.attrelid = pg_catalog.to_regclass(d.name) AND a.attnum > 0 AND NOT a.attisdropped JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid LEFT JOIN pg_catalog.pg_type AS b ON b.oid = t.typbasetype LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation ORDER BY d.i, a.attnum`,
   );
-  const checks = await client.query(
+  const checks = await readChecks(
+    client,
     `SELECT d.i::pg_catalog.text AS i, pg_catalog.pg_get_expr(k.conbin, k.conrelid) AS expression FROM (VALUES ${values}) AS d(i, name) JOIN pg_catalog.pg_constraint AS k ON k.conrelid = pg_catalog.to_regclass(d.name) AND k.contype = 'c' AND k.convalidated JOIN pg_catalog.pg_class AS r ON r.oid = k.conrelid AND r.relkind = 'r' WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_inherits AS h WHERE h.inhparent = k.conrelid) ORDER BY d.i, k.oid`,
   );
   const expressions = new Map<string, string[]>();
-  for (const raw of checks.rows) {
+  for (const raw of checks) {
     const row = raw as Record<string, unknown>;
     const name = relations[Number(row.i)];
     if (name === undefined || typeof row.expression !== 'string') continue;
@@ -135,4 +136,25 @@ export async function readColumnWidths(
     widths.set(name, bounded);
   }
   return widths;
+}
+
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+/**
+ * The rows of the CHECK constraints' query, or none when the role may not call pg_get_expr: a role granted by
+ * grantStatements before the lean path needed it reads on, with the bounds of the column types alone. The query
+ * runs in a savepoint (the caller is in a transaction), so that this refusal leaves the transaction usable.
+ */
+async function readChecks(client: CatalogClient, text: string): Promise<readonly unknown[]> {
+  await client.query('SAVEPOINT sql_guard_checks');
+  try {
+    const { rows } = await client.query(text);
+    await client.query('RELEASE SAVEPOINT sql_guard_checks');
+    return rows;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== INSUFFICIENT_PRIVILEGE) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT sql_guard_checks');
+    await client.query('RELEASE SAVEPOINT sql_guard_checks');
+    return [];
+  }
 }

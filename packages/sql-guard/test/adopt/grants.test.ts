@@ -259,6 +259,30 @@ describe('grantStatements on PostgreSQL', () => {
     }
   }, 120_000);
 
+  it('a role granted before the lean path (no pg_get_expr) still reads, without the bounds of CHECK constraints', async () => {
+    await owner.query(`REVOKE EXECUTE ON FUNCTION pg_catalog.pg_get_expr(pg_node_tree, oid) FROM ${role}`);
+    const url = new URL(database.url);
+    url.username = role;
+    const older = new pg.Client({ connectionString: url.toString() });
+    await older.connect();
+    try {
+      await expect(
+        older.query('SELECT pg_catalog.pg_get_expr(conbin, conrelid) FROM pg_catalog.pg_constraint LIMIT 1'),
+      ).rejects.toThrow(/permission denied for function pg_get_expr/);
+      await older.query('BEGIN READ ONLY');
+      const result = await guard.run(pgSession(older), 'SELECT * FROM ledger_entries LIMIT 20', {
+        mode: 'query',
+      });
+      expect(result.statements[0]?.command).toBe('SELECT');
+      // The refusal was kept to its savepoint: the transaction goes on.
+      expect((await older.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      await older.query('COMMIT');
+    } finally {
+      await older.end();
+      await owner.query(`GRANT EXECUTE ON FUNCTION pg_catalog.pg_get_expr(pg_node_tree, oid) TO ${role}`);
+    }
+  });
+
   it('a column added later stays out of reach: * fails rather than returning it', async () => {
     await owner.query('ALTER TABLE fx_rates_daily ADD COLUMN internal_note text');
     try {
