@@ -76,6 +76,11 @@ export function maxJsonWidth(oid: number, typmod: number): number | null {
   return null;
 }
 
+export interface ReadOptions {
+  /** The session is inside a transaction block (default): the CHECK constraints' read runs in a savepoint. */
+  inTransaction?: boolean;
+}
+
 /**
  * Reads the columns of the relations (names resolve through the session's search_path, as the statements'
  * do) with their bounds, in two catalog queries: the columns with their types, and the expressions of the
@@ -86,6 +91,7 @@ export function maxJsonWidth(oid: number, typmod: number): number | null {
 export async function readColumnWidths(
   client: CatalogClient,
   relations: readonly string[],
+  options: ReadOptions = {},
 ): Promise<ColumnWidths> {
   const widths = new Map<string, Map<string, number | null>>();
   if (relations.length === 0) return widths;
@@ -95,6 +101,7 @@ export async function readColumnWidths(
   );
   const checks = await readChecks(
     client,
+    options.inTransaction ?? true,
     `SELECT d.i::pg_catalog.text AS i, pg_catalog.pg_get_expr(k.conbin, k.conrelid) AS expression FROM (VALUES ${values}) AS d(i, name) JOIN pg_catalog.pg_constraint AS k ON k.conrelid = pg_catalog.to_regclass(d.name) AND k.contype = 'c' AND k.convalidated JOIN pg_catalog.pg_class AS r ON r.oid = k.conrelid AND r.relkind = 'r' WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_inherits AS h WHERE h.inhparent = k.conrelid) ORDER BY d.i, k.oid`,
   );
   const expressions = new Map<string, string[]>();
@@ -139,22 +146,41 @@ export async function readColumnWidths(
 }
 
 const INSUFFICIENT_PRIVILEGE = '42501';
+const NO_ACTIVE_TRANSACTION = '25P01';
+
+const sqlState = (error: unknown): unknown => (error as { code?: unknown } | undefined)?.code;
 
 /**
  * The rows of the CHECK constraints' query, or none when the role may not call pg_get_expr: a role granted by
- * grantStatements before the lean path needed it reads on, with the bounds of the column types alone. The query
- * runs in a savepoint (the caller is in a transaction), so that this refusal leaves the transaction usable.
+ * grantStatements before the lean path needed it reads on, with the bounds of the column types alone. Inside a
+ * transaction the query runs in a savepoint, so that the refusal leaves the transaction usable; outside one (a
+ * caller whose prelude opens the transaction in the statement's batch) a refused query changes nothing. A session
+ * expected in a transaction that is not in one reads without the savepoint (`run` then refuses it: no_transaction).
  */
-async function readChecks(client: CatalogClient, text: string): Promise<readonly unknown[]> {
-  await client.query('SAVEPOINT sql_guard_checks');
+async function readChecks(
+  client: CatalogClient,
+  inTransaction: boolean,
+  text: string,
+): Promise<readonly unknown[]> {
+  let savepoint = inTransaction;
+  if (savepoint) {
+    try {
+      await client.query('SAVEPOINT sql_guard_checks');
+    } catch (error) {
+      if (sqlState(error) !== NO_ACTIVE_TRANSACTION) throw error;
+      savepoint = false;
+    }
+  }
   try {
     const { rows } = await client.query(text);
-    await client.query('RELEASE SAVEPOINT sql_guard_checks');
+    if (savepoint) await client.query('RELEASE SAVEPOINT sql_guard_checks');
     return rows;
   } catch (error) {
-    if ((error as { code?: unknown }).code !== INSUFFICIENT_PRIVILEGE) throw error;
-    await client.query('ROLLBACK TO SAVEPOINT sql_guard_checks');
-    await client.query('RELEASE SAVEPOINT sql_guard_checks');
+    if (sqlState(error) !== INSUFFICIENT_PRIVILEGE) throw error;
+    if (savepoint) {
+      await client.query('ROLLBACK TO SAVEPOINT sql_guard_checks');
+      await client.query('RELEASE SAVEPOINT sql_guard_checks');
+    }
     return [];
   }
 }

@@ -86,7 +86,7 @@ export async function runStatements(
     );
     let widths: ColumnWidths | undefined;
     try {
-      widths = await verify(session, plainRead);
+      widths = await verify(session, plainRead, probeTransaction);
     } catch (error) {
       if (deadline.reason) throw await stopped(0);
       throw error;

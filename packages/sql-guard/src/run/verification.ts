@@ -9,10 +9,15 @@ import { GuardRunError } from './errors.js';
 
 /**
  * `verify(session, widths)` resolves once the session's database matches the dialect; with `widths`, to the
- * column widths of the dialect's relations there (read on the first such call). Both answers are kept per database
- * connection; a failed one is not (the next run asks the database again).
+ * column widths of the dialect's relations there (read on the first such call; `inTransaction`: the session is
+ * expected inside a transaction block, see readColumnWidths). Both answers are kept per database connection; a
+ * failed one is not (the next run asks the database again).
  */
-export type Verify = (session: SqlSession, widths: boolean) => Promise<ColumnWidths | undefined>;
+export type Verify = (
+  session: SqlSession,
+  widths: boolean,
+  inTransaction: boolean,
+) => Promise<ColumnWidths | undefined>;
 
 export function dialectVerification(dialect: Dialect): Verify {
   const verified = new WeakMap<object, Promise<undefined>>();
@@ -26,12 +31,14 @@ export function dialectVerification(dialect: Dialect): Verify {
     }
     return answer;
   };
-  return (session, widths) => {
+  return (session, widths, inTransaction) => {
     const key = session.database ?? session;
     const verifying = once(verified, key, () => verifyOnce(session, dialect));
     if (!widths) return verifying;
     return verifying.then(() =>
-      once(read, key, () => catalogRead(() => readColumnWidths(session, Object.keys(dialect.relations)))),
+      once(read, key, () =>
+        catalogRead(() => readColumnWidths(session, Object.keys(dialect.relations), { inTransaction })),
+      ),
     );
   };
 }

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolOptions } from './options.js';
 import { registerPrompts, registerResources } from './resources.js';
+import { sdkFailure } from './results.js';
 import { registerTools } from './tools.js';
 
 export { MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
@@ -35,6 +36,10 @@ export function createExpenseMcpServer(o: ExpenseMcpOptions): McpServer {
     { name: 'expense', version: o.version },
     { instructions: o.readOnly ? `${MCP_INSTRUCTIONS} This server is read-only.` : MCP_INSTRUCTIONS },
   );
+  // The SDK answers two failures as tool results itself, through its (private) createToolError: arguments a tool's
+  // input schema refuses, and a handler that threw. Replaced here, they take the contract's form as well (mcp.md:
+  // a code and the fenced error JSON, not the SDK's bare text). test/mcp/suite.ts calls a tool with bad arguments.
+  Object.defineProperty(server, 'createToolError', { value: sdkFailure });
   registerTools(server, o);
   registerResources(server, o.api, o.pinnedWorkspaceId);
   registerPrompts(server);

@@ -35,6 +35,35 @@ export function mcpFailure(code: McpErrorCode, nextAction: string, hint?: string
   });
 }
 
+/** The SDK's words for arguments the tool's input schema refuses (its `validateToolInput`). */
+const REFUSED_ARGUMENTS = /^(?:Input validation error: )?(Invalid arguments for tool .*)$/s;
+
+/**
+ * A failure the SDK turns into a tool result itself: arguments the tool's input schema refuses become
+ * `invalid_request` with the SDK's account of them; anything else (a handler that threw, which no tool should)
+ * becomes the catalogue's `internal_error`, without the thrown text.
+ */
+export function sdkFailure(message: string): CallToolResult {
+  const refused = REFUSED_ARGUMENTS.exec(message);
+  if (refused) {
+    return failure({
+      error: {
+        code: 'invalid_request',
+        message: refused[1] as string,
+        hint: 'Call the tool again with the arguments its input schema names (tools/list shows them).',
+        retryable: false,
+      },
+      nextAction: 'Fix the arguments as the message says and call the tool again.',
+    });
+  }
+  const entry = HTTP_ERRORS.internal_error;
+  const error = { code: 'internal_error', message: entry.message, retryable: entry.retryable };
+  return failure({
+    error: { ...error, hint: mcpHint({ code: error.code, hint: entry.hint }) },
+    nextAction: mcpNextStep(error, entry.status),
+  });
+}
+
 /** The next legal step after an API error, in words an agent can act on (the error catalogue's). */
 export function nextActionFor(e: McpApiError, variant?: string): string {
   return mcpNextStep(e.error, e.status, variant);
