@@ -74,7 +74,10 @@ describe.each([POSTGRES, ...pooledEngines('the runaway-statement test through Pg
     let user: TestUser;
 
     beforeAll(async () => {
-      served = await serve(engine, { sqlDeadlineMs: 1_000 }, 20);
+      // The INSERT must reach the stubborn trigger before the deadline, or the cancel stops it as any statement (and
+      // nothing is terminated): 1 s from the request's arrival was too little under a loaded test run (guard check,
+      // lease, context), 3 s is not.
+      served = await serve(engine, { sqlDeadlineMs: 3_000 }, 20);
       user = await userWithWorkspace(served.db);
       // A first request opens the pool's connections and verifies the dialect on them: on a loaded machine that
       // passed the 1 s deadline once, so the cancel came before the INSERT reached the trigger (nothing to end).
@@ -95,8 +98,9 @@ describe.each([POSTGRES, ...pooledEngines('the runaway-statement test through Pg
       expect(answer.body.error.code).toBe('deadline_exceeded');
       const requestId = answer.headers.get('x-request-id');
       expect(requestId).toMatch(/^req_/);
-      const line = served.logged.find((l) => l.terminatedPids !== undefined);
-      expect(line).toMatchObject({ requestId });
+      const terminated = () => served.logged.find((l) => l.terminatedPids !== undefined);
+      await expect.poll(terminated).toMatchObject({ requestId });
+      const line = terminated();
       expect(line?.terminatedPids?.length).toBe(1);
       // The server process is gone (not back in the pool, still running or idle).
       await expect
