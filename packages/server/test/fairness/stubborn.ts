@@ -7,10 +7,13 @@ import type { Database } from '../../src/storage/index.js';
 export const STUBBORN_CATEGORY = 'stubborn';
 
 export async function installStubborn(db: Database, seconds: number): Promise<void> {
+  // Counts the trigger's starts: a sequence is not rolled back with the statement the trigger belongs to.
+  await db.query('CREATE SEQUENCE public.test_stubborn_started');
   await db.query(`CREATE FUNCTION public.test_stubborn() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
     DECLARE
       until timestamptz := clock_timestamp() + interval '${seconds} seconds';
     BEGIN
+      PERFORM nextval('public.test_stubborn_started');
       WHILE clock_timestamp() < until LOOP
         BEGIN
           PERFORM pg_sleep(0.05);
@@ -34,4 +37,12 @@ export async function stubbornBackends(db: Database): Promise<number[]> {
      AND query LIKE '%${STUBBORN_CATEGORY}%' AND pid <> pg_backend_pid()`,
   );
   return rows.map((r) => r.pid);
+}
+
+/** How many times the stubborn trigger has started (over the owner's connection). */
+export async function stubbornStarts(db: Database): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    'SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::text AS n FROM public.test_stubborn_started',
+  );
+  return Number(rows[0]?.n ?? 0);
 }
