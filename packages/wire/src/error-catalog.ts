@@ -84,8 +84,10 @@ export const HTTP_ERRORS = {
     status: 400,
     message: 'The request is not valid.',
     hint: 'Fix the request as the message (and details, when present) describes, then send it again.',
+    mcpHint: 'Call the tool again with the arguments its input schema names (tools/list shows them).',
     retryable: false,
     actions: [],
+    mcpNext: 'Fix the arguments as the message says and call the tool again.',
   },
   invalid_email: {
     status: 400,

@@ -105,7 +105,7 @@ describe('the error catalogue', () => {
     expect(mcpNextStep({ code: 'mutation_outcome_unknown' }, 500, 'revert')).toMatch(/call revert again/);
     expect(mcpNextStep({ code: 'database_unavailable', retryable: true }, 503)).toMatch(/Wait a moment/);
     expect(mcpNextStep({ code: 'syntax_error' }, 400)).toMatch(/Fix the SQL/);
-    expect(mcpNextStep({ code: 'invalid_request' }, 400)).toMatch(/Fix the SQL/);
+    expect(mcpNextStep({ code: 'invalid_request' }, 400)).toMatch(/Fix the arguments/);
     expect(mcpNextStep({ code: 'forbidden' }, 403)).toBe('Report the error to the user.');
     expect(mcpNextStep({ code: 'something_new' }, 418)).toBe('Report the error to the user.');
   });

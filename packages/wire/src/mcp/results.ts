@@ -45,21 +45,11 @@ const REFUSED_ARGUMENTS = /^(?:Input validation error: )?(Invalid arguments for 
  */
 export function sdkFailure(message: string): CallToolResult {
   const refused = REFUSED_ARGUMENTS.exec(message);
-  if (refused) {
-    return failure({
-      error: {
-        code: 'invalid_request',
-        message: refused[1] as string,
-        hint: 'Call the tool again with the arguments its input schema names (tools/list shows them).',
-        retryable: false,
-      },
-      nextAction: 'Fix the arguments as the message says and call the tool again.',
-    });
-  }
-  const entry = HTTP_ERRORS.internal_error;
-  const error = { code: 'internal_error', message: entry.message, retryable: entry.retryable };
+  const code = refused ? 'invalid_request' : 'internal_error';
+  const entry = HTTP_ERRORS[code];
+  const error = { code, message: refused?.[1] ?? entry.message, retryable: entry.retryable };
   return failure({
-    error: { ...error, hint: mcpHint({ code: error.code, hint: entry.hint }) },
+    error: { ...error, hint: mcpHint({ code, hint: entry.hint }) },
     nextAction: mcpNextStep(error, entry.status),
   });
 }
