@@ -26,10 +26,18 @@ const SQL_GUARD = new URL('./packages/sql-guard/', import.meta.url).pathname;
 const run = promisify(execFile);
 const MIGRATIONS = new URL('./packages/server/migrations/', import.meta.url).pathname;
 
+const STORAGE = new URL('./packages/server/src/storage/', import.meta.url).pathname;
+
+const filesIn = (dir: string) =>
+  readdirSync(dir)
+    .sort()
+    .map((name) => join(dir, name));
+
 /**
  * The PGlite templates are kept between runs, named by a hash of what they are made from: every migration, the
- * code that applies them, and PGlite's version (a changed migration makes new ones; CI's clean clone makes them
- * once, for `pnpm test`, and `pnpm test:quick` after it finds them).
+ * server's storage code (it opens the engine and applies them), this file (it runs both) and PGlite's version (a
+ * change to any makes new ones; CI's clean clone makes them once, for `pnpm test`, and `pnpm test:quick` after it
+ * finds them).
  */
 function templateCache(): TemplateCache {
   const hash = createHash('sha256');
@@ -38,13 +46,7 @@ function templateCache(): TemplateCache {
     '..',
     'package.json',
   );
-  const inputs = [
-    ...readdirSync(MIGRATIONS)
-      .sort()
-      .map((name) => join(MIGRATIONS, name)),
-    new URL('./packages/server/src/storage/migrate.ts', import.meta.url).pathname,
-    pglite,
-  ];
+  const inputs = [...filesIn(MIGRATIONS), ...filesIn(STORAGE), new URL(import.meta.url).pathname, pglite];
   for (const file of inputs) hash.update(file.slice(file.lastIndexOf('/') + 1)).update(readFileSync(file));
   return {
     dir: new URL('./node_modules/.cache/expense-test-templates/', import.meta.url).pathname,
