@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdtemp, rm, statfs } from 'node:fs/promises';
+import { access, mkdtemp, readdir, rm, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,6 +15,8 @@ export async function removeDir(dir: string): Promise<void> {
 
 /** Where Linux keeps a memory file system (tmpfs) every user may write. */
 const MEMORY_FS = '/dev/shm';
+/** A run's directory there: this prefix, the process id of the run, a random suffix. */
+const RUN_PREFIX = 'expense-test-run-';
 /**
  * The room a whole run needs there at once: a few database directories of ~45 MB side by side, the disk-growth
  * suite's ~130 MB, a browser profile, an `npm install` of the CLI. A container's default (64 MB) is far less: the
@@ -34,9 +36,10 @@ export async function useMemoryTmpdir(): Promise<() => Promise<void>> {
   let dir: string;
   try {
     await access(MEMORY_FS, constants.W_OK);
+    await removeOrphanRuns();
     const { bavail, bsize } = await statfs(MEMORY_FS);
     if (bavail * bsize < MEMORY_FS_ROOM) return async () => {};
-    dir = await mkdtemp(join(MEMORY_FS, 'expense-test-run-'));
+    dir = await mkdtemp(join(MEMORY_FS, `${RUN_PREFIX}${process.pid}-`));
   } catch {
     return async () => {};
   }
@@ -45,4 +48,24 @@ export async function useMemoryTmpdir(): Promise<() => Promise<void>> {
     delete process.env.TMPDIR;
     await removeDir(dir);
   };
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
+};
+
+/**
+ * Removes the directories of runs whose process is gone (killed before its teardown): in memory, each would hold
+ * its share of RAM until the next reboot.
+ */
+export async function removeOrphanRuns(): Promise<void> {
+  for (const name of await readdir(MEMORY_FS).catch(() => [] as string[])) {
+    const pid = Number(/^expense-test-run-(\d+)-/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !alive(pid)) await removeDir(join(MEMORY_FS, name));
+  }
 }

@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { statfs } from 'node:fs/promises';
+import { mkdir, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useMemoryTmpdir } from '../src/temp.js';
+import { removeDir, removeOrphanRuns, useMemoryTmpdir } from '../src/temp.js';
 
 // The run's TMPDIR (the global setup's) is put back after each test.
 const chosen = process.env.TMPDIR;
@@ -38,5 +39,22 @@ describe('useMemoryTmpdir', () => {
     await undo();
     expect(process.env.TMPDIR).toBeUndefined();
     expect(existsSync(String(moved))).toBe(false);
+  });
+
+  it("removes the directories of runs whose process is gone, and keeps a living run's", async () => {
+    if (process.platform !== 'linux' || !existsSync('/dev/shm')) return;
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid; // exited: no process has that id now
+    const orphan = `/dev/shm/expense-test-run-${gone}-orphan`;
+    const living = `/dev/shm/expense-test-run-${process.pid}-living`;
+    await mkdir(orphan, { recursive: true });
+    await mkdir(living, { recursive: true });
+    try {
+      await removeOrphanRuns();
+      expect(existsSync(orphan)).toBe(false);
+      expect(existsSync(living)).toBe(true);
+    } finally {
+      await removeDir(orphan);
+      await removeDir(living);
+    }
   });
 });
