@@ -14,6 +14,7 @@
 import { loadModule } from 'libpg-query';
 import { type CatalogClient, identifier, literal } from '../dialect/catalog.js';
 import { type CheckColumn, checkBounds } from './check-bounds.js';
+import { sqlStateOf } from './errors.js';
 
 /** Per relation of the dialect, its columns in table order, each with its JSON bound in bytes or null (none). */
 export type ColumnWidths = ReadonlyMap<string, ReadonlyMap<string, number | null>>;
@@ -148,8 +149,6 @@ export async function readColumnWidths(
 const INSUFFICIENT_PRIVILEGE = '42501';
 const NO_ACTIVE_TRANSACTION = '25P01';
 
-const sqlState = (error: unknown): unknown => (error as { code?: unknown } | undefined)?.code;
-
 /**
  * The rows of the CHECK constraints' query, or none when the role may not call pg_get_expr: a role granted by
  * grantStatements before the lean path needed it reads on, with the bounds of the column types alone. Inside a
@@ -167,7 +166,7 @@ async function readChecks(
     try {
       await client.query('SAVEPOINT sql_guard_checks');
     } catch (error) {
-      if (sqlState(error) !== NO_ACTIVE_TRANSACTION) throw error;
+      if (sqlStateOf(error) !== NO_ACTIVE_TRANSACTION) throw error;
       savepoint = false;
     }
   }
@@ -176,7 +175,7 @@ async function readChecks(
     if (savepoint) await client.query('RELEASE SAVEPOINT sql_guard_checks');
     return rows;
   } catch (error) {
-    if (sqlState(error) !== INSUFFICIENT_PRIVILEGE) throw error;
+    if (sqlStateOf(error) !== INSUFFICIENT_PRIVILEGE) throw error;
     if (savepoint) {
       await client.query('ROLLBACK TO SAVEPOINT sql_guard_checks');
       await client.query('RELEASE SAVEPOINT sql_guard_checks');

@@ -71,3 +71,9 @@ export class GuardCheckError extends GuardRunError<GuardErrorCode> {
     this.violation = violation;
   }
 }
+
+/** The SQLSTATE of an error PostgreSQL raised (a driver's `code`, five characters); undefined for any other error. */
+export function sqlStateOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}

@@ -1,6 +1,6 @@
 /** runInTransaction: `run` for callers without a transaction of their own. */
 import type { Guard, RunOptions, RunResult, SqlSession } from '../types.js';
-import { GuardRunError } from './errors.js';
+import { GuardRunError, sqlStateOf } from './errors.js';
 import { pinnedOutputSettings } from './wrapper-sql.js';
 
 /** The output formats, set for the transaction only (the prelude must set what `run` then does not). */
@@ -34,9 +34,12 @@ export async function runInTransaction(
   }
   if (around?.epilogue?.length) return result;
   // A deferred constraint fails at COMMIT: PostgreSQL's error, as the run's own would be, and nothing stays.
-  const committed = await session.query('COMMIT').catch((error: { code?: unknown; message?: unknown }) => {
-    if (typeof error?.code !== 'string') throw error;
-    throw new GuardRunError('sql_execution_failed', String(error.message), { sqlstate: error.code });
+  const committed = await session.query('COMMIT').catch((error: unknown) => {
+    const sqlstate = sqlStateOf(error);
+    if (!sqlstate) throw error; // not PostgreSQL speaking (a lost connection): as it is
+    throw new GuardRunError('sql_execution_failed', String((error as { message?: unknown }).message), {
+      sqlstate,
+    });
   });
   if (committed.command === 'ROLLBACK') {
     throw new GuardRunError('sql_execution_failed', 'COMMIT answered ROLLBACK: nothing was changed.');

@@ -10,7 +10,7 @@ import type {
 } from '../types.js';
 import type { ColumnWidths } from './column-widths.js';
 import { Deadline } from './deadline.js';
-import { GuardRunError, type RunErrorDetails } from './errors.js';
+import { GuardRunError, type RunErrorDetails, sqlStateOf } from './errors.js';
 import { runsLean } from './lean.js';
 import { type JsonValue, toJsonValue } from './serialize.js';
 import { statementShape } from './statement-shape.js';
@@ -337,7 +337,7 @@ function toRunError(
   },
 ): unknown {
   const e = error as DatabaseErrorLike | null;
-  const sqlstate = typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined;
+  const sqlstate = sqlStateOf(error);
   if (!e || !sqlstate) return error; // not PostgreSQL speaking (connection lost, driver bug): rethrow as is
   const message = String(e.message ?? 'The statement failed.');
   if (sqlstate === '57014') return deadlineError('deadline', context.limits.deadlineMs, context.index);

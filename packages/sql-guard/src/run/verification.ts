@@ -5,7 +5,7 @@
 import { describeDifferences, verifyDialect } from '../dialect/verify.js';
 import type { Dialect, SqlSession } from '../types.js';
 import { type ColumnWidths, readColumnWidths } from './column-widths.js';
-import { GuardRunError } from './errors.js';
+import { GuardRunError, sqlStateOf } from './errors.js';
 
 /**
  * `verify(session, widths)` resolves once the session's database matches the dialect; with `widths`, to the
@@ -59,12 +59,12 @@ async function catalogRead<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    const e = error as { code?: unknown; message?: unknown };
-    if (typeof e?.code !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code)) throw error;
+    const sqlstate = sqlStateOf(error);
+    if (!sqlstate) throw error;
     throw new GuardRunError(
       'sql_execution_failed',
-      `The dialect could not be verified against the database: ${String(e.message)}; nothing was run.`,
-      { sqlstate: e.code },
+      `The dialect could not be verified against the database: ${String((error as { message?: unknown }).message)}; nothing was run.`,
+      { sqlstate },
       "The session's role must be able to read the catalog (pg_class, pg_attribute, pg_type, pg_constraint, pg_inherits) and call to_regclass, has_column_privilege and pg_get_expr.",
     );
   }
