@@ -7,15 +7,18 @@ import type { Database } from '../../src/storage/index.js';
 export const STUBBORN_CATEGORY = 'stubborn';
 
 export async function installStubborn(db: Database, seconds: number): Promise<void> {
-  // Counts the trigger's starts: a sequence is not rolled back with the statement the trigger belongs to.
-  await db.query('CREATE SEQUENCE public.test_stubborn_started');
+  // Counts the rounds of the trigger's loop, where it swallows cancels (a sequence is not rolled back with the
+  // statement it ran in). A cancel that lands before the loop (the deadline passed as the INSERT arrived) stops the
+  // statement as any. The exception handler stays empty: a statement there would be a point where a second cancel
+  // (statement_timeout and the protocol cancel come together) ends the statement.
+  await db.query('CREATE SEQUENCE public.test_stubborn_rounds');
   await db.query(`CREATE FUNCTION public.test_stubborn() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
     DECLARE
       until timestamptz := clock_timestamp() + interval '${seconds} seconds';
     BEGIN
-      PERFORM nextval('public.test_stubborn_started');
       WHILE clock_timestamp() < until LOOP
         BEGIN
+          PERFORM nextval('public.test_stubborn_rounds');
           PERFORM pg_sleep(0.05);
         EXCEPTION WHEN query_canceled THEN
           NULL;
@@ -39,10 +42,10 @@ export async function stubbornBackends(db: Database): Promise<number[]> {
   return rows.map((r) => r.pid);
 }
 
-/** How many times the stubborn trigger has started (over the owner's connection). */
-export async function stubbornStarts(db: Database): Promise<number> {
+/** How many rounds the stubborn trigger's loop has begun (over the owner's connection). */
+export async function stubbornRounds(db: Database): Promise<number> {
   const { rows } = await db.query<{ n: string }>(
-    'SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::text AS n FROM public.test_stubborn_started',
+    'SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::text AS n FROM public.test_stubborn_rounds',
   );
   return Number(rows[0]?.n ?? 0);
 }
