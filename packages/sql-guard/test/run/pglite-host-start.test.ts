@@ -1,5 +1,6 @@
 // How PGliteWorkerHost starts PGlite: settings on its command line, and a new data directory that is created,
 // then reopened in a fresh worker (without initdb's memory) with everything it holds.
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,28 @@ describe('PGliteWorkerHost start', () => {
       expect((await again.query('SHOW shared_buffers')).rows[0]).not.toEqual({ shared_buffers: '16MB' });
     } finally {
       await again.close();
+    }
+  });
+
+  it('answers a batch whose answer PGlite writes in many pieces, every byte in order', async () => {
+    const host = await PGliteWorkerHost.open({ dataDir });
+    try {
+      const results = await host.exec(
+        "SELECT i, repeat(md5(i::text), 1000) AS t FROM generate_series(1, 40) i; SELECT 'two' AS two",
+      );
+      expect(results).toHaveLength(2);
+      expect(results[0]?.rows).toEqual(
+        Array.from({ length: 40 }, (_, k) => ({
+          i: String(k + 1),
+          t: createHash('md5')
+            .update(String(k + 1))
+            .digest('hex')
+            .repeat(1000),
+        })),
+      );
+      expect(results[1]?.rows).toEqual([{ two: 'two' }]);
+    } finally {
+      await host.close();
     }
   });
 
