@@ -30,7 +30,10 @@ const startParams = [
   ...Object.entries(settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
 ];
 
-/** The chunks as one buffer of its own (the one chunk itself when there is one). */
+/**
+ * The chunks as one buffer of its own (the one chunk itself when there is one), safe to transfer: Buffer.concat may
+ * answer a slice of Node's shared pool.
+ */
 function joined(chunks: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
   if (chunks.length === 1) return chunks[0] as Uint8Array<ArrayBuffer>;
   const whole = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
@@ -70,7 +73,8 @@ async function serve(): Promise<void> {
           if (request.op === 'exec') {
             // The raw answer, copied out of PGlite's memory as it is written and moved (not cloned) to the main
             // thread. Streamed, because execProtocolRaw also parses every message into objects this thread never
-            // reads (and keeps them until the next db.query): a third of the thread's CPU, most of its old space.
+            // reads (and keeps them until the next db.query): a quarter of the embedded server's CPU per request,
+            // most of the worker's old space.
             const chunks: Uint8Array<ArrayBuffer>[] = [];
             await db.execProtocolRawStream(simpleQueryMessage(request.text), {
               onRawData: (data) => chunks.push(data.slice()),
