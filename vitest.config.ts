@@ -13,7 +13,7 @@ const UNIT = [
   'packages/sql-guard/test/check/!(engines|resolution.property).test.ts',
   'packages/wire/test/**/*.test.ts',
   'packages/cli/test/{api-routes,cli-words,dialect,exit-codes,find-workspace,import-digest,import-fields,output,paging,statements,wire-checks}.test.ts',
-  'packages/test-kit/test/call.test.ts',
+  'packages/test-kit/test/{call,templates}.test.ts',
   'packages/server/test/{wire-codes,fx/parse,fairness/fair-queue,http/client-address,sql/check-cache}.test.ts',
 ];
 /**

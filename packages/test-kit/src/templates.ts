@@ -4,7 +4,7 @@
 // vitest global setup builds them from the current migrations and names them in these variables; without them
 // every database starts empty and the server migrates it, as before (slower, never different).
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, rename, stat } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type FreshPostgres, freshPostgres } from './postgres.js';
 import { removeDir, tempDir } from './temp.js';
@@ -78,7 +78,10 @@ export interface TemplateCache {
   key: string;
 }
 
-/** Other keys' entries are removed once this old (a run still using one would have had an hour). */
+/**
+ * Other keys' entries are removed once unused this long (a run still using one would have had an hour). A run
+ * marks its entry used when it starts (the entry's mtime), so another worktree's older key stays while it is used.
+ */
 const STALE_CACHE_MS = 60 * 60 * 1000;
 
 /**
@@ -88,8 +91,10 @@ const STALE_CACHE_MS = 60 * 60 * 1000;
 async function cachedDir(cache: TemplateCache, name: string, make: (dir: string) => Promise<void>) {
   const entry = join(cache.dir, cache.key);
   const target = join(entry, name);
-  if (existsSync(join(target, 'PG_VERSION'))) return target;
   await mkdir(entry, { recursive: true });
+  const now = new Date();
+  await utimes(entry, now, now);
+  if (existsSync(join(target, 'PG_VERSION'))) return target;
   const building = await mkdtemp(join(entry, `${name}-building-`));
   try {
     await make(building);
