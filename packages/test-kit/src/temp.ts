@@ -17,6 +17,7 @@ export async function removeDir(dir: string): Promise<void> {
 const MEMORY_FS = '/dev/shm';
 /** A run's directory there: this prefix, the process id of the run, a random suffix. */
 const RUN_PREFIX = 'expense-test-run-';
+const RUN_NAME = new RegExp(`^${RUN_PREFIX}(\\d+)-`);
 /**
  * The room a whole run needs there at once: a few database directories of ~45 MB side by side, the disk-growth
  * suite's ~130 MB, a browser profile, an `npm install` of the CLI. A container's default (64 MB) is far less: the
@@ -65,7 +66,7 @@ const alive = (pid: number): boolean => {
  */
 export async function removeOrphanRuns(): Promise<void> {
   for (const name of await readdir(MEMORY_FS).catch(() => [] as string[])) {
-    const pid = Number(/^expense-test-run-(\d+)-/.exec(name)?.[1]);
+    const pid = Number(RUN_NAME.exec(name)?.[1]);
     if (Number.isInteger(pid) && pid > 0 && !alive(pid)) await removeDir(join(MEMORY_FS, name));
   }
 }
