@@ -11,7 +11,6 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshPostgres } from '@expense/test-kit';
 import { CLI_BIN, cli, loginWithoutTty, openSandbox } from '../test/e2e/harness.js';
 
 const i = process.argv.indexOf('--rounds');
@@ -81,8 +80,7 @@ function answer(apiUrl: string, apiKey: string, workspaceId: string): Promise<nu
   });
 }
 
-const database = await freshPostgres({ prefix: 'expense_cli_bench' });
-const sandbox = await openSandbox('expense-cli-bench-', { DATABASE_URL: database.url });
+const sandbox = await openSandbox('expense-cli-bench-', { database: 'postgres' });
 try {
   const { env, server } = sandbox;
   const login = await loginWithoutTty(env, server.outbox, 'bench@example.com', new Set());
@@ -146,7 +144,5 @@ try {
     ].join('\n'),
   );
 } finally {
-  await sandbox.server.stop();
-  await sandbox.dir.remove();
-  await database.drop();
+  await sandbox.close();
 }

@@ -118,6 +118,12 @@ function startServer(dir) {
       DATABASE_URL: 'memory://',
       EXPENSE_MAIL_OUTBOX: outbox,
       EXPENSE_LOG_LEVEL: 'warn',
+      // Under the tests: the run's migrated database to copy and its temporary directory (test-kit's runEnv).
+      ...Object.fromEntries(
+        ['EXPENSE_TEST_PGLITE_TEMPLATE', 'TMPDIR'].flatMap((name) =>
+          process.env[name] ? [[name, process.env[name]]] : [],
+        ),
+      ),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

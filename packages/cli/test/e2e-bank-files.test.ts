@@ -1,8 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli, loginWithoutTty, plain, type Sandbox, spawnInTerminal } from './e2e/harness.js';
-import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
+import {
+  type CliResult,
+  cli,
+  loginWithoutTty,
+  openSandbox,
+  plain,
+  type Sandbox,
+  spawnInTerminal,
+} from './e2e/harness.js';
 
 const BANKS = resolve(import.meta.dirname, 'fixtures/banks');
 
@@ -165,7 +172,7 @@ const CASES: Case[] = [
 ];
 
 describe('expense import of bank files as the banks write them', () => {
-  let sandbox: Sandbox & { close(): Promise<void> };
+  let sandbox: Sandbox;
   const run = (args: string[]): Promise<CliResult> => cli(args, sandbox.env);
   const csv = async (sql: string): Promise<string[]> => {
     const r = await run(['query', sql, '--format', 'csv']);
@@ -189,7 +196,7 @@ describe('expense import of bank files as the banks write them', () => {
   const history = async () => JSON.parse((await run(['history', '--json', '--limit', '100'])).stdout).changes;
 
   beforeAll(async () => {
-    sandbox = await openPostgresSandbox('expense-cli-bank-files-');
+    sandbox = await openSandbox('expense-cli-bank-files-', { database: 'postgres' });
     const login = await loginWithoutTty(sandbox.env, sandbox.server.outbox, 'banks@example.com', new Set(), [
       '--insecure-storage',
     ]);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { bashArgs } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, cli, loginWithoutTty, openSandbox, type Sandbox } from './e2e/harness.js';
 
@@ -14,7 +15,7 @@ describe('expense completion, config, profiles, api and report', () => {
   const run = (args: string[], env?: NodeJS.ProcessEnv): Promise<CliResult> => cli(args, env ?? sandbox.env);
 
   beforeAll(async () => {
-    sandbox = await openSandbox('expense-cli-gh-');
+    sandbox = await openSandbox('expense-cli-gh-', { database: 'postgres' });
     const { EXPENSE_API_URL: _, ...rest } = sandbox.env;
     home = rest;
     const login = await loginWithoutTty(sandbox.env, sandbox.server.outbox, 'gh@example.com', new Set(), [
@@ -25,8 +26,7 @@ describe('expense completion, config, profiles, api and report', () => {
     expect((await run(['use', 'Reports'])).code).toBe(0);
   });
   afterAll(async () => {
-    await sandbox?.server.stop();
-    await sandbox?.dir.remove();
+    await sandbox?.close();
   });
 
   it('completion bash completes commands, options and their values; zsh and fish scripts load the same tree', async () => {
@@ -38,7 +38,7 @@ describe('expense completion, config, profiles, api and report', () => {
       const probe = `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${
         words.length - 1
       }; _expense; echo "\${COMPREPLY[*]}"`;
-      const r = spawnSync('bash', ['-c', probe], { encoding: 'utf8' });
+      const r = spawnSync('bash', bashArgs(probe), { encoding: 'utf8' });
       expect(r.stderr).toBe('');
       return r.stdout.trim();
     };

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli, loginWithoutTty } from './e2e/harness.js';
-import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
+import { type CliResult, cli, loginWithoutTty, openSandbox, type Sandbox } from './e2e/harness.js';
 
 // `expense history` and `expense revert`: the built binary against the built server, as processes.
 describe('expense CLI end to end: history and revert', () => {
-  let sandbox: Awaited<ReturnType<typeof openPostgresSandbox>>;
+  let sandbox: Sandbox;
   let env: NodeJS.ProcessEnv;
   const run = (args: string[]): Promise<CliResult> => cli(args, env);
   const count = async () => {
@@ -19,7 +18,7 @@ describe('expense CLI end to end: history and revert', () => {
   };
 
   beforeAll(async () => {
-    sandbox = await openPostgresSandbox('expense-cli-e2e-history-');
+    sandbox = await openSandbox('expense-cli-e2e-history-', { database: 'postgres' });
     env = sandbox.env;
     const login = await loginWithoutTty(env, sandbox.server.outbox, 'history@example.com', new Set(), [
       '--insecure-storage',

@@ -23,8 +23,7 @@ describe('expense from the clone', () => {
     sandbox = await openSandbox('expense-cli-install-');
   });
   afterAll(async () => {
-    await sandbox?.server.stop();
-    await sandbox?.dir.remove();
+    await sandbox?.close();
   });
 
   it('`pnpm expense --version` runs the CLI and passes its exit codes on', async () => {

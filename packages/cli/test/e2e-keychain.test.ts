@@ -3,7 +3,14 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { hasCommand, suiteRuns } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BIN, codeFromOutbox, openSandbox, type RunningServer, spawnCommand } from './e2e/harness.js';
+import {
+  CLI_BIN,
+  codeFromOutbox,
+  openSandbox,
+  type RunningServer,
+  type Sandbox,
+  spawnCommand,
+} from './e2e/harness.js';
 
 const KEYRING = createRequire(import.meta.url).resolve('@napi-rs/keyring');
 
@@ -37,6 +44,7 @@ function sections(out: string): Record<string, { rc: number; text: string }> {
 
 // The keychain path against a real Secret Service: gnome-keyring-daemon on a private D-Bus session bus.
 describe.skipIf(skip)('expense CLI with a real Secret Service (gnome-keyring under dbus-run-session)', () => {
+  let sandbox: Sandbox;
   let dir: { path: string; remove(): Promise<void> };
   let server: RunningServer;
   let env: NodeJS.ProcessEnv;
@@ -44,11 +52,11 @@ describe.skipIf(skip)('expense CLI with a real Secret Service (gnome-keyring und
   beforeAll(async () => {
     requireTool('dbus-run-session');
     requireTool('gnome-keyring-daemon');
-    ({ dir, server, env } = await openSandbox('expense-cli-keychain-'));
+    sandbox = await openSandbox('expense-cli-keychain-', { database: 'postgres' });
+    ({ dir, server, env } = sandbox);
   });
   afterAll(async () => {
-    await server?.stop();
-    await dir?.remove();
+    await sandbox?.close();
   });
 
   const account = () => `default@${new URL(server.apiUrl).origin}`;

@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli, loginWithoutTty, type RunningServer } from './e2e/harness.js';
-import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
+import {
+  type CliResult,
+  cli,
+  loginWithoutTty,
+  openSandbox,
+  type RunningServer,
+  type Sandbox,
+} from './e2e/harness.js';
 
 // keys, members and invitations with the built CLI against the built server. The invitation steps need the
 // server's membership consent (GET /invitations, accept, decline; members with a status).
 describe('expense keys, members and invitations end to end', () => {
-  // One server for the file, on PostgreSQL (it starts faster than the embedded engine on a busy machine).
-  let sandbox: Awaited<ReturnType<typeof openPostgresSandbox>>;
+  let sandbox: Sandbox;
   let server: RunningServer;
   let env: NodeJS.ProcessEnv;
   const seen = new Set<string>();
@@ -26,7 +31,7 @@ describe('expense keys, members and invitations end to end', () => {
   };
 
   beforeAll(async () => {
-    sandbox = await openPostgresSandbox('expense-cli-members-');
+    sandbox = await openSandbox('expense-cli-members-', { database: 'postgres' });
     ({ server, env } = sandbox);
     await login('ada', ada);
     await login('bob', bob);

@@ -1,13 +1,20 @@
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli, loginWithoutTty, plain, type Sandbox, spawnInTerminal } from './e2e/harness.js';
-import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
+import {
+  type CliResult,
+  cli,
+  loginWithoutTty,
+  openSandbox,
+  plain,
+  type Sandbox,
+  spawnInTerminal,
+} from './e2e/harness.js';
 
 const BANKS = resolve(import.meta.dirname, 'fixtures/banks');
 
 // Bank presets, date detection, debit/credit columns, budgets and transfers, against the built server.
 describe('expense import: presets, dates, debit/credit, budgets, transfers', () => {
-  let sandbox: Sandbox & { close(): Promise<void> };
+  let sandbox: Sandbox;
   const run = (args: string[]): Promise<CliResult> => cli(args, sandbox.env);
   const dryRun = (file: string, ...args: string[]) =>
     run(['import', join(BANKS, file), '--account', 'checking', '--dry-run', ...args]);
@@ -18,7 +25,7 @@ describe('expense import: presets, dates, debit/credit, budgets, transfers', () 
   };
 
   beforeAll(async () => {
-    sandbox = await openPostgresSandbox('expense-cli-presets-');
+    sandbox = await openSandbox('expense-cli-presets-', { database: 'postgres' });
     const login = await loginWithoutTty(
       sandbox.env,
       sandbox.server.outbox,

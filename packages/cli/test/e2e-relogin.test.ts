@@ -16,15 +16,14 @@ describe('expense login over a live key', () => {
   const mails = async () => (await readdir(sandbox.server.outbox)).length;
 
   beforeAll(async () => {
-    sandbox = await openSandbox('expense-cli-relogin-');
+    sandbox = await openSandbox('expense-cli-relogin-', { database: 'postgres' });
     const first = await loginWithoutTty(sandbox.env, sandbox.server.outbox, email, seen, [
       '--insecure-storage',
     ]);
     expect(first.code, first.stderr).toBe(0);
   });
   afterAll(async () => {
-    await sandbox?.server.stop();
-    await sandbox?.dir.remove();
+    await sandbox?.close();
   });
 
   it('without a terminal and without --force it refuses (exit 2) before a code is sent; the key stays', async () => {

@@ -5,11 +5,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli, loginWithoutTty } from './e2e/harness.js';
-import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
+import { type CliResult, cli, loginWithoutTty, openSandbox, type Sandbox } from './e2e/harness.js';
 
 describe('expense report in a Berlin workspace', () => {
-  let sandbox: Awaited<ReturnType<typeof openPostgresSandbox>>;
+  let sandbox: Sandbox;
   const run = (args: string[]): Promise<CliResult> => cli(args, sandbox.env);
   const csv = async (args: string[]) => {
     const r = await run(['report', ...args, '--format', 'csv']);
@@ -18,7 +17,7 @@ describe('expense report in a Berlin workspace', () => {
   };
 
   beforeAll(async () => {
-    sandbox = await openPostgresSandbox('expense-cli-report-local-');
+    sandbox = await openSandbox('expense-cli-report-local-', { database: 'postgres' });
     const login = await loginWithoutTty(sandbox.env, sandbox.server.outbox, 'berlin@example.com', new Set(), [
       '--insecure-storage',
     ]);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { runEnv } from '@expense/test-kit';
 import { describe, expect, it } from 'vitest';
 import { assertBuilt, spawnCommand } from './e2e/harness.js';
 
@@ -19,7 +20,12 @@ const masked = (text: string) =>
 describe('the CLI README session', () => {
   it('matches a fresh run of scripts/session.mjs, ids and times aside', async () => {
     assertBuilt();
-    const run = spawnCommand(process.execPath, [resolve(CLI, 'scripts/session.mjs'), '--print'], {}, 230_000);
+    const run = spawnCommand(
+      process.execPath,
+      [resolve(CLI, 'scripts/session.mjs'), '--print'],
+      runEnv(),
+      230_000,
+    );
     run.child.stdin?.end();
     const result = await run.result;
     expect(result.code, result.stderr).toBe(0);

@@ -5,17 +5,17 @@ import {
   type CliResult,
   cli,
   loginWithoutTty,
+  openSandbox,
   plain,
   type RunningServer,
+  type Sandbox,
   spawnInTerminal,
 } from './e2e/harness.js';
-import { openPostgresSandbox } from './e2e/postgres-sandbox.js';
 
 // The parts of the CLI that need the SQL endpoints (/v1/sql/query, /v1/sql/execute, /v1/sql with dryRun and
 // Idempotency-Key): the built binary against the built server, as processes.
 describe('expense CLI end to end: SQL, approval and import', () => {
-  // One server for the file, on PostgreSQL (it starts faster than the embedded engine on a busy machine).
-  let sandbox: Awaited<ReturnType<typeof openPostgresSandbox>>;
+  let sandbox: Sandbox;
   let dir: { path: string; remove(): Promise<void> };
   let server: RunningServer;
   let env: NodeJS.ProcessEnv;
@@ -33,7 +33,7 @@ describe('expense CLI end to end: SQL, approval and import', () => {
   };
 
   beforeAll(async () => {
-    sandbox = await openPostgresSandbox('expense-cli-e2e-sql-');
+    sandbox = await openSandbox('expense-cli-e2e-sql-', { database: 'postgres' });
     ({ dir, server, env } = sandbox);
     const login = await loginWithoutTty(env, server.outbox, 'sql@example.com', new Set(), [
       '--insecure-storage',

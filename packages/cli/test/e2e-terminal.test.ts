@@ -1,18 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFromOutbox, openSandbox, plain, type RunningServer, spawnInTerminal } from './e2e/harness.js';
+import {
+  codeFromOutbox,
+  openSandbox,
+  plain,
+  type RunningServer,
+  type Sandbox,
+  spawnInTerminal,
+} from './e2e/harness.js';
 
 // The interactive paths, in a real pseudo-terminal (util-linux `script`), driven by writing to it.
 describe('expense CLI in a terminal', () => {
-  let dir: { path: string; remove(): Promise<void> };
+  let sandbox: Sandbox;
   let server: RunningServer;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    ({ dir, server, env } = await openSandbox('expense-cli-pty-'));
+    sandbox = await openSandbox('expense-cli-pty-', { database: 'postgres' });
+    ({ server, env } = sandbox);
   });
   afterAll(async () => {
-    await server?.stop();
-    await dir?.remove();
+    await sandbox?.close();
   });
 
   it('login asks for the address, then the code (hinting at spam, never at a new code), and retries a wrong code', async () => {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { bashArgs } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFromOutbox, openSandbox, plain, type Sandbox, spawnCommand, tempDir } from './e2e/harness.js';
 
@@ -20,7 +21,7 @@ async function walkthrough(): Promise<string[][]> {
 }
 
 const sh = (command: string, env: NodeJS.ProcessEnv, cwd: string) => {
-  const run = spawnCommand('bash', ['-c', `cd '${cwd}' && ${command}`], env, 120_000);
+  const run = spawnCommand('bash', bashArgs(`cd '${cwd}' && ${command}`), env, 120_000);
   run.child.stdin?.end();
   return run.result;
 };
@@ -40,8 +41,7 @@ describe('the README walkthrough', () => {
     host = new URL(sandbox.server.apiUrl).host;
   });
   afterAll(async () => {
-    await sandbox?.server.stop();
-    await sandbox?.dir.remove();
+    await sandbox?.close();
     await scratch?.remove();
   });
 

@@ -9,7 +9,7 @@ describe('expense CLI in its own words', () => {
   const run = (args: string[], input?: string): Promise<CliResult> => cli(args, sandbox.env, input);
 
   beforeAll(async () => {
-    sandbox = await openSandbox('expense-cli-words-');
+    sandbox = await openSandbox('expense-cli-words-', { database: 'postgres' });
     const login = await loginWithoutTty(sandbox.env, sandbox.server.outbox, 'words@example.com', new Set(), [
       '--insecure-storage',
     ]);
@@ -18,8 +18,7 @@ describe('expense CLI in its own words', () => {
     expect((await run(['use', 'household'])).code).toBe(0);
   });
   afterAll(async () => {
-    await sandbox?.server.stop();
-    await sandbox?.dir.remove();
+    await sandbox?.close();
   });
 
   it('a read-only script with comments is a read: no approval asked, comments not sent', async () => {

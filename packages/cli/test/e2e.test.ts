@@ -8,12 +8,14 @@ import {
   loginWithoutTty,
   openSandbox,
   type RunningServer,
+  type Sandbox,
   tempDir,
 } from './e2e/harness.js';
 
 // The built `expense` binary against the built server (embedded in-memory database), both as processes.
 // No D-Bus session here: the key must land in the 0600 file, and the CLI must say so.
 describe('expense CLI end to end (no terminal, file credential store)', () => {
+  let sandbox: Sandbox;
   let dir: { path: string; remove(): Promise<void> };
   let server: RunningServer;
   let env: NodeJS.ProcessEnv;
@@ -23,11 +25,11 @@ describe('expense CLI end to end (no terminal, file credential store)', () => {
     cli(args, { ...env, ...extra }, input);
 
   beforeAll(async () => {
-    ({ dir, server, env } = await openSandbox('expense-cli-e2e-'));
+    sandbox = await openSandbox('expense-cli-e2e-');
+    ({ dir, server, env } = sandbox);
   });
   afterAll(async () => {
-    await server?.stop();
-    await dir?.remove();
+    await sandbox?.close();
   });
 
   it('is not signed in at first (exit 4), in text and in --json', async () => {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, pacingMs } from '../src/http/client.js';
-import { loginWithoutTty, openSandbox, type RunningServer } from './e2e/harness.js';
+import { loginWithoutTty, openSandbox, type RunningServer, type Sandbox } from './e2e/harness.js';
 
 describe('pacingMs', () => {
   it('spaces requests by the smallest window of RateLimit-Policy, with a small margin', () => {
@@ -16,13 +16,18 @@ describe('pacingMs', () => {
 
 // A sequential client that follows the server's RateLimit-Policy never runs into 429.
 describe('ApiClient against a real server limiting keys to 3 requests per second', () => {
+  let sandbox: Sandbox;
   let dir: { path: string; remove(): Promise<void> };
   let server: RunningServer;
   let apiKey: string;
 
   beforeAll(async () => {
     let env: NodeJS.ProcessEnv;
-    ({ dir, server, env } = await openSandbox('expense-cli-pacing-', { EXPENSE_RATE_PER_SECOND: '3' }));
+    sandbox = await openSandbox('expense-cli-pacing-', {
+      database: 'postgres',
+      serverEnv: { EXPENSE_RATE_PER_SECOND: '3' },
+    });
+    ({ dir, server, env } = sandbox);
     const config = join(dir.path, 'config');
     const login = await loginWithoutTty(env, server.outbox, 'pace@example.com', new Set(), [
       '--insecure-storage',
@@ -32,8 +37,7 @@ describe('ApiClient against a real server limiting keys to 3 requests per second
     apiKey = Object.values(stored.keys as Record<string, { apiKey: string }>)[0]!.apiKey;
   });
   afterAll(async () => {
-    await server?.stop();
-    await dir?.remove();
+    await sandbox?.close();
   });
 
   // What the client controls is the spacing of its starts (whether the server's fixed window then refuses one

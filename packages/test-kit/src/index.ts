@@ -4,6 +4,7 @@ export * from './engines.js';
 export * from './http.js';
 export * from './pgbouncer.js';
 export * from './postgres.js';
+export * from './shell.js';
 export * from './sign-in.js';
 export * from './system-dependency.js';
 export * from './temp.js';

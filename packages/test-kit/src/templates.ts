@@ -21,10 +21,13 @@ export function postgresTemplate(): string | undefined {
   return process.env[POSTGRES_TEMPLATE_ENV] || undefined;
 }
 
-/** This run's template variables, for a server process started with an environment of its own. */
-export function templateEnv(): Record<string, string> {
+/**
+ * This run's variables, for a process started with an environment of its own: the templates, and TMPDIR (the
+ * run's temporary directory, in memory where the machine has one: temp.ts), where a `memory://` server copies one.
+ */
+export function runEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of [PGLITE_TEMPLATE_ENV, PGLITE_BLANK_ENV, POSTGRES_TEMPLATE_ENV]) {
+  for (const name of [PGLITE_TEMPLATE_ENV, PGLITE_BLANK_ENV, POSTGRES_TEMPLATE_ENV, 'TMPDIR']) {
     const value = process.env[name];
     if (value) env[name] = value;
   }

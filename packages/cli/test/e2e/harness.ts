@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { templateEnv } from '@expense/test-kit';
+import { migratedPostgres, runEnv } from '@expense/test-kit';
 
 /** End-to-end helpers: the BUILT server and the BUILT CLI as child processes, nothing in-process. */
 export const CLI_BIN = resolve(import.meta.dirname, '../../dist/bin.js');
@@ -36,8 +36,8 @@ export async function startServer(dir: string, env: NodeJS.ProcessEnv = {}): Pro
       DATABASE_URL: 'memory://',
       EXPENSE_MAIL_OUTBOX: outbox,
       EXPENSE_LOG_LEVEL: 'warn',
-      // `memory://` starts from the run's migrated copy (vitest.global-setup.ts)
-      ...templateEnv(),
+      // `memory://` starts from the run's migrated copy (vitest.global-setup.ts), in the run's TMPDIR
+      ...runEnv(),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -194,15 +194,47 @@ export interface Sandbox {
   server: RunningServer;
   /** HOME and XDG_CONFIG_HOME inside the sandbox, EXPENSE_API_URL pointing at its server. */
   env: NodeJS.ProcessEnv;
+  /** Stops the server, removes the directory and drops the sandbox's PostgreSQL database (when it has one). */
+  close(): Promise<void>;
 }
 
-/** A temporary home and a running built server for one test file (stop the server, remove the dir after). */
-export async function openSandbox(prefix: string, serverEnv: NodeJS.ProcessEnv = {}): Promise<Sandbox> {
+export interface SandboxOptions {
+  /**
+   * The server's database: a fresh PostgreSQL one, or the embedded `memory://` that `pnpm start` runs (the
+   * default). A PostgreSQL server starts on a third of the CPU (no WebAssembly to compile: ~2 CPU-s against ~6 on
+   * a loaded machine), so the suites that test the CLI rather than the embedded path use it.
+   */
+  database?: 'memory' | 'postgres';
+  /** More of the server's environment. */
+  serverEnv?: NodeJS.ProcessEnv;
+}
+
+/** A temporary home and a running built server for one test file (close it after); its database starts migrated. */
+export async function openSandbox(prefix: string, options: SandboxOptions = {}): Promise<Sandbox> {
   assertBuilt();
-  const dir = await tempDir(prefix);
-  const server = await startServer(dir.path, serverEnv);
-  const env = { HOME: dir.path, XDG_CONFIG_HOME: join(dir.path, 'config'), EXPENSE_API_URL: server.apiUrl };
-  return { dir, server, env };
+  const database = options.database === 'postgres' ? await migratedPostgres() : undefined;
+  const dropDatabase = async () => database?.drop();
+  try {
+    const dir = await tempDir(prefix);
+    const serverEnv = { ...options.serverEnv, ...(database ? { DATABASE_URL: database.url } : {}) };
+    const server = await startServer(dir.path, serverEnv).catch(async (error: unknown) => {
+      await dir.remove();
+      throw error;
+    });
+    const env = { HOME: dir.path, XDG_CONFIG_HOME: join(dir.path, 'config'), EXPENSE_API_URL: server.apiUrl };
+    const close = async () => {
+      try {
+        await server.stop();
+        await dir.remove();
+      } finally {
+        await dropDatabase();
+      }
+    };
+    return { dir, server, env, close };
+  } catch (error) {
+    await dropDatabase();
+    throw error;
+  }
 }
 
 /** Removes ANSI escape sequences (for matching output captured from a terminal). */

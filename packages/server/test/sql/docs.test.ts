@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { bashArgs, codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { type Json, type Live, PGLITE, startLive } from './setup.js';
@@ -90,7 +90,7 @@ describe('docs/api.md', () => {
       MEMBER_EMAIL: 'docs-member@example.test',
     };
     for (const command of commands) {
-      const { stdout } = await run('bash', ['-c', command], { env }).catch((error: { stdout?: string }) => {
+      const { stdout } = await run('bash', bashArgs(command), { env }).catch((error: { stdout?: string }) => {
         throw new Error(`failed: ${command}\n${error.stdout ?? String(error)}`);
       });
       if (stdout.trim() === '') continue; // 204
