@@ -43,7 +43,7 @@ export async function startServer(dir: string, env: NodeJS.ProcessEnv = {}): Pro
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const apiUrl = await new Promise<string>((resolveUrl, reject) => {
+  const started = new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 45_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -59,6 +59,11 @@ export async function startServer(dir: string, env: NodeJS.ProcessEnv = {}): Pro
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${output}`));
     });
+  });
+  // One that did not start in time is stopped, not left running (with its database) after the suite gives up.
+  const apiUrl = await started.catch(async (error: unknown) => {
+    await stopChild(child);
+    throw error;
   });
   return { apiUrl, outbox, stop: () => stopChild(child) };
 }
