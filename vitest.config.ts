@@ -37,6 +37,7 @@ const POSTGRES_ONLY = [
   'packages/server/test/console/session.test.ts',
   'packages/server/test/storage/function-grants-owner.test.ts',
   'packages/sql-guard/test/check/resolution.property.test.ts',
+  'packages/sql-guard/test/run/planner-bombs.test.ts',
   'examples/{guard-pg,guard-shop}/index.test.ts',
 ];
 

@@ -73,6 +73,14 @@ export interface Limits {
    * left operand copied). Passing it refuses the statement with `statement_too_complex`, before anything runs.
    */
   maxExpandedNodes: number;
+  /**
+   * Default 4 MiB (4_194_304) per statement: the bytes PostgreSQL may build while it copies and folds the
+   * statement's constants — a constant weighs its length (a numeric its digits), an expression over constants the
+   * value it folds to, a derived table's column what it copies, multiplied by the copies made, and matching or
+   * multiplying two constants (LIKE, ILIKE, *, /, %) one byte per 64 pairs of their bytes. Passing it refuses the
+   * statement with `statement_too_complex` (the hint names the literal or column copied), before anything runs.
+   */
+  maxExpandedBytes: number;
 }
 
 /** Every code `check` can return (guard.md); stable. */

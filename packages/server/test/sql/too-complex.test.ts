@@ -41,7 +41,7 @@ describe.each(ENGINES)('statement_too_complex on $name', (engine) => {
     expect(res.body.error).toMatchObject({
       code: 'statement_too_complex',
       retryable: false,
-      message: expect.stringMatching(/expression nodes/),
+      message: expect.stringMatching(/expression nodes|bytes/),
       hint: expect.stringMatching(/\ba\b.*MATERIALIZED/),
       details: { position: { line: 1, column: expect.any(Number) } },
     });
@@ -55,6 +55,20 @@ describe.each(ENGINES)('statement_too_complex on $name', (engine) => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'statement_too_complex', details: { statementIndex: 1 } });
     expect(await count()).toBe(before);
+  });
+
+  it('refuses the same bomb built from a long literal (issue 35: 2.77 GB at 11 levels), naming the literal and the column', async () => {
+    let q = `SELECT '${'x'.repeat(90_000)}' AS s`;
+    for (let i = 0; i < 11; i++) q = `SELECT s || s AS s FROM (${q}) AS a`;
+    const res = await post('/v1/sql/query', { sql: q });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'statement_too_complex',
+      message: expect.stringMatching(/bytes.*xxxxxxxxxxxxxxxx\.\.\. of 90000 bytes.*column a\.s/),
+      hint: expect.stringMatching(/\ba\.s\b.*MATERIALIZED/),
+    });
+    // The position is the literal.
+    expect(q.slice(res.body.error.details.position.offset).startsWith("'xxx")).toBe(true);
   });
 
   it('still answers a few levels of the same shape', async () => {

@@ -172,9 +172,7 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
   for (let i = 0; i < statements.length; i++) {
     const index = mode === 'script' ? i : undefined;
     try {
-      checked.push(
-        checkStatement(dialect, source, statements[i]!, ranges[i]!, mode, limits.maxExpandedNodes),
-      );
+      checked.push(checkStatement(dialect, source, statements[i]!, ranges[i]!, mode, limits));
     } catch (error) {
       if (error instanceof Violation) return fail(source, error, index);
       throw error;
@@ -189,7 +187,7 @@ function checkStatement(
   raw: RawStatement,
   range: { offset: number; length: number },
   mode: Mode,
-  maxExpandedNodes: number,
+  limits: Pick<Limits, 'maxExpandedNodes' | 'maxExpandedBytes'>,
 ): CheckedStatement {
   const at = raw.stmt_location ?? 0;
   const type = Object.keys(raw.stmt)[0] ?? '';
@@ -227,7 +225,7 @@ function checkStatement(
       at,
     );
   }
-  const walker = new Walker(dialect, at, maxExpandedNodes);
+  const walker = new Walker(dialect, at, limits.maxExpandedNodes, limits.maxExpandedBytes);
   walker.visit(type, fields);
   checkTotal(walker);
   const relations = walker.relations;

@@ -1,12 +1,12 @@
-import type { Sizes } from './expansion.js';
+import type { Sizes, Weight } from './expansion.js';
 
 /** A CTE in scope; `columns` is undefined while a WITH RECURSIVE item's columns are not known yet. */
 export interface Cte {
   columns: readonly string[] | undefined;
-  /** The expanded size of each column (expansion.ts); undefined when PostgreSQL never inlines it or not known yet. */
+  /** The expanded weight of each column (expansion.ts); undefined when PostgreSQL never inlines it or not known yet. */
   sizes: Sizes;
-  /** The nodes of its query when PostgreSQL may inline it (a copy at each reference), else 0. */
-  inlined: number;
+  /** The weight of its query when PostgreSQL may inline it (a copy at each reference), else undefined. */
+  inlined: Weight | undefined;
   /** References to it walked so far. */
   refs: number;
 }

@@ -106,7 +106,7 @@ function rangeVar(w: Walker, f: Fields): FromItem {
     sizes = cte.sizes;
     // Where PostgreSQL inlines it, each reference holds a copy of its query (the walk counted it once more).
     cte.refs++;
-    if (cte.inlined > 0) cteCopy(w, name, cte.inlined);
+    if (cte.inlined) cteCopy(w, name, cte.inlined);
   } else {
     columns = baseRelation(w, f, 'select');
   }

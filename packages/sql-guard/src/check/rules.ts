@@ -1,5 +1,5 @@
 import { columnRef } from './columns.js';
-import { copiedOperand } from './expansion.js';
+import { constant, copiedOperand, pairwise } from './expansion.js';
 import {
   BINARY_OPERATORS,
   COMPARISON_OPERATORS,
@@ -21,6 +21,8 @@ export interface Rule {
   /** Fields the node may carry besides `location`. */
   fields: ReadonlySet<string>;
   visit(w: Walker, f: Fields): void;
+  /** An expression PostgreSQL may fold into a value as long as its operands together (expansion.ts). */
+  folds?: true;
 }
 
 const set = (...fields: string[]): ReadonlySet<string> => new Set(fields);
@@ -83,6 +85,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   A_Const: {
     fields: set('ival', 'fval', 'sval', 'boolval', 'isnull', 'bsval'),
+    folds: true,
     visit(w, f) {
       if (f.bsval !== undefined) {
         w.fail(
@@ -90,6 +93,8 @@ export const RULES: Readonly<Record<string, Rule>> = {
           "Bit-string literals (B'...', X'...') are not allowed.",
         );
       }
+      const text = constantText(f);
+      if (text !== undefined) constant(w, text, w.at);
     },
   },
   A_Star: { fields: set(), visit: noVisit },
@@ -102,10 +107,14 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   A_Expr: {
     fields: set('kind', 'name', 'lexpr', 'rexpr', 'rexpr_list_start', 'rexpr_list_end'),
+    folds: true,
     visit(w, f) {
       switch (f.kind) {
         case 'AEXPR_OP':
-          w.operator(f.name, f.lexpr === undefined ? UNARY_OPERATORS : BINARY_OPERATORS);
+          if (PAIRWISE.has(w.operator(f.name, f.lexpr === undefined ? UNARY_OPERATORS : BINARY_OPERATORS))) {
+            operands(w, f.lexpr, f.rexpr);
+            return;
+          }
           break;
         case 'AEXPR_DISTINCT':
         case 'AEXPR_NOT_DISTINCT':
@@ -119,8 +128,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
         case 'AEXPR_LIKE':
         case 'AEXPR_ILIKE':
           w.operator(f.name, f.kind === 'AEXPR_LIKE' ? LIKE_OPERATORS : ILIKE_OPERATORS);
-          if (f.lexpr !== undefined) w.node(f.lexpr);
-          if (!likeEscape(w, f.rexpr)) w.node(f.rexpr);
+          operands(w, f.lexpr, f.rexpr);
           return;
         case 'AEXPR_BETWEEN':
         case 'AEXPR_NOT_BETWEEN':
@@ -157,6 +165,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   BoolExpr: {
     fields: set('boolop', 'args'),
+    folds: true,
     visit(w, f) {
       w.oneOf(f.boolop, ['AND_EXPR', 'OR_EXPR', 'NOT_EXPR'], 'Boolean operator');
       w.nodes(f.args);
@@ -164,6 +173,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   NullTest: {
     fields: set('arg', 'nulltesttype', 'argisrow'),
+    folds: true,
     visit(w, f) {
       w.oneOf(f.nulltesttype, ['IS_NULL', 'IS_NOT_NULL'], 'Null test');
       w.node(f.arg);
@@ -171,6 +181,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   BooleanTest: {
     fields: set('arg', 'booltesttype'),
+    folds: true,
     visit(w, f) {
       w.oneOf(
         f.booltesttype,
@@ -182,6 +193,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   TypeCast: {
     fields: set('arg', 'typeName'),
+    folds: true,
     visit(w, f) {
       w.typeName(f.typeName);
       w.node(f.arg);
@@ -189,6 +201,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   CaseExpr: {
     fields: set('arg', 'args', 'defresult'),
+    folds: true,
     visit(w, f) {
       if (f.arg !== undefined) w.node(f.arg);
       w.nodes(f.args);
@@ -204,6 +217,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   CoalesceExpr: {
     fields: set('args'),
+    folds: true,
     visit(w, f) {
       w.function('coalesce');
       w.nodes(f.args);
@@ -211,6 +225,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   MinMaxExpr: {
     fields: set('op', 'args'),
+    folds: true,
     visit(w, f) {
       w.function(f.op === 'IS_LEAST' ? 'least' : 'greatest');
       w.oneOf(f.op, ['IS_GREATEST', 'IS_LEAST'], 'GREATEST/LEAST');
@@ -225,6 +240,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   FuncCall: {
     fields: set('funcname', 'args', 'agg_order', 'agg_filter', 'agg_star', 'agg_distinct', 'funcformat'),
+    folds: true,
     visit(w, f) {
       const names = w.names(f.funcname);
       // Special syntax (EXTRACT(... FROM ...), SUBSTRING(... FROM ...) ...) comes as pg_catalog.name.
@@ -241,7 +257,9 @@ export const RULES: Readonly<Record<string, Rule>> = {
       }
       w.function(name);
       w.oneOf(f.funcformat, ['COERCE_EXPLICIT_CALL', 'COERCE_SQL_SYNTAX'], 'Call form');
+      const start = w.value;
       w.nodes(f.args);
+      if (AMPLIFIERS.has(name)) amplified(w, f.args, w.value - start);
       sortClause(w, f.agg_order);
       if (f.agg_filter !== undefined) w.node(f.agg_filter);
     },
@@ -268,6 +286,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   },
   RowExpr: {
     fields: set('args', 'row_format', 'colnames'),
+    folds: true,
     visit(w, f) {
       w.oneOf(f.row_format, ['COERCE_IMPLICIT_CAST', 'COERCE_EXPLICIT_CALL'], 'Row form');
       if (f.colnames !== undefined) w.names(f.colnames);
@@ -297,6 +316,48 @@ function isConstant(value: unknown): boolean {
   const entry = single(value);
   if (entry?.[0] === 'A_Const') return true;
   return entry?.[0] === 'TypeCast' && isFields(entry[1]) && single(entry[1].arg)?.[0] === 'A_Const';
+}
+
+/** Operators whose cost grows with the product of their operands' lengths (expansion.ts). */
+const PAIRWISE: ReadonlySet<string> = new Set(['*', '/', '%']);
+
+/**
+ * The two operands of a matching or multiplying operator, walked and weighed: folding it takes a step per pair of
+ * their bytes. The right operand of LIKE may be `like_escape(p, e)` (likeEscape).
+ */
+function operands(w: Walker, lexpr: unknown, rexpr: unknown): void {
+  const start = w.value;
+  if (lexpr !== undefined) w.node(lexpr);
+  const middle = w.value;
+  if (!likeEscape(w, rexpr)) w.node(rexpr);
+  pairwise(w, middle - start, w.value - middle);
+}
+
+/** Functions whose result is as long as their count argument says (the second), not as their arguments. */
+const AMPLIFIERS: ReadonlySet<string> = new Set(['repeat', 'lpad', 'rpad']);
+
+/**
+ * repeat(s, n), lpad(s, n), rpad(s, n) with a literal count fold to a value of up to n times their arguments'
+ * length: the value weighs that. A computed count is not weighed (README, "Expanded size").
+ */
+function amplified(w: Walker, args: unknown, argsValue: number): void {
+  const count = Array.isArray(args) ? single(args[1]) : undefined;
+  if (count?.[0] !== 'A_Const' || !isFields(count[1])) return;
+  const n = Number(constantText(count[1]) ?? 0);
+  if (!Number.isFinite(n) || n <= 0) return;
+  w.value += Math.min(n * Math.max(1, argsValue), 2 ** 40);
+}
+
+/** A constant's text as PostgreSQL reads it: an integer's digits, a numeric's or a string's characters. */
+function constantText(f: Fields): string | undefined {
+  for (const key of ['sval', 'fval', 'ival'] as const) {
+    const inner = f[key];
+    if (isFields(inner)) {
+      const v = inner[key];
+      return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '0';
+    }
+  }
+  return f.boolval === undefined ? undefined : 'f';
 }
 
 const EQUALS: ReadonlySet<string> = new Set(['=']);

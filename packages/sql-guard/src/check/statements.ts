@@ -1,6 +1,6 @@
 import { figureColname } from './colname.js';
 import type { CteScope } from './ctes.js';
-import { addSizes, starCopy } from './expansion.js';
+import { addSizes, maxWeight, ONE_NODE, starCopy, type Weight } from './expansion.js';
 import { dmlTarget, fromClause, targetColumn } from './from.js';
 import type { Rule } from './rules.js';
 import {
@@ -79,7 +79,7 @@ export function selectStmt(w: Walker, f: Fields): void {
     if (f.larg !== undefined || f.rarg !== undefined)
       w.fail('construct_not_allowed', 'Unexpected set-operation arms.');
     let outputs: readonly string[];
-    let sizes: number[];
+    let sizes: Weight[];
     if (f.valuesLists !== undefined) {
       if (f.targetList !== undefined || f.fromClause !== undefined)
         w.fail('construct_not_allowed', 'Unexpected VALUES form.');
@@ -229,7 +229,12 @@ function withClause(w: Walker, value: unknown, allowWrites: boolean): CteScope |
   if (recursive) {
     for (const cte of items) {
       const aliases = cte.aliascolnames === undefined ? undefined : w.names(cte.aliascolnames);
-      scope.ctes.set(cte.ctename as string, { columns: aliases, sizes: undefined, inlined: 0, refs: 0 });
+      scope.ctes.set(cte.ctename as string, {
+        columns: aliases,
+        sizes: undefined,
+        inlined: undefined,
+        refs: 0,
+      });
     }
   }
   for (const cte of items) {
@@ -263,7 +268,7 @@ function withClause(w: Walker, value: unknown, allowWrites: boolean): CteScope |
       };
     }
     const refs = entry?.refs ?? 0;
-    const before = w.size;
+    const before = w.mark();
     const outputs = w.statement(cte.ctequery);
     w.leftArmHook = undefined;
     const columns = renamed(outputs, aliases);
@@ -282,7 +287,7 @@ function withClause(w: Walker, value: unknown, allowWrites: boolean): CteScope |
     scope.ctes.set(name, {
       columns,
       sizes: inline ? w.outputSizes : undefined,
-      inlined: inline ? w.size - before : 0,
+      inlined: inline ? w.since(before) : undefined,
       refs: 0,
     });
   }
@@ -304,8 +309,8 @@ function recursiveItem(w: Walker, name: string, query: unknown): void {
   }
 }
 
-/** A select list; returns its output names (star expansions included) and pushes their expanded sizes. */
-function targetList(w: Walker, value: unknown, sizes: number[]): string[] {
+/** A select list; returns its output names (star expansions included) and pushes their expanded weights. */
+function targetList(w: Walker, value: unknown, sizes: Weight[]): string[] {
   const outputs: string[] = [];
   if (value === undefined) return outputs;
   for (const t of w.array(value)) {
@@ -315,9 +320,9 @@ function targetList(w: Walker, value: unknown, sizes: number[]): string[] {
     w.visit('ResTarget', f, RES_TARGET_SHELL);
     const r = f as Fields;
     if (starExpansion(w, r.val, outputs, sizes)) continue;
-    const before = w.size;
+    const before = w.mark();
     if (r.val !== undefined) w.node(r.val);
-    sizes.push(w.size - before);
+    sizes.push(w.since(before));
     outputs.push(typeof r.name === 'string' ? r.name : figureColname(r.val, w.sublinkNames));
   }
   return outputs;
@@ -327,7 +332,7 @@ function targetList(w: Walker, value: unknown, sizes: number[]): string[] {
  * `*` or `t.*` as a select-list item: pushes the columns it expands to and their sizes and returns true, or
  * returns false when it is something else.
  */
-function starExpansion(w: Walker, val: unknown, outputs: string[], sizes: number[]): boolean {
+function starExpansion(w: Walker, val: unknown, outputs: string[], sizes: Weight[]): boolean {
   const ref = nodeType(val) === 'ColumnRef' ? (val as Fields).ColumnRef : undefined;
   if (!isFields(ref) || !Array.isArray(ref.fields)) return false;
   const parts = ref.fields;
@@ -341,7 +346,7 @@ function starExpansion(w: Walker, val: unknown, outputs: string[], sizes: number
   for (const i of items) {
     starCopy(w, i);
     outputs.push(...i.columns);
-    for (let c = 0; c < i.columns.length; c++) sizes.push(i.sizes?.[c] ?? 1);
+    for (let c = 0; c < i.columns.length; c++) sizes.push(i.sizes?.[c] ?? ONE_NODE);
   }
   return true;
 }
@@ -352,17 +357,17 @@ function returning(w: Walker, value: unknown): string[] {
   return targetList(w, (value as Fields).exprs, []);
 }
 
-/** A VALUES list; returns its column names and pushes each column's largest expanded size over the rows. */
-function valuesLists(w: Walker, value: unknown, sizes: number[]): string[] {
+/** A VALUES list; returns its column names and pushes each column's largest expanded weight over the rows. */
+function valuesLists(w: Walker, value: unknown, sizes: Weight[]): string[] {
   for (const row of w.array(value)) {
     const list = nodeType(row) === 'List' ? (row as Fields).List : undefined;
     if (!isFields(list)) w.fail('construct_not_allowed', 'VALUES holds an unexpected row.');
     const saved = w.enter('List', list, LIST_FIELDS);
     const items = list.items === undefined ? [] : w.array(list.items);
     for (let i = 0; i < items.length; i++) {
-      const before = w.size;
+      const before = w.mark();
       w.node(items[i]);
-      sizes[i] = Math.max(sizes[i] ?? 0, w.size - before);
+      sizes[i] = maxWeight(sizes[i], w.since(before));
     }
     w.leave(saved);
   }

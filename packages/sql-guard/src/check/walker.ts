@@ -3,7 +3,7 @@ import type { CteScope } from './ctes.js';
 import type { Denial } from './denials.js';
 import { DENIED_FIELDS, DENIED_NODES } from './denials.js';
 import type { CompiledDialect } from './dialect.js';
-import type { Sizes } from './expansion.js';
+import { folded, type Sizes, type Weight } from './expansion.js';
 import { canonicalType, functionHint, functionLikeName, operatorHint } from './names.js';
 import { RULES, type Rule } from './rules.js';
 import type { Level } from './scope.js';
@@ -35,6 +35,14 @@ export class Walker {
   outputSizes: Sizes = undefined;
   /** Nodes entered so far, with the copies PostgreSQL makes when it inlines (expansion.ts). */
   size = 0;
+  /** Bytes of the constants walked so far, copies included (expansion.ts). */
+  value = 0;
+  /** Bytes PostgreSQL may build copying and folding what was walked so far (expansion.ts). */
+  bytes = 0;
+  /** The heaviest constant walked so far and its location, named when `bytes` passes its bound. */
+  largest = { weight: 0, at: 0, text: '' };
+  /** The column whose copies built the most bytes each, named when `bytes` passes its bound. */
+  heaviestCopy = { bytes: 0, column: '', item: '' };
   /** The select-list ColumnRef currently allowed to end in `*` (a star expansion, not a whole-row value). */
   starTarget: unknown;
   /** EXPR sublinks walked so far, to the name of their subquery's first column (for figureColname). */
@@ -47,6 +55,8 @@ export class Walker {
     statementByte: number,
     /** `limits.maxExpandedNodes`. */
     readonly maxSize: number,
+    /** `limits.maxExpandedBytes`. */
+    readonly maxBytes: number,
   ) {
     this.at = statementByte;
   }
@@ -88,8 +98,21 @@ export class Walker {
       return;
     }
     const saved = this.enter(type, value, rule.fields);
-    rule.visit(this, value as Fields);
+    if (rule.folds) {
+      const mark = this.mark();
+      rule.visit(this, value as Fields);
+      folded(this, mark);
+    } else rule.visit(this, value as Fields);
     this.leave(saved);
+  }
+
+  /** The weight walked so far, to measure a part of the tree with `since`. */
+  mark(): Weight {
+    return { nodes: this.size, value: this.value, bytes: this.bytes };
+  }
+
+  since(mark: Weight): Weight {
+    return { nodes: this.size - mark.nodes, value: this.value - mark.value, bytes: this.bytes - mark.bytes };
   }
 
   /**
