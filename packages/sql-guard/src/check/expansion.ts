@@ -1,4 +1,3 @@
-import { utf8Length } from '../text/offsets.js';
 import type { NsItem } from './scope.js';
 import type { Walker } from './walker.js';
 
@@ -137,7 +136,7 @@ export function copiedOperand(w: Walker, value: unknown, copies: number, constru
  * would backtrack quadratically.
  */
 export function constantWeight(text: string): number {
-  const bytes = utf8Length(text, text.length);
+  const bytes = Buffer.byteLength(text, 'utf8');
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) <= 0x20) end--;
   const e = Math.max(text.lastIndexOf('e', end), text.lastIndexOf('E', end));
@@ -176,9 +175,9 @@ export function constant(w: Walker, text: string, at: number): void {
   if (weight > w.largest.weight) w.largest = { weight, at, text };
 }
 
-/** An expression that folds to a value as long as its operands together (measured since `mark`). */
-export function folded(w: Walker, mark: Weight): void {
-  w.bytes += w.value - mark.value;
+/** An expression that folds to a value as long as its operands together (the value walked since `value0`). */
+export function folded(w: Walker, value0: number): void {
+  w.bytes += w.value - value0;
   if (w.bytes > w.maxBytes) refuseBytes(w);
 }
 

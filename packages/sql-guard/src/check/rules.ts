@@ -348,14 +348,13 @@ function amplified(w: Walker, args: unknown, argsValue: number): void {
   w.value += Math.min(n * Math.max(1, argsValue), 2 ** 40);
 }
 
-/** A constant's text as PostgreSQL reads it: an integer's digits, a numeric's or a string's characters. */
+/** A constant's text as PostgreSQL reads it: a string's or a numeric's characters, an integer's digits. */
 function constantText(f: Fields): string | undefined {
-  for (const key of ['sval', 'fval', 'ival'] as const) {
-    const inner = f[key];
-    if (isFields(inner)) {
-      const v = inner[key];
-      return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '0';
-    }
+  const inner = (f.sval ?? f.fval ?? f.ival) as Fields | undefined;
+  if (inner !== undefined) {
+    const v = inner.sval ?? inner.fval ?? inner.ival;
+    // libpg-query omits zero values: '' and 0 come as {}.
+    return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '0';
   }
   return f.boolval === undefined ? undefined : 'f';
 }

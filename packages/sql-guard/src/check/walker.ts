@@ -99,9 +99,9 @@ export class Walker {
     }
     const saved = this.enter(type, value, rule.fields);
     if (rule.folds) {
-      const mark = this.mark();
+      const value0 = this.value;
       rule.visit(this, value as Fields);
-      folded(this, mark);
+      folded(this, value0);
     } else rule.visit(this, value as Fields);
     this.leave(saved);
   }
