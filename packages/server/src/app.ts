@@ -37,6 +37,7 @@ import { httpBasics } from './http/http-basics.js';
 import { loggerOptions } from './http/logger.js';
 import { newRequestId } from './http/request-id.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/socket-errors.js';
+import { httpTimeouts } from './http/timeouts.js';
 import { InflightLimiter } from './inflight/index.js';
 import { createMailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/index.js';
@@ -270,6 +271,7 @@ export async function createServer(
     frameworkErrors: frameworkErrorHandler(actions),
     clientErrorHandler: clientErrorHandler(actions),
     return503OnClosing: true,
+    ...httpTimeouts(parsed),
     // Opening the database applies migrations; on a busy machine PGlite needs more than the 10 s default.
     pluginTimeout: 120_000,
     trustProxy: options.trustProxy ?? false,

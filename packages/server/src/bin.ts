@@ -59,6 +59,16 @@ const FLAGS: { key: keyof typeof CONFIG_ENV; flag: string; description: string }
     flag: '--embedded-max-memory-mb <n>',
     description: "restart the embedded engine's worker between requests past this much memory (MiB)",
   },
+  {
+    key: 'requestTimeoutMs',
+    flag: '--request-timeout-ms <ms>',
+    description: 'the whole request (headers and body) must arrive within this time',
+  },
+  {
+    key: 'connectionTimeoutMs',
+    flag: '--connection-timeout-ms <ms>',
+    description: "a new connection must send its first request's headers within this time",
+  },
   { key: 'redisUrl', flag: '--redis-url <url>', description: 'keep rate-limit counters in Redis' },
   { key: 'logLevel', flag: '--log-level <level>', description: 'pino level' },
   { key: 'fxSourceUrl', flag: '--fx-source-url <url>', description: 'where FX rates are downloaded from' },

@@ -1,5 +1,6 @@
 import { GUARD_ERROR_CODES, type GuardErrorCode } from '@expense/sql-guard/codes';
 import { GUIDE_TOPICS } from './guide/index.js';
+import { MAX_REPORT_MONTHS } from './report-range.js';
 
 /**
  * The one error catalogue (docs/architecture.md, "Errors"): every code the API or its MCP tools can answer, with
@@ -88,6 +89,14 @@ export const HTTP_ERRORS = {
     retryable: false,
     actions: [],
     mcpNext: 'Fix the arguments as the message says and call the tool again.',
+    variants: {
+      report_range: {
+        hint: `Send from and to as days written YYYY-MM-DD (years 0001 to 9999), from on or before to, at most ${MAX_REPORT_MONTHS} months apart; for a longer period, ask for one report per ${MAX_REPORT_MONTHS} months.`,
+        mcpHint: `Call report again with from and to as YYYY-MM-DD days, from on or before to, at most ${MAX_REPORT_MONTHS} months apart; for a longer period, call it once per ${MAX_REPORT_MONTHS} months.`,
+        cliHint: `Give --month, or --from and --to, as YYYY-MM months with --from not after --to, at most ${MAX_REPORT_MONTHS} months apart; for a longer period, run one report per ${MAX_REPORT_MONTHS} months.`,
+        consoleHint: `Choose a range of at most ${MAX_REPORT_MONTHS} months whose start is not after its end.`,
+      },
+    },
   },
   invalid_email: {
     status: 400,
@@ -418,6 +427,15 @@ export const HTTP_ERRORS = {
     cliHint: 'This change was already committed: `expense history` shows it.',
     consoleHint: 'This change was already confirmed.',
     mcpNext: CONFIRM_AGAIN,
+  },
+  request_timeout: {
+    status: 408,
+    message: 'The request did not arrive in full in time; the connection is closed.',
+    hint: 'Open a new connection and send the whole request (headers and body) at once: the server waits a limited time for it (30 s unless configured otherwise).',
+    cliHint: 'The connection was too slow: run the command again.',
+    consoleHint: 'The connection was too slow: try again.',
+    retryable: true,
+    actions: [],
   },
   payload_too_large: {
     status: 413,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIsoCurrency, minorUnits, roundDecimal } from './currency.js';
+import { checkReportRange, MAX_REPORT_MONTHS } from './report-range.js';
 
 /*
  * The reports: fixed, reviewed SQL in the service's dialect, run through the same guard, row-level security and
@@ -38,21 +39,39 @@ export type ReportInput = z.infer<typeof ReportInputSchema>;
 export const ReportQuerySchema = ReportInputSchema.omit({ kind: true }).strict();
 export const ReportParamsSchema = z.object({ kind: z.enum(REPORT_KINDS) });
 
-/** The longest range of monthly buckets a report builds (its VALUES list). */
-export const MAX_REPORT_MONTHS = 36;
+export {
+  checkReportRange,
+  isReportDay,
+  MAX_REPORT_MONTHS,
+  REPORT_FIRST_DAY,
+  REPORT_LAST_DAY,
+  ReportInputError,
+} from './report-range.js';
 /** A rate used more than this many days after its market day is called stale. */
 export const STALE_RATE_DAYS = 7;
-
-export class ReportInputError extends Error {}
 
 const dateLit = (d: string) => `DATE '${d}'`;
 /** Local midnight of a day: SQL runs in the workspace's time zone, so a TIMESTAMPTZ without offset is local. */
 const midnight = (d: string) => `TIMESTAMPTZ '${d} 00:00:00'`;
 
+/** YYYY-MM-DD as PostgreSQL reads it: toISOString writes year 10000 (the day after 9999-12-31) as +010000. */
+function isoDay(t: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(t.getUTCFullYear()).padStart(4, '0')}-${two(t.getUTCMonth() + 1)}-${two(t.getUTCDate())}`;
+}
+
+/** The UTC midnight of a YYYY-MM-DD day (also a year past 9999, which `new Date(text)` refuses). */
+function parseDay(day: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const t = new Date(0);
+  t.setUTCFullYear(y, m - 1, d);
+  return t;
+}
+
 function addDays(date: string, days: number): string {
-  const t = new Date(`${date}T00:00:00Z`);
+  const t = parseDay(date);
   t.setUTCDate(t.getUTCDate() + days);
-  return t.toISOString().slice(0, 10);
+  return isoDay(t);
 }
 
 function monthStart(date: string): string {
@@ -60,19 +79,20 @@ function monthStart(date: string): string {
 }
 
 function nextMonth(first: string): string {
-  const t = new Date(`${first}T00:00:00Z`);
+  const t = parseDay(first);
   t.setUTCMonth(t.getUTCMonth() + 1);
-  return t.toISOString().slice(0, 10);
+  return isoDay(t);
 }
 
-/** The months touching [from, to] as [first day, first day of the next month]. */
+/** The months touching [from, to] as [first day, first day of the next month]; the range is checked before. */
 export function monthBuckets(from: string, to: string): [string, string][] {
   const out: [string, string][] = [];
-  for (let m = monthStart(from); m <= to; m = nextMonth(m)) {
-    out.push([m, nextMonth(m)]);
-    if (out.length > MAX_REPORT_MONTHS) {
-      throw new ReportInputError(`A report covers at most ${MAX_REPORT_MONTHS} months; narrow from/to.`);
-    }
+  const last = monthStart(to);
+  for (let m = monthStart(from); out.length < MAX_REPORT_MONTHS; ) {
+    const next = nextMonth(m);
+    out.push([m, next]);
+    if (m === last) break;
+    m = next;
   }
   return out;
 }
@@ -203,10 +223,10 @@ function fxSql(kind: ReportKind, from: string, to: string, range: Range): string
   ].join('');
 }
 
-/** The input as every report checks it (schema, then the range's order); ReportInputError for a bad range. */
+/** The input as every report checks it (schema, then checkReportRange); ReportInputError for a bad range. */
 export function checkedReportInput(input: ReportInput): ReportInput {
   const checked = ReportInputSchema.parse(input);
-  if (checked.from > checked.to) throw new ReportInputError('`from` is after `to`.');
+  checkReportRange(checked.from, checked.to);
   return checked;
 }
 

@@ -32,6 +32,7 @@ const PUBLISHED: Record<number, string[]> = {
   403: ['forbidden'],
   404: ['not_found', 'workspace_not_found'],
   405: ['method_not_allowed'],
+  408: ['request_timeout'],
   409: ['idempotency_key_reused', 'last_owner', 'change_conflict', 'limit_reached', 'confirmation_used'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],

@@ -38,6 +38,7 @@ export async function query(ctx: Context, options: QueryOptions, [arg]: string[]
       colours: ctx.out,
       header: options.header,
       crlf: options.crlf === true,
+      raw: options.raw === true,
       expanded: options.expanded === true,
       numbers: options.numbers === true,
       ...(options.unaligned ? { unaligned: options.fieldSeparator } : {}),

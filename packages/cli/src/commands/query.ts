@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { RAW_HELP } from '../output/csv.js';
 import type { RowFormat } from '../output/sql-result.js';
 import { type Action, lazy } from './action.js';
 
@@ -8,6 +9,7 @@ export interface QueryOptions {
   all?: boolean;
   header: boolean;
   crlf?: boolean;
+  raw?: boolean;
   unaligned?: boolean;
   fieldSeparator: string;
   expanded?: boolean;
@@ -31,6 +33,7 @@ export function registerQuery(program: Command, action: Action): void {
     .option('--all', 'fetch every row, page by page (the query needs an ORDER BY)')
     .option('-t, --no-header', 'rows only, without the column names (psql -t)')
     .option('--crlf', 'end CSV lines with CRLF (default LF)')
+    .option('--raw', RAW_HELP)
     .option('-A, --unaligned', 'one line per row, fields joined by the separator (psql -A)')
     .option('-F, --field-separator <sep>', 'the separator for -A', '|')
     .option('-x, --expanded', 'one block per row, a line per column (psql -x)')

@@ -1,4 +1,5 @@
-import { isIsoCurrency } from '@expense/wire';
+import { HTTP_ERRORS, isIsoCurrency } from '@expense/wire';
+import { checkReportRange, ReportInputError } from '@expense/wire/reports';
 import type { ExpenseApi } from '../api/index.js';
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
@@ -8,14 +9,23 @@ import { REPORTS, type ReportName, type ReportOptions } from './report.js';
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
+/** The UTC date of year, month (0-based, may overflow) and day; Date.UTC would read years 0 to 99 as 1900s. */
+function utcDate(year: number, month: number, day: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day);
+  return date;
+}
+
 function lastDay(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+  return utcDate(y, m, 0).toISOString().slice(0, 10);
 }
 
 function monthsBefore(month: string, n: number): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m - 1 - n, 1)).toISOString().slice(0, 7);
+  return utcDate(y, m - 1 - n, 1)
+    .toISOString()
+    .slice(0, 7);
 }
 
 type RangeFlags = { month?: string; from?: string; to?: string };
@@ -49,7 +59,15 @@ export function reportRange(
   const to = options.to ?? options.from ?? month;
   const from = options.from ?? (options.to ? options.to : name === 'trend' ? monthsBefore(month, 11) : month);
   if (from > to) throw usageError(`--from ${from} is after --to ${to}.`);
-  return { from: `${from}-01`, to: lastDay(to) };
+  const range = { from: `${from}-01`, to: lastDay(to) };
+  try {
+    checkReportRange(range.from, range.to);
+  } catch (error) {
+    if (error instanceof ReportInputError)
+      throw usageError(error.message, HTTP_ERRORS.invalid_request.variants.report_range.cliHint);
+    throw error;
+  }
+  return range;
 }
 
 /** Today in the workspace's time zone: data.clock of a trivial read (SQL results carry the clock). */
@@ -91,6 +109,7 @@ export async function report(ctx: Context, options: ReportOptions, [name]: strin
     colours: ctx.out,
     header: options.header,
     crlf: false,
+    raw: options.raw === true,
     expanded: false,
     numbers: false,
   });

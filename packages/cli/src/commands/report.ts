@@ -1,5 +1,6 @@
 import type { ReportKind } from '@expense/wire/reports';
 import { Argument, type Command, Option } from 'commander';
+import { RAW_HELP } from '../output/csv.js';
 import type { RowFormat } from '../output/sql-result.js';
 import { type Action, lazy } from './action.js';
 import { choices } from './choices.js';
@@ -19,6 +20,7 @@ export interface ReportOptions {
   to?: string;
   currency?: string;
   format: RowFormat;
+  raw?: boolean;
   header: boolean;
   pager: boolean;
 }
@@ -54,6 +56,7 @@ export function registerReport(program: Command, action: Action): void {
         .choices(['table', 'json', 'csv'])
         .default('table'),
     )
+    .option('--raw', RAW_HELP)
     .option('-t, --no-header', 'rows only, without the column names')
     .option('--no-pager', 'never page the output')
     .description(

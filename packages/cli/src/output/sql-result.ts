@@ -14,6 +14,8 @@ export interface RowOptions {
   header?: boolean;
   /** CSV lines end in CRLF (default LF). */
   crlf?: boolean;
+  /** CSV: cells unchanged, without the `'` that keeps a spreadsheet from running them as formulas. */
+  raw?: boolean;
   /** psql's -A: one line per row, fields joined by this separator, no padding. */
   unaligned?: string;
   /** psql's -x: one block per row, a line per column. */
@@ -56,7 +58,11 @@ export function renderRows(statement: StatementResult, format: RowFormat, option
   const header = columns.map((c) => c.name);
   const cells = statement.rows.map((row) => columns.map((c) => cellText(row[c.name])));
   if (format === 'csv')
-    return renderCsv(header, cells, { header: options.header !== false, crlf: options.crlf === true });
+    return renderCsv(header, cells, {
+      header: options.header !== false,
+      crlf: options.crlf === true,
+      raw: options.raw === true,
+    });
   if (options.expanded) return renderExpanded(header, cells, options.unaligned);
   if (options.unaligned !== undefined) {
     const sep = options.unaligned;

@@ -3,6 +3,8 @@ import { FX_CONFIG_ENV, FxConfigSchema } from '../fx/config.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
+/** An HTTP time limit: from 100 ms (less cuts ordinary requests; it also catches seconds given as ms) to an hour. */
+const timeLimitMs = z.coerce.number().int().min(100).max(3_600_000);
 const optionalString = z
   .string()
   .optional()
@@ -40,6 +42,16 @@ export const ServerConfigSchema = z
     redisUrl: optionalString,
     /** Prefix of the rate-limit keys in Redis (several deployments, or test runs, may share one Redis). */
     redisKeyPrefix: z.string().min(1).default('expense'),
+    /**
+     * The whole request, headers and body, must arrive within this many ms of its first byte (408
+     * request_timeout after). Receiving only: the time an answer takes (SQL, a stream) is not counted.
+     */
+    requestTimeoutMs: timeLimitMs.default(30_000),
+    /**
+     * A new connection must send its first request's headers within this many ms (and any request its headers
+     * within this many ms of its first byte); at most requestTimeoutMs.
+     */
+    connectionTimeoutMs: timeLimitMs.default(10_000),
     /** Deadline of one SQL request in milliseconds (25 s; smaller values are for tests). */
     sqlDeadlineMs: positiveInt.default(25_000),
     /** SQL requests in flight at once per key and per user (too_many_concurrent_requests beyond). */
@@ -91,6 +103,8 @@ export const CONFIG_ENV = {
   ratePerDay: 'EXPENSE_RATE_PER_DAY',
   redisUrl: 'REDIS_URL',
   redisKeyPrefix: 'EXPENSE_REDIS_KEY_PREFIX',
+  requestTimeoutMs: 'EXPENSE_REQUEST_TIMEOUT_MS',
+  connectionTimeoutMs: 'EXPENSE_CONNECTION_TIMEOUT_MS',
   sqlDeadlineMs: 'EXPENSE_SQL_DEADLINE_MS',
   maxInflightPerKey: 'EXPENSE_MAX_INFLIGHT_PER_KEY',
   maxInflightPerUser: 'EXPENSE_MAX_INFLIGHT_PER_USER',
@@ -128,6 +142,11 @@ export function parseConfig(input: ServerConfigInput = {}): ServerConfig {
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const c = result.data;
+  if (c.connectionTimeoutMs > c.requestTimeoutMs) {
+    throw new ConfigError(
+      `invalid configuration: ${CONFIG_ENV.connectionTimeoutMs} (${c.connectionTimeoutMs}) must not exceed ${CONFIG_ENV.requestTimeoutMs} (${c.requestTimeoutMs}): the first request's headers are part of its whole request.`,
+    );
+  }
   const publicUrl = trimOrigin(c.publicUrl ?? `http://${hostForUrl(c.host)}:${c.port}`);
   return {
     ...c,

@@ -8,7 +8,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Body fields whose invalid (present but wrong) value has its own error code. */
     fieldCodes?: Record<string, ErrorCode>;
-    /** Body fields whose invalid value has its own hint (the next step for that field), under invalid_request. */
+    /**
+     * Body or query string fields whose invalid value has its own hint (the next step for that field), under
+     * invalid_request.
+     */
     fieldHints?: Record<string, string>;
   }
 }
@@ -37,18 +40,13 @@ function validationError(
       return new ApiError(code, `${field}: ${issues[0]?.message ?? 'invalid'}`, { details: { issues } });
     }
   }
-  const hints = [...fields].map((f) => request.routeOptions.config.fieldHints?.[f]).filter((h) => h);
-  if (where === 'body' && hints.length > 0) {
-    return new ApiError(
-      'invalid_request',
-      `The request body is not valid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-      { details: { issues }, hint: hints.join(' ') },
-    );
-  }
+  const hints = [...new Set([...fields].map((f) => request.routeOptions.config.fieldHints?.[f]))].filter(
+    (h) => h,
+  );
   return new ApiError(
     'invalid_request',
     `The request ${where} is not valid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-    { details: { issues } },
+    { details: { issues }, ...(hints.length > 0 ? { hint: hints.join(' ') } : {}) },
   );
 }
 

@@ -21,26 +21,42 @@ export function frameworkErrorHandler(actions: ActionBuilder) {
   };
 }
 
+/** The answer on the socket for each kind of client error Node reports (anything else: not HTTP). */
+function answerOf(code: string | undefined): { status: string; error: ApiError } {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: '408 Request Timeout', error: new ApiError('request_timeout') };
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return {
+      status: '431 Request Header Fields Too Large',
+      error: new ApiError('invalid_request', 'The request headers are too large.'),
+    };
+  }
+  return {
+    status: '400 Bad Request',
+    error: new ApiError('invalid_request', 'The request is not valid HTTP.'),
+  };
+}
+
 /**
- * Node's `clientError` for requests it cannot parse as HTTP (Fastify's `clientErrorHandler` option): a plain
- * 400 (431 for oversized headers) envelope on the socket, then close it.
+ * Node's `clientError` for requests it cannot parse as HTTP, or that did not arrive in full in time (Fastify's
+ * `clientErrorHandler` option): a 400 (431 for oversized headers, 408 for a request or an idle new connection past
+ * its time limit, see timeouts.ts) envelope on the socket, then close it.
  */
 export function clientErrorHandler(actions: ActionBuilder) {
   return (error: NodeJS.ErrnoException, socket: Duplex): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const body = JSON.stringify(
-      failure(
-        new ApiError(
-          'invalid_request',
-          tooLarge ? 'The request headers are too large.' : 'The request is not valid HTTP.',
-        ),
-        actions,
-      ),
-    );
-    const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    // An answer already under way on this socket (as Node checks): another status line would corrupt it.
+    if ((socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { status, error: apiError } = answerOf(error.code);
+    const body = JSON.stringify(failure(apiError, actions));
     socket.end(
       `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
+      // The server's sockets are half-open (Node's http server): ended alone, a socket would stay open until
+      // the client closes its side, which a client that stopped sending may never do.
+      () => socket.destroy(),
     );
   };
 }

@@ -1,5 +1,5 @@
 import { createGuard } from '@expense/sql-guard';
-import { API_ROUTES, fastifyRoute, WORKSPACE_HEADER } from '@expense/wire';
+import { API_ROUTES, fastifyRoute, resolveError, WORKSPACE_HEADER } from '@expense/wire';
 import {
   type ReportData,
   ReportDataSchema,
@@ -28,6 +28,9 @@ import { toSqlApiError } from '../sql/errors.js';
  * under the caller's context, through the guard and its limits like any SQL request, and shaped by the same
  * function for every client (the MCP `report` tool, `expense report`, the console).
  */
+/** What to send instead of a range that is not a report's (the catalogue's words), for any of its refusals. */
+const RANGE_HINT = resolveError('invalid_request', 'report_range').hint;
+
 export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const guard = await createGuard({ limits: { deadlineMs: ctx.config.sqlDeadlineMs } });
@@ -35,6 +38,7 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.route({
       ...fastifyRoute(API_ROUTES.report),
+      config: { fieldHints: { from: RANGE_HINT, to: RANGE_HINT } },
       schema: {
         tags: ['reports'],
         summary:
@@ -57,7 +61,9 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         try {
           sql = reportScript(input).join(';\n');
         } catch (error) {
-          if (error instanceof ReportInputError) throw new ApiError('invalid_request', error.message);
+          // Before any SQL runs: dates PostgreSQL holds, in order, at most 36 months (@expense/wire/reports).
+          if (error instanceof ReportInputError)
+            throw new ApiError('invalid_request', error.message, { variant: 'report_range' });
           throw error;
         }
         const checked = guard.check(sql, { mode: 'script' });
