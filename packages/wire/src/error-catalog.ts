@@ -468,6 +468,13 @@ export const HTTP_ERRORS = {
         consoleHint: 'Sign in again in a minute.',
       },
       guard_busy: { hint: 'Wait a second and send it again, or send shorter statements.' },
+      invitation_busy: {
+        hint: 'Another invitation to this workspace or of this address is being written right now: send this invitation again after the seconds in Retry-After (it counts against your hourly invitations either way); nothing was changed.',
+        cliHint:
+          'Another invitation to this workspace or of this address is being sent right now: run it again in a second.',
+        consoleHint:
+          'Another invitation to this workspace or of this address is being sent right now: try again in a moment.',
+      },
       key_caps: {
         hint: 'Revoke keys you no longer use (GET /v1/keys lists them, DELETE /v1/keys/{connectionId} revokes one), or reuse one you have.',
         mcpHint:

@@ -177,16 +177,37 @@ export async function listMembers(db: Queryable, workspaceId: string): Promise<M
 }
 
 /**
+ * The address (normalised) as an active member of the workspace, else as invited to it; undefined when neither,
+ * i.e. when inviting it would be a new invitation. Reads only: no lock, no write.
+ */
+export async function findMemberByEmail(
+  db: Queryable,
+  workspaceId: string,
+  email: string,
+): Promise<Member | undefined> {
+  const { rows } = await db.query<MemberRow>(
+    `SELECT u.user_id, u.email, coalesce(m.role, i.role) AS role,
+            CASE WHEN m.user_id IS NOT NULL THEN 'active' ELSE 'invited' END AS status,
+            coalesce(m.added_at, i.invited_at) AS added_at
+     FROM expense_internal.users u
+     LEFT JOIN expense_internal.workspace_members m ON m.workspace_id = $1 AND m.user_id = u.user_id
+     LEFT JOIN expense_internal.workspace_invitations i ON i.workspace_id = $1 AND i.user_id = u.user_id
+     WHERE lower(u.email) = $2 AND (m.user_id IS NOT NULL OR i.user_id IS NOT NULL)`,
+    [workspaceId, email],
+  );
+  return rows[0] ? toMember(rows[0]) : undefined;
+}
+
+/**
  * Invites a user (by id) to a workspace as a member: an invitation only, which grants nothing until the invitee
  * accepts it. An active member is returned as they are; `created` tells whether a new invitation was written.
+ * A new invitation is admitted first (ratelimit/invitation-limits.ts), in the same transaction.
  */
 export async function inviteMember(
   tx: Queryable,
   workspaceId: string,
   userId: string,
   invitedBy: string,
-  /** Runs before a new invitation is written (not for an active member or one already invited); may refuse. */
-  admit?: () => Promise<void>,
 ): Promise<{ member: Member; created: boolean }> {
   const active = await tx.query<MemberRow>(
     `SELECT m.user_id, u.email, m.role, 'active' AS status, m.added_at
@@ -195,13 +216,6 @@ export async function inviteMember(
     [workspaceId, userId],
   );
   if (active.rows[0]) return { member: toMember(active.rows[0]), created: false };
-  if (admit) {
-    const pending = await tx.query(
-      'SELECT 1 FROM expense_internal.workspace_invitations WHERE workspace_id = $1 AND user_id = $2',
-      [workspaceId, userId],
-    );
-    if (pending.rowCount === 0) await admit();
-  }
   const inserted = await tx.query(
     `INSERT INTO expense_internal.workspace_invitations (workspace_id, user_id, role, invited_by)
      VALUES ($1, $2, 'member', $3) ON CONFLICT (workspace_id, user_id) DO NOTHING`,

@@ -11,14 +11,20 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../auth/authenticate.js';
-import { upsertUser } from '../../auth/otp.js';
+import { normalizeEmail, upsertUser } from '../../auth/otp.js';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import { invitationMail } from '../../mail/invitation-mail.js';
 import { admitInvitation } from '../../ratelimit/invitation-limits.js';
 import type { Queryable } from '../../storage/database.js';
-import { findMembership, inviteMember, listMembers, removeMember } from '../../workspaces/store.js';
+import {
+  findMemberByEmail,
+  findMembership,
+  inviteMember,
+  listMembers,
+  removeMember,
+} from '../../workspaces/store.js';
 import { apiKeySecurity, errorResponses, responses } from '../responses.js';
 
 async function requireOwner(db: Queryable, userId: string, workspaceId: string, lock = false) {
@@ -88,15 +94,18 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { userId } = principalOf(request);
         const { result, workspaceName, inviterEmail } = await ctx.db.transaction(async (tx) => {
           const workspace = await requireOwner(tx, userId, request.params.workspaceId);
-          const user = await upsertUser(tx, request.body.email);
-          const invited = await inviteMember(tx, workspace.workspaceId, user.userId, userId, () =>
-            admitInvitation(tx, ctx.invitationLimits, {
+          const email = normalizeEmail(request.body.email);
+          // A new invitation is admitted before anything is written; admission never waits for a lock.
+          const known = await findMemberByEmail(tx, workspace.workspaceId, email);
+          if (!known) {
+            await admitInvitation(tx, ctx.invitationLimits, {
               workspaceId: workspace.workspaceId,
-              userId: user.userId,
-              email: user.email,
+              email,
               invitedBy: userId,
-            }),
-          );
+            });
+          }
+          const user = await upsertUser(tx, email);
+          const invited = await inviteMember(tx, workspace.workspaceId, user.userId, userId);
           const inviter = await tx.query<{ email: string }>(
             'SELECT email FROM expense_internal.users WHERE user_id = $1',
             [userId],
