@@ -1,7 +1,8 @@
-// One tenant cannot starve another (issue 11, findings 1 and 2), measured on both engines over HTTP against a
-// real server process: an attacker with three keys keeps 12 slow statements going (retrying after each 429 as
-// Retry-After says), while a bystander sends SELECT 1 and GET /v1/me one after another. Reported: the
-// bystander's worst latency, and the attacker's longest answer against the deadline counted from arrival.
+// One tenant cannot starve another (issue 11, findings 1 and 2; issue 35, slow writes on the embedded engine),
+// measured on both engines over HTTP against a real server process: an attacker with three keys keeps 12 slow
+// statements going (reads, or writes that run to the deadline; retrying after each 429 as Retry-After says), while
+// a bystander sends SELECT 1 and GET /v1/me one after another. Reported: the bystander's worst latency, and the
+// attacker's longest answer against the deadline counted from arrival.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +13,15 @@ import { addKey, createUser, insertLedgerRows, openForSeeding } from '../bench/l
 import { startServerProcess } from '../bench/lib/server-process.js';
 import { createWorkspace } from '../src/workspaces/store.js';
 
+type Engine = 'pglite' | 'postgres';
+type Workload = 'reads' | 'writes';
+
 export interface FairnessOptions {
   durationS: number;
   deadlineMs: number;
+  engines: Engine[];
+  /** What the attacker sends: slow reads, or slow writes (each of which would run to the deadline). */
+  workloads: Workload[];
 }
 
 interface Latencies {
@@ -25,7 +32,8 @@ interface Latencies {
 }
 
 export interface FairnessEngineReport {
-  engine: 'pglite' | 'postgres';
+  engine: Engine;
+  workload: Workload;
   attacker: Latencies & { concurrent: number; keys: number };
   bystanderSelect: Latencies;
   bystanderMe: Latencies;
@@ -41,6 +49,13 @@ export interface FairnessReport {
 /** 100 rows four ways: never finishes within a deadline. */
 const ENDLESS =
   'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d';
+/** A write that never finishes within a deadline: it scans 100 rows four ways for rows to copy, and finds none. */
+const ENDLESS_WRITE =
+  'INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) SELECT a.ts, a.account_id, a.amount, a.currency, a.kind, a.category FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d WHERE a.amount + b.amount + c.amount + d.amount < -1000000000';
+const ATTACKS: Record<Workload, { path: string; sql: string }> = {
+  reads: { path: '/v1/sql/query', sql: ENDLESS },
+  writes: { path: '/v1/sql/execute', sql: ENDLESS_WRITE },
+};
 /** How far past its deadline an answer may come (the cancel, a restart of the embedded engine). */
 const SLACK_MS = 5_000;
 
@@ -59,7 +74,8 @@ function summarise(samples: { status: number; ms: number }[]): Latencies {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function runEngine(
-  engine: 'pglite' | 'postgres',
+  engine: Engine,
+  workload: Workload,
   options: FairnessOptions,
 ): Promise<FairnessEngineReport> {
   const failures: string[] = [];
@@ -105,9 +121,9 @@ async function runEngine(
       };
       const attacker = async (i: number) => {
         while (Date.now() < until) {
-          const res = await call(server.origin, 'POST', '/v1/sql/query', {
+          const res = await call(server.origin, 'POST', ATTACKS[workload].path, {
             key: keys.attacker[i % 3] as string,
-            body: { sql: ENDLESS },
+            body: { sql: ATTACKS[workload].sql },
             timeoutMs: options.deadlineMs * 4,
           });
           attack.push({ status: res.status, ms: res.ms });
@@ -143,6 +159,7 @@ async function runEngine(
       await Promise.all([...Array.from({ length: 12 }, (_, i) => attacker(i)), bystander()]);
       const report: FairnessEngineReport = {
         engine,
+        workload,
         attacker: { ...summarise(attack), concurrent: 12, keys: 3 },
         bystanderSelect: summarise(select),
         bystanderMe: summarise(me),
@@ -162,9 +179,13 @@ async function runEngine(
 
 export async function runFairness(options: FairnessOptions): Promise<FairnessReport> {
   const engines: FairnessEngineReport[] = [];
-  for (const engine of ['pglite', 'postgres'] as const) {
-    log(`fairness: ${engine}, 12 slow statements from 3 keys of one user for ${options.durationS} s`);
-    engines.push(await runEngine(engine, options));
+  for (const workload of options.workloads) {
+    for (const engine of options.engines) {
+      log(
+        `fairness: ${engine}, 12 slow ${workload} from 3 keys of one user for ${options.durationS} s (deadline ${options.deadlineMs} ms)`,
+      );
+      engines.push(await runEngine(engine, workload, options));
+    }
   }
   return { options, engines, failures: engines.flatMap((e) => e.failures) };
 }
@@ -172,7 +193,7 @@ export async function runFairness(options: FairnessOptions): Promise<FairnessRep
 export function logFairness(report: FairnessReport): void {
   for (const e of report.engines) {
     log(
-      `fairness ${e.engine}: attacker ${e.attacker.requests} requests ${JSON.stringify(e.attacker.statuses)}, longest ${e.attacker.maxMs} ms; ` +
+      `fairness ${e.engine} ${e.workload}: attacker ${e.attacker.requests} requests ${JSON.stringify(e.attacker.statuses)}, longest ${e.attacker.maxMs} ms; ` +
         `bystander SELECT ${JSON.stringify(e.bystanderSelect.statuses)} p50 ${e.bystanderSelect.p50Ms} ms, worst ${e.bystanderSelect.maxMs} ms; ` +
         `/v1/me p50 ${e.bystanderMe.p50Ms} ms, worst ${e.bystanderMe.maxMs} ms: ${e.failures.length ? `FAILED ${e.failures.join('; ')}` : 'ok'}`,
     );
@@ -183,5 +204,7 @@ export function fairnessOptionsFromArgs(): FairnessOptions {
   return {
     durationS: Number(arg('fairness-duration', '30')),
     deadlineMs: Number(arg('fairness-deadline', '8000')),
+    engines: arg('fairness-engines', 'pglite,postgres').split(',') as Engine[],
+    workloads: arg('fairness-workloads', 'reads,writes').split(',') as Workload[],
   };
 }

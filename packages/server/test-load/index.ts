@@ -1,7 +1,8 @@
 // `pnpm test:load`: the load suite, then the isolation property, against PostgreSQL on 127.0.0.1.
 //   node --conditions=@expense/source --import tsx test-load/index.ts [--duration 60] [--connections 200]
 //        [--keys 40] [--users 5] [--runs 40] [--steps 30] [--seed n] [--only load|isolation|fairness]
-//        [--fairness-duration 30] [--fairness-deadline 8000] [--only attack] [--attack-duration 20]
+//        [--fairness-duration 30] [--fairness-deadline 8000] [--fairness-engines pglite,postgres]
+//        [--fairness-workloads reads,writes] [--only attack] [--attack-duration 20]
 //        [--attack-keys 17] [--attack-engines postgres,postgres+redis,pglite] [--attack-mcp on|off]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -62,13 +62,16 @@ export class ArrivalDeadline {
     });
   }
 
-  /** The embedded engine stopped this read-only request after its fair share, for another user's turn. */
+  /**
+   * The embedded engine stopped this request (a read, or a write before its COMMIT) after its fair share for another
+   * user's turn, and rolled it back.
+   */
   preempted(afterMs: number): GuardRunError {
     return new GuardRunError(
       'deadline_exceeded',
-      `The request was stopped after ${afterMs} ms because other users were waiting: the embedded database runs one statement at a time, and a read may hold it for ${afterMs} ms while others wait.`,
+      `The request was stopped after ${afterMs} ms because other users were waiting, and rolled back: the embedded database was busy, it runs one statement at a time, and a request may hold it for ${afterMs} ms while others wait.`,
       { deadlineMs: this.deadlineMs },
-      'Make the statement cheaper (narrower filters, fewer joins), or retry when the database is less busy.',
+      'Send it again in a moment, or make it cheaper (narrower filters, fewer joins) or smaller (fewer rows per write) so that it finishes within its share.',
     );
   }
 }

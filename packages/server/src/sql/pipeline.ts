@@ -105,9 +105,10 @@ export function roundTripPlan(
 }
 
 /**
- * How long a statement that changes nothing may keep the embedded engine's one connection while another user (or
- * the server's own work) waits as long: one second (a quarter of a short deadline), so that a bystander's request
- * waits about a second plus the engine's restart behind each slow read, not a share of the deadline.
+ * How long a request may keep the embedded engine's one connection while another user (or the server's own work)
+ * waits as long, reads and writes alike (a write stopped before its COMMIT is rolled back): one second (a quarter of
+ * a short deadline), so that a bystander's request waits about a second plus the engine's restart behind each slow
+ * request, not a share of the deadline.
  */
 export const FAIR_SLICE_MS = 1_000;
 const fairShare = (deadlineMs: number) => Math.min(FAIR_SLICE_MS, Math.max(250, Math.round(deadlineMs / 4)));

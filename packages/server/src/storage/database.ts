@@ -54,7 +54,7 @@ export interface UserTransactionOptions {
   startBy?: number;
   /** The relations the user SQL may write (the embedded engine reclaims their space after a rollback). */
   writes?: readonly string[];
-  /** See ExclusiveOptions.fairShareMs: the embedded engine may stop a read-only transaction (PreemptedError). */
+  /** See ExclusiveOptions.fairShareMs: the embedded engine may stop (and roll back) the transaction (PreemptedError). */
   fairShareMs?: number;
 }
 

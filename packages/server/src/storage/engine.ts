@@ -20,6 +20,11 @@ export interface BatchSession extends SqlSession {
    * work that runs as the owner in the transaction before its role switch (a revert's bookkeeping).
    */
   ownerQuery<R>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /**
+   * Called just before the transaction's COMMIT is sent: from then on its outcome is being decided, and an engine
+   * that stops transactions for other tenants (ExclusiveOptions.fairShareMs) leaves this one alone.
+   */
+  committing?(): void;
 }
 
 export interface TransactionSpec {
@@ -42,11 +47,12 @@ export interface ExclusiveOptions {
   /** Relations the transaction may write, and whether it rolls back even when its body succeeds. */
   writes?: readonly string[];
   rollsBack?: boolean;
-  /** A read-only transaction: with rollsBack, one that an engine may stop without changing anything. */
+  /** A read-only transaction. */
   readOnly?: boolean;
   /**
-   * An engine with one connection may stop a transaction that could not change anything (read-only or rolled
-   * back) once it ran this long while another tenant waited this long (PreemptedError).
+   * An engine with one connection may stop the transaction once it ran this long while another tenant waited this
+   * long, reads and writes alike: it is rolled back, nothing of it is kept, and it rejects with PreemptedError. Not
+   * once its COMMIT is under way (BatchSession.committing).
    */
   fairShareMs?: number;
   /** Whose request it is in the logs (what the engine had to do to stop a statement). */

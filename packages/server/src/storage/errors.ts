@@ -101,13 +101,16 @@ export class StartDeadlineError extends fixedStorageError(
 ) {}
 
 /**
- * The embedded engine stopped a read-only (or rolled-back) transaction that had run for its fair share while
- * another user waited; nothing was changed.
+ * The embedded engine stopped a transaction (a read or a write that had not begun to commit) that had run for its
+ * fair share while another user waited, and rolled it back: nothing was changed.
  */
 export class PreemptedError extends StorageError {
   override readonly name = 'PreemptedError';
   constructor(readonly afterMs: number) {
-    super('preempted', `The transaction was stopped after ${afterMs} ms to let other users' requests run.`);
+    super(
+      'preempted',
+      `The transaction was stopped after ${afterMs} ms and rolled back to let other users' requests run.`,
+    );
   }
 }
 

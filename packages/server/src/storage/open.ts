@@ -24,6 +24,8 @@ export interface OpenDatabaseConfig {
   maxConnections?: number;
   /** PostgreSQL: connections for the server's own work, never taken by user SQL (default 4). */
   internalConnections?: number;
+  /** PostgreSQL: see PostgresOptions.abandonAfterMs (default 5 minutes; tests shorten it). */
+  abandonAfterMs?: number;
   /** Embedded: restart the engine's worker between requests once the process's memory passes this (MiB). */
   embeddedMaxMemoryMb?: number;
   /**
@@ -67,6 +69,7 @@ async function openEngine(config: OpenDatabaseConfig): Promise<Engine> {
       ...(config.internalConnections === undefined
         ? {}
         : { internalConnections: config.internalConnections }),
+      ...(config.abandonAfterMs === undefined ? {} : { abandonAfterMs: config.abandonAfterMs }),
       ...(config.logger ? { logger: config.logger } : {}),
     });
   }

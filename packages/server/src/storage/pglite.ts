@@ -314,18 +314,17 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     }
     let rolledBack = true;
     const { fairShareMs } = exclusiveOptions;
-    const preemptible =
-      fairShareMs !== undefined &&
-      (exclusiveOptions.readOnly === true || exclusiveOptions.rollsBack === true);
     let preempted = false;
     try {
       const value = await onHost(async (session) => {
-        if (!preemptible) return body(session);
-        // A statement cannot be paused: one that changes nothing is stopped once it had its fair share
-        // while another user waited as long, so that a bystander waits a share, not a whole deadline.
+        if (fairShareMs === undefined) return body(session);
+        // A statement cannot be paused: a transaction, read or write, is stopped and rolled back once it had its
+        // fair share while another user waited as long, so that a bystander waits a share, not a whole deadline
+        // (a stopped write loses nothing the deadline would not: it had not committed). Once its COMMIT is under
+        // way it is left alone: stopping it then would leave its outcome unknown.
         // The slice counts from when the engine can run it: a worker still reopening after the last interrupt
-        // answers this first (a read must not be stopped for the time the engine took to restart, nor for the
-        // new backend's first statement, which loads its caches). A warm worker needs no probe.
+        // answers this first (a transaction must not be stopped for the time the engine took to restart, nor for
+        // the new backend's first statement, which loads its caches). A warm worker needs no probe.
         if (!host.warm) await session.queryBatch('SELECT 1');
         const started = Date.now();
         const watch = setInterval(() => {
@@ -337,7 +336,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
           void session.cancel?.();
         }, PREEMPT_CHECK_MS);
         try {
-          return await body(session);
+          return await body({ ...session, committing: () => clearInterval(watch) });
         } finally {
           clearInterval(watch);
         }

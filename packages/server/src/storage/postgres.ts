@@ -44,6 +44,14 @@ export interface PostgresOptions {
    */
   terminateAfterMs?: number;
   /**
+   * How long a user statement's server process may run on after its termination before its connection is closed
+   * from this side; default 300000 (5 minutes). Until its server process has ended (its connection then closes,
+   * and the statement settles) the request keeps its connection, and with it its in-flight place: one user cannot
+   * have more server processes busy than its in-flight limit, even with work that checks for no interrupt. This
+   * bound only keeps a process that never ends from holding them forever.
+   */
+  abandonAfterMs?: number;
+  /**
    * lock_timeout of the server's own transactions (key checks, sign-in, /me, invitations...), in ms; default 2000.
    * They never wait long behind a lock a user's slow write holds: past it they fail with LockTimeoutError.
    */
@@ -54,6 +62,7 @@ export interface PostgresOptions {
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_INTERNAL_POOL_SIZE = 4;
 export const DEFAULT_TERMINATE_AFTER_MS = 1_000;
+export const DEFAULT_ABANDON_AFTER_MS = 300_000;
 export const DEFAULT_INTERNAL_LOCK_TIMEOUT_MS = 2_000;
 
 /**
@@ -89,6 +98,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
   const direct = options.directConnectionString ?? options.connectionString;
   const pooled = options.pooled ?? direct !== options.connectionString;
   const terminateAfterMs = options.terminateAfterMs ?? DEFAULT_TERMINATE_AFTER_MS;
+  const abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
   const lockTimeoutMs = options.internalLockTimeoutMs ?? DEFAULT_INTERNAL_LOCK_TIMEOUT_MS;
   const newPool = (
     max: number,
@@ -234,9 +244,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
   /**
    * Ends the server process running `client`'s statement (pg_terminate_backend over a direct connection of its
    * own: the pools may be full, and a pooler cannot). Direct: by process id; pooled: by the client's own
-   * application_name, among the sessions that are not idle.
+   * application_name, among the sessions that are not idle. Resolves with the process ids it signalled.
    */
-  const terminate = async (client: pg.ClientBase, requestId: string | undefined): Promise<void> => {
+  const terminate = async (client: pg.ClientBase, requestId: string | undefined): Promise<number[]> => {
     const name = applicationNameOf(client);
     const { processID } = client as unknown as { processID?: number | null };
     const killer = new pg.Client({
@@ -261,14 +271,37 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
         { requestId, terminatedPids: rows.map((r) => r.pid), afterMs: terminateAfterMs },
         'a statement ran on after its cancel: its server process was terminated and its connection discarded',
       );
+      return rows.map((r) => r.pid);
     } catch (error) {
       options.logger?.warn(
         { requestId, err: { message: (error as Error).message } },
         'could not terminate a statement that ran on after its cancel',
       );
+      return [];
     } finally {
       await killer.end().catch(() => undefined);
     }
+  };
+
+  /**
+   * A terminated statement's server process ends at its next check for interrupts, and its connection closes with
+   * it (also through a pooler, which closes its client when the server connection goes): then the statement
+   * settles. One still running `abandonAfterMs` later has its connection closed from this side, which settles it.
+   */
+  const abandonAfter = (
+    client: pg.ClientBase,
+    statement: Promise<void>,
+    log: { requestId: string | undefined; pids: number[] },
+  ): void => {
+    const timer = setTimeout(() => {
+      options.logger?.warn(
+        { ...log, afterMs: abandonAfterMs },
+        'a terminated statement still ran: its connection was closed from this side and given back, with its in-flight place',
+      );
+      // Every pooled client is a pg.Client (see uniquelyNamed); end() rejects the statement in flight.
+      void (client as pg.Client).end().catch(() => undefined);
+    }, abandonAfterMs);
+    void statement.then(() => clearTimeout(timer));
   };
 
   const transaction = async <T>(
@@ -344,7 +377,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
         ]);
         if (!stopped) {
           discard(new Error('The statement ran on after its cancel; its server process was terminated.'));
-          await terminate(client, options?.requestId);
+          const terminatedPids = await terminate(client, options?.requestId);
+          abandonAfter(client, statement, { requestId: options?.requestId, pids: terminatedPids });
         }
       }
       await sent;
@@ -369,6 +403,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Engine> {
       if (!isBroken()) await tracked(client.query('ROLLBACK')).catch(() => undefined);
       throw error;
     } finally {
+      // The connection goes back, and the caller's in-flight place is given back after this, only once the
+      // statement has ended in the database (see abandonAfter for the bound).
+      await running;
       release();
     }
   };

@@ -64,6 +64,7 @@ async function runUserTransaction<T>(
 /** Sends the statement that ends a transaction with COMMIT; its failure is CommitFailed, a ROLLBACK answer RolledBackError. */
 async function commitOn(session: BatchSession, text: string): Promise<void> {
   let tag: string | undefined;
+  session.committing?.();
   try {
     tag = (await session.queryBatch(text)).at(-1)?.command;
   } catch (error) {

@@ -3,7 +3,17 @@
 // request's arrival. Now users take turns, and a request that cannot start by its deadline runs nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live } from '../sql/setup.js';
-import { answerCounter, ENDLESS, query, SLOW, startFair, type Tenant, tenant } from './helpers.js';
+import {
+  answerCounter,
+  ENDLESS,
+  query,
+  SLOW,
+  SLOW_WRITE,
+  SLOW_WRITE_MARK,
+  startFair,
+  type Tenant,
+  tenant,
+} from './helpers.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -102,6 +112,37 @@ describe.each(ENGINES)('a fair share while others wait on $name', (engine) => {
       // PostgreSQL runs both at once: the slow one meets its own deadline, the other never waited.
       expect(stopped.body.error.message).toMatch(/did not finish within 8000 ms/);
     }
+  });
+
+  it("stops a write that ran its one-second slice while another user waited, rolls it back, and answers the other user's SELECT", async () => {
+    // Issue 35: one user's writes that ran to the deadline held the embedded engine for everyone (another user's
+    // SELECT 1 took 20 s or more, or 504). A write now gets the same slice as a read.
+    const slow = live.request('POST', '/v1/sql', {
+      key: attacker.keys[0] as string,
+      body: { sql: SLOW_WRITE },
+    });
+    await pause(300);
+    const other = await query(live, bystander.keys[0] as string, 'SELECT 1 AS one');
+    const stopped = await slow;
+    expect(other.status).toBe(200);
+    expect(other.body.data.statements[0].rows).toEqual([{ one: 1 }]);
+    expect(stopped.status).toBe(504);
+    expect(stopped.body.error).toMatchObject({ code: 'deadline_exceeded', retryable: true });
+    if (engine.name === 'PGlite') {
+      expect(stopped.body.error.message).toMatch(
+        /stopped after 1000 ms because other users were waiting, and rolled back: the embedded database was busy/,
+      );
+    } else {
+      expect(stopped.body.error.message).toMatch(/did not finish within 8000 ms/);
+    }
+    // Nothing of the stopped write is kept: its first statement's row is gone with it.
+    const kept = await query(
+      live,
+      attacker.keys[0] as string,
+      `SELECT count(*) AS n FROM ledger_entries WHERE category = '${SLOW_WRITE_MARK}'`,
+    );
+    expect(kept.status).toBe(200);
+    expect(Number(kept.body.data.statements[0].rows[0].n)).toBe(0);
   });
 
   it('lets a read run to its deadline when nobody else waits', async () => {

@@ -39,6 +39,18 @@ export const ENDLESS =
 export const SLOW =
   'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c WHERE a.amount + b.amount < c.amount * 3';
 
+/** The category of the row SLOW_WRITE writes first. */
+export const SLOW_WRITE_MARK = 'slow-write';
+/**
+ * A write that never finishes within a test deadline: a script that inserts one row (category SLOW_WRITE_MARK),
+ * then looks for rows to copy in 100 rows five ways (10^10 combinations) and finds none. Its first row is there
+ * only if it committed.
+ */
+export const SLOW_WRITE = [
+  `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2026-01-02 00:00:00+00', 'checking', 1, 'EUR', 'spend', '${SLOW_WRITE_MARK}')`,
+  'INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) SELECT a.ts, a.account_id, a.amount, a.currency, a.kind, a.category FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d, ledger_entries e WHERE a.amount + b.amount + c.amount + d.amount + e.amount < -1000000000',
+].join(';\n');
+
 /** Writes 200 rows: over the affected-row cap, so it is refused and rolled back. */
 export const OVER_CAP =
   'INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) SELECT a.ts, a.account_id, a.amount, a.currency, a.kind, a.category FROM ledger_entries a, ledger_entries b WHERE b.amount <= 2';

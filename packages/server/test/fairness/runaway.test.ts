@@ -2,16 +2,27 @@
 // its cancel (here a trigger that swallows query_canceled, as the planner ignores interrupts while folding a huge
 // expression) is ended with pg_terminate_backend one second after the cancel, its pooled connection is dropped,
 // and the request id is in the log; on PostgreSQL + Redis the user's in-flight leases are held (and renewed)
-// until the connection is back in the pool, so one user never holds more connections than its limit.
+// until the connection is back in the pool, so one user never holds more connections than its limit. A server
+// process that outlives even its termination keeps its request's in-flight place until it has ended (issue 35),
+// within a bound after which its connection is closed from this side.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type EngineSpec, POSTGRES, pooledEngines, request } from '@expense/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type ServerConfigInput } from '../../src/index.js';
 import { InflightLimiter } from '../../src/inflight/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, type OpenDatabaseConfig, openDatabase } from '../../src/storage/index.js';
 import { addWorkspace, createUser, type TestUser, waitFor } from '../sql/setup.js';
-import { installStubborn, STUBBORN_INSERT, stubbornBackends, stubbornRounds } from './stubborn.js';
+import {
+  DEAF_INSERT,
+  deafBackends,
+  installDeaf,
+  installStubborn,
+  livingBackends,
+  STUBBORN_INSERT,
+  stubbornBackends,
+  stubbornRounds,
+} from './stubborn.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -19,6 +30,8 @@ interface Logged {
   msg: string;
   requestId?: string;
   terminatedPids?: number[];
+  /** A terminated statement still running past the bound: its server processes. */
+  pids?: number[];
 }
 
 interface Served {
@@ -28,11 +41,15 @@ interface Served {
   close(): Promise<void>;
 }
 
-/** A server on a fresh database of the engine whose storage log lines are kept; the stubborn trigger installed. */
+/**
+ * A server on a fresh database of the engine whose storage log lines are kept; the stubborn trigger installed (and
+ * the deaf one, with `deafSeconds`).
+ */
 async function serve(
   engine: EngineSpec,
   config: ServerConfigInput,
   stubbornSeconds: number,
+  { deafSeconds, ...storage }: Pick<OpenDatabaseConfig, 'abandonAfterMs'> & { deafSeconds?: number } = {},
 ): Promise<Served> {
   const target = await engine.open();
   const logged: Logged[] = [];
@@ -40,7 +57,7 @@ async function serve(
     info: () => {},
     warn: (obj: object, msg?: string) => logged.push({ ...(obj as object), msg: msg ?? '' }),
   };
-  const db = await openDatabase({ databaseUrl: target.url, directUrl: target.directUrl, logger });
+  const db = await openDatabase({ databaseUrl: target.url, directUrl: target.directUrl, logger, ...storage });
   const app = await createServer(
     { logLevel: 'silent', ratePerSecond: 100_000, ratePerDay: 1_000_000, ...config },
     { database: db, keyCache: { ttlMs: 600_000 } },
@@ -48,6 +65,7 @@ async function serve(
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   await installStubborn(db, stubbornSeconds);
+  if (deafSeconds !== undefined) await installDeaf(db, deafSeconds);
   return {
     db,
     origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
@@ -228,5 +246,132 @@ describe('in-flight leases on PostgreSQL + Redis', () => {
       body: { sql: 'SELECT 1 AS one' },
     });
     expect(answer.status).toBe(200);
+  });
+});
+
+/** Waits (30 s at most) until no deaf statement runs any more: its database can then be dropped. */
+async function deafGone(served: Served | undefined): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (served && Date.now() < until && (await deafBackends(served.db)).length > 0) await waitFor(250);
+}
+
+describe.each([
+  { counted: 'in this process', redis: false },
+  { counted: 'in Redis', redis: true },
+])('a server process that outlives its termination on PostgreSQL, places counted $counted', ({ redis }) => {
+  const prefix = `expense-test-${randomBytes(6).toString('hex')}`;
+  let served: Served;
+  let user: TestUser;
+  let second: string;
+
+  beforeAll(async () => {
+    served = await serve(
+      POSTGRES,
+      { sqlDeadlineMs: 3_000, ...(redis ? { redisUrl: REDIS_URL, redisKeyPrefix: prefix } : {}) },
+      20,
+      // Long enough to be seen alive well after its termination (deadline 3 s, termination 1 s later).
+      { deafSeconds: 12 },
+    );
+    user = await userWithWorkspace(served.db);
+    // Saves the first workspace for the key; the second takes the other deaf write (writes to one workspace queue
+    // behind each other's history lock, where a cancel stops them).
+    const warm = await request(served.origin, 'POST', '/v1/sql/query', {
+      key: user.apiKey,
+      body: { sql: 'SELECT 1 AS one' },
+    });
+    expect(warm.status).toBe(200);
+    second = await addWorkspace(served.db, user.userId, 'Second');
+  });
+  afterAll(async () => {
+    await deafGone(served);
+    await served?.close();
+    if (redis) {
+      const client = new Redis(REDIS_URL);
+      const found = await client.keys(`${prefix}:*`);
+      if (found.length > 0) await client.del(...found);
+      await client.quit();
+    }
+  });
+
+  it("keeps the request's in-flight place until its server process has ended: the key's third request is refused meanwhile, and served after", async () => {
+    const deaf = (headers: Record<string, string> = {}) =>
+      request(served.origin, 'POST', '/v1/sql/execute', {
+        key: user.apiKey,
+        body: { sql: DEAF_INSERT },
+        headers,
+      });
+    const one = () =>
+      request(served.origin, 'POST', '/v1/sql/query', { key: user.apiKey, body: { sql: 'SELECT 1 AS one' } });
+    // The key's two places (EXPENSE_MAX_INFLIGHT_PER_KEY).
+    const held = [deaf(), deaf({ 'X-Workspace-Id': second })];
+    // Both ran past their deadline, ignored their cancel and were terminated; their server processes live on.
+    const terminations = () => served.logged.filter((l) => l.terminatedPids !== undefined);
+    await expect.poll(() => terminations().length, { timeout: 30_000, interval: 100 }).toBe(2);
+    const pids = terminations().flatMap((l) => l.terminatedPids ?? []);
+    expect(pids).toHaveLength(2);
+    expect(await livingBackends(served.db, pids)).toHaveLength(2);
+
+    const third = await one();
+    expect(third.status).toBe(429);
+    expect(third.body.error).toMatchObject({
+      code: 'too_many_concurrent_requests',
+      details: { scope: 'key', limit: 2 },
+    });
+    // Refused while both server processes still ran.
+    expect(await livingBackends(served.db, pids)).toHaveLength(2);
+
+    const answers = await Promise.all(held);
+    for (const answer of answers) {
+      expect(answer.status).toBe(504);
+      expect(answer.body.error.code).toBe('deadline_exceeded');
+    }
+    // Answered, and the places given back, only once the server processes had ended.
+    expect(await livingBackends(served.db, pids)).toEqual([]);
+    const after = await Promise.all([one(), one()]);
+    expect(after.map((a) => a.status)).toEqual([200, 200]);
+  });
+});
+
+describe('a server process that outlives its termination past the bound, on PostgreSQL', () => {
+  let served: Served;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    served = await serve(POSTGRES, { sqlDeadlineMs: 3_000 }, 20, { deafSeconds: 15, abandonAfterMs: 1_000 });
+    user = await userWithWorkspace(served.db);
+    const warm = await request(served.origin, 'POST', '/v1/sql/query', {
+      key: user.apiKey,
+      body: { sql: 'SELECT 1 AS one' },
+    });
+    expect(warm.status).toBe(200);
+  });
+  afterAll(async () => {
+    await deafGone(served);
+    await served?.close();
+  });
+
+  it('has its connection closed from this side: the request answers, logged, and its place is free while the process still runs', async () => {
+    const answer = await request(served.origin, 'POST', '/v1/sql/execute', {
+      key: user.apiKey,
+      body: { sql: DEAF_INSERT },
+    });
+    expect(answer.status).toBe(504);
+    expect(answer.body.error.code).toBe('deadline_exceeded');
+    const line = served.logged.find((l) => /a terminated statement still ran/.test(l.msg));
+    expect(line, JSON.stringify(served.logged)).toMatchObject({
+      requestId: answer.headers.get('x-request-id'),
+      pids: [expect.any(Number)],
+    });
+    // The bound answered, not the process's end: it still runs, and the key's two places are free.
+    expect(await livingBackends(served.db, line?.pids ?? [])).toHaveLength(1);
+    const both = await Promise.all(
+      [0, 1].map(() =>
+        request(served.origin, 'POST', '/v1/sql/query', {
+          key: user.apiKey,
+          body: { sql: 'SELECT 1 AS one' },
+        }),
+      ),
+    );
+    expect(both.map((a) => a.status)).toEqual([200, 200]);
   });
 });

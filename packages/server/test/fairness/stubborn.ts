@@ -49,3 +49,40 @@ export async function stubbornRounds(db: Database): Promise<number> {
   );
   return Number(rows[0]?.n ?? 0);
 }
+
+// A statement whose server process ignores even pg_terminate_backend for a while, as the planner does while it folds
+// a huge expression: a trigger that, for rows of category 'deaf', waits for a program that ignores the signals
+// PostgreSQL sends its process group (COPY ... TO PROGRAM: the server process waits for the program's exit without
+// checking for interrupts). It ends when the program does, `seconds` after the trigger fired. The program runs on
+// the database's host, as the superuser the test databases belong to.
+export const DEAF_CATEGORY = 'deaf';
+
+export async function installDeaf(db: Database, seconds: number): Promise<void> {
+  await db.query(`CREATE FUNCTION public.test_deaf() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $f$
+    BEGIN
+      EXECUTE $q$COPY (SELECT 1) TO PROGRAM 'trap "" INT TERM QUIT; sleep ${seconds}'$q$;
+      RETURN NEW;
+    END $f$`);
+  await db.query(`CREATE TRIGGER test_deaf BEFORE INSERT ON public.ledger_entries FOR EACH ROW
+    WHEN (NEW.category = '${DEAF_CATEGORY}') EXECUTE FUNCTION public.test_deaf()`);
+}
+
+/** An INSERT the guard accepts that runs the deaf trigger once. */
+export const DEAF_INSERT = STUBBORN_INSERT.replace(`'${STUBBORN_CATEGORY}'`, `'${DEAF_CATEGORY}'`);
+
+/** Which of these server processes still exist (pg_stat_activity, over the owner's connection). */
+export async function livingBackends(db: Database, pids: readonly number[]): Promise<number[]> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pid = ANY($1)', [
+    pids,
+  ]);
+  return rows.map((r) => r.pid);
+}
+
+/** Server processes running the deaf trigger's INSERT now (over the owner's connection). */
+export async function deafBackends(db: Database): Promise<number[]> {
+  const { rows } = await db.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'active'
+     AND query LIKE '%''${DEAF_CATEGORY}''%' AND pid <> pg_backend_pid()`,
+  );
+  return rows.map((r) => r.pid);
+}
