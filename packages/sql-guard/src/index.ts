@@ -1,4 +1,5 @@
 export type { CatalogClient } from './dialect/catalog.js';
+export { DialectArgumentError, IntrospectionError } from './dialect/errors.js';
 export { expenseDialect } from './dialect/expense.js';
 export { grantStatements } from './dialect/grants.js';
 export { type IntrospectOptions, introspectDialect } from './dialect/introspect.js';
@@ -11,4 +12,4 @@ export { GuardCheckError, GuardRunError } from './run/errors.js';
 export { runInTransaction } from './run/in-transaction.js';
 export { pinnedOutputSettings, pinnedSettingsCheck } from './run/wrapper-sql.js';
 export type * from './types.js';
-export { GUARD_ERROR_CODES, RUN_ERROR_CODES } from './types.js';
+export { DIALECT_ERROR_CODES, GUARD_ERROR_CODES, RUN_ERROR_CODES } from './types.js';

@@ -8,13 +8,26 @@ export interface Dialect {
    * The relations a statement may name, with the operations each allows and every column a statement may
    * name: a column reference that resolves to no column in scope is refused (`column_not_allowed`).
    */
-  relations: Record<string, { operations: Operation[]; columns: string[] }>;
+  relations: Record<string, DialectRelation>;
   /** Allowed function-like constructs, lower case, unqualified. */
   functions: string[];
   /** Allowed target types of casts and typed literals. */
   castTypes: string[];
   /** The dialect's own texts for the refusals that name a mode (a server names its routes here). */
   hints?: DialectHints;
+}
+
+/** One relation of a dialect. */
+export interface DialectRelation {
+  operations: Operation[];
+  /** Every column a statement may name, in the table's order. */
+  columns: string[];
+  /**
+   * The role may read only these columns of the relation (column privileges keep the others private): `*`, `t.*`,
+   * NATURAL joins, alias column lists and INSERT without a column list are refused on it, since PostgreSQL would
+   * count the private columns too. introspectDialect sets it; verifyDialect checks `columns` against the readable ones.
+   */
+  partial?: boolean;
 }
 
 /**
@@ -43,10 +56,16 @@ export interface DialectDifference {
     | 'extra_column'
     | 'column_order'
     | 'operation_not_granted'
-    | 'operation_outside_dialect';
+    | 'operation_outside_dialect'
+    | 'view_bypasses_rls'
+    | 'cross_tenant_reference';
   relation: string;
   column?: string;
   operation?: Operation;
+  /** view_bypasses_rls: the table with row-level security the view reads with its owner's rights. */
+  table?: string;
+  /** cross_tenant_reference: the foreign key's name. */
+  constraint?: string;
   /** One sentence naming the difference. */
   message: string;
 }
@@ -83,7 +102,7 @@ export interface Limits {
   maxExpandedBytes: number;
 }
 
-/** Every code `check` can return (guard.md); stable. */
+/** Every code `check` can return (README, "Error codes"); stable. */
 export const GUARD_ERROR_CODES = [
   'empty_sql',
   'sql_too_long',
@@ -110,7 +129,7 @@ export const GUARD_ERROR_CODES = [
 
 export type GuardErrorCode = (typeof GUARD_ERROR_CODES)[number];
 
-/** Every code a GuardRunError can carry (guard.md); stable. */
+/** Every code a GuardRunError can carry (README, "Running statements within limits"); stable. */
 export const RUN_ERROR_CODES = [
   'mutation_row_limit_exceeded',
   'deadline_exceeded',
@@ -122,6 +141,14 @@ export const RUN_ERROR_CODES = [
 ] as const;
 
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
+
+/**
+ * Every code an error of the dialect functions carries (createGuard, introspectDialect, verifyDialect,
+ * grantStatements); stable. Test `error.code`: `instanceof` breaks across the ESM and CJS builds.
+ */
+export const DIALECT_ERROR_CODES = ['invalid_dialect', 'introspection_failed', 'invalid_argument'] as const;
+
+export type DialectErrorCode = (typeof DIALECT_ERROR_CODES)[number];
 
 export interface Position {
   /** 0-based offset in the submitted text (UTF-16 code units, as JavaScript indexes strings). */

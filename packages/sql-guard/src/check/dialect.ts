@@ -4,6 +4,8 @@ import { canonicalType } from './names.js';
 export interface CompiledRelation {
   operations: ReadonlySet<Operation>;
   columns: readonly string[];
+  /** Some of the table's columns are private: nothing positional (`*`, NATURAL, alias lists) may be derived from it. */
+  partial: boolean;
 }
 
 /** A dialect in the shape the walk consults: sets and maps instead of arrays, and the lists hints name. */
@@ -46,6 +48,7 @@ export function compileDialect(dialect: Dialect): CompiledDialect {
     relations.set(name, {
       operations: new Set(relation.operations),
       columns: Array.isArray(relation.columns) ? [...relation.columns] : [],
+      partial: relation.partial === true,
     });
   }
   const functions = new Set(dialect.functions.map((f) => f.toLowerCase()));

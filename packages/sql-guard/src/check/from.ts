@@ -25,6 +25,7 @@ interface FromItem {
   namespace: NsItem[];
   columns: readonly string[];
   sizes: Sizes;
+  partial?: string;
 }
 
 const set = (...fields: string[]): ReadonlySet<string> => new Set(fields);
@@ -110,10 +111,12 @@ function rangeVar(w: Walker, f: Fields): FromItem {
   } else {
     columns = baseRelation(w, f, 'select');
   }
+  const partial = cte ? undefined : partialName(w, name);
+  if (partial && alias?.columns) positionalOnPartial(w, partial, 'A column alias list');
   const refname = alias?.name ?? name;
   const own = renamed(columns, alias?.columns);
   if (!own) tooManyAliases(w, refname, columns);
-  return { namespace: [item(refname, own, sizes)], columns: own, sizes };
+  return { namespace: [{ ...item(refname, own, sizes), partial }], columns: own, sizes, partial };
 }
 
 function rangeSubselect(w: Walker, f: Fields, level: Level): FromItem {
@@ -154,6 +157,8 @@ function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
       }
     }
   } else if (f.isNatural === true) {
+    const partial = left.partial ?? right.partial;
+    if (partial) positionalOnPartial(w, partial, 'A NATURAL join');
     using = naturalColumns(left.columns, right.columns);
   }
   if (f.quals !== undefined) {
@@ -167,12 +172,14 @@ function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
   const sizes = joinSizes(left, right, using);
   const usingAlias = aliasOf(w, f.join_using_alias);
   const alias = aliasOf(w, f.alias);
+  const partial = left.partial ?? right.partial;
+  if (partial && alias?.columns) positionalOnPartial(w, partial, 'A column alias list');
   const columns = renamed(joined, alias?.columns);
   if (!columns) tooManyAliases(w, alias?.name ?? 'join', joined);
   // An aliased join hides the items inside it; otherwise they stay visible as qualifiers only.
   const namespace: NsItem[] = [];
   if (!alias) for (const i of mine) namespace.push({ ...i, colsVisible: false });
-  namespace.push(item(alias?.name, columns, sizes));
+  namespace.push({ ...item(alias?.name, columns, sizes), partial });
   if (usingAlias) {
     namespace.push({
       refname: usingAlias.name,
@@ -182,7 +189,7 @@ function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
       sizes: sizes?.slice(0, using?.length ?? 0),
     });
   }
-  return { namespace, columns, sizes };
+  return { namespace, columns, sizes, partial };
 }
 
 function aliasOf(w: Walker, value: unknown): { name: string; columns: string[] | undefined } | undefined {
@@ -251,7 +258,25 @@ export function dmlTarget(w: Walker, value: unknown, op: Operation): NsItem {
   const columns = baseRelation(w, f, op);
   if (alias?.columns) w.fail('construct_not_allowed', 'A column alias list on the target is not allowed.');
   w.leave(saved);
-  return item(alias?.name ?? (f.relname as string), columns, undefined);
+  const partial = partialName(w, f.relname as string);
+  return { ...item(alias?.name ?? (f.relname as string), columns, undefined), partial };
+}
+
+function partialName(w: Walker, name: string): string | undefined {
+  return w.dialect.relations.get(name)?.partial ? name : undefined;
+}
+
+/**
+ * Something positional over a partial relation: PostgreSQL counts the table's private columns too, so `*`, NATURAL,
+ * an alias list or an INSERT without columns would mean other columns than the guard sees.
+ */
+export function positionalOnPartial(w: Walker, relation: string, what: string): never {
+  const columns = w.dialect.relations.get(relation)?.columns ?? [];
+  return w.fail(
+    'column_not_allowed',
+    `${what} is not allowed over ${relation}, whose other columns are private.`,
+    `name the columns of ${relation} that may be named: ${formatColumns(columns)}`,
+  );
 }
 
 /** A target column of INSERT (...) or UPDATE ... SET, which must be a column of the target. */

@@ -20,6 +20,8 @@ export interface NsItem {
   lateralOnly: boolean;
   /** The expanded size of each column's expression, parallel to `columns` (expansion.ts); undefined: 1 each. */
   sizes: Sizes;
+  /** The partial relation (dialect `partial`) whose columns this item holds, itself or inside a join. */
+  partial?: string;
 }
 
 export class Level {

@@ -1,7 +1,7 @@
 import { figureColname } from './colname.js';
 import type { CteScope } from './ctes.js';
 import { addSizes, maxWeight, ONE_NODE, starCopy, type Weight } from './expansion.js';
-import { dmlTarget, fromClause, targetColumn } from './from.js';
+import { dmlTarget, fromClause, positionalOnPartial, targetColumn } from './from.js';
 import type { Rule } from './rules.js';
 import {
   findRefname,
@@ -179,6 +179,8 @@ export function insertStmt(w: Walker, f: Fields): void {
     w.oneOf(f.override, OVERRIDING, 'OVERRIDING');
     const target = dmlTarget(w, f.relation, 'insert');
     if (f.cols !== undefined) columnItems(w, f.cols, target, 'The column list');
+    else if (target.partial && f.selectStmt !== undefined)
+      positionalOnPartial(w, target.partial, 'An INSERT without a column list');
     // The inserted rows do not see the target (PostgreSQL adds it to the namespace for RETURNING only).
     if (f.selectStmt !== undefined) w.select(f.selectStmt);
     level.items.push(target);
@@ -343,6 +345,8 @@ function starExpansion(w: Walker, val: unknown, outputs: string[], sizes: Weight
   const qualifier = parts.length === 1 ? undefined : stringValue(parts[0]);
   const found = qualifier === undefined ? undefined : findRefname(w.level, qualifier);
   const items = parts.length === 1 ? starItems(w.level) : found ? [found] : [];
+  const partial = items.find((i) => i.partial)?.partial;
+  if (partial) positionalOnPartial(w, partial, parts.length === 1 ? '*' : `${qualifier}.*`);
   for (const i of items) {
     starCopy(w, i);
     outputs.push(...i.columns);

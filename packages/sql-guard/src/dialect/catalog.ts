@@ -4,6 +4,7 @@
  * Client or Pool, a PGlite instance, a SqlSession. Values may come back parsed or as PostgreSQL's text output.
  */
 import type { Operation } from '../types.js';
+import { rlsBypassLateral } from './views.js';
 
 /** Anything that runs one SQL text and answers its rows: pg's Client and Pool, PGlite, a SqlSession. */
 export interface CatalogClient {
@@ -18,10 +19,22 @@ export interface CatalogRelation {
   found: boolean;
   /** The schema it resolved in. */
   schema: string | undefined;
+  /** pg_class.relkind: 'r' table, 'p' partitioned table, 'v' view, 'm' materialized view, 'f' foreign table. */
+  kind: string | undefined;
   /** Columns in table order (attnum), dropped ones left out. */
   columns: string[];
+  /** The columns the role may SELECT, in table order. */
+  readable: string[];
+  /** The role may SELECT some of the columns, not all: the others are private (column privileges). */
+  partial: boolean;
   /** Operations the role may perform on every column (SELECT, INSERT, UPDATE) or on the table (DELETE). */
   granted: Set<Operation>;
+  /** The same over the readable columns only: what the role holds on the relation as a partial one. */
+  grantedReadable: Set<Operation>;
+  /** Operations the role may perform on at least one column, or on the table (DELETE). */
+  held: Set<Operation>;
+  /** Read with `views`: the tables with row-level security this view reads past their policies (views.ts). */
+  bypasses: { table: string; owner: string }[];
 }
 
 /** A SQL string literal (standard_conforming_strings on). */
@@ -43,6 +56,7 @@ export async function readRelations(
   client: CatalogClient,
   names: readonly { name: string; qualified: string }[],
   role: string | undefined,
+  options: { views?: boolean } = {},
 ): Promise<CatalogRelation[]> {
   if (names.length === 0) return [];
   const r = roleExpression(role);
@@ -50,18 +64,26 @@ export async function readRelations(
   const privilege = (kind: string) =>
     `pg_catalog.has_column_privilege(${r}, c.oid, a.attnum, '${kind}') AS can_${kind.toLowerCase()}`;
   const result = await client.query(
-    `SELECT d.i AS i, n.nspname AS schema, a.attname AS column, a.attnum AS position, ${privilege('SELECT')}, ${privilege('INSERT')}, ${privilege('UPDATE')}, pg_catalog.has_table_privilege(${r}, c.oid, 'DELETE') AS can_delete FROM (VALUES ${values}) AS d(i, name) LEFT JOIN pg_catalog.pg_class AS c ON c.oid = pg_catalog.to_regclass(d.name) LEFT JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace LEFT JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped`,
+    `SELECT d.i AS i, n.nspname AS schema, c.relkind AS kind, a.attname AS column, a.attnum AS position, ${privilege('SELECT')}, ${privilege('INSERT')}, ${privilege('UPDATE')}, pg_catalog.has_table_privilege(${r}, c.oid, 'DELETE') AS can_delete${options.views ? ', bypass.*' : ''} FROM (VALUES ${values}) AS d(i, name) LEFT JOIN pg_catalog.pg_class AS c ON c.oid = pg_catalog.to_regclass(d.name) LEFT JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace ${options.views ? rlsBypassLateral('c') : ''} LEFT JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped`,
   );
   const relations = names.map(
     (n): CatalogRelation => ({
       name: n.name,
       found: false,
       schema: undefined,
+      kind: undefined,
       columns: [],
-      granted: new Set(['select', 'insert', 'update', 'delete']),
+      readable: [],
+      partial: false,
+      granted: new Set(),
+      grantedReadable: new Set(),
+      held: new Set(),
+      bypasses: [],
     }),
   );
-  const positions = relations.map(() => new Map<string, number>());
+  type Column = { name: string; position: number; held: Set<Operation> };
+  const columns = relations.map((): Column[] => []);
+  const deletable = relations.map(() => false);
   for (const raw of result.rows) {
     const row = raw as Record<string, unknown>;
     const i = Number(row.i);
@@ -69,18 +91,35 @@ export async function readRelations(
     if (!relation || row.schema === null || row.schema === undefined) continue;
     relation.found = true;
     relation.schema = String(row.schema);
-    if (row.column === null || row.column === undefined) continue;
-    positions[i]?.set(String(row.column), Number(row.position));
-    for (const operation of ['select', 'insert', 'update'] as const) {
-      if (!truthy(row[`can_${operation}`])) relation.granted.delete(operation);
+    relation.kind = String(row.kind);
+    deletable[i] = truthy(row.can_delete);
+    if (typeof row.bypass_table === 'string') {
+      const table = `${String(row.bypass_schema)}.${row.bypass_table}`;
+      const owner = String(row.bypass_owner);
+      if (!relation.bypasses.some((b) => b.table === table && b.owner === owner))
+        relation.bypasses.push({ table, owner });
     }
-    if (!truthy(row.can_delete)) relation.granted.delete('delete');
+    if (row.column === null || row.column === undefined) continue;
+    const held = new Set<Operation>(
+      (['select', 'insert', 'update'] as const).filter((o) => truthy(row[`can_${o}`])),
+    );
+    columns[i]?.push({ name: String(row.column), position: Number(row.position), held });
   }
   relations.forEach((relation, i) => {
-    if (!relation.found) relation.granted.clear();
-    relation.columns = [...(positions[i] ?? new Map<string, number>()).entries()]
-      .sort((a, b) => a[1] - b[1])
-      .map(([column]) => column);
+    if (!relation.found) return;
+    const all = (columns[i] ?? []).sort((a, b) => a.position - b.position);
+    const readable = all.filter((c) => c.held.has('select'));
+    relation.columns = all.map((c) => c.name);
+    relation.readable = readable.map((c) => c.name);
+    relation.partial = readable.length > 0 && readable.length < all.length;
+    for (const operation of ['select', 'insert', 'update'] as const) {
+      if (all.every((c) => c.held.has(operation))) relation.granted.add(operation);
+      if (readable.length > 0 && readable.every((c) => c.held.has(operation)))
+        relation.grantedReadable.add(operation);
+    }
+    for (const c of all) for (const operation of c.held) relation.held.add(operation);
+    if (deletable[i])
+      for (const set of [relation.granted, relation.grantedReadable, relation.held]) set.add('delete');
   });
   return relations;
 }

@@ -6,7 +6,9 @@
 import { BINARY_OPERATORS } from '../check/names.js';
 import type { Dialect } from '../types.js';
 import { identifier, literal } from './catalog.js';
+import { DialectArgumentError } from './errors.js';
 import { assertDialect } from './validate.js';
+import { invokerViewReadsQuery } from './views.js';
 
 /**
  * Operators a statement of a dialect can write (the guard's binary operators, and LIKE and ILIKE as PostgreSQL names
@@ -52,6 +54,9 @@ const RUNNER_FUNCTIONS = [
   'pg_catalog.has_table_privilege(name, oid, text)',
   'pg_catalog.pg_cancel_backend(integer)',
   'pg_catalog.pg_get_expr(pg_node_tree, oid)',
+  // The views' check of verifyDialect (views.ts): security_invoker in reloptions, ownership of the tables.
+  'pg_catalog.pg_options_to_table(text[])',
+  'pg_catalog.pg_has_role(oid, oid, text)',
 ];
 
 const array = (items: readonly string[], type: string): string =>
@@ -82,7 +87,7 @@ function dollarQuoted(body: string): string {
 export function grantStatements(dialect: Dialect, role: string): string[] {
   assertDialect(dialect);
   if (typeof role !== 'string' || role === '')
-    throw new TypeError('grantStatements: role must be a role name');
+    throw new DialectArgumentError('grantStatements: role must be a role name');
   const grantee = identifier(role);
   const entries = Object.entries(dialect.relations);
   const names = entries.map(([name]) => name);
@@ -138,6 +143,7 @@ END`)}`,
   s name;
   o name;
   fn regprocedure;
+  beneath record;
 BEGIN
   IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
     RAISE EXCEPTION 'only a superuser can change who executes the functions of pg_catalog'
@@ -146,12 +152,31 @@ BEGIN
   IF pg_catalog.array_position(cast_types, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'a cast type of the dialect is not a type: %', ${array(dialect.castTypes, 'text')};
   END IF;
-  -- The columns' types, domains as their base types too, and the runner's own.
+  -- The columns' types, the cast types and the runner's own, and every type PostgreSQL may take them as when it picks
+  -- an operator, a sort or a hash (its IsBinaryCoercible): a domain's base type, anyenum for an enum, anyarray,
+  -- anyrange and anymultirange, and the input type of a default btree or hash operator class that a binary-coercible
+  -- cast reaches (varchar sorts with text's). Their operators, casts, I/O and support functions are granted below.
   column_types := ARRAY(SELECT DISTINCT a.atttypid FROM pg_catalog.pg_attribute AS a
                         WHERE a.attrelid = ANY (relations) AND a.attnum > 0 AND NOT a.attisdropped);
-  allowed := ARRAY(SELECT DISTINCT x FROM pg_catalog.unnest(cast_types || column_types
-                     || ARRAY(SELECT t.typbasetype FROM pg_catalog.pg_type AS t WHERE t.oid = ANY (column_types) AND t.typtype = 'd')
-                     || ${array(RUNNER_TYPES, 'regtype')}::oid[]) AS x);
+  allowed := ARRAY(
+    WITH RECURSIVE closure(t) AS (
+      SELECT x FROM pg_catalog.unnest(cast_types || column_types || ${array(RUNNER_TYPES, 'regtype')}::oid[]) AS x
+      UNION
+      SELECT y.t FROM closure AS c JOIN pg_catalog.pg_type AS ty ON ty.oid = c.t
+      CROSS JOIN LATERAL (
+        SELECT ty.typbasetype WHERE ty.typtype = 'd'
+        UNION ALL SELECT 'anyenum'::regtype::oid WHERE ty.typtype = 'e'
+        UNION ALL SELECT 'anyrange'::regtype::oid WHERE ty.typtype = 'r'
+        UNION ALL SELECT 'anymultirange'::regtype::oid WHERE ty.typtype = 'm'
+        UNION ALL SELECT 'anyarray'::regtype::oid WHERE ty.typsubscript = 'pg_catalog.array_subscript_handler'::regproc
+        UNION ALL
+        SELECT k.casttarget FROM pg_catalog.pg_cast AS k
+        WHERE k.castsource = ty.oid AND k.castmethod = 'b'
+          AND EXISTS (SELECT FROM pg_catalog.pg_opclass AS oc JOIN pg_catalog.pg_am AS am ON am.oid = oc.opcmethod
+                      WHERE oc.opcintype = k.casttarget AND oc.opcdefault AND am.amname IN ('btree', 'hash'))
+      ) AS y(t)
+    )
+    SELECT DISTINCT t FROM closure);
 
   REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA pg_catalog, information_schema FROM PUBLIC;
   EXECUTE pg_catalog.format('REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA pg_catalog, information_schema FROM %I', grantee);
@@ -222,6 +247,17 @@ BEGIN
            WHERE a.attrelid = ANY (relations) AND a.attnum > 0 AND NOT a.attisdropped
              AND pg_catalog.pg_get_serial_sequence(a.attrelid::regclass::text, a.attname) IS NOT NULL LOOP
     EXECUTE pg_catalog.format('GRANT USAGE ON SEQUENCE %s TO %I', s, grantee);
+  END LOOP;
+
+  -- What the security_invoker views of the dialect read underneath, read with the role's own rights: column SELECT
+  -- on those columns (the relations of the dialect keep the dialect's grants), and USAGE on their schemas.
+  FOR s IN SELECT DISTINCT v.schema FROM (${invokerViewReadsQuery(array(names, 'text'))}) AS v LOOP
+    EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA %I TO %I', s, grantee);
+  END LOOP;
+  FOR beneath IN SELECT v.schema, v.relation, pg_catalog.string_agg(pg_catalog.quote_ident(v.column), ', ' ORDER BY v.position) AS columns
+           FROM (${invokerViewReadsQuery(array(names, 'text'))}) AS v GROUP BY v.schema, v.relation LOOP
+    EXECUTE pg_catalog.format('REVOKE ALL ON TABLE %I.%I FROM %I', beneath.schema, beneath.relation, grantee);
+    EXECUTE pg_catalog.format('GRANT SELECT (%s) ON TABLE %I.%I TO %I', beneath.columns, beneath.schema, beneath.relation, grantee);
   END LOOP;
 END`)}`,
   );

@@ -1,6 +1,7 @@
 /** introspectDialect: a dialect read from the catalog, so that nobody types what the database already knows. */
 import type { Dialect, DialectHints, Operation } from '../types.js';
 import { type CatalogClient, identifier, reachableRelations, readRelations } from './catalog.js';
+import { catalogRead, IntrospectionError } from './errors.js';
 
 export interface IntrospectOptions {
   /** Whose privileges decide the relations and their operations; default the client's current_user. */
@@ -18,15 +19,26 @@ export interface IntrospectOptions {
   castTypes: readonly string[];
   /** The dialect's own hint texts. */
   hints?: DialectHints;
+  /**
+   * The column that names a row's tenant (for verifyDialect's `cross_tenant_reference`): introspection fails when no
+   * relation read carries it, so a misspelt name cannot make that check pass unseen.
+   */
+  tenantColumn?: string;
 }
 
 const OPERATIONS: readonly Operation[] = ['select', 'insert', 'update', 'delete'];
 
 /**
  * Reads the relations of a schema, their columns in table order, and the operations the role holds on them. A
- * relation named in `relations` that does not exist, or on which the role holds nothing, is an error.
+ * relation whose columns the role may read only in part (column privileges) is `partial`, with the readable columns.
+ * A relation named in `relations` that does not exist, or on which the role holds nothing, is an error: an
+ * IntrospectionError (code `introspection_failed`), as is a failed catalog read.
  */
-export async function introspectDialect(client: CatalogClient, options: IntrospectOptions): Promise<Dialect> {
+export function introspectDialect(client: CatalogClient, options: IntrospectOptions): Promise<Dialect> {
+  return catalogRead('introspectDialect', () => introspect(client, options));
+}
+
+async function introspect(client: CatalogClient, options: IntrospectOptions): Promise<Dialect> {
   const schema = options.schema ?? 'public';
   const wanted = options.relations;
   const names: string[] =
@@ -53,14 +65,20 @@ export async function introspectDialect(client: CatalogClient, options: Introspe
         : undefined;
     const operations = chosen
       ? OPERATIONS.filter((o) => chosen.includes(o))
-      : OPERATIONS.filter((o) => relation.granted.has(o));
+      : OPERATIONS.filter((o) => (relation.partial ? relation.grantedReadable : relation.granted).has(o));
     if (operations.length === 0) {
       problems.push(`the role holds no operation on ${schema}.${relation.name}`);
       continue;
     }
-    relations[relation.name] = { operations, columns: relation.columns };
+    relations[relation.name] = relation.partial
+      ? { operations, columns: relation.readable, partial: true }
+      : { operations, columns: relation.columns };
   }
-  if (problems.length > 0) throw new Error(`introspectDialect: ${problems.join('; ')}.`);
+  const tenant = options.tenantColumn;
+  if (tenant !== undefined && !read.some((r) => r.columns.includes(tenant))) {
+    problems.push(`no relation read has the tenant column ${tenant}`);
+  }
+  if (problems.length > 0) throw new IntrospectionError(problems);
   return {
     relations,
     functions: [...options.functions],

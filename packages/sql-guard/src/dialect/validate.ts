@@ -1,9 +1,10 @@
 /** The shape of a dialect, checked before a guard is built on it: every problem, not the first. */
 import type { Dialect } from '../types.js';
 
-/** createGuard refused a dialect; `problems` lists each thing wrong with it. */
+/** createGuard (or grantStatements) refused a dialect; `problems` lists each thing wrong with it. */
 export class InvalidDialectError extends TypeError {
   override readonly name = 'InvalidDialectError';
+  readonly code = 'invalid_dialect' as const;
   readonly problems: readonly string[];
 
   constructor(problems: readonly string[]) {
@@ -59,13 +60,15 @@ export function dialectProblems(dialect: unknown): string[] {
       const where = `relations.${name}`;
       if (!PLAIN.test(name)) problems.push(`relation name ${show(name)} is not a lower-case unquoted name`);
       if (!isRecord(relation)) {
-        problems.push(`${where} must be { operations, columns }, not ${show(relation)}`);
+        problems.push(`${where} must be { operations, columns, partial? }, not ${show(relation)}`);
         continue;
       }
       for (const key of Object.keys(relation)) {
-        if (key !== 'operations' && key !== 'columns')
+        if (key !== 'operations' && key !== 'columns' && key !== 'partial')
           problems.push(`${where} has an unknown key ${show(key)}`);
       }
+      if (relation.partial !== undefined && typeof relation.partial !== 'boolean')
+        problems.push(`${where}.partial must be true or false, not ${show(relation.partial)}`);
       const operations = relation.operations;
       if (!Array.isArray(operations) || operations.length === 0) {
         problems.push(`${where}.operations must be a non-empty array of select, insert, update, delete`);

@@ -1,6 +1,9 @@
 /** verifyDialect: every way a dialect differs from the database its statements run on. */
 import type { Dialect, DialectDifference, Operation } from '../types.js';
 import { type CatalogClient, identifier, reachableRelations, readRelations } from './catalog.js';
+import { catalogRead } from './errors.js';
+import { crossTenantReferences } from './tenants.js';
+import { invokerViewReads } from './views.js';
 
 export interface VerifyOptions {
   /**
@@ -9,26 +12,43 @@ export interface VerifyOptions {
    * operation on the dialect's relations).
    */
   role?: string;
+  /**
+   * The column that names a row's tenant (`tenant_id`, say): each foreign key between two relations of the dialect
+   * that both carry it must include it (`cross_tenant_reference` otherwise).
+   */
+  tenantColumn?: string;
 }
 
 const OPERATIONS: readonly Operation[] = ['select', 'insert', 'update', 'delete'];
 
 /**
  * Compares the dialect with the catalog (names resolve through the client's search_path, as the statements'
- * will): each relation exists, its columns are exactly the table's, in the table's order, and the role holds the
- * dialect's operations. Returns [] when they agree.
+ * will): each relation exists, its columns are exactly the table's (the columns the role may read, for a partial
+ * relation), in the table's order, and the role holds the dialect's operations; no view of the dialect reads a
+ * table with row-level security past its policies; with `tenantColumn`, no foreign key crosses tenants. Returns []
+ * when they agree. A failed catalog read throws an IntrospectionError (code `introspection_failed`).
  */
-export async function verifyDialect(
+export function verifyDialect(
   client: CatalogClient,
   dialect: Dialect,
   options: VerifyOptions = {},
+): Promise<DialectDifference[]> {
+  return catalogRead('verifyDialect', () => differencesOf(client, dialect, options));
+}
+
+async function differencesOf(
+  client: CatalogClient,
+  dialect: Dialect,
+  options: VerifyOptions,
 ): Promise<DialectDifference[]> {
   const names = Object.keys(dialect.relations);
   const read = await readRelations(
     client,
     names.map((name) => ({ name, qualified: identifier(name) })),
     options.role,
+    { views: true },
   );
+  const who = options.role ?? 'the session role';
   const differences: DialectDifference[] = [];
   for (const relation of read) {
     const name = relation.name;
@@ -42,9 +62,17 @@ export async function verifyDialect(
       });
       continue;
     }
-    const table = relation.columns;
+    // A partial relation's columns are the ones the role may read; the others are private.
+    const table = listed.partial === true ? relation.readable : relation.columns;
     for (const column of listed.columns) {
-      if (!table.includes(column)) {
+      if (listed.partial === true && relation.columns.includes(column) && !table.includes(column)) {
+        differences.push({
+          kind: 'missing_column',
+          relation: name,
+          column,
+          message: `Column ${name}.${column} of the dialect is private: ${who} may not read it.`,
+        });
+      } else if (!table.includes(column)) {
         differences.push({
           kind: 'missing_column',
           relation: name,
@@ -59,7 +87,10 @@ export async function verifyDialect(
           kind: 'extra_column',
           relation: name,
           column,
-          message: `Column ${name}.${column} of the table is missing from the dialect (* would expand to it).`,
+          message:
+            listed.partial === true
+              ? `Column ${name}.${column}, private in the dialect, is readable by ${who}.`
+              : `Column ${name}.${column} of the table is missing from the dialect (* would expand to it).`,
         });
       }
     }
@@ -72,16 +103,15 @@ export async function verifyDialect(
         message: `The dialect lists the columns of ${name} as ${common.join(', ')}; the table's order is ${tableOrder.join(', ')}.`,
       });
     }
-    const who = options.role ?? 'the session role';
     for (const operation of OPERATIONS) {
       const inDialect = listed.operations.includes(operation);
-      const granted = relation.granted.has(operation);
+      const granted = (listed.partial === true ? relation.grantedReadable : relation.granted).has(operation);
       if (inDialect && !granted) {
         differences.push({
           kind: 'operation_not_granted',
           relation: name,
           operation,
-          message: `The dialect allows ${operation.toUpperCase()} on ${name}, but ${who} may not ${operation} ${operation === 'delete' ? 'its rows' : 'all its columns'}.`,
+          message: `The dialect allows ${operation.toUpperCase()} on ${name}, but ${who} may not ${operation} ${operation === 'delete' ? 'its rows' : listed.partial === true ? 'all its readable columns' : 'all its columns'}.`,
         });
       } else if (!inDialect && granted && options.role !== undefined) {
         differences.push({
@@ -93,10 +123,60 @@ export async function verifyDialect(
       }
     }
   }
+  const found = read.flatMap((r) =>
+    r.found && r.schema !== undefined
+      ? [{ ...r, schema: r.schema, qualified: `${identifier(r.schema)}.${identifier(r.name)}` }]
+      : [],
+  );
+  const views = found.filter((r) => r.kind === 'v' || r.kind === 'm');
+  for (const view of views) {
+    for (const bypass of view.bypasses) {
+      differences.push({
+        kind: 'view_bypasses_rls',
+        relation: view.name,
+        table: bypass.table,
+        message: `View ${view.name} reads ${bypass.table}, which has row-level security, with the rights of ${bypass.owner}, whom its policies do not apply to: every tenant's rows are visible through it.`,
+      });
+    }
+  }
+  if (options.tenantColumn !== undefined) {
+    for (const reference of await crossTenantReferences(client, found, options.tenantColumn)) {
+      differences.push({
+        kind: 'cross_tenant_reference',
+        relation: reference.relation,
+        constraint: reference.constraint,
+        message: `Foreign key ${reference.constraint} of ${reference.relation} (${reference.columns.join(', ')}) references ${reference.references} without ${options.tenantColumn}: PostgreSQL checks it without row-level security, so a row may reference another tenant's, and the answer tells which of its ids exist.`,
+      });
+    }
+  }
   if (options.role !== undefined) {
-    const schemas = [...new Set(read.flatMap((r) => (r.schema === undefined ? [] : [r.schema])))];
+    const schemas = [...new Set(found.map((r) => r.schema))];
+    // What the dialect's security_invoker views read underneath, the role must be able to read (column SELECT only).
+    const beneath = await invokerViewReads(
+      client,
+      views.filter((r) => r.kind === 'v').map((r) => r.qualified),
+    );
+    const underViews = await readRelations(
+      client,
+      beneath.map((b) => ({
+        name: b.relation,
+        qualified: `${identifier(b.schema)}.${identifier(b.relation)}`,
+      })),
+      options.role,
+    );
+    const onlyReadsBeneath = (schema: string, relation: string): boolean => {
+      const i = beneath.findIndex((b) => b.schema === schema && b.relation === relation);
+      const held = underViews[i];
+      const needed = beneath[i]?.columns ?? [];
+      if (!held) return false;
+      return (
+        held.readable.every((c) => needed.includes(c)) &&
+        [...held.held].every((operation) => operation === 'select')
+      );
+    };
     for (const reachable of await reachableRelations(client, schemas, options.role)) {
       if (read.some((r) => r.name === reachable.name && r.schema === reachable.schema)) continue;
+      if (onlyReadsBeneath(reachable.schema, reachable.name)) continue;
       differences.push({
         kind: 'extra_relation',
         relation: `${reachable.schema}.${reachable.name}`,

@@ -41,6 +41,10 @@ export class GuardRunError<Code extends string = RunErrorCode> extends Error {
     this.code = code;
     this.details = details;
     this.hint = hint;
+    // The transaction this error ended is aborted, so nothing can be verified in it: the verification of every
+    // connection is done again on its next run (verification.ts).
+    if (code === 'sql_execution_failed' && mayComeFromSchemaChange(details.sqlstate, message))
+      schemaChangesSeen++;
   }
 
   toJSON(): { code: Code; message: string; hint?: string; details: RunErrorDetails } {
@@ -76,4 +80,30 @@ export class GuardCheckError extends GuardRunError<GuardErrorCode> {
 export function sqlStateOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null | undefined)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** How many errors that a schema change can cause this process has seen (verification.ts compares it). */
+let schemaChangesSeen = 0;
+
+export function schemaChangeCount(): number {
+  return schemaChangesSeen;
+}
+
+/**
+ * Whether PostgreSQL's error may mean the schema changed under a connection verified before: a column or table that
+ * is gone (42703, 42P01), a privilege that is (42501, but not a row-level security policy's refusal of a row), a
+ * cached plan whose result type changed (0A000).
+ */
+export function mayComeFromSchemaChange(sqlstate: string | undefined, message: string): boolean {
+  switch (sqlstate) {
+    case '42703':
+    case '42P01':
+      return true;
+    case '42501':
+      return !message.includes('row-level security');
+    case '0A000':
+      return message.includes('cached plan');
+    default:
+      return false;
+  }
 }

@@ -5,7 +5,7 @@
 import { describeDifferences, verifyDialect } from '../dialect/verify.js';
 import type { Dialect, SqlSession } from '../types.js';
 import { type ColumnWidths, readColumnWidths } from './column-widths.js';
-import { GuardRunError, sqlStateOf } from './errors.js';
+import { GuardRunError, schemaChangeCount, sqlStateOf } from './errors.js';
 
 /**
  * `verify(session, widths)` resolves once the session's database matches the dialect; with `widths`, to the
@@ -20,15 +20,20 @@ export type Verify = (
 ) => Promise<ColumnWidths | undefined>;
 
 export function dialectVerification(dialect: Dialect): Verify {
-  const verified = new WeakMap<object, Promise<undefined>>();
-  const read = new WeakMap<object, Promise<ColumnWidths>>();
-  const once = <T>(kept: WeakMap<object, Promise<T>>, key: object, start: () => Promise<T>): Promise<T> => {
-    let answer = kept.get(key);
-    if (!answer) {
-      answer = start();
-      kept.set(key, answer);
-      answer.catch(() => kept.delete(key));
-    }
+  const verified = new WeakMap<object, Kept<undefined>>();
+  const read = new WeakMap<object, Kept<ColumnWidths>>();
+  // An answer is kept until a run meets an error that a schema change can cause (a column or table gone, a privilege
+  // revoked, a cached plan changed: errors.ts counts them); then each connection asks the database again.
+  const once = <T>(kept: WeakMap<object, Kept<T>>, key: object, start: () => Promise<T>): Promise<T> => {
+    const seen = schemaChangeCount();
+    const found = kept.get(key);
+    if (found && found.seen === seen) return found.answer;
+    const answer = start();
+    const entry = { answer, seen };
+    kept.set(key, entry);
+    answer.catch(() => {
+      if (kept.get(key) === entry) kept.delete(key);
+    });
     return answer;
   };
   return (session, widths, inTransaction) => {
@@ -41,6 +46,12 @@ export function dialectVerification(dialect: Dialect): Verify {
       ),
     );
   };
+}
+
+/** An answer kept for a connection, and the count of schema-change errors when it was asked. */
+interface Kept<T> {
+  answer: Promise<T>;
+  seen: number;
 }
 
 async function verifyOnce(session: SqlSession, dialect: Dialect): Promise<undefined> {
@@ -59,7 +70,8 @@ async function catalogRead<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    const sqlstate = sqlStateOf(error);
+    // verifyDialect reports a failed catalog read as introspection_failed, with PostgreSQL's SQLSTATE.
+    const sqlstate = sqlStateOf(error) ?? sqlStateOf({ code: (error as { sqlstate?: unknown }).sqlstate });
     if (!sqlstate) throw error;
     throw new GuardRunError(
       'sql_execution_failed',
