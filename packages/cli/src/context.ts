@@ -141,21 +141,31 @@ export class Context {
     if (!kind) throw notSignedIn();
     let apiKey: string | undefined;
     const account = await this.account(); // a malformed URL is wrong usage (exit 2), not a key-store failure
+    let unreadable: Error | undefined;
     try {
       apiKey = await openStore(kind, this.io.env).get(account);
     } catch (error) {
+      unreadable = error as Error;
+    }
+    if (apiKey) return { apiKey, source: kind };
+    // A keychain out of reach (an MCP host starts `expense mcp` without the session bus): the 0600 file, as gh
+    // falls back to hosts.yml, when a login with --insecure-storage put a key for this account there.
+    if (kind === 'keychain') {
+      const fromFile = await openStore('file', this.io.env)
+        .get(account)
+        .catch(() => undefined);
+      if (fromFile) return { apiKey: fromFile, source: 'file' };
+    }
+    if (unreadable) {
       throw cliError('credential_store_unavailable', {
-        message: `Cannot read the key: ${(error as Error).message}`,
+        message: `Cannot read the key: ${unreadable.message}`,
       });
     }
-    if (!apiKey) {
-      throw notSignedIn(
-        kind === 'keychain'
-          ? `No key for ${await this.account()} in the keychain (is the keyring unlocked and reachable from this session?). Run \`expense login\`.`
-          : undefined,
-      );
-    }
-    return { apiKey, source: kind };
+    throw notSignedIn(
+      kind === 'keychain'
+        ? `No key for ${account} in the keychain (is the keyring unlocked and reachable from this session? With no session bus, \`expense login --insecure-storage\` keeps it in a 0600 file). Run \`expense login\`.`
+        : undefined,
+    );
   }
 
   /** The key login stored for this profile and API origin (never EXPENSE_API_KEY), or undefined. */

@@ -68,7 +68,8 @@ describe('D-Bus probe', () => {
   it('says plainly when there is no session bus', async () => {
     expect(await probeSecretService({})).toEqual({
       ok: false,
-      reason: 'there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)',
+      reason:
+        'there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set, and no /run/user/<uid>/bus)',
     });
     const dead = await probeSecretService({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
     expect(dead.ok).toBe(false);

@@ -1,6 +1,6 @@
-// The cost of MCP (issue 22): the same SELECT as the `query` tool over /mcp (one stateless JSON-RPC tools/call)
-// and as POST /v1/sql/query, over a real socket to one server, interleaved request by request, on both engines.
-// Goal: the tool ≤ 1.3x the route (median). Prints a Markdown table; `pnpm bench` keeps it in
+// The cost of MCP (issues 22 and 39): the same SELECT as the `query` tool over /mcp (one stateless JSON-RPC
+// tools/call, in the 2025-11-25 revision and in 2026-07-28) and as POST /v1/sql/query, over a real socket to one
+// server, interleaved request by request, on both engines. Goal: the tool ≤ 1.3x the route (median), both revisions. Prints a Markdown table; `pnpm bench` keeps it in
 // bench-results/mcp-query.txt for docs/benchmarks.md.
 //   node --conditions=@expense/source --import tsx bench/mcp-query.ts [--rounds 300]
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,6 +14,13 @@ import { openForSeeding, seed } from './lib/seed.js';
 
 const rounds = Number(arg('rounds', '300'));
 const SQL = 'SELECT ts, amount, category, note FROM ledger_entries ORDER BY ts, amount LIMIT 20';
+
+const MODERN = '2026-07-28';
+const modernMeta = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientInfo': { name: 'expense-bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
@@ -39,46 +46,55 @@ async function measure(engine: string, db: Database): Promise<string> {
       if (!body.ok) throw new Error(`query failed: ${JSON.stringify(body)}`);
     };
     let id = 0;
-    const mcp = async () => {
+    const tool = (revision: string) => async () => {
+      const modern = revision === MODERN;
       const res = await fetch(`${origin}/mcp`, {
         method: 'POST',
         headers: {
           ...auth,
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
+          'mcp-protocol-version': revision,
+          // The 2026-07-28 revision names the method and tool in headers and the client in _meta (as the v2 client sends them).
+          ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': 'query' } : {}),
         },
         body: JSON.stringify({
           jsonrpc: '2.0',
           id: ++id,
           method: 'tools/call',
-          params: { name: 'query', arguments: { sql: SQL } },
+          params: {
+            name: 'query',
+            arguments: { sql: SQL },
+            ...(modern ? { _meta: modernMeta } : {}),
+          },
         }),
       });
       const text = await res.text();
-      if (!text.includes('"structuredContent"')) throw new Error(`tool failed: ${text.slice(0, 500)}`);
+      if (!text.includes('"structuredContent"'))
+        throw new Error(`tool failed (${revision}): ${text.slice(0, 500)}`);
     };
-    for (let i = 0; i < 30; i++) await (i % 2 ? http() : mcp()); // warm-up
-    const times = { http: [] as number[], mcp: [] as number[] };
+    const kinds = [
+      ['http', http],
+      ['mcp2025', tool('2025-11-25')],
+      ['mcp2026', tool(MODERN)],
+    ] as const;
+    for (let i = 0; i < 30; i++) await kinds[i % 3]![1](); // warm-up
+    const times = { http: [] as number[], mcp2025: [] as number[], mcp2026: [] as number[] };
     for (let i = 0; i < rounds; i++) {
-      // Alternate which goes first, so neither always follows the other.
-      for (const [name, once] of i % 2
-        ? ([
-            ['http', http],
-            ['mcp', mcp],
-          ] as const)
-        : ([
-            ['mcp', mcp],
-            ['http', http],
-          ] as const)) {
+      // Rotate which goes first, so none always follows another.
+      for (let k = 0; k < kinds.length; k++) {
+        const [name, once] = kinds[(i + k) % kinds.length]!;
         const started = performance.now();
         await once();
         times[name].push(performance.now() - started);
       }
     }
-    const ratio = median(times.mcp) / median(times.http);
-    log(`${engine}: ${median(times.http).toFixed(2)} ms route, ${median(times.mcp).toFixed(2)} ms tool`);
-    return `| ${engine} | ${median(times.http).toFixed(2)} | ${p95(times.http).toFixed(2)} | ${median(times.mcp).toFixed(2)} | ${p95(times.mcp).toFixed(2)} | ${ratio.toFixed(2)}x |`;
+    const ms = (xs: number[]) => `${median(xs).toFixed(2)} | ${p95(xs).toFixed(2)}`;
+    const ratio = (xs: number[]) => `${(median(xs) / median(times.http)).toFixed(2)}x`;
+    log(
+      `${engine}: ${median(times.http).toFixed(2)} ms route, ${median(times.mcp2025).toFixed(2)} ms tool (2025-11-25), ${median(times.mcp2026).toFixed(2)} ms tool (2026-07-28)`,
+    );
+    return `| ${engine} | ${ms(times.http)} | ${ms(times.mcp2025)} | ${ratio(times.mcp2025)} | ${ms(times.mcp2026)} | ${ratio(times.mcp2026)} |`;
   } finally {
     await app.close();
   }
@@ -88,8 +104,8 @@ const engines = arg('engines', 'postgres,pglite').split(',');
 const lines = [
   `${rounds} requests of each kind, interleaved; milliseconds per request over a socket (keep-alive), 20 rows of a 50-row workspace.`,
   '',
-  '| engine | POST /v1/sql/query median | p95 | MCP query tool median | p95 | ratio (median) |',
-  '|---|---|---|---|---|---|',
+  '| engine | POST /v1/sql/query median | p95 | query tool, 2025-11-25, median | p95 | ratio | query tool, 2026-07-28, median | p95 | ratio |',
+  '|---|---|---|---|---|---|---|---|---|',
 ];
 if (engines.includes('postgres')) {
   const pg = await freshPostgres({ prefix: 'expense_mcp' });

@@ -60,7 +60,16 @@ export const WorkspaceSettingsSchema = z.object({
 });
 export type WorkspaceSettings = z.infer<typeof WorkspaceSettingsSchema>;
 
-export const CreatedWorkspaceDataSchema = WorkspaceDataSchema.extend({ settings: WorkspaceSettingsSchema });
+/** The settings POST /workspaces filled with their defaults because the body left them out. */
+export const DefaultedSettingSchema = z.enum(['currency', 'timeZone']);
+
+export const CreatedWorkspaceDataSchema = WorkspaceDataSchema.extend({
+  settings: WorkspaceSettingsSchema,
+  defaulted: z
+    .array(DefaultedSettingSchema)
+    .optional()
+    .describe('the settings left out and defaulted (USD, UTC): confirm them with the user'),
+});
 export type CreatedWorkspaceData = z.infer<typeof CreatedWorkspaceDataSchema>;
 
 export const WorkspaceParamsSchema = z.object({ workspaceId: z.string() });

@@ -10,12 +10,40 @@ import { createConnection, type Socket } from 'node:net';
 
 export const SECRET_SERVICE_NAME = 'org.freedesktop.secrets';
 
+/**
+ * Where systemd puts the session bus: `$XDG_RUNTIME_DIR/bus`, else `/run/user/<uid>/bus`. Hosts that start
+ * `expense mcp` with the MCP SDK's default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) pass neither
+ * DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR, so the uid's directory is tried too.
+ */
+export function systemdBusSocket(env: NodeJS.ProcessEnv): string | undefined {
+  const candidates = [
+    ...(env.XDG_RUNTIME_DIR?.trim() ? [`${env.XDG_RUNTIME_DIR.trim()}/bus`] : []),
+    ...(process.getuid ? [`/run/user/${process.getuid()}/bus`] : []),
+  ];
+  return candidates.find((path) => existsSync(path));
+}
+
+/**
+ * Without DBUS_SESSION_BUS_ADDRESS, points it at systemd's session bus when there is one, so that the keyring
+ * library (which reads the process environment when it connects) reaches the same bus the probe asks. `env` is
+ * the command's environment: the process's own in the `expense` command, a test's object elsewhere (left alone
+ * but for this variable). Returns the address set, or undefined when nothing changed.
+ */
+export function adoptSessionBus(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.DBUS_SESSION_BUS_ADDRESS?.trim()) return undefined;
+  const socket = systemdBusSocket(env);
+  if (!socket) return undefined;
+  const address = `unix:path=${socket}`;
+  env.DBUS_SESSION_BUS_ADDRESS = address;
+  return address;
+}
+
 /** Socket paths of the session bus, from DBUS_SESSION_BUS_ADDRESS or the systemd default. */
 export function sessionBusSockets(env: NodeJS.ProcessEnv): string[] {
   const address = env.DBUS_SESSION_BUS_ADDRESS?.trim();
   if (!address) {
-    const fallback = env.XDG_RUNTIME_DIR ? `${env.XDG_RUNTIME_DIR}/bus` : undefined;
-    return fallback && existsSync(fallback) ? [fallback] : [];
+    const fallback = systemdBusSocket(env);
+    return fallback ? [fallback] : [];
   }
   const sockets: string[] = [];
   for (const entry of address.split(';')) {
@@ -218,7 +246,11 @@ export type BusProbe = { ok: true } | { ok: false; reason: string };
 export async function probeSecretService(env: NodeJS.ProcessEnv, timeoutMs = 2000): Promise<BusProbe> {
   const sockets = sessionBusSockets(env);
   if (sockets.length === 0)
-    return { ok: false, reason: 'there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)' };
+    return {
+      ok: false,
+      reason:
+        'there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set, and no /run/user/<uid>/bus)',
+    };
   let lastError = '';
   for (const socket of sockets) {
     try {

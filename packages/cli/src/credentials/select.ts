@@ -1,11 +1,13 @@
 import { credentialsFile } from '../config/paths.js';
-import { probeSecretService } from './dbus.js';
+import { adoptSessionBus, probeSecretService } from './dbus.js';
 import { FileStore } from './file-store.js';
 import { KeychainStore } from './keychain-store.js';
 import type { CredentialStore, StoreKind } from './store.js';
 
 export function openStore(kind: StoreKind, env: NodeJS.ProcessEnv): CredentialStore {
-  return kind === 'file' ? new FileStore(credentialsFile(env)) : new KeychainStore();
+  if (kind === 'file') return new FileStore(credentialsFile(env));
+  if (process.platform === 'linux') adoptSessionBus(env);
+  return new KeychainStore();
 }
 
 export type KeychainCheck = { ok: true } | { ok: false; reason: string };
@@ -20,6 +22,7 @@ export async function checkKeychain(
   platform = process.platform,
 ): Promise<KeychainCheck> {
   if (platform === 'linux') {
+    adoptSessionBus(env);
     const bus = await probeSecretService(env);
     if (!bus.ok) return bus;
   }

@@ -13,7 +13,7 @@ import type { SqlService } from '../routes/sql/index.js';
 import { clientGone } from '../sql/deadline.js';
 import { injectApi } from './inject-api.js';
 import { isLegacy, type LegacyRequest, legacyJsonHandler } from './legacy.js';
-import { ServerPool } from './pool.js';
+import { type DetachedLease, ServerPool } from './pool.js';
 import { sqlApi, type ToolCaller } from './sql-api.js';
 
 /** A request's headers as the legacy leg reads them. */
@@ -89,22 +89,30 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
         pushElicitation: false,
         version: SERVER_VERSION,
       });
+    // What shapes an instance's tool list: the pool's key.
+    const shapeOf = (caller: Caller) =>
+      `${caller.principal.access === 'read' ? 'read' : 'write'}:${caller.principal.workspaceId ?? '*'}`;
     const pool = new ServerPool();
     const leaseFor = (authInfo: AuthInfo) => {
       const caller = callerOf(authInfo);
-      const key = `${caller.principal.access === 'read' ? 'read' : 'write'}:${caller.principal.workspaceId ?? '*'}`;
-      return pool.lease(key, apiOf(caller), build(caller, 'legacy'));
+      return pool.lease(shapeOf(caller), apiOf(caller), build(caller, 'legacy'));
     };
+    // 2026-07-28: the SDK's handler asks its factory for an instance per message; it gets a pooled one, returned
+    // by the route once the answer is out (issue 39: building one per message cost 1.4-1.7x of the route).
+    const modernPool = new ServerPool();
+    const modernLeases = new WeakMap<Request, DetachedLease>();
     const factory = (mcpCtx: McpRequestContext) => {
       const caller = callerOf(mcpCtx.authInfo);
-      return build(caller, mcpCtx.era)(apiOf(caller));
+      const lease = modernPool.leaseDetached(shapeOf(caller), apiOf(caller), build(caller, mcpCtx.era));
+      if (mcpCtx.requestInfo) modernLeases.set(mcpCtx.requestInfo, lease);
+      return lease.server;
     };
     const onerror = (error: Error) => app.log.warn({ err: error }, 'mcp: handler error');
     // The 2026-07-28 revision through the SDK's handler; 2025-era requests answered in JSON (legacy.ts).
     const modern = createMcpHandler(factory, { legacy: 'reject', onerror });
     const legacy = legacyJsonHandler(leaseFor, onerror);
     app.addHook('onClose', async () => {
-      await Promise.all([modern.close(), pool.close()]);
+      await Promise.all([modern.close(), pool.close(), modernPool.close()]);
     });
 
     // Not JSON API routes of /v1: kept out of the OpenAPI document (docs/mcp.md describes them). The metadata
@@ -212,12 +220,15 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
           authInfo,
           ...(request.body !== undefined ? { parsedBody: request.body } : {}),
         });
+        const streamed = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+        // A JSON answer is complete: its handler ran to the end. A stream may still be written by it.
+        modernLeases.get(webRequest)?.release(!streamed && response.status !== 499);
         reply.code(response.status);
         response.headers.forEach((value, name) => {
           reply.header(name, value);
         });
         if (!response.body) return reply.send();
-        if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        if (streamed) {
           return reply.send(Readable.fromWeb(response.body as unknown as WebReadableStream));
         }
         return reply.send(await response.text());

@@ -32,8 +32,33 @@ export interface ServerLease {
 
 interface Pooled {
   server: McpServer;
-  transport: JsonExchange;
+  /** Absent for a detached instance (the SDK's 2026-07-28 handler connects it to its own transport). */
+  transport?: JsonExchange;
   bind(api: McpApi | undefined): void;
+}
+
+/** A detached instance lent for one 2026-07-28 message, and its return. */
+export interface DetachedLease {
+  server: McpServer;
+  /**
+   * After the exchange: back to the pool when `reusable` and the SDK's per-request transport is closed (the
+   * handler answered: nothing of it still runs with the bound api), else dropped.
+   */
+  release(reusable: boolean): void;
+}
+
+/**
+ * What a message leaves on a Server besides its answer: the client's identity, which the 2026-07-28 handler seeds
+ * from each request's `_meta` but does not clear when a request carries none. A fresh instance has neither.
+ */
+interface ClientIdentity {
+  _clientCapabilities?: unknown;
+  _clientVersion?: unknown;
+}
+function forgetClient(server: McpServer): void {
+  const identity = server.server as unknown as ClientIdentity;
+  identity._clientCapabilities = undefined;
+  identity._clientVersion = undefined;
 }
 
 /** An McpApi that forwards to the api bound for the current message (one message at a time per instance). */
@@ -75,10 +100,30 @@ export class ServerPool {
     const pooled = this.idle.get(key)?.pop() ?? (await this.create(build));
     pooled.bind(api);
     return {
-      transport: pooled.transport,
+      transport: pooled.transport!,
       release: (reusable) => {
         if (reusable) this.give(key, pooled);
         else void pooled.server.close();
+      },
+    };
+  }
+
+  /**
+   * An unconnected instance for `key` with `api` bound, for the SDK's 2026-07-28 handler, which connects it to a
+   * per-request transport and closes that after the answer (its factory would otherwise build one per message).
+   * A pool holds either detached or connected instances: use one pool for each.
+   */
+  leaseDetached(key: string, api: Required<McpApi>, build: (api: McpApi) => McpServer): DetachedLease {
+    const pooled = this.idle.get(key)?.pop() ?? this.detached(build);
+    pooled.bind(api);
+    return {
+      server: pooled.server,
+      release: (reusable) => {
+        if (reusable && pooled.server.server.transport === undefined) {
+          forgetClient(pooled.server);
+          this.give(key, pooled);
+        }
+        // Otherwise dropped, still bound: an answer still streaming keeps its caller's api.
       },
     };
   }
@@ -89,6 +134,11 @@ export class ServerPool {
     const transport = new JsonExchange();
     await server.connect(transport);
     return { server, transport, bind };
+  }
+
+  private detached(build: (api: McpApi) => McpServer): Pooled {
+    const { api, bind } = forwardingApi();
+    return { server: build(api), bind };
   }
 
   private evictOldestKey(): void {

@@ -49,13 +49,34 @@ export function successEnvelope(success: SqlSuccess, actions: ActionBuilder): st
   return `{"ok":true,"data":${JSON.stringify(data)},"instructions":${JSON.stringify(instructionsFor(success))},"actions":${kept.json}}`;
 }
 
-function instructionsFor({ mode, dryRun, result, limits, staleRates, changeId }: SqlSuccess): string[] {
+/** A dry run's next step: both ways to commit it, the token first when the dry run issued one. */
+export function dryRunInstruction(what: 'statements' | 'revert', hasToken: boolean): string {
+  const ran =
+    what === 'revert'
+      ? 'Dry run: the revert ran and was rolled back, nothing was saved. Show the user the rows; once they approve, '
+      : 'Dry run: the statements ran and were rolled back, nothing was saved. Show the user the effect; once they approve, ';
+  const key =
+    'with an Idempotency-Key header (a fresh UUID per change: a retry with it replays the answer instead of applying twice)';
+  return hasToken
+    ? `${ran}commit it by sending the same request without dryRun, either with "confirmToken": data.confirmToken in the body (bound to this exact request and workspace, valid until data.confirmTokenExpiresAt, once; a retry with it replays the answer) or ${key}.`
+    : `${ran}send the same request without dryRun and ${key}.`;
+}
+
+function instructionsFor({
+  mode,
+  dryRun,
+  result,
+  limits,
+  staleRates,
+  changeId,
+  token,
+}: SqlSuccess): string[] {
   const out: string[] = [];
   if (staleRates) out.push(staleRates);
   if (mode !== 'query') {
     out.push(
       dryRun
-        ? 'Dry run: the statements ran and were rolled back, nothing was saved. Show the user the effect; once they approve, send the same request without dryRun and with an Idempotency-Key header (a fresh UUID per change: a retry with it replays the answer instead of writing twice).'
+        ? dryRunInstruction('statements', token !== undefined)
         : changeId
           ? `Committed: every statement was applied, recorded as change ${changeId} (POST /changes/${changeId}/revert undoes it).`
           : 'Committed: every statement was applied.',

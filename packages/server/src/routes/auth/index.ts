@@ -1,4 +1,5 @@
 import {
+  type Action,
   AGENT_ROUTES,
   fastifyRoute,
   SendCodeBodySchema,
@@ -9,7 +10,37 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { success } from '../../http/envelope.js';
+import { listWorkspaces } from '../../workspaces/store.js';
 import { responses } from '../responses.js';
+
+/**
+ * The next step after sign-in, from what the user has: no workspace, create one (its settings asked of the
+ * user); exactly one, the SQL endpoints use it without a selection; several, list and select. Fewer calls to the
+ * first SQL than GET /me and GET /workspaces first (issue 39).
+ */
+async function nextAfterSignIn(
+  ctx: AppContext,
+  userId: string,
+  connectionId: string,
+): Promise<{ instruction: string; actions: Action[] }> {
+  const workspaces = await listWorkspaces(ctx.db, userId, connectionId);
+  const a = ctx.actions;
+  if (workspaces.length === 0) {
+    return {
+      instruction:
+        'You have no workspace yet: ask the user for its name, reporting currency (ISO 4217, e.g. EUR) and time zone (IANA, e.g. Europe/Berlin), then call create_workspace with {"name", "currency", "timeZone"}. It is then your only workspace and the SQL endpoints use it: read GET /schema and use SQL.',
+      actions: [a.createWorkspace(), a.schema()],
+    };
+  }
+  if (workspaces.length === 1) {
+    return {
+      instruction:
+        'You belong to one workspace, and the SQL endpoints use it without selecting it: read GET /schema, then use SQL (GET /workspaces names it).',
+      actions: [a.schema(), a.sqlQuery()],
+    };
+  }
+  return { instruction: 'Next call GET /me, then GET /workspaces and select a workspace.', actions: [] };
+}
 
 /** The sign-in routes on `{auth_url}`: POST /api/agent/send-code and /api/agent/verify-code. */
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -49,14 +80,15 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       handler: async (request) => {
         const data = await ctx.otp.verifyCode(request.body, { kind: request.body.kind ?? 'agent' });
+        const next = await nextAfterSignIn(ctx, data.user.userId, data.connection.connectionId);
         return success(
           data,
           [
             'Store the ApiKey outside chat memory now (e.g. a local env file: EXPENSE_API_KEY=...); it is shown only once.',
             'Send it on every call as "Authorization: ApiKey <key>".',
-            'Next call GET /me, then GET /workspaces.',
+            next.instruction,
           ],
-          [ctx.actions.me(), ctx.actions.listWorkspaces()],
+          [...next.actions, ctx.actions.me(), ctx.actions.listWorkspaces()],
         );
       },
     });

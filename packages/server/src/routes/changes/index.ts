@@ -34,6 +34,7 @@ import { idempotencyKeyOf } from '../../idempotency/key.js';
 import type { Claim } from '../../idempotency/store.js';
 import { keyedWrite, sendAnswer, writeIdempotency } from '../../idempotency/write.js';
 import { ArrivalDeadline, clientGone } from '../../sql/deadline.js';
+import { dryRunInstruction } from '../../sql/envelope.js';
 import { resolveWorkspace } from '../../sql/workspace.js';
 import { isUuid } from '../../workspaces/store.js';
 import { apiKeySecurity, responses } from '../responses.js';
@@ -232,7 +233,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             success({ ...data, ...token }, [
               data.committed
                 ? `Reverted: the rows are as they were before change ${changeId}. The revert is change ${data.changeId ?? '(none: nothing to undo)'} and can be reverted too.`
-                : 'Dry run: the revert ran and was rolled back, nothing was saved. Show the user the rows; once they approve, send the same request without dryRun and with an Idempotency-Key header (a fresh UUID: a retry with it replays the answer instead of reverting twice).',
+                : dryRunInstruction('revert', token !== undefined),
             ]),
           );
         // On the user-SQL path: an in-flight place (held until the connection is back in the pool), the deadline

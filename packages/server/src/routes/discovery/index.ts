@@ -61,6 +61,7 @@ export function discoveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       success(discoveryData(ctx), DISCOVERY_INSTRUCTIONS, [
         ctx.actions.sendCode(),
         ctx.actions.verifyCode(),
+        ctx.actions.createWorkspace(),
         mcpAction(ctx),
       ]);
     app.route({ ...fastifyRoute(API_ROUTES.discovery), schema, handler });

@@ -9,7 +9,7 @@ export const DISCOVERY_INSTRUCTIONS = [
   'Call verify_code with {"code", "otpSessionToken", "label"} (label names this agent or machine).',
   'Do not suggest requesting another code right away: mail can take a minute, and sending is rate-limited (an older code stays valid until it expires).',
   'Store the returned ApiKey outside chat memory (e.g. a local env file such as .env, EXPENSE_API_KEY=...); send it as "Authorization: ApiKey <key>".',
-  'Then call GET /me, GET /workspaces (create one with POST /workspaces if there is none), select a workspace with POST /workspaces/{workspaceId}/select, read GET /schema, and use the SQL endpoints.',
+  "Then verify_code's instructions and actions name the next calls from what the user has: GET /me (who you are) and GET /workspaces are not needed first; a user's only workspace needs no select (POST /workspaces/{workspaceId}/select is for a user with several); a new user has none: ask the user for its name, reporting currency (ISO 4217) and time zone (IANA), and call create_workspace with all three (left out, they default to USD and UTC, and an entry at 00:30 local time on the 1st then counts in the previous month). Then read GET /schema and use the SQL endpoints.",
   "Read the agent's guide (docs.guideUrl) for the SQL dialect, writing data and recipes; every SQL result carries data.clock with today's date in the workspace's time zone.",
   FX_FRESH_RATES,
   'Every committed write is kept in the change history (GET /changes, 90 days): tell the user what you changed, and undo a mistake with POST /changes/{changeId}/revert.',

@@ -16,6 +16,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import { success } from '../../http/envelope.js';
 import { pendingInvitationCount } from '../../invitations/store.js';
+import type { Queryable } from '../../storage/index.js';
 import {
   createWorkspace,
   findMembership,
@@ -33,6 +34,15 @@ const CONFIRM_SETTINGS =
 
 const TIME_ZONE_HINT =
   'Send timeZone as an IANA name (Europe/Berlin, America/New_York, Asia/Tokyo), or leave it out for UTC.';
+
+/** How many workspaces the user belongs to (as the SQL endpoints' workspace rule counts them). */
+async function countMemberships(tx: Queryable, userId: string): Promise<number> {
+  const { rows } = await tx.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM expense_internal.workspace_members WHERE user_id = $1',
+    [userId],
+  );
+  return rows[0]?.n ?? 0;
+}
 
 /** GET/POST /v1/workspaces, PATCH /v1/workspaces/{workspaceId} and POST /v1/workspaces/{workspaceId}/select. */
 export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -58,7 +68,9 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const invitations = invitationPrompt(pending, a);
         const instructions =
           workspaces.length === 0
-            ? ['You have no workspace yet: create one with POST /workspaces {"name"}.']
+            ? [
+                'You have no workspace yet: ask the user for its name, reporting currency (ISO 4217) and time zone (IANA), then create it with POST /workspaces {"name", "currency", "timeZone"} (action create_workspace).',
+              ]
             : [
                 'Select the workspace to work in with POST /workspaces/{workspaceId}/select, then read GET /schema.',
               ];
@@ -96,10 +108,11 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       handler: async (request, reply) => {
         const { userId } = principalOf(request);
         const { name, currency, timeZone } = request.body;
-        const { settings, ...workspace } = await ctx.db
+        const { settings, only, ...workspace } = await ctx.db
           .transaction(async (tx) => {
             await refuseBeyondWorkspaceCap(tx, userId, ctx.config.maxWorkspacesPerUser);
-            return createWorkspace(tx, userId, name, { currency, timeZone });
+            const created = await createWorkspace(tx, userId, name, { currency, timeZone });
+            return { ...created, only: (await countMemberships(tx, userId)) === 1 };
           })
           .catch((error: unknown) => {
             // A zone this runtime knows and the database does not: the settings trigger refuses it.
@@ -111,14 +124,26 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             throw error;
           });
         reply.code(201);
+        const defaulted = [
+          ...(currency ? [] : (['currency'] as const)),
+          ...(timeZone ? [] : (['timeZone'] as const)),
+        ];
         const confirm =
-          currency && timeZone
+          defaulted.length === 0
             ? `It reports in ${settings.currency} and its dates, and SQL, are in ${settings.timeZone}.`
-            : CONFIRM_SETTINGS;
+            : `${defaulted.join(' and ')} ${defaulted.length === 1 ? 'was' : 'were'} not given and defaulted (data.defaulted). ${CONFIRM_SETTINGS}`;
+        // The SQL endpoints use a user's only workspace without a selection: no select call for a first workspace.
+        const next = only
+          ? 'It is your only workspace: the SQL endpoints use it without selecting it. Read GET /schema, then use SQL.'
+          : 'Select it with POST /workspaces/{workspaceId}/select to use it for SQL.';
         return success(
-          { workspace, settings },
-          ['Select it with POST /workspaces/{workspaceId}/select to use it for SQL.', confirm],
-          [a.selectWorkspace(workspace.workspaceId), a.listMembers(workspace.workspaceId)],
+          { workspace, settings, ...(defaulted.length ? { defaulted } : {}) },
+          defaulted.length ? [confirm, next] : [next, confirm],
+          [
+            ...(only ? [a.schema(), a.sqlQuery()] : []),
+            a.selectWorkspace(workspace.workspaceId),
+            a.listMembers(workspace.workspaceId),
+          ],
         );
       },
     });
