@@ -14,12 +14,12 @@ const server: Options = {
   shims: true,
 };
 
-/** In the browser bundle, the import core's hash seam is the pure one (packages/cli/src/import/digest.ts). */
+/** In the browser bundle, the import core's hash seam is the pure one (packages/import/src/send/digest.ts). */
 const browserSeams: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'import-core-browser-seams',
   setup(build) {
-    build.onResolve({ filter: /^\.\/digest\.js$/ }, async (args) => {
-      const resolved = await build.resolve('./digest.browser.js', {
+    build.onResolve({ filter: /^\.\.?\/(?:send\/)?digest\.js$/ }, async (args) => {
+      const resolved = await build.resolve(args.path.replace(/digest\.js$/, 'digest.browser.js'), {
         kind: args.kind,
         resolveDir: args.resolveDir,
       });
@@ -36,12 +36,12 @@ const browserSeams: NonNullable<Options['esbuildPlugins']>[number] = {
 };
 
 /**
- * The console's import page runs the CLI's import core (docs/console.md, "Import"): bundled from the CLI's source
- * into one ES module among the console's static files, with the browser's seams. Built with the server, never
- * checked in (console/build/ is ignored).
+ * The console's import page runs the import core of `expense import` (docs/console.md, "Import"): bundled from
+ * @expense/import's browser entry (packages/import, never the CLI's source) into one ES module among the console's
+ * static files, with the browser's seams. Built with the server, never checked in (console/build/ is ignored).
  */
 const importCore: Options = {
-  entry: { 'import-core': '../cli/src/import/browser.ts' },
+  entry: { 'import-core': '../import/src/browser.ts' },
   outDir: 'console/build',
   format: ['esm'],
   platform: 'browser',

@@ -3,13 +3,18 @@
  * (CSV import planning, SQL literals, table rendering) for programs that want the same behaviour.
  */
 
+export {
+  buildInsert,
+  idempotencyKey,
+  parseCsv,
+  parseMapArgs,
+  planBatches,
+  resolveMapping,
+  validateRecords,
+} from '@expense/import';
 export type { IO } from './context.js';
 export { CliError, ExitCode } from './errors.js';
 export { exitCodeForApiError } from './http/exit-codes.js';
-export { buildInsert, idempotencyKey, planBatches } from './import/batches.js';
-export { parseMapArgs, resolveMapping } from './import/mapping.js';
-export { parseCsv } from './import/parse.js';
-export { validateRecords } from './import/validate.js';
 export { renderCsv } from './output/csv.js';
 export { renderTable } from './output/table.js';
 export { createProgram, run } from './program.js';

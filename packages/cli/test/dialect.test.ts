@@ -1,5 +1,5 @@
+import { detectDateFormat, detectDelimiter, isoDate, normaliseAmount } from '@expense/import';
 import { describe, expect, it } from 'vitest';
-import { detectDateFormat, detectDelimiter, isoDate, normaliseAmount } from '../src/import/dialect.js';
 
 describe('bank export dialects', () => {
   it('detects comma, semicolon and tab from the header line, ignoring quoted text', () => {

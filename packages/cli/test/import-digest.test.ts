@@ -2,8 +2,8 @@
 // digests as node:crypto (digest.ts, the CLI), so the console and the CLI derive the same external_ids.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex as browserSha256 } from '../src/import/digest.browser.js';
-import { sha256Hex as nodeSha256 } from '../src/import/digest.js';
+import { sha256Hex as browserSha256 } from '../../import/src/send/digest.browser.js';
+import { sha256Hex as nodeSha256 } from '../../import/src/send/digest.js';
 
 /** Deterministic pseudo-random bytes (xorshift32), so a failure names its input. */
 function bytes(length: number, seed: number): Uint8Array {

@@ -1,15 +1,26 @@
 import { PGlite } from '@electric-sql/pglite';
+import type { LedgerRow } from '@expense/import';
+import {
+  BUDGET_FIELD_SET,
+  BUDGET_TARGET,
+  budgetMonth,
+  buildInsert,
+  eventProblems,
+  ImportError,
+  idempotencyKey,
+  MAX_BATCH_ROWS,
+  parseAmount,
+  parseCsv,
+  parseMapArgs,
+  parseTimestamp,
+  planBatches,
+  resolveMapping,
+  validateBudget,
+  validateRecords,
+} from '@expense/import';
 import { createGuard } from '@expense/sql-guard';
 import { describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../src/errors.js';
-import { buildInsert, idempotencyKey, MAX_BATCH_ROWS, planBatches } from '../src/import/batches.js';
-import { BUDGET_TARGET, budgetMonth, validateBudget } from '../src/import/budget.js';
-import type { LedgerRow } from '../src/import/fields.js';
-import { BUDGET_FIELD_SET } from '../src/import/fields.js';
-import { parseMapArgs, resolveMapping } from '../src/import/mapping.js';
-import { parseCsv } from '../src/import/parse.js';
-import { eventProblems, validateRecords } from '../src/import/validate.js';
-import { parseAmount, parseTimestamp } from '../src/import/values.js';
 
 const validate = (csv: string, maps: string[] = [], account?: string) => {
   const parsed = parseCsv(csv);
@@ -42,7 +53,7 @@ describe('mapping', () => {
       try {
         fn();
       } catch (error) {
-        return error instanceof CliError ? error.exitCode : undefined;
+        return error instanceof CliError || error instanceof ImportError ? error.exitCode : undefined;
       }
     };
     expect(usage(() => validate('ts,amount,currency\n'))).toBe(ExitCode.usage);

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { LedgerRow } from '@expense/import';
+import { decodeBytes, detectDecimalComma, recognise } from '@expense/import';
 import { describe, expect, it } from 'vitest';
-import { decodeBytes } from '../src/import/decode.js';
-import type { LedgerRow } from '../src/import/fields.js';
-import { detectDecimalComma } from '../src/import/looks.js';
 import { type ImportRequest, prepareImport } from '../src/import/prepare.js';
-import { recognise } from '../src/import/recognise.js';
 
 const BANKS = resolve(import.meta.dirname, 'fixtures/banks');
 const bytes = (file: string) => readFileSync(join(BANKS, file));

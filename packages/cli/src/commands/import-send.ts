@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
+import {
+  BatchFailed,
+  buildInsert,
+  type ImportRow,
+  type ImportSummary,
+  type ImportTarget,
+  planBatches,
+  runBatches,
+} from '@expense/import';
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
-import { buildInsert, type ImportRow, type ImportTarget, planBatches } from '../import/batches.js';
-import { BatchFailed, type ImportSummary, runBatches } from '../import/run.js';
 import { ProgressBar } from '../output/progress.js';
 import { approve, callSql, showSql, workspaceLabel } from './shared.js';
 

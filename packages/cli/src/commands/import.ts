@@ -1,7 +1,12 @@
+import {
+  DATE_FORMATS,
+  encodingNamed,
+  PRESET_NAMES,
+  PRESETS,
+  parseDelimiter,
+  presetNamed,
+} from '@expense/import';
 import { type Command, Option } from 'commander';
-import { encodingNamed } from '../import/decode.js';
-import { DATE_FORMATS, parseDelimiter } from '../import/dialect.js';
-import { PRESET_NAMES, PRESETS, presetNamed } from '../import/presets.js';
 import { type Action, lazy } from './action.js';
 import { choices } from './choices.js';
 

@@ -1,5 +1,5 @@
 // Import: a bank's CSV export read in the browser (File API) by the CLI's own import core (build/import-core.js,
-// bundled from packages/cli/src/import by the server's build): the bank recognised, every row validated, a
+// bundled from packages/import (@expense/import) by the server's build): the bank recognised, every row validated, a
 // preview, and the count to add from a dry run of the same batches `expense import` sends (rows whose
 // external_id is already there are skipped). Confirmed, the batches are sent as one change group: one entry of
 // Activity, with its change id.

@@ -12,7 +12,7 @@ import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expen
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareImport } from '../../../cli/src/import/prepare.js';
+import { prepareImport } from '../../../import/src/prepare.js';
 import { createServer } from '../../src/index.js';
 import {
   ARTIFACTS,

@@ -1,0 +1,36 @@
+/** What a cell of a bank export looks like, from its text alone (pure). */
+
+const DATE =
+  /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}([./-])\d{1,2}\1(?:\d{2}|\d{4}))$/;
+
+export const looksLikeDate = (cell: string): boolean => DATE.test(cell.trim());
+
+/** A money amount as banks write it: signs, parentheses, currency symbols, thousands separators, either decimal mark. */
+const AMOUNT =
+  /^[(+-]?\s*[$€£¥]?\s*-?\d{1,3}(?:[.,'\u00a0 ]?\d{3})*(?:[.,]\d{1,4})?\s*[$€£¥]?\)?(?:\s*[A-Z]{3})?$/;
+
+export const looksLikeAmount = (cell: string): boolean => {
+  const s = cell.trim();
+  return s !== '' && !looksLikeDate(s) && AMOUNT.test(s);
+};
+
+/** Whether a row looks like data rather than a header: it has a date or an amount in it. */
+export const looksLikeData = (values: readonly string[]): boolean =>
+  values.some((v) => looksLikeDate(v)) || values.filter((v) => looksLikeAmount(v)).length >= 1;
+
+/**
+ * Whether amounts use a decimal comma, from their text: a comma followed by one or two digits at the end
+ * (`-4,50`, `1.234,56`) says yes, a dot followed by one or two digits says no; undefined when nothing tells
+ * (whole numbers, `1.234`).
+ */
+export function detectDecimalComma(values: readonly string[]): boolean | undefined {
+  let comma = 0;
+  let dot = 0;
+  for (const raw of values) {
+    const s = raw.replace(/[^\d.,]/g, '');
+    if (/,\d{1,2}$/.test(s)) comma++;
+    else if (/\.\d{1,2}$/.test(s)) dot++;
+  }
+  if (comma === dot) return undefined;
+  return comma > dot;
+}

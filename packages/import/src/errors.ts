@@ -1,0 +1,44 @@
+/**
+ * Every refusal of the import core: a stable snake_case code, a message that says what happened, a hint that says
+ * what to do next, and whether it is wrong usage (an option to give or change) or a file that cannot be imported.
+ * The CLI turns it into its CliError (same code, exit 2 or 1); the console shows its message and hint.
+ */
+
+export const ExitCode = { failure: 1, usage: 2 } as const;
+export type ImportExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface ImportErrorOptions {
+  hint?: string | undefined;
+  details?: Record<string, unknown> | undefined;
+}
+
+export class ImportError extends Error {
+  readonly hint: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: ImportExitCode,
+    options: ImportErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'ImportError';
+    this.hint = options.hint;
+    this.details = options.details;
+  }
+}
+
+/** Wrong usage (exit 2): an option is missing, unknown, or does not fit the file. */
+export function usageError(message: string, hint?: string): ImportError {
+  return new ImportError('usage_error', message, ExitCode.usage, { hint });
+}
+
+/** A file that cannot be imported as it is (exit 1), with the next step. */
+export function refusal(
+  code: string,
+  message: string,
+  hint: string,
+  details?: Record<string, unknown>,
+): ImportError {
+  return new ImportError(code, message, ExitCode.failure, { hint, ...(details ? { details } : {}) });
+}

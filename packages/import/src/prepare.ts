@@ -1,0 +1,443 @@
+import { nameColumns } from './csv/columns.js';
+import { type Decoded, decodeBytes, type Encoding, encodingNamed } from './csv/decode.js';
+import {
+  DATE_FORMATS,
+  type DateFormat,
+  type Delimiter,
+  detectDateFormat,
+  detectDelimiter,
+  parseDelimiter,
+} from './csv/dialect.js';
+import { detectDecimalComma } from './csv/looks.js';
+import { findColumn, parseMapArgs, resolveMapping } from './csv/mapping.js';
+import { CsvSyntaxError } from './csv/parse.js';
+import { PRESET_NAMES, type Preset, presetNamed } from './csv/presets.js';
+import { type NamedPreset, NotThatLayout, type Recognition, recognise } from './csv/recognise.js';
+import { ExitCode, ImportError, usageError } from './errors.js';
+import { BUDGET_TARGET, validateBudget } from './rows/budget.js';
+import { BUDGET_FIELD_SET, type BudgetRow, LEDGER_FIELD_SET, type LedgerRow } from './rows/fields.js';
+import { type RowFilterAt, type Validation, validateRecords } from './rows/validate.js';
+import { type ImportTarget, LEDGER_TARGET } from './send/batches.js';
+
+/**
+ * From a file's bytes and the options to the rows an import sends (pure: no file or network I/O, so that a
+ * browser page can preview with it): encoding, the table and the bank recognised, the columns named, every row
+ * validated. What needs the user or the service comes in through `hooks`. Wrong usage and bad data throw
+ * ImportError with a hint; `notes` are what to say on stderr.
+ */
+
+export interface ImportRequest {
+  /** The file's name, for messages. */
+  fileName: string;
+  bytes: Uint8Array;
+  into?: string;
+  account?: string | undefined;
+  map?: string[];
+  /** A preset's name; false to recognise none (`--no-preset`). */
+  preset?: string | false | undefined;
+  delimiter?: string | undefined;
+  skipLines?: string | number | undefined;
+  encoding?: string | undefined;
+  dateFormat?: string | undefined;
+  decimalComma?: boolean | undefined;
+  currency?: string | undefined;
+  debit?: string | undefined;
+  credit?: string | undefined;
+  invertSign?: boolean | undefined;
+  /** Names of a headerless file's columns in order, comma-separated (`--columns date,amount,-,description`). */
+  columns?: string | undefined;
+}
+
+export interface ImportHooks {
+  /** Dates that read two ways: which order is meant (a terminal asks; elsewhere wrong usage). */
+  chooseDateFormat(formats: DateFormat[], example: string): Promise<DateFormat>;
+  /** The workspace's reporting_currency, for rows that get their currency from nowhere else. */
+  workspaceCurrency(): Promise<string>;
+}
+
+interface PreparedBase {
+  notes: string[];
+  /** The bank's layout applied, and whether it was recognised rather than given. */
+  bank: { name: string; title: string; recognised: boolean } | undefined;
+  /** Rows left out on purpose (pending, a balance line), with why. */
+  left: { line: number; reason: string }[];
+  /** What shapes the rows, for the batches' Idempotency-Keys. */
+  fingerprint: string;
+}
+export type PreparedImport =
+  | (PreparedBase & { into: 'ledger_entries'; rows: LedgerRow[]; target: ImportTarget<LedgerRow> })
+  | (PreparedBase & { into: 'budget_lines'; rows: BudgetRow[]; target: ImportTarget<BudgetRow> });
+
+const shown = (d: string) => (d === '\t' ? 'tab' : `'${d}'`);
+
+/** `--columns` names: ledger fields, and date/description/skip as people say them. */
+const COLUMN_WORDS: Record<string, string> = {
+  date: 'ts',
+  description: 'counterparty',
+  payee: 'counterparty',
+  memo: 'note',
+  '-': '',
+  skip: '',
+  _: '',
+};
+
+function headerlessNames(columns: string): { names: string[]; maps: [string, string][] } {
+  const names: string[] = [];
+  const maps: [string, string][] = [];
+  columns.split(',').forEach((raw, i) => {
+    const word = raw.trim().toLowerCase();
+    const field = COLUMN_WORDS[word] ?? word;
+    const name = field === '' ? `column ${i + 1}` : field;
+    names.push(name);
+    if (field !== '' && !(LEDGER_FIELD_SET.fields as readonly string[]).includes(field))
+      throw usageError(
+        `--columns ${columns}: "${raw.trim()}" is not a field.`,
+        `Name each column: ${LEDGER_FIELD_SET.fields.join(', ')}, date, description, or - to skip it.`,
+      );
+    if (field !== '') maps.push([name, field]);
+  });
+  return { names, maps };
+}
+
+export async function prepareImport(request: ImportRequest, hooks: ImportHooks): Promise<PreparedImport> {
+  const notes: string[] = [];
+  const path = request.fileName;
+  const into = (request.into ?? 'ledger_entries').toLowerCase();
+  if (into !== 'ledger_entries' && into !== 'budget_lines')
+    throw usageError(`--into takes ledger_entries or budget_lines, not "${request.into}".`);
+  const budget = into === 'budget_lines';
+  if (budget) {
+    const wrong = (['account', 'debit', 'credit', 'invertSign', 'preset', 'columns'] as const).filter(
+      (o) => request[o] !== undefined,
+    );
+    if (wrong.length)
+      throw usageError(
+        `--into budget_lines takes no ${wrong.map((o) => `--${o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}.`,
+        'Those options shape ledger entries; a budget file has budget_month, direction, category, currency and planned_value.',
+      );
+  }
+  let given: NamedPreset | null | undefined = budget || request.preset === false ? null : undefined;
+  if (typeof request.preset === 'string') {
+    given = presetNamed(request.preset);
+    if (!given)
+      throw usageError(`There is no preset "${request.preset}".`, `Presets: ${PRESET_NAMES.join(', ')}.`);
+  }
+  let encoding: Encoding | undefined;
+  if (request.encoding !== undefined) {
+    encoding = encodingNamed(request.encoding);
+    if (!encoding) throw usageError(`--encoding takes utf8 or latin1, not "${request.encoding}".`);
+  }
+  const forcedDate = request.dateFormat?.toUpperCase();
+  if (forcedDate && !(DATE_FORMATS as readonly string[]).includes(forcedDate))
+    throw usageError(`--date-format takes ${DATE_FORMATS.join(', ')}, not "${request.dateFormat}".`);
+  const skipLines = request.skipLines === undefined ? undefined : Number(request.skipLines);
+  if (skipLines !== undefined && (!Number.isInteger(skipLines) || skipLines < 0))
+    throw usageError('--skip-lines takes a whole number.');
+  let delimiter: Delimiter | undefined;
+  try {
+    delimiter = request.delimiter === undefined ? undefined : parseDelimiter(request.delimiter);
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+  const headerless = request.columns === undefined ? undefined : headerlessNames(request.columns);
+
+  let decoded: Decoded;
+  try {
+    decoded = decodeBytes(request.bytes, encoding);
+  } catch {
+    throw new ImportError('invalid_csv', `${path} is not UTF-8 text.`, ExitCode.failure, {
+      hint: 'Read it as Latin-1 with --encoding latin1 (or convert it: iconv -f latin1 -t utf-8).',
+    });
+  }
+  const { text } = decoded;
+  if (decoded.encoding === 'windows-1252' && encoding === undefined)
+    notes.push(`${path} is not UTF-8: read as Latin-1 (Windows-1252) (--encoding to say otherwise).`);
+
+  let found: Recognition;
+  try {
+    found = recognise(text, {
+      delimiter,
+      skipLines,
+      preset: given,
+      ...(headerless ? { columns: headerless.names } : {}),
+    });
+  } catch (error) {
+    if (error instanceof NotThatLayout)
+      throw usageError(
+        `${path} does not look like a ${error.preset.name} export: no header line with ${(error.preset.preset.signatures?.[0] ?? []).join(', ')}.`,
+        'Check the file (is it the CSV download?), or leave --preset out to have the layout recognised, or give --skip-lines <n> and --map the columns yourself.',
+      );
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    const detected = detectDelimiter(text.split(/\r\n|\r|\n/, 1)[0] ?? '');
+    throw new ImportError(
+      'invalid_csv',
+      `${path}${error.line ? `:${error.line}` : ''}: ${error.message}`,
+      ExitCode.failure,
+      {
+        hint:
+          delimiter && delimiter !== detected
+            ? `Nothing was sent. The header line looks ${shown(detected)}-separated: try --delimiter ${shown(detected)}.`
+            : `Nothing was sent. It was read with the delimiter ${shown(delimiter ?? detected)}; give --delimiter (',' ';' or tab) if that is wrong, and --skip-lines <n> when lines above the header are not part of the table.`,
+      },
+    );
+  }
+  const { table } = found;
+  const bank = found.bank;
+  const preset: Preset | undefined = bank?.preset;
+  if (found.recognised && bank) notes.push(`Recognised: ${bank.preset.title} (preset ${bank.name}).`);
+  if (table.headerless && table.header.length === 0) {
+    const width = table.records[0]?.values.length ?? 0;
+    throw usageError(
+      `${path} has no header row: its first line is a transaction.`,
+      `Name its ${width} columns in order, e.g. --columns date,amount${',-'.repeat(Math.max(0, width - 3))},description (a field, date, description, or - to skip), or give its bank's --preset.`,
+    );
+  }
+  if (table.header.length === 0) throw new ImportError('invalid_csv', `${path} is empty.`, ExitCode.failure);
+  const { header, records } = table;
+  const set = budget ? BUDGET_FIELD_SET : LEDGER_FIELD_SET;
+  const maps = parseMapArgs(request.map ?? [], set);
+  for (const [name, field] of headerless?.maps ?? [])
+    if (![...maps.values()].includes(field)) maps.set(name, field);
+
+  const column = (name: string, option: string) => {
+    const index = findColumn(header, name);
+    if (index === -1)
+      throw usageError(
+        `${option} ${name}: the file has no column "${name}".`,
+        `Columns: ${header.join(', ')}.`,
+      );
+    return index;
+  };
+  const firstPresent = (names: readonly string[] | undefined) =>
+    names?.find((n) => findColumn(header, n) !== -1);
+  /** The columns the bank (or the automatic naming) gives each field: the duplicate key is taken from these. */
+  const own = new Map<string, string>();
+  let ownDebit: string | undefined;
+  let ownCredit: string | undefined;
+  let generic: NamedPreset | undefined;
+  if (preset) {
+    for (const [field, names] of Object.entries(preset.columns)) {
+      const name = firstPresent(names);
+      if (name !== undefined) own.set(name, field);
+    }
+    ownDebit = firstPresent(preset.debit);
+    ownCredit = ownDebit === undefined ? undefined : firstPresent(preset.credit);
+  } else if (!budget && !headerless && given !== null) {
+    const named = nameColumns(header, records);
+    const mappedFields = new Set(maps.values());
+    const covered =
+      named.ok ||
+      named.missing.every((f) => mappedFields.has(f) || (f === 'amount' && request.debit !== undefined));
+    if (!covered && given === undefined) {
+      const closest = named.closest.length
+        ? `The closest presets: ${named.closest.map((c) => `--preset ${c.name}`).join(', ')}. `
+        : '';
+      throw usageError(
+        `${path} is in no layout known here, and its ${named.missing.join(' and ')} column cannot be told.`,
+        `${closest}Or map the columns: ${named.mapLines.join(' ') || '--map "Date=ts" --map "Amount=amount"'}${
+          header.length === 1 && /[;\t]/.test(header[0] ?? '')
+            ? ` (one column "${header[0]}": is the delimiter --delimiter ';' or tab?)`
+            : ''
+        }. Columns: ${header.join(', ')}.`,
+      );
+    }
+    if (covered) {
+      for (const [name, field] of named.naming.maps) own.set(name, field);
+      ownDebit = named.naming.debit;
+      ownCredit = named.naming.credit;
+      const europe =
+        table.delimiter === ';' || detectDecimalComma(amountCells(header, records, own)) === true;
+      generic = presetNamed(europe ? 'generic-eu' : 'generic-us')!;
+      const shownNames = [...own].map(([c, f]) => `${c} → ${f}`);
+      if (ownDebit) shownNames.push(`${ownDebit} → money out`, `${ownCredit} → money in`);
+      notes.push(
+        `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}): ${shownNames.join(', ')}.`,
+      );
+    }
+  }
+  const style: Preset | undefined = preset ?? generic?.preset;
+  const mappedFields = new Set(maps.values());
+  for (const [name, field] of own)
+    if (
+      field !== 'external_id' &&
+      !mappedFields.has(field) &&
+      !maps.has(name) &&
+      findColumn(header, field) === -1
+    )
+      maps.set(name, field);
+
+  const debitName = request.debit ?? (mappedFields.has('amount') ? undefined : ownDebit);
+  const creditName = request.credit ?? (debitName === undefined ? undefined : ownCredit);
+  if ((request.debit === undefined) !== (request.credit === undefined))
+    throw usageError('--debit and --credit go together: give both columns.');
+  const debit = debitName === undefined ? undefined : column(debitName, '--debit');
+  const credit = creditName === undefined ? undefined : column(creditName, '--credit');
+  const debitCredit = [debit, credit].filter((i): i is number => i !== undefined);
+  if (debitCredit.length && mappedFields.has('amount') && request.debit !== undefined)
+    throw usageError('An amount column is mapped and --debit/--credit are given: use one or the other.');
+
+  const hasCurrencyColumn = () =>
+    [...maps.values()].includes('currency') || findColumn(header, 'currency') !== -1;
+  let currency = (request.currency ?? preset?.currency)?.trim().toUpperCase();
+  if (currency === undefined && !budget && !hasCurrencyColumn()) {
+    currency = (await hooks.workspaceCurrency()).toUpperCase();
+    notes.push(
+      `${path} has no currency column: the rows are in ${currency}, the workspace's reporting currency (--currency to say otherwise).`,
+    );
+  }
+  const mapping = resolveMapping(header, maps, { account: request.account, currency, debitCredit, set });
+  if (debitCredit.length) delete mapping.columns.amount;
+
+  const filters: RowFilterAt[] = [];
+  for (const [list, keep] of [
+    [preset?.keep ?? [], true],
+    [preset?.drop ?? [], false],
+  ] as const)
+    for (const f of list) {
+      const index = findColumn(header, f.column);
+      if (index !== -1) filters.push({ ...f, index, keep });
+    }
+  const feeName = firstPresent(preset?.fee?.columns);
+  const fee =
+    feeName === undefined ? undefined : { index: findColumn(header, feeName), charged: preset!.fee!.charged };
+  // Columns read for the filters, the fee and the duplicate key are not "ignored".
+  const bankId = [...own].find(([, f]) => f === 'external_id')?.[0];
+  const consulted = new Set([
+    ...filters.map((f) => f.index),
+    ...(fee ? [fee.index] : []),
+    ...(bankId === undefined ? [] : [findColumn(header, bankId)]),
+  ]);
+  mapping.ignored = mapping.ignored.filter((h) => !consulted.has(header.indexOf(h)));
+  if (mapping.ignored.length) notes.push(`Ignoring columns: ${mapping.ignored.join(', ')}.`);
+
+  let dateFormat = (forcedDate as DateFormat | undefined) ?? preset?.dateFormat;
+  if (dateFormat === undefined) {
+    const dateColumn = mapping.columns[budget ? 'budget_month' : 'ts'];
+    const detected = detectDateFormat(
+      records.map((r) => (dateColumn === undefined ? '' : (r.values[dateColumn] ?? ''))),
+    );
+    if (detected.kind === 'found') {
+      dateFormat = detected.format;
+      notes.push(`Dates read as ${detected.format} (--date-format to say otherwise).`);
+    } else if (detected.kind === 'ambiguous') {
+      dateFormat = style?.dayFirst
+        ? 'DD/MM/YYYY'
+        : style?.monthFirst
+          ? 'MM/DD/YYYY'
+          : await hooks.chooseDateFormat(detected.formats, detected.example);
+      if (style?.dayFirst || style?.monthFirst)
+        notes.push(
+          `Dates read as ${dateFormat}, as ${style.title} writes them (--date-format to say otherwise).`,
+        );
+    }
+  }
+  const amountIndex = mapping.columns[budget ? 'planned_value' : 'amount'];
+  const decimalComma =
+    request.decimalComma === true ||
+    (request.decimalComma === undefined &&
+      (style?.decimalComma ??
+        detectDecimalComma(
+          records.map((r) =>
+            [amountIndex, debit, credit].map((i) => (i === undefined ? '' : (r.values[i] ?? ''))).join(' '),
+          ),
+        ) ??
+        false));
+  const valueOptions = {
+    ...(dateFormat ? { dateFormat } : {}),
+    decimalComma,
+    ...(currency ? { currency } : {}),
+    ...(debit !== undefined ? { debit } : {}),
+    ...(credit !== undefined ? { credit } : {}),
+    invertSign: request.invertSign === true || preset?.invertSign === true,
+    skipWithoutAmount: preset?.skipWithoutAmount === true,
+  };
+  const fingerprint = JSON.stringify({
+    into,
+    columns: mapping.columns,
+    account: mapping.account ?? null,
+    ...valueOptions,
+    filters,
+    fee: fee ?? null,
+    delimiter: table.delimiter,
+    headerLine: table.headerLine ?? null,
+  });
+  const bankInfo = bank
+    ? { name: bank.name, title: bank.preset.title, recognised: found.recognised }
+    : generic
+      ? { name: generic.name, title: generic.preset.title, recognised: true }
+      : undefined;
+
+  const identity = rowIdentity(
+    header,
+    own,
+    ownDebit,
+    ownCredit,
+    fee?.index,
+    bank?.name ?? generic?.name ?? 'csv',
+  );
+  const validation: Validation<LedgerRow | BudgetRow> = budget
+    ? validateBudget(header, records, mapping, valueOptions)
+    : validateRecords(header, records, mapping, {
+        ...valueOptions,
+        filters,
+        ...(fee ? { fee } : {}),
+        rowIdentity: identity,
+      });
+  if (validation.problems.length) {
+    const n = validation.problems.length;
+    throw new ImportError(
+      'invalid_csv',
+      `${path} has ${n} problem${n === 1 ? '' : 's'}; nothing was sent.`,
+      ExitCode.failure,
+      {
+        hint: 'Fix the lines below (or map the columns with --map) and run the import again.',
+        details: { problems: validation.problems },
+      },
+    );
+  }
+  const base = { notes, bank: bankInfo, left: validation.left, fingerprint };
+  return budget
+    ? { ...base, into: 'budget_lines', rows: validation.rows as BudgetRow[], target: BUDGET_TARGET }
+    : { ...base, into: 'ledger_entries', rows: validation.rows as LedgerRow[], target: LEDGER_TARGET };
+}
+
+function amountCells(header: string[], records: { values: string[] }[], own: Map<string, string>): string[] {
+  const name = [...own].find(([, f]) => f === 'amount')?.[0];
+  const index = name === undefined ? -1 : findColumn(header, name);
+  return index === -1 ? [] : records.map((r) => r.values[index] ?? '');
+}
+
+/**
+ * A row's identity for its duplicate key, from the raw text of the columns the bank (or the automatic naming)
+ * gives its date, amount (or money out and in, and fee) and description, never from `--map`: the same row of the
+ * same bank and account has the same key however the columns are mapped, and in an overlapping export. A file
+ * whose columns could not be named is identified by its whole raw row.
+ */
+function rowIdentity(
+  header: string[],
+  own: Map<string, string>,
+  debit: string | undefined,
+  credit: string | undefined,
+  fee: number | undefined,
+  bank: string,
+): (values: string[], account: string) => string {
+  const at = (name: string | undefined) => (name === undefined ? -1 : findColumn(header, name));
+  const of = (field: string) => at([...own].find(([, f]) => f === field)?.[0]);
+  const parts = [
+    of('external_id'),
+    of('ts'),
+    of('amount'),
+    at(debit),
+    at(credit),
+    fee ?? -1,
+    of('counterparty'),
+    of('note'),
+  ];
+  const usable = parts[1] !== -1 && (parts[2] !== -1 || parts[3] !== -1);
+  return (values, account) => {
+    const raw = usable
+      ? parts.map((i) => (i === -1 ? null : (values[i] ?? '').trim()))
+      : values.map((v) => v.trim());
+    return JSON.stringify(['expense-import/2', bank, account, ...raw]);
+  };
+}

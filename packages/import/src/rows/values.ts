@@ -1,0 +1,62 @@
+/** Parsers for single CSV values; each returns the value to send, or a problem in words. */
+export type Parsed = { ok: true; value: string } | { ok: false; problem: string };
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)?$/i;
+
+function validCalendarDate(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1;
+}
+
+/**
+ * An ISO 8601 date (`2026-03-01`) or timestamp (`2026-03-01T09:30:00Z`, `2026-03-01 09:30`, with or without
+ * an offset). A value without an offset is read by the server in the workspace session's time zone.
+ */
+export function parseTimestamp(raw: string): Parsed {
+  const s = raw.trim();
+  const bad = {
+    ok: false as const,
+    problem: `"${raw}" is not an ISO date (2026-03-01) or timestamp (2026-03-01T09:30:00Z)`,
+  };
+  const date = DATE.exec(s);
+  if (date) return validCalendarDate(+date[1]!, +date[2]!, +date[3]!) ? { ok: true, value: s } : bad;
+  const ts = TIMESTAMP.exec(s);
+  if (!ts) return bad;
+  const [, y, mo, d, h, mi, sec = '0', offsetHours = '0', offsetMinutes = '0'] = ts;
+  if (!validCalendarDate(+y!, +mo!, +d!) || +h! > 23 || +mi! > 59 || +sec > 59) return bad;
+  if (+offsetHours > 15 || +offsetMinutes > 59) return bad;
+  return { ok: true, value: s.replace(' ', 'T') };
+}
+
+const AMOUNT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A signed decimal with a dot as the decimal separator; kept as text so no precision is lost. */
+export function parseAmount(raw: string): Parsed {
+  const s = raw.trim();
+  if (!AMOUNT.test(s)) {
+    return {
+      ok: false,
+      problem: `"${raw}" is not a number (write amounts like -12.50: a dot for decimals, no thousands separators or currency signs)`,
+    };
+  }
+  const unsigned = s.replace(/^[+-]/, '');
+  const value =
+    (s.startsWith('-') ? '-' : '') +
+    (unsigned.startsWith('.') ? `0${unsigned}` : unsigned).replace(/\.$/, '');
+  return { ok: true, value };
+}
+
+export function parseCurrency(raw: string): Parsed {
+  const s = raw.trim();
+  return /^[A-Za-z]{3}$/.test(s)
+    ? { ok: true, value: s.toUpperCase() }
+    : { ok: false, problem: `"${raw}" is not a three-letter ISO 4217 currency code` };
+}
+
+/** The sign of a decimal string: -1, 0 or 1. */
+export function signOf(amount: string): -1 | 0 | 1 {
+  if (/^-?0*\.?0*$/.test(amount)) return 0;
+  return amount.startsWith('-') ? -1 : 1;
+}
