@@ -47,28 +47,37 @@ export async function createAgentSql(pool: pg.Pool) {
   };
 }
 
-/** The example's own database (created when missing), so it never writes into `postgres` or yours. */
-async function exampleDatabaseUrl(): Promise<string> {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-  await admin.connect();
-  try {
-    const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'expense_example_guard'");
-    if (found.rowCount === 0) await admin.query('CREATE DATABASE expense_example_guard');
-  } finally {
-    await admin.end();
-  }
-  return 'postgres://postgres@127.0.0.1:5432/expense_example_guard';
+/** The example's own database, made fresh and dropped at the end (so it leaves nothing behind); or DATABASE_URL's. */
+async function exampleDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => {} };
+  const name = `expense_example_guard_${process.pid}_${Date.now().toString(36)}`;
+  const server = 'postgres://postgres@127.0.0.1:5432';
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: `${server}/postgres` });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return { url: `${server}/${name}`, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const pool = new pg.Pool({ connectionString: await exampleDatabaseUrl() });
+  const database = await exampleDatabase();
+  const pool = new pg.Pool({ connectionString: database.url });
   // An idle connection lost to a restart or a terminated backend is reported here; without a listener, Node exits.
   pool.on('error', (error) => console.error('idle connection lost:', error.message));
-  await pool.query('CREATE TABLE IF NOT EXISTS notes (id serial PRIMARY KEY, body text NOT NULL, day date)');
-  const ask = await createAgentSql(pool);
-  console.log(JSON.stringify(await ask("INSERT INTO notes (body) VALUES ('hello')", 'execute')));
-  console.log(JSON.stringify(await ask('SELECT count(*) AS n FROM notes', 'query')));
-  console.log(JSON.stringify(await ask('SELECT pg_sleep(10)', 'query')));
-  await pool.end();
+  try {
+    await pool.query('CREATE TABLE IF NOT EXISTS notes (id serial PRIMARY KEY, body text NOT NULL, day date)');
+    const ask = await createAgentSql(pool);
+    console.log(JSON.stringify(await ask("INSERT INTO notes (body) VALUES ('hello')", 'execute')));
+    console.log(JSON.stringify(await ask('SELECT count(*) AS n FROM notes', 'query')));
+    console.log(JSON.stringify(await ask('SELECT pg_sleep(10)', 'query')));
+  } finally {
+    await pool.end();
+    await database.drop();
+  }
 }

@@ -82,7 +82,7 @@ describe('the shop: an introspected dialect, exact grants, one tenant per run', 
       products: ['select'],
     });
     expect(read.relations.orders?.columns).toEqual(['id', 'tenant_id', 'customer_id', 'placed_on', 'status']);
-    expect(await verifyDialect(pool, read, { role })).toEqual([]);
+    expect(await verifyDialect(pool, read, { role, tenantColumn: 'tenant_id' })).toEqual([]);
   });
 
   it('answers each tenant with its own rows only', async () => {
@@ -116,6 +116,37 @@ describe('the shop: an introspected dialect, exact grants, one tenant per run', 
     expect((crossing as GuardRunError).details).toMatchObject({ statementIndex: 1, sqlstate: '42501' });
     const { rows } = await pool.query("SELECT count(*)::int AS n FROM orders WHERE placed_on = '2026-11-06'");
     expect(rows[0].n).toBe(0);
+  });
+
+  it("keys reference within the tenant: another tenant's customer id fails as a missing one does", async () => {
+    const client = new pg.Client({
+      connectionString: pool.options.connectionString,
+      options: `-c role=${role}`,
+    });
+    await client.connect();
+    const attempt = async (customer: number) => {
+      await client.query('BEGIN');
+      await client.query("SET LOCAL shop.tenant = '1'");
+      try {
+        await client.query(
+          `INSERT INTO orders (customer_id, placed_on) VALUES (${customer}, DATE '2026-11-07')`,
+        );
+        return undefined;
+      } catch (error) {
+        return error as { code?: string; detail?: string };
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    };
+    try {
+      const other = await attempt(3); // Grace, tenant 2's
+      const none = await attempt(999);
+      expect(other?.code).toBe('23503');
+      expect(none?.code).toBe('23503');
+      expect(other?.detail?.replace('3)', 'N)')).toBe(none?.detail?.replace('999)', 'N)'));
+    } finally {
+      await client.end();
+    }
   });
 
   it('refuses what is outside the dialect before the database sees it', async () => {

@@ -54,45 +54,64 @@ export async function shopAgent(admin: pg.Pool, connectionString: string, role: 
 /** The superuser's pool that makes the schema and applies the grants. */
 export const shopPool = (connectionString: string) => new pg.Pool({ connectionString });
 
-/** The example's own database (made fresh on every start), so it never writes into `postgres` or yours. */
-async function exampleDatabaseUrl(): Promise<string> {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-  await admin.connect();
-  try {
-    await admin.query('DROP DATABASE IF EXISTS expense_example_shop WITH (FORCE)');
-    await admin.query('CREATE DATABASE expense_example_shop');
-    await admin.query('DROP ROLE IF EXISTS shop_agent');
-  } finally {
-    await admin.end();
-  }
-  return 'postgres://postgres@127.0.0.1:5432/expense_example_shop';
+/**
+ * The example's own database and role (made fresh on every start, dropped at the end), so it never writes into
+ * `postgres` or yours and leaves nothing behind; with DATABASE_URL, that database (empty) and its server's role.
+ */
+async function exampleDatabase(): Promise<{ url: string; role: string; drop(): Promise<void> }> {
+  if (process.env.DATABASE_URL)
+    return { url: process.env.DATABASE_URL, role: 'shop_agent', drop: async () => {} };
+  const suffix = `${process.pid}_${Date.now().toString(36)}`;
+  const name = `expense_example_shop_${suffix}`;
+  const role = `shop_agent_${suffix}`;
+  const server = 'postgres://postgres@127.0.0.1:5432';
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: `${server}/postgres` });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return {
+    url: `${server}/${name}`,
+    role,
+    drop: async () => {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin(`DROP ROLE IF EXISTS ${role}`);
+    },
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const url = await exampleDatabaseUrl();
-  const pool = shopPool(url);
+  const database = await exampleDatabase();
+  const pool = shopPool(database.url);
   pool.on('error', (error) => console.error('idle connection lost:', error.message));
-  await pool.query(shopSchema('shop_agent') + shopRows);
-  const agent = await shopAgent(pool, url, 'shop_agent');
-  const ask = agent.ask;
-  const show = async (tenant: number, sql: string, mode: Mode) =>
-    console.log(
-      JSON.stringify(
-        await ask(tenant, sql, mode).catch((error: Error & { code?: string }) => ({
-          code: error.code,
-          message: error.message,
-        })),
-      ),
+  try {
+    await pool.query(shopSchema(database.role) + shopRows);
+    const agent = await shopAgent(pool, database.url, database.role);
+    const show = async (tenant: number, sql: string, mode: Mode) =>
+      console.log(
+        JSON.stringify(
+          await agent.ask(tenant, sql, mode).catch((error: Error & { code?: string }) => ({
+            code: error.code,
+            message: error.message,
+          })),
+        ),
+      );
+    await show(
+      1,
+      'SELECT c.name, count(o.id) AS orders FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.name ORDER BY c.name',
+      'query',
     );
-  await show(
-    1,
-    'SELECT c.name, count(o.id) AS orders FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.name ORDER BY c.name',
-    'query',
-  );
-  await show(2, 'SELECT * FROM customers', 'query');
-  await show(1, 'SELECT email FROM customers WHERE tenant_id = 2', 'query');
-  await show(1, 'SELECT pg_sleep(10)', 'query');
-  await agent.close();
-  await pool.end();
+    await show(2, 'SELECT * FROM customers', 'query');
+    await show(1, 'SELECT email FROM customers WHERE tenant_id = 2', 'query');
+    await show(1, 'SELECT pg_sleep(10)', 'query');
+    await agent.close();
+  } finally {
+    await pool.end();
+    await database.drop();
+  }
 }

@@ -1,5 +1,8 @@
 /**
- * The shop's schema: four tables, each row belonging to a tenant, and row-level security that shows a role only the
+ * The shop's schema: four tables, each row belonging to a tenant, keyed by `(tenant_id, id)` and referencing each other
+ * by `(tenant_id, …)`: PostgreSQL checks foreign keys without row-level security, so a key without the tenant would let
+ * a tenant reference another's rows and learn which ids exist (verifyDialect's `tenantColumn` reports such keys). And
+ * row-level security that shows a role only the
  * rows of the tenant its transaction names (`SET LOCAL shop.tenant = '…'`). The role is created here, NOLOGIN, with
  * the operations the shop allows it (introspectDialect reads them; grantStatements narrows them to columns and
  * adds what the guard's runner needs): the application's connections run as it (`-c role=…` at connect).
@@ -11,19 +14,23 @@ export function shopSchema(role: string): string {
   return `
 CREATE ROLE ${role} NOLOGIN;
 CREATE TABLE customers (
-  id serial PRIMARY KEY, tenant_id integer NOT NULL DEFAULT ${tenant}, name text NOT NULL, email text NOT NULL
+  id serial, tenant_id integer NOT NULL DEFAULT ${tenant}, name text NOT NULL, email text NOT NULL,
+  PRIMARY KEY (tenant_id, id)
 );
 CREATE TABLE products (
-  id serial PRIMARY KEY, tenant_id integer NOT NULL DEFAULT ${tenant}, sku text NOT NULL, title text NOT NULL,
-  price numeric(10, 2) NOT NULL CHECK (price >= 0)
+  id serial, tenant_id integer NOT NULL DEFAULT ${tenant}, sku text NOT NULL, title text NOT NULL,
+  price numeric(10, 2) NOT NULL CHECK (price >= 0), PRIMARY KEY (tenant_id, id)
 );
 CREATE TABLE orders (
-  id serial PRIMARY KEY, tenant_id integer NOT NULL DEFAULT ${tenant}, customer_id integer NOT NULL REFERENCES customers,
-  placed_on date NOT NULL, status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'paid', 'shipped'))
+  id serial, tenant_id integer NOT NULL DEFAULT ${tenant}, customer_id integer NOT NULL,
+  placed_on date NOT NULL, status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'paid', 'shipped')),
+  PRIMARY KEY (tenant_id, id), FOREIGN KEY (tenant_id, customer_id) REFERENCES customers (tenant_id, id)
 );
 CREATE TABLE order_items (
-  id serial PRIMARY KEY, tenant_id integer NOT NULL DEFAULT ${tenant}, order_id integer NOT NULL REFERENCES orders,
-  product_id integer NOT NULL REFERENCES products, quantity integer NOT NULL CHECK (quantity > 0)
+  id serial, tenant_id integer NOT NULL DEFAULT ${tenant}, order_id integer NOT NULL, product_id integer NOT NULL,
+  quantity integer NOT NULL CHECK (quantity > 0), PRIMARY KEY (tenant_id, id),
+  FOREIGN KEY (tenant_id, order_id) REFERENCES orders (tenant_id, id),
+  FOREIGN KEY (tenant_id, product_id) REFERENCES products (tenant_id, id)
 );
 GRANT SELECT ON customers, products TO ${role};
 GRANT SELECT, INSERT, UPDATE ON orders TO ${role};
