@@ -547,6 +547,16 @@ export const HTTP_ERRORS = {
     hint: 'Make the request cheaper (narrower filters, fewer rows).',
     retryable: true,
     actions: [],
+    variants: {
+      engine_busy: {
+        hint: 'The embedded database was busy with other users: send it again in a moment, or make it cheaper (narrower filters) or smaller (fewer rows per write) so it finishes within its share; nothing was changed.',
+        mcpHint:
+          'The embedded database was busy with other users: call again in a moment, or make the statement cheaper or smaller so it finishes within its share; nothing was changed.',
+        cliHint:
+          'The embedded database was busy with other users: run it again in a moment, or make it cheaper or smaller; nothing was changed.',
+        consoleHint: 'The database was busy with other people’s requests: try again in a moment; nothing was changed.',
+      },
+    },
   },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -19,6 +19,9 @@ export function clientGone(response: ServerResponse): AbortSignal {
  * A SQL request's deadline, counted from its arrival: the time it waited (for a place on the embedded
  * database, for a pooled connection) is part of it. The guard's run takes `arrivedAt` as its `startedAt`.
  */
+/** deadline_exceeded because the embedded engine was given to another user's turn (variant `engine_busy`). */
+export class EngineBusyError extends GuardRunError<'deadline_exceeded'> {}
+
 export class ArrivalDeadline {
   /** When the request must be answered, in epoch milliseconds. */
   readonly at: number;
@@ -67,7 +70,7 @@ export class ArrivalDeadline {
    * user's turn, and rolled it back.
    */
   preempted(afterMs: number): GuardRunError {
-    return new GuardRunError(
+    return new EngineBusyError(
       'deadline_exceeded',
       `The request was stopped after ${afterMs} ms because other users were waiting, and rolled back: the embedded database was busy, it runs one statement at a time, and a request may hold it for ${afterMs} ms while others wait.`,
       { deadlineMs: this.deadlineMs },

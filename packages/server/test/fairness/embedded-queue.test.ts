@@ -108,6 +108,7 @@ describe.each(ENGINES)('a fair share while others wait on $name', (engine) => {
     expect(stopped.body.error.code).toBe('deadline_exceeded');
     if (engine.name === 'PGlite') {
       expect(stopped.body.error.message).toMatch(/stopped after 1000 ms because other users were waiting/);
+      expect(stopped.body.error.hint).toMatch(/busy with other users.*in a moment/);
     } else {
       // PostgreSQL runs both at once: the slow one meets its own deadline, the other never waited.
       expect(stopped.body.error.message).toMatch(/did not finish within 8000 ms/);
@@ -132,6 +133,7 @@ describe.each(ENGINES)('a fair share while others wait on $name', (engine) => {
       expect(stopped.body.error.message).toMatch(
         /stopped after 1000 ms because other users were waiting, and rolled back: the embedded database was busy/,
       );
+      expect(stopped.body.error.hint).toMatch(/busy with other users.*smaller/);
     } else {
       expect(stopped.body.error.message).toMatch(/did not finish within 8000 ms/);
     }

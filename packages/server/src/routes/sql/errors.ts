@@ -2,6 +2,7 @@ import { GuardBusyError, GuardCheckError, GuardRunError } from '@expense/sql-gua
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { storageApiError } from '../../http/storage-errors.js';
 import { isConnectionSqlstate } from '../../storage/connection-failure.js';
+import { EngineBusyError } from '../../sql/deadline.js';
 import { USER_RELATIONS } from '../../storage/names.js';
 import {
   constraintHint,
@@ -151,6 +152,7 @@ export function toSqlApiError(error: unknown): unknown {
         });
       case 'deadline_exceeded':
         return new ApiError('deadline_exceeded', `${error.message} Nothing was changed.`, {
+          ...(error instanceof EngineBusyError ? { variant: 'engine_busy' as const } : {}),
           details: { deadlineMs: d.deadlineMs, statementIndex: d.statementIndex },
         });
     }
