@@ -38,7 +38,8 @@ const POSTGRES_ONLY = [
   'packages/server/test/storage/function-grants-owner.test.ts',
   'packages/sql-guard/test/check/resolution.property.test.ts',
   'packages/sql-guard/test/run/planner-bombs.test.ts',
-  'examples/{guard-pg,guard-shop}/index.test.ts',
+  'packages/sql-guard/test/adopt/real-schemas.test.ts',
+  'examples/{guard-pg,guard-shop,guard-saas}/index.test.ts',
 ];
 
 const ALL = ['packages/*/test/**/*.test.ts', 'examples/*/*.test.ts'];
