@@ -12,6 +12,7 @@ const UNIT = [
   // check/ but for the two suites that run on databases
   'packages/sql-guard/test/check/!(engines|resolution.property).test.ts',
   'packages/wire/test/**/*.test.ts',
+  'packages/import/test/**/*.test.ts',
   'packages/cli/test/{api-routes,cli-words,dialect,exit-codes,find-workspace,import-digest,import-fields,output,paging,statements,wire-checks}.test.ts',
   'packages/test-kit/test/{call,templates}.test.ts',
   'packages/server/test/{wire-codes,fx/parse,fairness/fair-queue,http/client-address,sql/check-cache}.test.ts',

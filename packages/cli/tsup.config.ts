@@ -31,7 +31,7 @@ const shared: Options = {
   sourcemap: true,
   // The wire schemas are private to the monorepo: they ship inside the CLI, with the parts of zod they use
   // (one module instead of zod's ~95 files at start-up). The import core (@expense/import) ships inside it too,
-  // with its csv-parse, fast-xml-parser and iconv-lite as the CLI's dependencies.
+  // with its csv-parse and fast-xml-parser as the CLI's dependencies.
   noExternal: ['@expense/wire', '@expense/import', 'zod'],
   define: { __CLI_VERSION__: JSON.stringify(version) },
 };

@@ -18,6 +18,10 @@ import { BUDGET_TARGET, validateBudget } from './rows/budget.js';
 import { BUDGET_FIELD_SET, type BudgetRow, LEDGER_FIELD_SET, type LedgerRow } from './rows/fields.js';
 import { type RowFilterAt, type Validation, validateRecords } from './rows/validate.js';
 import { type ImportTarget, LEDGER_TARGET } from './send/batches.js';
+import { type FileFormat, formatOf } from './sniff/format.js';
+import { refuseBytes, refuseText } from './sniff/refuse.js';
+import { prepareStatement } from './statements/prepare.js';
+import type { Reconciliation } from './statements/reconcile.js';
 
 /**
  * From a file's bytes and the options to the rows an import sends (pure: no file or network I/O, so that a
@@ -46,6 +50,8 @@ export interface ImportRequest {
   invertSign?: boolean | undefined;
   /** Names of a headerless file's columns in order, comma-separated (`--columns date,amount,-,description`). */
   columns?: string | undefined;
+  /** How a card file writes its charges (`--charges-positive` / `--charges-negative`), when its sign cannot be told. */
+  charges?: 'positive' | 'negative' | undefined;
 }
 
 export interface ImportHooks {
@@ -53,6 +59,14 @@ export interface ImportHooks {
   chooseDateFormat(formats: DateFormat[], example: string): Promise<DateFormat>;
   /** The workspace's reporting_currency, for rows that get their currency from nowhere else. */
   workspaceCurrency(): Promise<string>;
+  /**
+   * The account_id for a file without `--account`: `named` is what the file calls its account (an IBAN, an account
+   * number, OFX's ACCTID), to be matched to the workspace's accounts; a terminal asks when nothing is named.
+   * Undefined keeps `named` (and, when the file names none, refuses as before). Absent: the file's name is used.
+   */
+  account?(named: string | undefined, context: { card: boolean }): Promise<string | undefined>;
+  /** A card file whose sign cannot be told: how it writes its charges (a terminal asks; elsewhere refused). */
+  chooseCharges?(example: string): Promise<'positive' | 'negative' | undefined>;
 }
 
 interface PreparedBase {
@@ -63,6 +77,10 @@ interface PreparedBase {
   left: { line: number; reason: string }[];
   /** What shapes the rows, for the batches' Idempotency-Keys. */
   fingerprint: string;
+  /** The file's format: `csv`, or a statement's (`ofx`, `qif`, `camt`, `mt940`). */
+  format: FileFormat;
+  /** Each account's statement balances against its booked rows (statements that give both balances). */
+  reconciliation: Reconciliation[];
 }
 export type PreparedImport =
   | (PreparedBase & { into: 'ledger_entries'; rows: LedgerRow[]; target: ImportTarget<LedgerRow> })
@@ -141,6 +159,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   }
   const headerless = request.columns === undefined ? undefined : headerlessNames(request.columns);
 
+  refuseBytes(request.bytes, path);
   let decoded: Decoded;
   try {
     decoded = decodeBytes(request.bytes, encoding);
@@ -152,6 +171,15 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   const { text } = decoded;
   if (decoded.encoding === 'windows-1252' && encoding === undefined)
     notes.push(`${path} is not UTF-8: read as Latin-1 (Windows-1252) (--encoding to say otherwise).`);
+  if (decoded.encoding.startsWith('utf-16') && encoding === undefined)
+    notes.push(`${path} is UTF-16 (${decoded.encoding.slice(7).toUpperCase()}).`);
+  refuseText(text, path);
+  const format = formatOf(text);
+  if (format !== 'csv') {
+    if (budget)
+      throw usageError(`${path} is a bank statement (${format}); --into budget_lines takes a CSV file.`);
+    return prepareStatement(format, text, request, hooks, notes);
+  }
 
   let found: Recognition;
   try {
@@ -395,7 +423,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       },
     );
   }
-  const base = { notes, bank: bankInfo, left: validation.left, fingerprint };
+  const base = { notes, bank: bankInfo, left: validation.left, fingerprint, format, reconciliation: [] };
   return budget
     ? { ...base, into: 'budget_lines', rows: validation.rows as BudgetRow[], target: BUDGET_TARGET }
     : { ...base, into: 'ledger_entries', rows: validation.rows as LedgerRow[], target: LEDGER_TARGET };

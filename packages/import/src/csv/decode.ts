@@ -3,7 +3,7 @@
  * printable characters such as € in 0x80–0x9F; banks' "ANSI" exports). Pure: no Node I/O, usable in a browser.
  */
 
-export type Encoding = 'utf8' | 'windows-1252';
+export type Encoding = 'utf8' | 'windows-1252' | 'utf-16le' | 'utf-16be';
 
 export interface Decoded {
   text: string;
@@ -33,6 +33,12 @@ export function decodeWindows1252(bytes: Uint8Array): string {
  * valid UTF-8, Windows-1252 otherwise. Throws a TypeError when `forced` is utf8 and the bytes are not.
  */
 export function decodeBytes(bytes: Uint8Array, forced?: Encoding): Decoded {
+  const utf16 = forced === 'utf-16le' || forced === 'utf-16be' ? forced : utf16Of(bytes);
+  if (utf16) {
+    const hasBom = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    const text = new TextDecoder(utf16, { fatal: false }).decode(bytes.subarray(hasBom ? 2 : 0));
+    return { text, encoding: utf16, bom: hasBom };
+  }
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = bom ? bytes.subarray(3) : bytes;
   if (forced === 'windows-1252') return { text: decodeWindows1252(body), encoding: forced, bom };
@@ -44,10 +50,33 @@ export function decodeBytes(bytes: Uint8Array, forced?: Encoding): Decoded {
   }
 }
 
+/**
+ * UTF-16 by its byte-order mark, or without one by where its zero bytes are: text in Latin script written as
+ * UTF-16 has a zero in every other byte (the high byte of each code unit), at odd offsets little-endian.
+ */
+function utf16Of(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  const n = Math.min(bytes.length, 4096) & ~1;
+  if (n < 8) return undefined;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) even++;
+    if (bytes[i + 1] === 0) odd++;
+  }
+  const half = n / 2;
+  if (odd > half * 0.6 && even < half * 0.05) return 'utf-16le';
+  if (even > half * 0.6 && odd < half * 0.05) return 'utf-16be';
+  return undefined;
+}
+
 /** `--encoding` values: utf8 / utf-8, latin1 / iso-8859-1 / windows-1252 / cp1252 / ansi. */
 export function encodingNamed(name: string): Encoding | undefined {
   const n = name.toLowerCase().replace(/[\s_]/g, '');
   if (n === 'utf8' || n === 'utf-8') return 'utf8';
+  if (n === 'utf16' || n === 'utf-16' || n === 'utf-16le' || n === 'utf16le') return 'utf-16le';
+  if (n === 'utf-16be' || n === 'utf16be') return 'utf-16be';
   if (['latin1', 'latin-1', 'iso-8859-1', 'iso8859-1', 'windows-1252', 'cp1252', 'ansi'].includes(n))
     return 'windows-1252';
   return undefined;
