@@ -1,6 +1,7 @@
-// One user attacks with everything the guard accepts (issue 21, "Done when"): from 17 keys, back to back, the
-// worst statements it accepts (planner bombs of several depths, concat and numeric forms; a four-way cross join),
-// plus /mcp floods; meanwhile another user sends GET /v1/me and SELECT 1 one after another. Reported per engine
+// One user attacks with everything the guard accepts (issue 21, "Done when"; issue 35): from 17 keys, back to back,
+// the worst statements it accepts (planner bombs of several depths, concat and numeric forms; a four-way cross join),
+// writes that run to the deadline, invitations, plus /mcp floods; meanwhile another user sends GET /v1/me and
+// SELECT 1 one after another. Reported per engine
 // (PostgreSQL, PostgreSQL + Redis, PGlite): the bystander's p99s and the database's peak memory (PostgreSQL: the
 // private memory of its server processes for the database; PGlite: the server process, which holds the engine).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -67,6 +68,25 @@ function numericBomb(levels: number): string {
 }
 const ENDLESS =
   'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d';
+/** A write that runs to the deadline and writes nothing: the same cross join, as an INSERT ... SELECT. */
+const ENDLESS_WRITE =
+  "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) SELECT a.ts, 'attack', 1, 'EUR', 'spend', 'x' FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d WHERE a.amount + b.amount + c.amount + d.amount = -123456789";
+
+/** Issue 35's long-literal bombs: the same doubling over a 90 kB literal, a 30,000-digit numeric, LIKE copies. */
+function literalBomb(levels: number): string {
+  let sql = `SELECT '${'x'.repeat(90_000)}' AS s`;
+  for (let i = 0; i < levels; i++) sql = `SELECT s || s AS s FROM (${sql}) AS a`;
+  return sql;
+}
+function longNumericBomb(levels: number): string {
+  let sql = `SELECT ${'9'.repeat(30_000)} AS x`;
+  for (let i = 0; i < levels; i++) sql = `SELECT x * x - x * x + x AS x FROM (${sql}) AS a`;
+  return sql;
+}
+function likeBomb(copies: number): string {
+  const matches = Array.from({ length: copies }, () => 't.s LIKE t.p').join(' OR ');
+  return `SELECT ${matches} FROM (SELECT '${'a'.repeat(45_000)}' AS s, '%${'a'.repeat(22_000)}b' AS p) AS t`;
+}
 
 /**
  * What the attacker sends. `mustBeRefused`: the issue's doubling SELECT (20 levels), which the guard must refuse
@@ -78,6 +98,11 @@ const ENDLESS =
 const STATEMENTS: { name: string; sql: string; mustBeRefused?: true }[] = [
   { name: 'concat 20', sql: concatBomb(20), mustBeRefused: true },
   { name: 'numeric 20', sql: numericBomb(20), mustBeRefused: true },
+  ...[11, 13].map((n) => ({ name: `90 kB literal ${n}`, sql: literalBomb(n), mustBeRefused: true as const })),
+  { name: '30,000-digit numeric 6', sql: longNumericBomb(6), mustBeRefused: true },
+  { name: 'LIKE x200 over 45 kB', sql: likeBomb(200), mustBeRefused: true },
+  // The deepest of them that the byte bound still accepts: 2 levels of the 90 kB doubling.
+  { name: '90 kB literal 2', sql: literalBomb(2) },
   // Accepted by the guard before issue 21's bound, and bounded: ~1 s of planning and ~100 MB each on this machine (the numeric form references
   // x five times per level, so 5^levels copies: 7 levels ~ 16 of the concat form; 8 levels took 7 s).
   ...[16, 12].map((n) => ({ name: `concat ${n}`, sql: concatBomb(n) })),
@@ -158,11 +183,12 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
   const prefix = `expense-attack-${Date.now()}`;
   try {
     const seeding = await openForSeeding(target);
-    const keys = { attacker: [] as string[], bystander: '' };
+    const keys = { attacker: [] as string[], bystander: '', workspace: '' };
     try {
       for (const who of ['attacker', 'bystander'] as const) {
         const userId = await createUser(seeding, `${who}-${Date.now()}@attack.test`);
         const { workspaceId } = await seeding.transaction((tx) => createWorkspace(tx, userId, who));
+        if (who === 'attacker') keys.workspace = workspaceId;
         await insertLedgerRows(seeding, userId, workspaceId, 100, who);
         const count = who === 'attacker' ? options.keys : 1;
         for (let i = 0; i < count; i++) {
@@ -212,17 +238,31 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
       const started = Date.now();
       const me: { status: string; ms: number; atS: number }[] = [];
       const select: { status: string; ms: number; atS: number }[] = [];
+      // Every third key sends writes that run to the deadline, the last one invitations, the others reads.
       const attacker = async (i: number) => {
         const key = keys.attacker[i % keys.attacker.length] as string;
+        const role = i === keys.attacker.length - 1 ? 'invite' : i % 3 === 1 ? 'write' : 'read';
         let n = i;
         while (Date.now() < until) {
-          const statement = accepted[n++ % Math.max(1, accepted.length)] ?? ENDLESS;
-          const res = await call(server.origin, 'POST', '/v1/sql/query', {
-            key,
-            body: { sql: statement },
-            timeoutMs: 120_000,
-          }).catch(() => ({ status: 0 }));
-          sql[res.status] = (sql[res.status] ?? 0) + 1;
+          const res =
+            role === 'invite'
+              ? await call(server.origin, 'POST', `/v1/workspaces/${keys.workspace}/members`, {
+                  key,
+                  body: { email: `invitee-${n++}@attack.test` },
+                  timeoutMs: 60_000,
+                }).catch(() => ({ status: 0 }))
+              : await call(server.origin, 'POST', role === 'write' ? '/v1/sql/execute' : '/v1/sql/query', {
+                  key,
+                  body: {
+                    sql:
+                      role === 'write'
+                        ? ENDLESS_WRITE
+                        : (accepted[n++ % Math.max(1, accepted.length)] ?? ENDLESS),
+                  },
+                  timeoutMs: 120_000,
+                }).catch(() => ({ status: 0 }));
+          const counted = `${role} ${res.status}`;
+          sql[counted] = (sql[counted] ?? 0) + 1;
           if (res.status === 429) await pause(200);
         }
       };
