@@ -1,8 +1,8 @@
 import { GuardBusyError, GuardCheckError, GuardRunError } from '@expense/sql-guard';
 import { ApiError, isApiError } from '../../http/api-error.js';
 import { storageApiError } from '../../http/storage-errors.js';
-import { isConnectionSqlstate } from '../../storage/connection-failure.js';
 import { EngineBusyError } from '../../sql/deadline.js';
+import { isConnectionSqlstate } from '../../storage/connection-failure.js';
 import { USER_RELATIONS } from '../../storage/names.js';
 import {
   constraintHint,
