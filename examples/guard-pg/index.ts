@@ -71,7 +71,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // An idle connection lost to a restart or a terminated backend is reported here; without a listener, Node exits.
   pool.on('error', (error) => console.error('idle connection lost:', error.message));
   try {
-    await pool.query('CREATE TABLE IF NOT EXISTS notes (id serial PRIMARY KEY, body text NOT NULL, day date)');
+    await pool.query(
+      'CREATE TABLE IF NOT EXISTS notes (id serial PRIMARY KEY, body text NOT NULL, day date)',
+    );
     const ask = await createAgentSql(pool);
     console.log(JSON.stringify(await ask("INSERT INTO notes (body) VALUES ('hello')", 'execute')));
     console.log(JSON.stringify(await ask('SELECT count(*) AS n FROM notes', 'query')));
