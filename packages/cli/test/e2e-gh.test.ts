@@ -135,7 +135,7 @@ describe('expense completion, config, profiles, api and report', () => {
     );
     const balances = await run(['report', 'balances', '--month', '2026-03', '--format', 'csv']);
     expect(balances.stdout.split('\n').slice(0, 3)).toEqual([
-      'account_id,currency,balance,change,entries,last_ts',
+      'account_id,currency,balance,change,entries,last_ts,native_currency,native_balance,native_change',
       expect.stringMatching(/^checking,USD,1913\.37,1913\.37,4,/),
       expect.stringMatching(/^savings,USD,500\.00,500\.00,1,/),
     ]);

@@ -62,7 +62,7 @@ INSERT INTO budget_lines (budget_month, direction, category, currency, planned_v
       'budget_month,direction,category,currency,planned_value,actual\n2026-12-01,spend,groceries,EUR,300.00,20.00\n',
     );
     expect(await csv(['balances', '--month', '2026-11'])).toBe(
-      'account_id,currency,balance,change,entries,last_ts\nchecking,EUR,-7.00,-7.00,1,2026-11-30T23:30:00.000+01:00\n',
+      'account_id,currency,balance,change,entries,last_ts,native_currency,native_balance,native_change\nchecking,EUR,-7.00,-7.00,1,2026-11-30T23:30:00.000+01:00,EUR,-7.00,-7.00\n',
     );
     // Transfers are neither income nor spending.
     expect(await csv(['trend', '--from', '2026-11', '--to', '2026-12'])).toBe(

@@ -168,14 +168,18 @@ function rowsSql(kind: ReportKind, from: string, to: string, range: Range): stri
         ' ORDER BY b.budget_month, b.direction, b.category',
       ].join('');
     case 'balances':
+      // One row per account and native currency: the contract's columns (converted) first, then the native ones.
+      // The balance sums every entry up to `to`; entries counts those within the range, as change sums them.
       return [
         `SELECT e.account_id, c.code AS currency, coalesce(sum(${AMOUNT}), 0) AS balance,`,
         ` coalesce(sum(CASE WHEN e.ts >= ${start} THEN ${AMOUNT} ELSE 0 END), 0) AS change,`,
-        ' count(*) AS entries, max(e.ts) AS last_ts',
+        ` sum(CASE WHEN e.ts >= ${start} THEN 1 ELSE 0 END) AS entries, max(e.ts) AS last_ts,`,
+        ' e.currency AS native_currency, sum(e.amount) AS native_balance,',
+        ` sum(CASE WHEN e.ts >= ${start} THEN e.amount ELSE 0 END) AS native_change`,
         ` FROM cur c JOIN ledger_entries e ON ${entryScope(kind, range, from)}`,
         rateJoin('r', 'e.currency', 'e.ts::date'),
-        ' GROUP BY e.account_id, c.code',
-        ' ORDER BY e.account_id',
+        ' GROUP BY e.account_id, e.currency, c.code',
+        ' ORDER BY e.account_id, e.currency',
       ].join('');
     case 'monthly_trend': {
       const months = monthBuckets(from, to)
@@ -258,6 +262,10 @@ const MONEY: Record<ReportKind, readonly string[]> = {
   monthly_trend: ['income', 'spent', 'net'],
 };
 const COUNTS = ['entries'];
+/** Money columns in each row's own currency (`native_currency`), rounded to that currency's minor units. */
+const NATIVE_MONEY: Partial<Record<ReportKind, readonly string[]>> = {
+  balances: ['native_balance', 'native_change'],
+};
 
 export const ReportFxSchema = z.object({
   newestRateDate: z
@@ -311,6 +319,9 @@ export function reportData(input: ReportInput, statements: ReportStatements, tod
     for (const c of MONEY[kind])
       if (typeof out[c] === 'string') out[c] = roundDecimal(out[c] as string, digits);
     for (const c of COUNTS) if (typeof out[c] === 'string') out[c] = Number(out[c]);
+    const native = typeof out.native_currency === 'string' ? minorUnits(out.native_currency) : digits;
+    for (const c of NATIVE_MONEY[kind] ?? [])
+      if (typeof out[c] === 'string') out[c] = roundDecimal(out[c] as string, native);
     return out;
   });
   const fxRows = statements[2]?.rows ?? [];
@@ -354,6 +365,7 @@ export function reportData(input: ReportInput, statements: ReportStatements, tod
 export const REPORT_DESCRIPTIONS: Record<ReportKind, string> = {
   spend_by_category: 'spending per category (positive numbers, refunds subtracted), largest first',
   budget_vs_actual: 'each budget line of the months in range with the actual amount of its category',
-  balances: 'per account: balance at the end of `to`, change since `from`',
+  balances:
+    'per account and currency: balance at the end of `to` and change since `from`, converted and in the native currency (native_balance, native_change); entries within the range',
   monthly_trend: 'per month: income, spending and net (transfers excluded)',
 };

@@ -104,8 +104,11 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
           currency: 'USD',
           balance: '-15.00',
           change: '-12.00',
-          entries: 4,
+          entries: 2,
           last_ts: '2026-10-31T23:30:00.000-04:00',
+          native_currency: 'USD',
+          native_balance: '-15.00',
+          native_change: '-12.00',
         },
       ]);
     });
@@ -193,10 +196,13 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
         sql.replaceAll('2026-08-01', '2026-12-01').replaceAll('2026-09-01', '2027-01-01');
       const budget = await rows(berlin, inDecember(recipes[1]!));
       expect(budget).toEqual([
-        { category: 'groceries', currency: 'EUR', planned_value: '300', actual: '20' },
+        { category: 'groceries', currency: 'EUR', planned_value: '300', actual: '20', unconverted: '0' },
       ]);
       const fx = await rows(berlin, inDecember(recipes[3]!));
-      expect(fx).toEqual([{ total: '-32.6129003', unconverted: '0', newest_rate_date: '2026-12-04' }]);
+      expect(fx.map((r) => [r.currency, r.total, r.unconverted, r.oldest_rate_date])).toEqual([
+        ['EUR', '-20', '0', null],
+        ['USD', '-12.6129003', '0', '2026-12-04'],
+      ]);
     });
   },
 );
