@@ -232,6 +232,20 @@ export const HTTP_ERRORS = {
     retryable: false,
     actions: signIn,
     mcpNext: 'The key is not valid (revoked?): the user signs in again (`expense login`).',
+    variants: {
+      // details: {reason: 'removed_from_workspace', workspaceId, workspaceName (null once deleted), revokedAt}
+      removed_from_workspace: {
+        hint: 'An owner removed you from the workspace named in the message, which revoked all of your keys. Signing in again gives a new key for your other workspaces, never that one: ask one of its owners to invite you again, then accept the invitation (GET /invitations).',
+        mcpHint:
+          'An owner removed you from the workspace named in the message, which revoked all of your keys. Signing in again (`expense login`) gives a new key for your other workspaces, never that one: ask one of its owners to invite you again, then accept the invitation.',
+        cliHint:
+          'An owner removed you from the workspace named in the message, which revoked all of your keys. `expense login` gives a new key for your other workspaces, never that one: ask one of its owners to invite you again, then accept the invitation.',
+        consoleHint:
+          'An owner removed you from the workspace named in the message, which ended your session. Signing in again opens your other workspaces, not that one: ask one of its owners to invite you again.',
+        mcpNext:
+          'The user was removed from that workspace: ask one of its owners for a new invitation; signing in again does not restore it.',
+      },
+    },
   },
   forbidden: {
     status: 403,

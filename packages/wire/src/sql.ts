@@ -28,6 +28,22 @@ export const StatementResultSchema = z.object({
 });
 export type StatementResult = z.infer<typeof StatementResultSchema>;
 
+export const SqlWarningSchema = z
+  .object({
+    code: z
+      .enum(['every_row', 'most_rows'])
+      .describe(
+        'every_row: the statement changes every row of the relation; most_rows: more than half of them',
+      ),
+    statementIndex: z.number().int(),
+    relation: z.string(),
+    command: z.enum(['UPDATE', 'DELETE']),
+    affectedRows: z.number().int(),
+    relationRows: z.number().int().describe("the relation's rows in this workspace before the request"),
+  })
+  .describe('A dry run of a statement that changes every row of a relation, or more than half of them');
+export type SqlWarning = z.infer<typeof SqlWarningSchema>;
+
 export const SqlResultDataSchema = z.object({
   workspaceId: z.string(),
   committed: z.boolean().describe('false for dryRun, which always rolls back'),
@@ -43,6 +59,12 @@ export const SqlResultDataSchema = z.object({
     .optional()
     .describe('A dry run of a write: send it back with the same SQL (no dryRun) to commit it exactly once.'),
   confirmTokenExpiresAt: z.string().optional(),
+  warnings: z
+    .array(SqlWarningSchema)
+    .optional()
+    .describe(
+      'A dry run only, when a statement would change every row of a relation or more than half of them',
+    ),
 });
 export type SqlResultData = z.infer<typeof SqlResultDataSchema>;
 

@@ -6,6 +6,7 @@ import { checkInvalidKeyBudget, overInvalidKeyBudget, spendInvalidKey } from '..
 import { applyKeyLimits } from '../ratelimit/key-limits.js';
 import type { Principal } from './api-keys.js';
 import { enforceKeyConsent, hasAudience } from './consent.js';
+import { invalidKeyError } from './key-refusal.js';
 import { isWellFormedApiKey } from './secrets.js';
 
 /** `ApiKey <key>`, or `Bearer <token>` for OAuth clients (their access tokens are ApiKeys of kind oauth). */
@@ -24,7 +25,7 @@ export function requireApiKey(ctx: AppContext): onRequestAsyncHookHandler {
     }
     const match = AUTH_HEADER.exec(header);
     const principal = await verifyKey(ctx, match?.[1], request.ip);
-    if (!principal) throw new ApiError('invalid_api_key', 'The ApiKey is not valid.');
+    if (!principal) throw await invalidKeyError(ctx, match?.[1], 'The ApiKey is not valid.');
     await applyKeyLimits(ctx.keyLimits, principal.connectionId, reply);
     enforceKeyConsent(request, principal);
     request.principal = principal;

@@ -7,8 +7,8 @@ export type Revocation =
   | { connectionId: string; userId: string }
   /** A console session's key (sign-out). */
   | { connectionId: string; kind: 'console' }
-  /** Every key of a user (removed from a workspace). */
-  | { userId: string }
+  /** Every key of a user; `removedFrom`: because they were removed from that workspace (their refusals say so). */
+  | { userId: string; removedFrom?: string }
   /** An OAuth grant and the key issued under it (migration 0019's trigger revokes the key). */
   | { grantId: string };
 
@@ -32,9 +32,14 @@ async function revokeIn(db: Queryable, what: Revocation): Promise<{ count: numbe
         ? ['connection_id = $1 AND kind = $2', [what.connectionId, what.kind], what]
         : ['connection_id = $1 AND user_id = $2', [what.connectionId, what.userId], what]
       : ['user_id = $1', [what.userId], what];
+  const removedFrom = 'removedFrom' in what ? what.removedFrom : undefined;
+  const reason =
+    removedFrom === undefined
+      ? ''
+      : `, revoked_reason = 'removed_from_workspace', revoked_workspace_id = $${params.length + 1}`;
   const { rowCount } = await db.query(
-    `UPDATE expense_internal.api_keys SET revoked_at = now() WHERE ${condition} AND revoked_at IS NULL`,
-    params,
+    `UPDATE expense_internal.api_keys SET revoked_at = now()${reason} WHERE ${condition} AND revoked_at IS NULL`,
+    removedFrom === undefined ? params : [...params, removedFrom],
   );
   return { count: rowCount ?? 0, forget: [forget] };
 }

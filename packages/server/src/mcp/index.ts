@@ -4,6 +4,7 @@ import { apiErrorResult, createExpenseMcpServer, type McpApi, McpApiError } from
 import { type AuthInfo, createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyKey } from '../auth/authenticate.js';
+import { invalidKeyError } from '../auth/key-refusal.js';
 import type { AppContext } from '../context.js';
 import { ApiError, isApiError } from '../http/api-error.js';
 import { failure } from '../http/envelope.js';
@@ -145,7 +146,7 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
       const match = CREDENTIALS.exec(header);
       const principal = await verifyKey(ctx, match?.[1], request.ip);
       if (!principal) {
-        throw new ApiError('invalid_api_key', 'The key is not valid.', {
+        throw await invalidKeyError(ctx, match?.[1], 'The key is not valid.', {
           headers: { 'www-authenticate': `${challenge()}, error="invalid_token"` },
         });
       }

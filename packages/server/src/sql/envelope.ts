@@ -1,6 +1,7 @@
 import type { Limits, Mode, RunResult } from '@expense/sql-guard';
-import type { Clock, SqlResultData } from '@expense/wire';
+import type { Clock, SqlResultData, SqlWarning } from '@expense/wire';
 import type { ActionBuilder } from '../http/actions.js';
+import { wideWriteInstruction } from './wide-writes.js';
 
 /** What a successful SQL request answers with, before it is JSON. */
 export interface SqlSuccess {
@@ -16,6 +17,8 @@ export interface SqlSuccess {
   staleRates: string | undefined;
   /** A write's dry run: the token that commits the same SQL once (confirmations/tokens.ts). */
   token?: { confirmToken: string; confirmTokenExpiresAt: string } | undefined;
+  /** A write's dry run: statements that would change every row of a relation, or most of them (wide-writes.ts). */
+  warnings?: SqlWarning[] | undefined;
 }
 
 /** The SQL actions as JSON per builder: the same on every response until the public URL changes (at listen). */
@@ -40,6 +43,7 @@ export function successEnvelope(success: SqlSuccess, actions: ActionBuilder): st
     clock: success.clock,
     ...(success.changeId ? { changeId: success.changeId } : {}),
     ...success.token,
+    ...(success.warnings?.length ? { warnings: success.warnings } : {}),
   };
   let kept = sqlActions.get(actions);
   if (kept?.baseUrl !== actions.baseUrl) {
@@ -70,10 +74,12 @@ function instructionsFor({
   staleRates,
   changeId,
   token,
+  warnings,
 }: SqlSuccess): string[] {
-  const out: string[] = [];
+  const out: string[] = (warnings ?? []).map(wideWriteInstruction);
   if (staleRates) out.push(staleRates);
-  if (mode !== 'query') {
+  // A read (a query, or a script of SELECTs only) says nothing about commits: it wrote nothing to commit.
+  if (mode !== 'query' && result.statements.some((s) => s.command !== 'SELECT')) {
     out.push(
       dryRun
         ? dryRunInstruction('statements', token !== undefined)

@@ -37,6 +37,7 @@ import { INTERNAL_SCHEMA } from '../storage/names.js';
 import { beginStatement, contextSelect, isWorkspaceNotResolved, scopeOf } from '../storage/user-context.js';
 import type { ArrivalDeadline } from './deadline.js';
 import { successEnvelope } from './envelope.js';
+import { wideWrites } from './wide-writes.js';
 
 /** One accepted SQL request. */
 export interface SqlCall {
@@ -264,6 +265,7 @@ export class SqlPipeline {
         const token = dryRun ? issueToken?.(workspaceId) : undefined;
         const wrote = result.statements.some((s) => s.command !== 'SELECT');
         const changeId = wrote ? scope.changeId : undefined;
+        const warnings = dryRun && wrote ? await wideWrites(session, checked, result) : undefined;
         const success = {
           mode,
           dryRun,
@@ -274,6 +276,7 @@ export class SqlPipeline {
           staleRates,
           changeId,
           token,
+          warnings,
         };
         const body = successEnvelope(success, actions);
         if (claim && !dryRun)

@@ -165,7 +165,7 @@ export function parseErrorText(text: string): ToolError | undefined {
 export function relayNotes(instructions: readonly string[] | undefined): string[] {
   return (instructions ?? []).filter((i) => RELAY.some((r) => r.test(i)));
 }
-const RELAY = [/^fx_rates_daily /, /\bno budget lines\b/i];
+const RELAY = [/^fx_rates_daily /, /\bno budget lines\b/i, /^Warning: statement \d+ would /];
 
 /** Adds notes to a tool result's structured content and text (nothing when there are none). */
 export function withNotes<

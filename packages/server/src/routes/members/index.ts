@@ -168,7 +168,7 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         await ctx.keyStore.transaction(async (tx, revoke) => {
           const workspace = await requireOwner(tx, userId, request.params.workspaceId, true);
           const outcome = await removeMember(tx, workspace.workspaceId, target);
-          if (outcome === 'removed') await revoke({ userId: target });
+          if (outcome === 'removed') await revoke({ userId: target, removedFrom: workspace.workspaceId });
         });
         return reply.code(204).send(null);
       },
