@@ -19,7 +19,10 @@ describe('bank export dialects', () => {
     expect(normaliseAmount('-1.234,56', true)).toBe('-1234.56');
     expect(normaliseAmount('1 234,56 €', true)).toBe('1234.56');
     expect(normaliseAmount('-12,00 €', true)).toBe('-12.00');
-    expect(normaliseAmount('12 USD', false)).toBeUndefined();
+    expect(normaliseAmount('12 USD', false)).toBe('12');
+    expect(normaliseAmount('12,50-', true)).toBe('-12.50');
+    expect(normaliseAmount('4.00 CR', false)).toBe('4.00');
+    expect(normaliseAmount('12.50DR', false)).toBe('-12.50');
     expect(normaliseAmount('1,5', false)).toBeUndefined();
     expect(normaliseAmount('1.234.5', false)).toBeUndefined();
   });

@@ -1,3 +1,4 @@
+import { accountInColumn, ibanInLines, numberInLines } from './csv/account.js';
 import { nameColumns } from './csv/columns.js';
 import { type Decoded, decodeBytes, type Encoding, encodingNamed } from './csv/decode.js';
 import {
@@ -8,6 +9,7 @@ import {
   detectDelimiter,
   parseDelimiter,
 } from './csv/dialect.js';
+import { signOfTable, type Understood, understand } from './csv/generic.js';
 import { detectDecimalComma } from './csv/looks.js';
 import { findColumn, parseMapArgs, resolveMapping } from './csv/mapping.js';
 import { CsvSyntaxError } from './csv/parse.js';
@@ -213,6 +215,18 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   const bank = found.bank;
   const preset: Preset | undefined = bank?.preset;
   if (found.recognised && bank) notes.push(`Recognised: ${bank.preset.title} (preset ${bank.name}).`);
+  const preamble =
+    table.headerLine === undefined
+      ? text.slice(0, 4000).split(/\r\n|\r|\n/, (table.records[0]?.line ?? 1) - 1)
+      : text.split(/\r\n|\r|\n/, table.headerLine - 1);
+  let understood: Understood | undefined;
+  if (table.headerless && table.header.length === 0 && !preset && !budget && given !== null) {
+    understood = understand([], table.records, preamble.join('\n'));
+    if (understood) {
+      table.header = understood.header;
+      notes.push(`${path} has no header row: its columns read from their values.`);
+    }
+  }
   if (table.headerless && table.header.length === 0) {
     const width = table.records[0]?.values.length ?? 0;
     throw usageError(
@@ -250,8 +264,22 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     }
     ownDebit = firstPresent(preset.debit);
     ownCredit = ownDebit === undefined ? undefined : firstPresent(preset.credit);
+  } else if (!budget && !headerless && given !== null && understood) {
+    for (const [name, field] of understood.maps) own.set(name, field);
+    ownDebit = understood.debit;
+    ownCredit = understood.credit;
+    generic = presetNamed(table.delimiter === ';' || understood.decimalComma ? 'generic-eu' : 'generic-us')!;
+    notes.push(
+      `Recognised: no bank's layout; its columns read from their names and values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`,
+    );
   } else if (!budget && !headerless && given !== null) {
-    const named = nameColumns(header, records);
+    understood = understand(header, records, preamble.join('\n'));
+    const named = understood
+      ? ({
+          ok: true,
+          naming: { maps: understood.maps, debit: understood.debit, credit: understood.credit },
+        } as const)
+      : nameColumns(header, records);
     const mappedFields = new Set(maps.values());
     const covered =
       named.ok ||
@@ -276,10 +304,10 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       const europe =
         table.delimiter === ';' || detectDecimalComma(amountCells(header, records, own)) === true;
       generic = presetNamed(europe ? 'generic-eu' : 'generic-us')!;
-      const shownNames = [...own].map(([c, f]) => `${c} → ${f}`);
-      if (ownDebit) shownNames.push(`${ownDebit} → money out`, `${ownCredit} → money in`);
       notes.push(
-        `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}): ${shownNames.join(', ')}.`,
+        understood
+          ? `Recognised: no bank's layout; its columns read from their names and values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`
+          : `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}): ${shownColumns(own, ownDebit, ownCredit, undefined, header)}.`,
       );
     }
   }
@@ -290,7 +318,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       field !== 'external_id' &&
       !mappedFields.has(field) &&
       !maps.has(name) &&
-      findColumn(header, field) === -1
+      (understood !== undefined || findColumn(header, field) === -1)
     )
       maps.set(name, field);
 
@@ -307,13 +335,34 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   const hasCurrencyColumn = () =>
     [...maps.values()].includes('currency') || findColumn(header, 'currency') !== -1;
   let currency = (request.currency ?? preset?.currency)?.trim().toUpperCase();
+  if (currency === undefined && understood?.currency && !hasCurrencyColumn()) {
+    currency = understood.currency;
+    notes.push(`The rows are in ${currency}, as the file says (--currency to say otherwise).`);
+  }
   if (currency === undefined && !budget && !hasCurrencyColumn()) {
     currency = (await hooks.workspaceCurrency()).toUpperCase();
     notes.push(
       `${path} has no currency column: the rows are in ${currency}, the workspace's reporting currency (--currency to say otherwise).`,
     );
   }
-  const mapping = resolveMapping(header, maps, { account: request.account, currency, debitCredit, set });
+  let account = request.account;
+  const card = understood?.card === true || /card|karte|kaart|carte|tarjeta/i.test(bank?.preset.title ?? '');
+  if (
+    account === undefined &&
+    !budget &&
+    !mappedFields.has('account_id') &&
+    findColumn(header, 'account_id') === -1
+  ) {
+    const inColumn =
+      understood?.roles.account === undefined
+        ? undefined
+        : accountInColumn(records, understood.roles.account);
+    const named = ibanInLines(preamble) ?? inColumn ?? numberInLines(preamble);
+    account = hooks.account ? ((await hooks.account(named, { card })) ?? named) : named;
+    if (account !== undefined && named !== undefined && account === named)
+      notes.push(`The account: ${named}, as the file names it (--account to say otherwise).`);
+  }
+  const mapping = resolveMapping(header, maps, { account, currency, debitCredit, set });
   if (debitCredit.length) delete mapping.columns.amount;
 
   const filters: RowFilterAt[] = [];
@@ -334,6 +383,14 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     ...filters.map((f) => f.index),
     ...(fee ? [fee.index] : []),
     ...(bankId === undefined ? [] : [findColumn(header, bankId)]),
+    ...(understood
+      ? [
+          understood.roles.status,
+          understood.roles.balance,
+          understood.roles.direction,
+          understood.roles.account,
+        ].filter((i): i is number => i !== undefined)
+      : []),
   ]);
   mapping.ignored = mapping.ignored.filter((h) => !consulted.has(header.indexOf(h)));
   if (mapping.ignored.length) notes.push(`Ignoring columns: ${mapping.ignored.join(', ')}.`);
@@ -349,9 +406,9 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       notes.push(`Dates read as ${detected.format} (--date-format to say otherwise).`);
     } else if (detected.kind === 'ambiguous') {
       dateFormat = style?.dayFirst
-        ? 'DD/MM/YYYY'
+        ? (detected.formats.find((f) => f.startsWith('DD')) ?? 'DD/MM/YYYY')
         : style?.monthFirst
-          ? 'MM/DD/YYYY'
+          ? (detected.formats.find((f) => f.startsWith('MM')) ?? 'MM/DD/YYYY')
           : await hooks.chooseDateFormat(detected.formats, detected.example);
       if (style?.dayFirst || style?.monthFirst)
         notes.push(
@@ -363,21 +420,64 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   const decimalComma =
     request.decimalComma === true ||
     (request.decimalComma === undefined &&
-      (style?.decimalComma ??
+      ((understood && !preset ? understood.decimalComma : undefined) ??
+        style?.decimalComma ??
         detectDecimalComma(
           records.map((r) =>
             [amountIndex, debit, credit].map((i) => (i === undefined ? '' : (r.values[i] ?? ''))).join(' '),
           ),
         ) ??
         false));
+  let invertByEvidence = false;
+  let direction: number | undefined;
+  if (
+    understood &&
+    !budget &&
+    request.invertSign !== true &&
+    request.debit === undefined &&
+    !(request.map ?? []).some((m) => /=\s*amount\s*$/i.test(m))
+  ) {
+    const u: Understood = { ...understood, decimalComma };
+    let decision = signOfTable(u, records, request.charges);
+    if (decision.kind === 'ambiguous' && hooks.chooseCharges) {
+      const answer = await hooks.chooseCharges(decision.example);
+      if (answer) decision = signOfTable(u, records, answer);
+    }
+    if (decision.kind === 'ambiguous')
+      throw new ImportError(
+        'import_ambiguous_sign',
+        `${path}: which way its amounts point cannot be told: ${decision.why}${decision.example ? ` (${decision.example})` : ''}.`,
+        ExitCode.failure,
+        {
+          hint: 'Nothing was sent. If its charges (spending) are positive numbers, run it again with --charges-positive; if they are negative, with --charges-negative.',
+        },
+      );
+    if (decision.kind === 'conflict')
+      throw new ImportError(
+        decision.message.includes('balance') ? 'import_unbalanced' : 'import_ambiguous_sign',
+        `${path}:${decision.line}: ${decision.message}; nothing was sent.`,
+        ExitCode.failure,
+        {
+          hint: 'Check the file against the bank’s statement (is a row missing or edited?), or map its columns with --map and give --charges-positive or --charges-negative.',
+        },
+      );
+    invertByEvidence = decision.invert;
+    if (decision.byDirection) direction = understood.roles.direction;
+    notes.push(`Signs: ${decision.how}.`);
+  }
   const valueOptions = {
     ...(dateFormat ? { dateFormat } : {}),
     decimalComma,
     ...(currency ? { currency } : {}),
     ...(debit !== undefined ? { debit } : {}),
     ...(credit !== undefined ? { credit } : {}),
-    invertSign: request.invertSign === true || preset?.invertSign === true,
-    skipWithoutAmount: preset?.skipWithoutAmount === true,
+    invertSign:
+      request.invertSign === true ||
+      (request.charges === 'positive' && !understood) ||
+      (understood ? invertByEvidence : preset?.invertSign === true),
+    ...(direction !== undefined ? { direction } : {}),
+    ...(understood ? { skip: understood.skip } : {}),
+    skipWithoutAmount: preset?.skipWithoutAmount === true || understood !== undefined,
   };
   const fingerprint = JSON.stringify({
     into,
@@ -427,6 +527,23 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   return budget
     ? { ...base, into: 'budget_lines', rows: validation.rows as BudgetRow[], target: BUDGET_TARGET }
     : { ...base, into: 'ledger_entries', rows: validation.rows as LedgerRow[], target: LEDGER_TARGET };
+}
+
+/** The columns as read, for stderr: `Datum → ts, Bedrag → amount, Saldo → balance`. */
+function shownColumns(
+  own: Map<string, string>,
+  debit: string | undefined,
+  credit: string | undefined,
+  understood: Understood | undefined,
+  header: string[],
+): string {
+  const shown = [...own].map(([c, f]) => `${c} → ${f}`);
+  if (debit) shown.push(`${debit} → money out`, `${credit} → money in`);
+  const r = understood?.roles;
+  if (r?.balance !== undefined) shown.push(`${header[r.balance]} → balance`);
+  if (r?.status !== undefined) shown.push(`${header[r.status]} → status`);
+  if (r?.direction !== undefined) shown.push(`${header[r.direction]} → debit/credit`);
+  return shown.join(', ');
 }
 
 function amountCells(header: string[], records: { values: string[] }[], own: Map<string, string>): string[] {

@@ -23,13 +23,185 @@ export function parseDelimiter(value: string): Delimiter {
   return v as Delimiter;
 }
 
-export const DATE_FORMATS = ['YYYY-MM-DD', 'DD.MM.YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD-MM-YYYY'] as const;
+export const DATE_FORMATS = [
+  'YYYY-MM-DD',
+  'DD.MM.YYYY',
+  'DD/MM/YYYY',
+  'MM/DD/YYYY',
+  'DD-MM-YYYY',
+  'MM-DD-YYYY',
+  'YYYYMMDD',
+  'YYYY/MM/DD',
+  'YYYY.MM.DD',
+  'DD MMM YYYY',
+  'MMM DD YYYY',
+] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
+
+/** Month names and their abbreviations in the languages of the banks read here (accents and case ignored). */
+const MONTHS: readonly (readonly string[])[] = [
+  [
+    'jan',
+    'january',
+    'januar',
+    'januari',
+    'janvier',
+    'janv',
+    'enero',
+    'ene',
+    'gennaio',
+    'gen',
+    'janeiro',
+    'stycznia',
+    'sty',
+    'tammikuu',
+    'tammi',
+    'jänner',
+    'jaen',
+  ],
+  [
+    'feb',
+    'february',
+    'februar',
+    'februari',
+    'fevrier',
+    'fev',
+    'févr',
+    'febrero',
+    'febbraio',
+    'fevereiro',
+    'fev',
+    'lutego',
+    'lut',
+    'helmikuu',
+    'helmi',
+  ],
+  [
+    'mar',
+    'march',
+    'marz',
+    'maerz',
+    'maart',
+    'mrt',
+    'mars',
+    'marzo',
+    'marco',
+    'março',
+    'marca',
+    'maalis',
+    'maaliskuu',
+    'mär',
+  ],
+  ['apr', 'april', 'avril', 'avr', 'abril', 'abr', 'aprile', 'kwietnia', 'kwi', 'huhtikuu', 'huhti'],
+  ['may', 'mai', 'mei', 'mayo', 'maggio', 'mag', 'maio', 'maja', 'maj', 'toukokuu', 'touko'],
+  ['jun', 'june', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho', 'czerwca', 'cze', 'kesäkuu', 'kesä'],
+  [
+    'jul',
+    'july',
+    'juli',
+    'juillet',
+    'juil',
+    'julio',
+    'luglio',
+    'lug',
+    'julho',
+    'lipca',
+    'lip',
+    'heinäkuu',
+    'heinä',
+  ],
+  ['aug', 'august', 'augustus', 'aout', 'août', 'agosto', 'ago', 'sierpnia', 'sie', 'elokuu', 'elo'],
+  [
+    'sep',
+    'sept',
+    'september',
+    'septembre',
+    'septiembre',
+    'settembre',
+    'set',
+    'setembro',
+    'wrzesnia',
+    'wrz',
+    'syyskuu',
+    'syys',
+  ],
+  [
+    'oct',
+    'october',
+    'oktober',
+    'okt',
+    'octobre',
+    'octubre',
+    'ottobre',
+    'ott',
+    'outubro',
+    'out',
+    'pazdziernika',
+    'paz',
+    'lokakuu',
+    'loka',
+  ],
+  ['nov', 'november', 'novembre', 'noviembre', 'novembro', 'listopada', 'lis', 'marraskuu', 'marras'],
+  [
+    'dec',
+    'december',
+    'dezember',
+    'dez',
+    'decembre',
+    'déc',
+    'diciembre',
+    'dic',
+    'dicembre',
+    'dezembro',
+    'grudnia',
+    'gru',
+    'joulukuu',
+    'joulu',
+  ],
+];
+const plain = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
+const MONTH_OF = new Map<string, number>();
+MONTHS.forEach((names, i) => {
+  for (const n of names) if (!MONTH_OF.has(plain(n))) MONTH_OF.set(plain(n), i + 1);
+});
+export const monthNamed = (word: string): number | undefined => MONTH_OF.get(plain(word));
+
+const pad = (n: string | number, w = 2) => String(n).padStart(w, '0');
+const yearOf = (y: string) => (y.length === 2 ? `20${y}` : y);
+function valid(y: string, m: string | number, d: string | number): string | undefined {
+  const [Y, M, D] = [Number(y), Number(m), Number(d)];
+  const date = new Date(Date.UTC(Y, M - 1, D));
+  if (!(Y >= 1900 && Y < 2200) || date.getUTCMonth() !== M - 1 || date.getUTCDate() !== D) return undefined;
+  return `${pad(Y, 4)}-${pad(M)}-${pad(D)}`;
+}
 
 /** A date written in `format` as ISO (`2026-03-04`), or undefined when it does not fit the format. */
 export function isoDate(raw: string, format: DateFormat): string | undefined {
   const s = raw.trim();
   if (format === 'YYYY-MM-DD') return s;
+  if (format === 'YYYYMMDD') {
+    const m = /^(\d{4})(\d{2})(\d{2})$/.exec(s);
+    return m ? valid(m[1]!, m[2]!, m[3]!) : undefined;
+  }
+  if (format === 'YYYY/MM/DD' || format === 'YYYY.MM.DD') {
+    const m = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})(?:\s|$)/.exec(s);
+    return m ? valid(m[1]!, m[2]!, m[3]!) : undefined;
+  }
+  if (format === 'DD MMM YYYY') {
+    const m = /^(\d{1,2})[\s./-]+([^\d\s./,-]+)\.?[\s./-]+(\d{4}|\d{2})(?:\s|$)/.exec(s);
+    const month = m ? monthNamed(m[2]!) : undefined;
+    return m && month ? valid(yearOf(m[3]!), month, m[1]!) : undefined;
+  }
+  if (format === 'MMM DD YYYY') {
+    const m = /^([^\d\s./,-]+)\.?[\s./-]+(\d{1,2}),?[\s./-]+(\d{4}|\d{2})(?:\s|$)/.exec(s);
+    const month = m ? monthNamed(m[1]!) : undefined;
+    return m && month ? valid(yearOf(m[3]!), month, m[2]!) : undefined;
+  }
   const sep = format[2]!;
   const parts = s.split(/\s+/)[0]!.split(sep);
   if (parts.length !== 3 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
@@ -45,18 +217,36 @@ export function isoDate(raw: string, format: DateFormat): string | undefined {
  * left is not a number.
  */
 export function normaliseAmount(raw: string, decimalComma: boolean): string | undefined {
-  let s = raw.trim().replace(/[\s\u00a0\u202f]/g, '');
+  let s = raw
+    .trim()
+    .replace(/[\s\u00a0\u202f]/g, '')
+    .replace(/[\u2212\u2013]/g, '-');
   let negative = false;
+  // A currency code or symbol on either side (`12,34 EUR`, `PLN -5`, `£1.00`, `kr 5`), then CR/DR marks: a debit
+  // is money out, a credit money in (`12.50DR`, `CR 4.00`).
+  s = s
+    .replace(/^([+-]?)(?:[A-Z]{3}|kr|zł|zl)(?=[\d(+-])/i, '$1')
+    .replace(/(?<=[\d)])(?:[A-Z]{3}|kr|zł|zl)$/i, '');
+  const mark = /^(CR|DR|Cr|Dr|D|C)(?=[\d(])|(?<=[\d)])(CR|DR|Cr|Dr)$/.exec(s);
+  if (mark) {
+    if ((mark[1] ?? mark[2])!.toUpperCase().startsWith('D')) negative = true;
+    s = s.replace(mark[0], '');
+  }
   const paren = /^\((.*)\)$/.exec(s);
   if (paren) {
-    negative = true;
+    negative = !negative;
     s = paren[1]!;
   }
   s = s.replace(/^([+-]?)[$€£¥₹]/, '$1').replace(/[$€£¥₹]$/, '');
+  if (/^[^-]*\d-$/.test(s)) {
+    negative = !negative;
+    s = s.slice(0, -1);
+  } else if (/^[^+]*\d\+$/.test(s)) s = s.slice(0, -1);
   if (s.startsWith('-')) {
     negative = !negative;
     s = s.slice(1);
   } else if (s.startsWith('+')) s = s.slice(1);
+  s = s.replace(/(?<=\d)['’](?=\d{3})/g, '');
   const [thousands, decimal] = decimalComma ? ['.', ','] : [',', '.'];
   const grouped = new RegExp(`^\\d{1,3}(\\${thousands}\\d{3})+(\\${decimal}\\d*)?$`);
   if (grouped.test(s)) s = s.split(thousands).join('');
@@ -76,40 +266,34 @@ export type DateDetection =
   /** Both orders fit every value (03/04/2026): the user decides. */
   | { kind: 'ambiguous'; formats: DateFormat[]; example: string };
 
-const NUMERIC_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{2}|\d{4})(?:\s|$)/;
+/** A value in `format` as a valid ISO date, or undefined. */
+export function dateIn(raw: string, format: DateFormat): string | undefined {
+  const s = raw.trim();
+  if (format === 'YYYY-MM-DD') {
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T\s]|$)/.exec(s);
+    return m ? valid(m[1]!, m[2]!, m[3]!) : undefined;
+  }
+  const iso = isoDate(s, format);
+  const m = iso && /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return m ? valid(m[1]!, m[2]!, m[3]!) : undefined;
+}
 
 /**
- * The order of numeric dates in a column, from all its values: dots mean DD.MM.YYYY and dashes DD-MM-YYYY;
- * slashes fit MM/DD/YYYY when no first part is above 12 and DD/MM/YYYY when no second part is; when every
- * value fits both, the answer is ambiguous.
+ * The format of a column of dates: each format is tried on every value that has a digit in it (a pending row's
+ * `offen`, a footer's words are not dates and say nothing), and the one that fits them all is kept. ISO needs
+ * nothing (`none`); when day-first and month-first both fit every value, the answer is ambiguous unless no value
+ * tells them apart (every day equals its month).
  */
 export function detectDateFormat(values: string[]): DateDetection {
-  const dates = values.map((v) => v.trim()).filter((v) => v !== '');
-  const parts = dates.map((v) => NUMERIC_DATE.exec(v));
-  if (dates.length === 0 || parts.some((p) => p === null)) return { kind: 'none' };
-  const separators = new Set(parts.map((p) => p![2]));
-  if (separators.size !== 1) return { kind: 'none' };
-  const separator = [...separators][0];
-  if (separator === '.') return { kind: 'found', format: 'DD.MM.YYYY' };
-  if (separator === '-') return { kind: 'found', format: 'DD-MM-YYYY' };
-  const fits = (month: 1 | 3) =>
-    parts.every((p) => {
-      const m = Number(p![month]);
-      const d = Number(p![4 - month]);
-      return m >= 1 && m <= 12 && d >= 1 && d <= 31;
-    });
-  const formats: DateFormat[] = [];
-  if (fits(1)) formats.push('MM/DD/YYYY');
-  if (fits(3)) formats.push('DD/MM/YYYY');
-  if (formats.length === 1) return { kind: 'found', format: formats[0]! };
-  if (formats.length === 2) {
-    const example = dates.find((d) => {
-      const p = NUMERIC_DATE.exec(d)!;
-      return p[1] !== p[3];
-    });
-    // Every day equals its month (01/01, 02/02): both orders give the same dates.
-    if (example === undefined) return { kind: 'found', format: 'MM/DD/YYYY' };
-    return { kind: 'ambiguous', formats, example };
-  }
-  return { kind: 'none' };
+  const dates = values.map((v) => v.trim()).filter((v) => /\d/.test(v));
+  if (dates.length === 0) return { kind: 'none' };
+  const fits = DATE_FORMATS.filter((f) => dates.every((d) => dateIn(d, f) !== undefined));
+  if (fits.length === 0 || fits.includes('YYYY-MM-DD')) return { kind: 'none' };
+  if (fits.length === 1) return { kind: 'found', format: fits[0]! };
+  const differ = (a: DateFormat, b: DateFormat) => dates.find((d) => dateIn(d, a) !== dateIn(d, b));
+  const [first, ...rest] = fits;
+  const other = rest.find((f) => differ(first!, f) !== undefined);
+  if (other === undefined) return { kind: 'found', format: first! };
+  const formats = [first!, other].sort((a, b) => Number(b.startsWith('MM')) - Number(a.startsWith('MM')));
+  return { kind: 'ambiguous', formats, example: differ(first!, other)! };
 }

@@ -3,6 +3,7 @@ import { looksLikeData } from './looks.js';
 import { normalise } from './mapping.js';
 import { type CsvRecord, readRecords, skipLines, splitHeader } from './parse.js';
 import { PRESET_NAMES, PRESETS, type Preset, type PresetName } from './presets.js';
+import { headerWords } from './words.js';
 
 /**
  * Finding the table in a bank export (pure: text in, table out): the delimiter, the header row below any
@@ -70,16 +71,27 @@ function hasSignature(row: readonly string[], signature: readonly string[]): boo
 const width = (r: CsvRecord) =>
   r.values.length > 1 && r.values.at(-1)?.trim() === '' ? r.values.length - 1 : r.values.length;
 
-/** The longest run of consecutive records of one width (at least 2 columns): where a table is. */
-function longestRun(records: CsvRecord[]): { start: number; length: number; width: number } | undefined {
-  let best: { start: number; length: number; width: number } | undefined;
+/**
+ * Where the table is: the runs of consecutive records of one width (at least 2 columns), the one that starts at
+ * (or just below) a row of header words first (a preamble or account block can be longer than a short table),
+ * then the longest, then the widest.
+ */
+function longestRun(
+  records: CsvRecord[],
+): { start: number; length: number; width: number; headed: boolean } | undefined {
+  let best: { start: number; length: number; width: number; headed: boolean } | undefined;
+  const score = (r: { length: number; width: number; headed: boolean }) =>
+    (r.headed ? 1e9 : 0) + r.length * 1000 + r.width;
   let start = 0;
   for (let i = 1; i <= records.length; i++) {
     if (i < records.length && width(records[i]!) === width(records[start]!)) continue;
     const w = width(records[start]!);
     const length = i - start;
-    if (w >= 2 && (!best || length > best.length || (length === best.length && w > best.width)))
-      best = { start, length, width: w };
+    const headed =
+      headerWords(records[start]!.values) >= 2 ||
+      (start > 0 && headerWords(records[start - 1]!.values) >= 2 && length > 1);
+    const run = { start, length, width: w, headed };
+    if (w >= 2 && (!best || score(run) > score(best))) best = run;
     start = i;
   }
   return best;
@@ -237,7 +249,9 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
 
   // No bank's layout: the longest run of equally wide records is the table.
   const runs = parsed.map((p) => ({ ...p, run: longestRun(p.records) }));
-  const best = pickBy(runs, (p) => (p.run ? p.run.length * 1000 + p.run.width : 0));
+  const best = pickBy(runs, (p) =>
+    p.run ? (p.run.headed ? 1e9 : 0) + p.run.length * 1000 + p.run.width : 0,
+  );
   const run = best.run;
   if (!run) {
     const [first, ...rest] = all(best.delimiter);

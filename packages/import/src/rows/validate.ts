@@ -1,6 +1,7 @@
 import { type DateFormat, isoDate, normaliseAmount } from '../csv/dialect.js';
 import type { Mapping } from '../csv/mapping.js';
 import type { CsvRecord } from '../csv/parse.js';
+import { directionOf } from '../csv/words.js';
 import { MAX_BATCH_ROWS } from '../send/batches.js';
 import { sha256Hex } from '../send/digest.js';
 import { KINDS, type LedgerField, type LedgerRow } from './fields.js';
@@ -44,6 +45,10 @@ export interface ValueOptions {
   skipWithoutAmount?: boolean;
   /** Rows that are not booked movements (pending, authorisations, reverted): left out and counted. */
   filters?: RowFilterAt[];
+  /** Why a row is not a movement (a status, a balance line, a footer), as the content says; undefined to keep it. */
+  skip?: (values: string[]) => string | undefined;
+  /** A direction column (`Af`/`Bij`, `S`/`H`, `DEBIT`/`CREDIT`) that gives unsigned amounts their sign. */
+  direction?: number;
   /** A fee column: a non-zero fee is booked as an entry of its own (category fees). */
   fee?: { index: number; charged: 'positive' | 'negative' };
   /**
@@ -109,6 +114,11 @@ function rowAmount(
       return { ok: false, problem: `has both a debit (${debit}) and a credit (${credit})`, field: 'amount' };
     value = d && signOf(d.value) !== 0 ? `-${magnitude(d.value)}` : magnitude(c?.value ?? d!.value);
   }
+  if (options.direction !== undefined) {
+    const d = directionOf(values[options.direction] ?? '');
+    const magnitude = value.replace(/^-/, '');
+    if (d !== undefined) value = d < 0 ? `-${magnitude}` : magnitude;
+  }
   if (options.invertSign) value = value.startsWith('-') ? value.slice(1) : `-${value}`;
   if (signOf(value) === 0) value = value.replace(/^-/, '');
   return { ok: true, value };
@@ -128,7 +138,9 @@ export function validateRecords(
   const left: { line: number; reason: string }[] = [];
   for (const record of records) {
     const before = problems.length;
-    const notBooked = values.filters ? filteredOut(record.values, values.filters) : undefined;
+    const notBooked =
+      (values.filters ? filteredOut(record.values, values.filters) : undefined) ??
+      values.skip?.(record.values);
     if (notBooked) {
       left.push({ line: record.line, reason: notBooked });
       continue;

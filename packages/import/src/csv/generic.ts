@@ -1,0 +1,165 @@
+import { decideSign, type SignDecision } from '../evidence/signs.js';
+import { dateIn, detectDateFormat } from './dialect.js';
+import { detectDecimalComma } from './looks.js';
+import type { CsvRecord } from './parse.js';
+import { assignRoles, type ColumnRoles } from './roles.js';
+import { BALANCE_LINE, headerKey, notBooked } from './words.js';
+
+/**
+ * A table in no bank's layout understood from its content: what each column holds (csv/roles.ts), which rows are
+ * not movements (a status that is not booked, `offen` where the date goes, opening and closing balance lines,
+ * footers), the decimal mark, and which way the amounts point (evidence/signs.ts). Pure.
+ */
+
+export interface Understood {
+  roles: ColumnRoles;
+  /** The header (for a headerless file, names standing in for it). */
+  header: string[];
+  /** column name → ledger field, as `--map` gives them. */
+  maps: Map<string, string>;
+  debit: string | undefined;
+  credit: string | undefined;
+  decimalComma: boolean;
+  skip: (values: string[]) => string | undefined;
+  card: boolean;
+  /** The currency the file writes its amounts in, when its header, its amounts or its preamble say one. */
+  currency: string | undefined;
+}
+
+const OPENING =
+  /^\s*(?:(?:opening|closing|beginning|ending|starting|start|end|previous)\s+balance|balance\s+(?:brought|carried)\s+forward|(?:anfangs|end|schluss)saldo|(?:begin|eind)saldo|saldo\s+(?:inicial|anterior|final|iniziale|finale|precedente)|solde\s+(?:initial|final|pr[eé]c[eé]dent))\b/i;
+/** `Conto o carta`, `Account or card`: a column of either, which says nothing about the file. */
+const ACCOUNT_OR = /\b(?:account|conto|konto|rekening|compte|cuenta|conta)\b.*\b(?:or|o|oder|of|ou)\b/i;
+const CARD =
+  /\b(?:card|credit card|kreditkarte|karte|creditcard|kaart|carte|tarjeta|carta|cartao|cartão|karta|kort|kortti)\b/i;
+
+export function understand(header: string[], records: CsvRecord[], context: string): Understood | undefined {
+  const { roles, names } = assignRoles(header, records);
+  const head = names ?? header;
+  if (roles.date === undefined || (roles.amount === undefined && roles.out === undefined)) return undefined;
+  if (roles.parties && !roles.payee) {
+    // Payer, payee and merchant in columns of their own, each filled on some rows: one counterparty column.
+    const parties = roles.parties;
+    const at = head.length;
+    head.push(`Counterparty (${parties.map((i) => head[i]).join(' / ')})`);
+    for (const r of records) {
+      const first = parties.map((i) => (r.values[i] ?? '').trim()).find((v) => v !== '') ?? '';
+      r.values.splice(at, 0, first);
+    }
+    roles.payee = at;
+  }
+  const maps = new Map<string, string>();
+  const set = (index: number | undefined, field: string) => {
+    if (index !== undefined && head[index]) maps.set(head[index]!, field);
+  };
+  set(roles.date, 'ts');
+  set(roles.amount, 'amount');
+  set(roles.currency, 'currency');
+  set(roles.category, 'category');
+  if (roles.payee !== undefined) {
+    set(roles.payee, 'counterparty');
+    set(roles.description, 'note');
+  } else set(roles.description, 'counterparty');
+  const money = [roles.amount, roles.out, roles.in, roles.balance].filter(
+    (i): i is number => i !== undefined,
+  );
+  const decimalComma =
+    detectDecimalComma(records.slice(0, 500).flatMap((r) => money.map((i) => r.values[i] ?? ''))) === true;
+  const text = (values: string[]) =>
+    [roles.payee, roles.description]
+      .filter((i): i is number => i !== undefined)
+      .map((i) => values[i] ?? '')
+      .join(' ');
+  const skip = (values: string[]): string | undefined => {
+    if (roles.status !== undefined) {
+      const why = notBooked(values[roles.status] ?? '');
+      if (why) return `${head[roles.status]} is ${why}`;
+    }
+    const date = values[roles.date!] ?? '';
+    const pending = notBooked(date);
+    if (pending) return `${head[roles.date!]} is ${pending}`;
+    if (OPENING.test(text(values))) return 'a balance line';
+    if (!/\d/.test(date)) {
+      if (BALANCE_LINE.test(values.map(headerKey).join(' '))) return 'a balance line';
+      const amounts = [roles.amount, roles.out, roles.in].filter((i): i is number => i !== undefined);
+      if (amounts.every((i) => (values[i] ?? '').trim() === '')) return 'not a movement';
+    }
+    return undefined;
+  };
+  const card = [...head, context].some((h) => CARD.test(h) && !ACCOUNT_OR.test(h));
+  const currency = currencyOf(
+    money.map((i) => head[i] ?? ''),
+    records.slice(0, 200).flatMap((r) => money.map((i) => r.values[i] ?? '')),
+    context,
+  );
+  return {
+    roles,
+    header: head,
+    maps,
+    debit: roles.out === undefined ? undefined : head[roles.out],
+    credit: roles.in === undefined ? undefined : head[roles.in],
+    decimalComma,
+    skip,
+    card,
+    currency,
+  };
+}
+
+const CODES = new Set(
+  'EUR GBP USD CHF PLN SEK NOK DKK CZK HUF RON BGN ISK CAD AUD NZD JPY CNY HKD SGD ZAR MXN BRL INR TRY ILS AED'.split(
+    ' ',
+  ),
+);
+const SYMBOLS: Record<string, string> = { '€': 'EUR', '£': 'GBP', zł: 'PLN', euros: 'EUR', euro: 'EUR' };
+
+/** A currency the money columns' headers (`Amount (GBP)`, `Umsatz in EUR`, `Débit euros`), amounts or preamble name. */
+function currencyOf(headers: string[], cells: string[], context: string): string | undefined {
+  const found = new Set<string>();
+  for (const h of headers) {
+    const code = /\(([A-Z]{3})\)|\bin ([A-Z]{3})\b/.exec(h);
+    if (code && CODES.has(code[1] ?? code[2]!)) found.add(code[1] ?? code[2]!);
+    for (const [sym, c] of Object.entries(SYMBOLS)) if (h.toLowerCase().includes(sym)) found.add(c);
+  }
+  if (found.size === 0)
+    for (const c of cells) {
+      const code = /(?:^|[\d\s])([A-Z]{3})$|^([A-Z]{3})[\s\d+-]/.exec(c.trim());
+      if (code && CODES.has(code[1] ?? code[2]!)) found.add(code[1] ?? code[2]!);
+      else if (c.includes('€')) found.add('EUR');
+      else if (c.includes('£')) found.add('GBP');
+      if (found.size > 1) return undefined;
+    }
+  if (found.size === 0) {
+    const words = new Set(context.match(/\b[A-Z]{3}\b/g) ?? []);
+    for (const w of words) if (CODES.has(w)) found.add(w);
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** Which way the understood table's amounts point (see evidence/signs.ts). */
+export function signOfTable(
+  u: Understood,
+  records: CsvRecord[],
+  charges: 'positive' | 'negative' | undefined,
+): SignDecision {
+  const dates = records.map((r) => r.values[u.roles.date!] ?? '');
+  const detected = detectDateFormat(dates);
+  const iso = dates
+    .map((d) =>
+      detected.kind === 'found' || detected.kind === 'ambiguous'
+        ? dateIn(d, detected.kind === 'found' ? detected.format : detected.formats[0]!)
+        : dateIn(d, 'YYYY-MM-DD'),
+    )
+    .filter((d): d is string => d !== undefined);
+  const first = iso[0];
+  const last = iso.at(-1);
+  const order = first === undefined || last === undefined || first === last ? 0 : first < last ? 1 : -1;
+  return decideSign({
+    records,
+    roles: u.roles,
+    decimalComma: u.decimalComma,
+    skipped: (r) => u.skip(r.values) !== undefined,
+    card: u.card,
+    charges,
+    order,
+  });
+}

@@ -1,0 +1,201 @@
+import { normaliseAmount } from '../csv/dialect.js';
+import type { CsvRecord } from '../csv/parse.js';
+import type { ColumnRoles } from '../csv/roles.js';
+import { CARD_PAYMENT, directionOf } from '../csv/words.js';
+import { units } from './money.js';
+
+/**
+ * Which way the amounts of a file point, from evidence, never from a guess: a running balance (each row's balance
+ * minus the previous one is its amount: the sign that makes every step add up), money out and money in columns, a
+ * direction column (`Af`/`Bij`, `S`/`H`, `DEBIT`/`CREDIT`), and for a card the card's own convention (its payments
+ * point the other way from its charges). What cannot be told is `ambiguous`; what contradicts itself `conflict`.
+ */
+
+export type SignDecision =
+  | { kind: 'decided'; invert: boolean; byDirection: boolean; how: string }
+  | { kind: 'ambiguous'; why: string; example: string }
+  | { kind: 'conflict'; line: number; message: string };
+
+interface Row {
+  line: number;
+  amount: bigint;
+  balance: bigint | undefined;
+  text: string;
+  direction: -1 | 1 | undefined;
+}
+
+export interface SignInput {
+  records: CsvRecord[];
+  roles: ColumnRoles;
+  decimalComma: boolean;
+  /** Rows that are not movements (pending, balance lines): left out of the evidence. */
+  skipped: (record: CsvRecord) => boolean;
+  /** The file is a card's (its header, its types or its preamble say so). */
+  card: boolean;
+  /** `--charges-positive` / `--charges-negative`. */
+  charges: 'positive' | 'negative' | undefined;
+  /** The order of the rows by their dates: 1 oldest first, -1 newest first, 0 when the dates do not say. */
+  order: 1 | -1 | 0;
+}
+
+const money = (raw: string | undefined, comma: boolean): bigint | undefined => {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = normaliseAmount(raw, comma);
+  return n === undefined ? undefined : units(n);
+};
+const abs = (x: bigint) => (x < 0n ? -x : x);
+
+export function decideSign(input: SignInput): SignDecision {
+  const { records, roles, decimalComma: comma } = input;
+  const byColumns = roles.out !== undefined && roles.in !== undefined;
+  const rows: Row[] = [];
+  let unsigned = true;
+  let agree = 0;
+  let disagree = 0;
+  for (const r of records) {
+    if (input.skipped(r)) continue;
+    const v = r.values;
+    let amount: bigint | undefined;
+    if (byColumns) {
+      const out = money(v[roles.out!], comma);
+      const inn = money(v[roles.in!], comma);
+      if (out !== undefined && out !== 0n) amount = -abs(out);
+      else if (inn !== undefined) amount = abs(inn);
+      else amount = out;
+    } else if (roles.amount !== undefined) amount = money(v[roles.amount], comma);
+    if (amount === undefined) continue;
+    if (!byColumns && amount < 0n) unsigned = false;
+    const d = roles.direction === undefined ? undefined : directionOf(v[roles.direction] ?? '');
+    if (roles.direction !== undefined && !byColumns) {
+      if (d !== undefined && amount !== 0n) {
+        if ((amount > 0n ? 1 : -1) === d) agree++;
+        else disagree++;
+      }
+    }
+    const text = v.join(' ');
+    rows.push({
+      line: r.line,
+      amount,
+      balance: roles.balance === undefined ? undefined : money(v[roles.balance], comma),
+      text,
+      direction: d,
+    });
+  }
+  // A direction column: unsigned amounts take its sign; signed ones must agree with it (or all disagree: inverted).
+  let byDirection = false;
+  if (roles.direction !== undefined && !byColumns && agree + disagree > 0) {
+    if (unsigned && disagree > 0) byDirection = true;
+    else if (agree > 0 && disagree > 0) {
+      return {
+        kind: 'conflict',
+        line: rows[0]?.line ?? 0,
+        message: `its amounts' signs and its debit/credit column disagree on ${Math.min(agree, disagree)} rows`,
+      };
+    }
+  }
+  const amounts = rows.map((row) =>
+    !byDirection ? row.amount : row.direction === -1 ? -abs(row.amount) : abs(row.amount),
+  );
+
+  // A running balance proves the sign and checks every row.
+  const withBalance = rows
+    .map((r, i) => ({ ...r, amount: amounts[i]! }))
+    .filter((r) => r.balance !== undefined);
+  if (roles.balance !== undefined && withBalance.length >= 2) {
+    // Oldest first, a row's balance is the previous one plus its amount (or, in a balance-before column, plus
+    // the previous row's amount); newest first, the other way round. Without dates, the balance is taken as after.
+    const orders = input.order === 0 ? [true, false] : [input.order > 0];
+    const hypotheses = orders
+      .flatMap((asc) =>
+        (input.order === 0 ? [false] : [false, true]).flatMap((before) =>
+          [1n, -1n].map((s) => ({ s, asc, before })),
+        ),
+      )
+      .map((h) => {
+        let fits = 0;
+        let firstMiss: Row | undefined;
+        for (let i = 1; i < withBalance.length; i++) {
+          const prev = withBalance[i - 1]!;
+          const cur = withBalance[i]!;
+          const step = cur.balance! - prev.balance!;
+          const moved = h.asc !== h.before ? cur.amount : prev.amount;
+          const ok = (h.asc ? step : -step) === h.s * moved;
+          if (ok) fits++;
+          else firstMiss ??= h.asc ? cur : prev;
+        }
+        return { ...h, fits, firstMiss };
+      });
+    const best = hypotheses.reduce((a, b) => (b.fits > a.fits ? b : a));
+    const pairs = withBalance.length - 1;
+    const otherSign = hypotheses.filter((h) => h.s !== best.s).reduce((n, h) => Math.max(n, h.fits), 0);
+    if (best.fits === pairs || (best.fits > 0 && otherSign === 0 && best.fits >= pairs * 0.5)) {
+      if (best.fits < pairs)
+        return {
+          kind: 'conflict',
+          line: best.firstMiss!.line,
+          message: `its running balance does not follow from its amounts at line ${best.firstMiss!.line} (${pairs - best.fits} of ${pairs} steps do not add up)`,
+        };
+      return {
+        kind: 'decided',
+        invert: best.s < 0n,
+        byDirection,
+        how: `checked against the balance column (${pairs} steps add up${best.s < 0n ? ' with the signs turned' : ''})`,
+      };
+    }
+  }
+  if (byColumns)
+    return { kind: 'decided', invert: false, byDirection, how: 'money out and money in columns' };
+  if (byDirection) return { kind: 'decided', invert: false, byDirection, how: 'the debit/credit column' };
+  if (agree > 0 && disagree === 0)
+    return { kind: 'decided', invert: false, byDirection: false, how: 'the debit/credit column agrees' };
+  if (disagree > 0 && agree === 0)
+    return {
+      kind: 'decided',
+      invert: true,
+      byDirection: false,
+      how: 'the debit/credit column (charges written positive)',
+    };
+
+  if (input.charges)
+    return {
+      kind: 'decided',
+      invert: input.charges === 'positive',
+      byDirection: false,
+      how: `--charges-${input.charges}`,
+    };
+  // The card convention: its payments point the other way from its charges.
+  const payments = rows.filter((r, i) => CARD_PAYMENT.test(r.text) && amounts[i] !== 0n);
+  const positive = amounts.filter((a) => a > 0n).length;
+  const negative = amounts.filter((a) => a < 0n).length;
+  const majority = positive > negative ? 1 : -1;
+  if (payments.length > 0) {
+    const paymentSigns = new Set(payments.map((p) => (p.amount > 0n ? 1 : -1)));
+    if (paymentSigns.size === 1) {
+      const paid = [...paymentSigns][0]!;
+      if (paid !== majority)
+        return {
+          kind: 'decided',
+          invert: majority > 0,
+          byDirection: false,
+          how:
+            majority > 0
+              ? 'a card statement: charges positive, payments negative'
+              : 'payments in, charges out',
+        };
+      if (!input.card && majority < 0)
+        return { kind: 'decided', invert: false, byDirection: false, how: 'signed amounts' };
+    }
+  }
+  if (!input.card && majority < 0)
+    return { kind: 'decided', invert: false, byDirection: false, how: 'signed amounts' };
+  if (!input.card && positive === 0 && negative === 0)
+    return { kind: 'decided', invert: false, byDirection: false, how: 'signed amounts' };
+  const example = rows.find((r) => r.amount > 0n);
+  return {
+    kind: 'ambiguous',
+    why: input.card
+      ? 'a card file whose charges could be written either way, with no balance or payment to tell'
+      : `most amounts are positive (${positive} of ${positive + negative}) with no balance, debit/credit or type column to tell spending from income`,
+    example: example ? `line ${example.line}` : '',
+  };
+}
