@@ -1,5 +1,6 @@
-// Over HTTP, the answer to a dry run describes the HTTP write flow the guide describes (the same request without
-// dryRun, with an Idempotency-Key), never the MCP tools' confirmToken flow (issue 23, item 5).
+// Over HTTP, the answer to a dry run describes the HTTP write flow the guide describes: the same request without
+// dryRun, with an Idempotency-Key or with the answer's confirmToken in the body (issue 39: both ways), never the MCP
+// tools' words (issue 23, item 5).
 import { PGLITE } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Live, startWithWorkspace, type TestUser } from '../sql/setup.js';
@@ -24,7 +25,8 @@ describe('an HTTP dry run names the HTTP flow', () => {
     expect(JSON.stringify(guide.body)).toContain('Idempotency-Key');
     const words = dry.body.instructions.join('\n');
     expect(words).toContain('Idempotency-Key');
-    expect(words).not.toContain('confirmToken');
+    expect(words).toContain('data.confirmToken');
+    expect(words).not.toMatch(/\bcall (execute|sql|revert)\b/);
 
     const done = await live.request('POST', '/v1/sql/execute', {
       key: user.apiKey,
@@ -39,6 +41,7 @@ describe('an HTTP dry run names the HTTP flow', () => {
     expect(revert.status).toBe(200);
     const revertWords = revert.body.instructions.join('\n');
     expect(revertWords).toContain('Idempotency-Key');
-    expect(revertWords).not.toContain('confirmToken');
+    expect(revertWords).toContain('data.confirmToken');
+    expect(revertWords).not.toMatch(/\bcall (execute|sql|revert)\b/);
   });
 });

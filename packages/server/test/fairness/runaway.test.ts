@@ -325,8 +325,9 @@ describe.each([
       expect(answer.status).toBe(504);
       expect(answer.body.error.code).toBe('deadline_exceeded');
     }
-    // Answered, and the places given back, only once the server processes had ended.
-    expect(await livingBackends(served.db, pids)).toEqual([]);
+    // Answered, and the places given back, once the server processes had ended (pg_stat_activity may still list a
+    // process for a moment after its connection closed: polled briefly).
+    await expect.poll(() => livingBackends(served.db, pids), { timeout: 5_000, interval: 100 }).toEqual([]);
     const after = await Promise.all([one(), one()]);
     expect(after.map((a) => a.status)).toEqual([200, 200]);
   });
