@@ -568,7 +568,8 @@ export const HTTP_ERRORS = {
           'The embedded database was busy with other users: call again in a moment, or make the statement cheaper or smaller so it finishes within its share; nothing was changed.',
         cliHint:
           'The embedded database was busy with other users: run it again in a moment, or make it cheaper or smaller; nothing was changed.',
-        consoleHint: 'The database was busy with other people’s requests: try again in a moment; nothing was changed.',
+        consoleHint:
+          'The database was busy with other people’s requests: try again in a moment; nothing was changed.',
       },
     },
   },
