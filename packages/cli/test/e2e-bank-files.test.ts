@@ -266,14 +266,14 @@ describe('expense import of bank files as the banks write them', () => {
     expect(r.code).toBe(0);
   });
 
-  it('a headerless file needs --columns (or its preset); an unknown layout names presets and --map lines', async () => {
+  it('a headerless file is read from its values (or named by --columns); an unknown layout names presets and --map lines', async () => {
     const dir = sandbox.dir.path;
     const headerless = join(dir, 'plain.csv');
     await writeFile(headerless, '2026-03-14,-4.50,Coffee\n2026-03-15,-82.13,Groceries\n');
-    const refused = await run(['import', headerless, '--account', 'plain', '--dry-run']);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('has no header row');
-    expect(refused.stderr).toContain('--columns date,amount');
+    const read = await run(['import', headerless, '--account', 'plain', '--dry-run']);
+    expect(read.code).toBe(0);
+    expect(read.stderr).toContain('has no header row: its columns read from their values');
+    expect(read.stderr).toContain("'2026-03-14', 'plain', '-4.50', 'USD', 'spend', NULL, 'Coffee'");
     const ok = await run([
       'import',
       headerless,
@@ -289,11 +289,21 @@ describe('expense import of bank files as the banks write them', () => {
     expect(ok.stderr).toContain('2 would be inserted');
     expect(ok.code).toBe(0);
 
-    const unknown = await run(['import', join(BANKS, 'unknown.csv'), '--account', 'u', '--dry-run']);
+    // A layout no bank's: read from its names and values (Value the amount, Bal. its running balance).
+    const understood = await run(['import', join(BANKS, 'unknown.csv'), '--account', 'u', '--dry-run']);
+    expect(understood.stderr).toContain('Value → amount');
+    expect(understood.stderr).toContain("'2026-03-14', 'u', '-4.50'");
+    expect(understood.code).toBe(0);
+    // Two columns of numbers that nothing tells apart: refused, with the --map lines to try.
+    const twoNumbers = join(dir, 'two-numbers.csv');
+    await writeFile(
+      twoNumbers,
+      'Ref,When,Payee,X,Y\nA1,2026-03-14,Coffee,-4.50,3.10\nA2,2026-03-13,Groceries,-82.13,7.20\n',
+    );
+    const unknown = await run(['import', twoNumbers, '--account', 'u', '--dry-run']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('its amount column cannot be told');
-    expect(unknown.stderr).toContain('--map "When=ts"');
-    expect(unknown.stderr).toContain('--map "Value=amount"');
+    expect(unknown.stderr).toContain('--map "X=amount"');
     const mapped = await run([
       'import',
       join(BANKS, 'unknown.csv'),

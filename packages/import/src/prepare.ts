@@ -11,13 +11,19 @@ import {
 } from './csv/dialect.js';
 import { signOfTable, type Understood, understand } from './csv/generic.js';
 import { detectDecimalComma } from './csv/looks.js';
-import { findColumn, parseMapArgs, resolveMapping } from './csv/mapping.js';
+import { findColumn, normalise, parseMapArgs, resolveMapping } from './csv/mapping.js';
 import { CsvSyntaxError } from './csv/parse.js';
 import { PRESET_NAMES, type Preset, presetNamed } from './csv/presets.js';
 import { type NamedPreset, NotThatLayout, type Recognition, recognise } from './csv/recognise.js';
 import { ExitCode, ImportError, usageError } from './errors.js';
 import { BUDGET_TARGET, validateBudget } from './rows/budget.js';
-import { BUDGET_FIELD_SET, type BudgetRow, LEDGER_FIELD_SET, type LedgerRow } from './rows/fields.js';
+import {
+  BUDGET_FIELD_SET,
+  type BudgetRow,
+  isLedgerField,
+  LEDGER_FIELD_SET,
+  type LedgerRow,
+} from './rows/fields.js';
 import { type RowFilterAt, type Validation, validateRecords } from './rows/validate.js';
 import { type ImportTarget, LEDGER_TARGET } from './send/batches.js';
 import { type FileFormat, formatOf } from './sniff/format.js';
@@ -87,6 +93,9 @@ interface PreparedBase {
 export type PreparedImport =
   | (PreparedBase & { into: 'ledger_entries'; rows: LedgerRow[]; target: ImportTarget<LedgerRow> })
   | (PreparedBase & { into: 'budget_lines'; rows: BudgetRow[]; target: ImportTarget<BudgetRow> });
+
+/** Column names no bank writes: a file that has one is written for the ledger and read by its field names. */
+const LEDGER_ONLY = new Set(['ts', 'account_id', 'kind', 'event_id', 'external_id']);
 
 const shown = (d: string) => (d === '\t' ? 'tab' : `'${d}'`);
 
@@ -270,10 +279,12 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     ownCredit = understood.credit;
     generic = presetNamed(table.delimiter === ';' || understood.decimalComma ? 'generic-eu' : 'generic-us')!;
     notes.push(
-      `Recognised: no bank's layout; its columns read from their names and values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`,
+      `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}), its columns read from their values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`,
     );
   } else if (!budget && !headerless && given !== null) {
-    understood = understand(header, records, preamble.join('\n'));
+    // A file whose columns are named after the ledger's fields is read by those names, as it was written.
+    const fieldNamed = header.some((h) => LEDGER_ONLY.has(normalise(h)));
+    understood = fieldNamed ? undefined : understand(header, records, preamble.join('\n'));
     const named = understood
       ? ({
           ok: true,
@@ -306,7 +317,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       generic = presetNamed(europe ? 'generic-eu' : 'generic-us')!;
       notes.push(
         understood
-          ? `Recognised: no bank's layout; its columns read from their names and values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`
+          ? `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}), its columns read from their names and values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`
           : `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}): ${shownColumns(own, ownDebit, ownCredit, undefined, header)}.`,
       );
     }

@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import { prepareImport } from '../import/prepare.js';
 import { readBytes } from '../import/read-file.js';
 import type { ImportOptions } from './import.js';
+import { chooseAccount, chooseCharges } from './import-ask.js';
 import { chooseDateFormat } from './import-dates.js';
 import { send } from './import-send.js';
 
@@ -27,13 +28,20 @@ export async function importFile(ctx: Context, options: ImportOptions, [file]: s
       credit: options.credit,
       invertSign: options.invertSign,
       columns: options.columns,
+      charges: options.chargesPositive ? 'positive' : options.chargesNegative ? 'negative' : undefined,
     },
     {
       chooseDateFormat: (formats, example) => chooseDateFormat(ctx, formats, example),
       workspaceCurrency: () => workspaceCurrency(ctx),
+      account: (named) => chooseAccount(ctx, named),
+      chooseCharges: (example) => chooseCharges(ctx, example),
     },
   );
   if (!ctx.json) for (const note of prepared.notes) ctx.note(note);
+  if (!ctx.json)
+    for (const r of prepared.reconciliation)
+      if (!prepared.notes.some((n) => n.startsWith('Reconciled')))
+        ctx.note(`Reconciled: opening ${r.opening} + ${r.sum} = closing ${r.closing}.`);
   if (prepared.left.length && !ctx.json) {
     const lines = prepared.left.map((l) => `line ${l.line} (${l.reason})`).join(', ');
     ctx.note(

@@ -24,6 +24,9 @@ export interface ImportOptions {
   debit?: string;
   credit?: string;
   invertSign?: boolean;
+  /** A card file whose sign cannot be told: its charges are positive (`--charges-positive`) or negative. */
+  chargesPositive?: boolean;
+  chargesNegative?: boolean;
   /** A preset's name, or false for --no-preset. */
   preset?: string | false;
   columns?: string;
@@ -44,8 +47,11 @@ const knownDelimiter = (given: string) => {
 export function registerImport(program: Command, action: Action): void {
   program
     .command('import')
-    .argument('<file.csv>', 'a CSV file with a header line')
-    .option('--account <id>', 'account_id for rows whose file has none')
+    .argument('<file.csv>', 'a bank export: CSV of any layout, OFX/QFX, QIF, CAMT.052/053/054 or MT940')
+    .option(
+      '--account <id>',
+      'account_id of the rows (else the account the file names, else asked on a terminal)',
+    )
     .option('--map <column=field>', 'feed a field from a CSV column (repeatable)', collect, [])
     .option('-y, --yes', 'approve without asking (needed without a terminal)')
     .option('--dry-run', 'send every batch as a dry run and report what would be inserted')
@@ -105,17 +111,30 @@ export function registerImport(program: Command, action: Action): void {
       '--invert-sign',
       'the file shows money out as positive numbers (card statements): flip every sign',
     )
+    .addOption(
+      new Option(
+        '--charges-positive',
+        'a card file whose sign cannot be told from it: its charges (spending) are positive numbers',
+      ).conflicts('chargesNegative'),
+    )
+    .option(
+      '--charges-negative',
+      'a card file whose sign cannot be told from it: its charges are negative numbers',
+    )
     .description(
       'Import ledger entries (or budget lines) from CSV: validate all rows, ask once, then send them in batches',
     )
     .addHelpText(
       'after',
       `
-A file in a known bank's layout is recognised (header found below any preamble, delimiter, encoding, decimal
-comma, date order) and imports with only --account; pending rows are left out and fees booked as entries of
-their own. Otherwise columns named like ledger_entries fields (ts, account_id, amount, currency, kind,
-category, counterparty, note, event_id, external_id), or by common bank names (Date, Amount, Betrag, ...), are
-used; map others with --map "Date=ts". Without a kind column the kind follows the sign of the amount:
+Any bank's export imports with no option: OFX/QFX, QIF, CAMT.052/053/054 and MT940 statements (reconciled
+against their balances), and CSV of any layout, read from its content (the table below any preamble, delimiter,
+encoding, decimal comma, date order, the columns by their names in the bank's language or by their values, the
+signs proved by a running balance, debit/credit columns or the card convention; --charges-positive or
+--charges-negative when they cannot be). Pending, declined and reverted rows are left out; the account is the
+one the file names (else asked on a terminal, else --account). Columns named like ledger_entries fields (ts,
+account_id, amount, currency, kind, category, counterparty, note, event_id, external_id) are used as they are;
+map others with --map "Date=ts". Without a kind column the kind follows the sign of the amount:
 negative is spend, positive is income. Each row's external_id (unless mapped) comes from the file's raw row
 (bank, account, date, amount, description, its occurrence in the file), never from --map, so running the same
 import again, re-mapped or from an overlapping export, adds only new rows. One import is one entry of
