@@ -57,6 +57,7 @@ import { keyRoutes } from './routes/keys/index.js';
 import { meRoutes } from './routes/me/index.js';
 import { memberRoutes } from './routes/members/index.js';
 import { openApiRoutes } from './routes/openapi/index.js';
+import { portabilityRoutes } from './routes/portability/index.js';
 import { reportRoutes } from './routes/reports/index.js';
 import { schemaRoutes } from './routes/schema/index.js';
 import { type SqlService, sqlRoutes } from './routes/sql/index.js';
@@ -205,6 +206,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       );
       await v1.register(changeRoutes(ctx));
       await v1.register(reportRoutes(ctx));
+      await v1.register(portabilityRoutes(ctx));
     },
     { prefix: API_PREFIX },
   );

@@ -39,7 +39,7 @@ export type ChangeMember = z.infer<typeof ChangeMemberSchema>;
 export const ChangeSchema = z.object({
   changeId: z.string(),
   at: z.string().describe('When the transaction started (ISO 8601, UTC).'),
-  endpoint: z.enum(['execute', 'script', 'revert']),
+  endpoint: z.enum(['execute', 'script', 'revert', 'restore']),
   sql: z.string(),
   statements: z.array(ChangeStatementSchema),
   by: z.object({

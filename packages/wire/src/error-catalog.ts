@@ -96,6 +96,13 @@ export const HTTP_ERRORS = {
         cliHint: `Give --month, or --from and --to, as YYYY-MM months with --from not after --to, at most ${MAX_REPORT_MONTHS} months apart; for a longer period, run one report per ${MAX_REPORT_MONTHS} months.`,
         consoleHint: `Choose a range of at most ${MAX_REPORT_MONTHS} months whose start is not after its end.`,
       },
+      export_document: {
+        hint: 'Send an export document as GET /v1/workspaces/{workspaceId}/export wrote it (JSON, format "expense-export", a version this server reads; docs/export-format.md), unchanged; nothing was restored.',
+        mcpHint: 'Ask the user for a JSON export as the export wrote it, unchanged; nothing was restored.',
+        cliHint:
+          'Give a file written by `expense export` (JSON, not the CSV zip), unchanged; nothing was restored.',
+        consoleHint: 'Choose a file written by Export (JSON), unchanged; nothing was restored.',
+      },
     },
   },
   invalid_email: {
@@ -374,6 +381,18 @@ export const HTTP_ERRORS = {
     mcpNext:
       'Rows changed since that change (error.details.rows): tell the user; revert the later changes first (history lists them), or fix the rows with execute.',
   },
+  workspace_not_empty: {
+    status: 409,
+    message: 'The workspace already holds data; nothing was restored.',
+    hint: "Restore into a new workspace (POST /v1/workspaces, then POST /v1/workspaces/{workspaceId}/restore), or send ?replace=true to delete this workspace's data and history of its rows in the same change first.",
+    mcpHint:
+      'Tell the user the workspace holds data; restore into a new workspace, or replace its data only if the user says so.',
+    cliHint:
+      "Restore into a new workspace (`expense workspaces create <name>`, then `expense restore <file> --workspace <new>`), or add --replace to delete this workspace's data first.",
+    consoleHint: 'This workspace already holds data: create a new workspace and restore into it.',
+    retryable: false,
+    actions: ['create_workspace', 'list_workspaces'],
+  },
   limit_reached: {
     status: 409,
     message: 'A per-user limit was reached.',
@@ -429,6 +448,20 @@ export const HTTP_ERRORS = {
     cliHint: CLI_CONFIRM_AGAIN,
     consoleHint: 'The statement changed after the dry run: run the dry run again, then confirm.',
     mcpNext: CONFIRM_AGAIN,
+    variants: {
+      workspace_name: {
+        hint: "Send confirmName equal to the workspace's name exactly (GET /v1/workspaces lists it), after the user has typed it: the deletion is final and nothing was deleted yet.",
+        mcpHint: "Ask the user to type the workspace's name exactly; nothing was deleted.",
+        cliHint: "Type the workspace's name exactly as `expense workspaces` shows it; nothing was deleted.",
+        consoleHint: "Type the workspace's name exactly as shown; nothing was deleted.",
+      },
+      account_email: {
+        hint: "Send confirmEmail equal to the account's e-mail address (GET /v1/me shows it), after the user has typed it: the deletion is final and nothing was deleted yet.",
+        mcpHint: "Ask the user to type the account's e-mail address; nothing was deleted.",
+        cliHint: 'Type the e-mail address `expense whoami` shows; nothing was deleted.',
+        consoleHint: 'Type your e-mail address exactly as shown; nothing was deleted.',
+      },
+    },
   },
   confirmation_used: {
     status: 409,
@@ -457,6 +490,17 @@ export const HTTP_ERRORS = {
     hint: 'Send a body of at most 1 MiB, e.g. in smaller batches.',
     retryable: false,
     actions: [],
+    variants: {
+      restore: {
+        hint: 'An export to restore may be at most EXPENSE_RESTORE_MAX_BYTES (256 MiB unless configured): ask the operator to raise it, or restore on the server with `expense-server restore` (whole server).',
+        mcpHint:
+          'The export is larger than this server takes in one restore: ask the operator to raise EXPENSE_RESTORE_MAX_BYTES.',
+        consoleHint:
+          'The export is larger than this server takes in one restore: ask its operator to raise the limit.',
+        cliHint:
+          'The export is larger than this server takes in one restore (EXPENSE_RESTORE_MAX_BYTES): ask its operator to raise the limit.',
+      },
+    },
   },
   unsupported_media_type: {
     status: 415,
@@ -482,6 +526,15 @@ export const HTTP_ERRORS = {
         consoleHint: 'Sign in again in a minute.',
       },
       guard_busy: { hint: 'Wait a second and send it again, or send shorter statements.' },
+      workspace_busy: {
+        hint: 'A write to this workspace is in progress right now: send the same request again after the seconds in Retry-After; nothing was deleted or restored.',
+        mcpHint:
+          'A write to this workspace is in progress right now: call again in a second; nothing was changed.',
+        cliHint:
+          'A write to this workspace is in progress right now: run it again in a second; nothing was changed.',
+        consoleHint:
+          'Someone is writing to this workspace right now: try again in a moment; nothing was changed.',
+      },
       invitation_busy: {
         hint: 'Another invitation to this workspace or of this address is being written right now: send this invitation again after the seconds in Retry-After (it counts against your hourly invitations either way); nothing was changed.',
         cliHint:

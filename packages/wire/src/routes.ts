@@ -14,6 +14,13 @@ import {
   ChangesQuerySchema,
 } from './changes.js';
 import { DiscoveryDataSchema, HealthDataSchema } from './discovery.js';
+import {
+  DeleteAccountBodySchema,
+  DeleteWorkspaceBodySchema,
+  ExportQuerySchema,
+  RestoreDataSchema,
+  RestoreQuerySchema,
+} from './portability.js';
 import { ReportDataSchema, ReportQuerySchema } from './reports.js';
 import { SchemaDataSchema } from './schema.js';
 import { SqlExecuteBodySchema, SqlQueryBodySchema, SqlResultDataSchema } from './sql.js';
@@ -57,6 +64,7 @@ export const API_ROUTES = {
   health: { method: 'GET', path: '/healthz', data: HealthDataSchema },
   ready: { method: 'GET', path: '/readyz', data: HealthDataSchema },
   me: { method: 'GET', path: '/me', data: MeDataSchema },
+  deleteAccount: { method: 'DELETE', path: '/me', body: DeleteAccountBodySchema },
 
   workspaces: { method: 'GET', path: '/workspaces', data: WorkspacesDataSchema },
   createWorkspace: {
@@ -75,6 +83,15 @@ export const API_ROUTES = {
     method: 'POST',
     path: '/workspaces/{workspaceId}/select',
     data: SelectWorkspaceDataSchema,
+  },
+  deleteWorkspace: { method: 'DELETE', path: '/workspaces/{workspaceId}', body: DeleteWorkspaceBodySchema },
+  /** Answers the export document itself (JSON, or a zip with ?format=csv), not an envelope. */
+  exportWorkspace: { method: 'GET', path: '/workspaces/{workspaceId}/export', query: ExportQuerySchema },
+  restoreWorkspace: {
+    method: 'POST',
+    path: '/workspaces/{workspaceId}/restore',
+    query: RestoreQuerySchema,
+    data: RestoreDataSchema,
   },
 
   members: { method: 'GET', path: '/workspaces/{workspaceId}/members', data: MembersDataSchema },

@@ -59,6 +59,8 @@ export const ServerConfigSchema = z
     maxInflightPerUser: positiveInt.default(4),
     /** Workspaces one user may own (limit_reached beyond). */
     maxWorkspacesPerUser: positiveInt.default(50),
+    /** The largest export POST /workspaces/{id}/restore takes (payload_too_large beyond): 256 MiB. */
+    restoreMaxBytes: positiveInt.default(256 * 1024 * 1024),
     /** The embedded engine's worker is restarted between requests once the process's memory passes this (MiB). */
     embeddedMaxMemoryMb: positiveInt.default(1024),
     /**
@@ -109,6 +111,7 @@ export const CONFIG_ENV = {
   maxInflightPerKey: 'EXPENSE_MAX_INFLIGHT_PER_KEY',
   maxInflightPerUser: 'EXPENSE_MAX_INFLIGHT_PER_USER',
   maxWorkspacesPerUser: 'EXPENSE_MAX_WORKSPACES_PER_USER',
+  restoreMaxBytes: 'EXPENSE_RESTORE_MAX_BYTES',
   embeddedMaxMemoryMb: 'EXPENSE_EMBEDDED_MAX_MEMORY_MB',
   changeHistoryMaxBytes: 'EXPENSE_CHANGE_HISTORY_MAX_BYTES',
   changeHistoryMaxChanges: 'EXPENSE_CHANGE_HISTORY_MAX_CHANGES',

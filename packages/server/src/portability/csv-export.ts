@@ -1,0 +1,93 @@
+import { EXPORT_RELATIONS } from '@expense/wire';
+import { Zip, ZipDeflate } from 'fflate';
+import { relationColumns } from './columns.js';
+import type { ExportHeader } from './header.js';
+import {
+  type Batch,
+  CHANGE_COLUMNS,
+  CHANGE_ROW_COLUMNS,
+  changeBatches,
+  changeRowBatches,
+  type ExportSource,
+  newestChange,
+  relationBatches,
+} from './reader.js';
+
+/** One RFC 4180 field: quoted when it holds a comma, quote, CR or LF, or starts or ends with a space. */
+function csvField(value: string): string {
+  return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The CLI's cell rule (packages/cli/src/output/csv.ts, OWASP "CSV Injection"): a cell that starts with =, +, -,
+ * @, tab or CR and is not a number gets a `'` in front, so a spreadsheet never runs text from a bank file as a
+ * formula. The CSV zip is for spreadsheets; the JSON export is the exact one (and the one restore reads).
+ */
+function cell(value: string | null): string {
+  if (value === null) return '';
+  return csvField(FORMULA_START.test(value) && !NUMBER.test(value) ? `'${value}` : value);
+}
+
+const encoder = new TextEncoder();
+const line = (cells: (string | null)[]) => encoder.encode(`${cells.map(cell).join(',')}\r\n`);
+
+/**
+ * The CSV export: a zip (deflated, streamed with fflate) of one CSV per relation and for the history, and a
+ * manifest.json with the header, each file's columns and row count, written last (when the counts are known).
+ * Bytes are handed on as the zip makes them; nothing but the current batch is held.
+ */
+export async function* csvExport(source: ExportSource, header: ExportHeader): AsyncGenerator<Uint8Array> {
+  const since = await newestChange(source);
+  const out: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else out.push(chunk);
+  });
+  const drain = function* () {
+    if (failure) throw failure;
+    while (out.length > 0) yield out.shift()!;
+  };
+  const files: { name: string; relation: string; columns: string[]; rows: number }[] = [];
+  const sources: [string, string[], () => AsyncGenerator<Batch>][] = [];
+  for (const relation of EXPORT_RELATIONS) {
+    const columns = await relationColumns(source.db, relation);
+    sources.push([
+      relation,
+      columns.map((c) => c.name),
+      () => relationBatches(source, relation, columns, 'text'),
+    ]);
+  }
+  sources.push(['changes', [...CHANGE_COLUMNS], () => changeBatches(source, 'text')]);
+  sources.push(['change_rows', [...CHANGE_ROW_COLUMNS], () => changeRowBatches(source, 'text')]);
+  for (const [relation, columns, batches] of sources) {
+    const name = `${relation}.csv`;
+    const file = new ZipDeflate(name, { level: 6 });
+    zip.add(file);
+    file.push(line(columns));
+    let rows = 0;
+    for await (const batch of batches()) {
+      for (const row of batch as (string | null)[][]) file.push(line(row));
+      rows += batch.length;
+      yield* drain();
+    }
+    file.push(new Uint8Array(0), true);
+    files.push({ name, relation, columns, rows });
+    yield* drain();
+  }
+  const manifest = {
+    ...header,
+    files,
+    cells:
+      "CSV per RFC 4180, CRLF line ends, UTF-8; empty cell = NULL; timestamps ISO 8601 UTC; a cell that starts with =, +, -, @, tab or CR and is not a number has a ' in front (spreadsheet safety). The JSON export is the exact one, and the one restore reads.",
+    changedDuringExport: (await newestChange(source)) !== since,
+  };
+  const file = new ZipDeflate('manifest.json', { level: 6 });
+  zip.add(file);
+  file.push(encoder.encode(`${JSON.stringify(manifest, null, 2)}\n`), true);
+  zip.end();
+  yield* drain();
+}
