@@ -19,7 +19,9 @@ describe('bank export dialects', () => {
     expect(normaliseAmount('-1.234,56', true)).toBe('-1234.56');
     expect(normaliseAmount('1 234,56 €', true)).toBe('1234.56');
     expect(normaliseAmount('-12,00 €', true)).toBe('-12.00');
-    expect(normaliseAmount('12 USD', false)).toBe('12');
+    expect(normaliseAmount('12 USD', false)).toBeUndefined();
+    expect(normaliseAmount('12 USD', false, true)).toBe('12');
+    expect(normaliseAmount('-45,67 PLN', true, true)).toBe('-45.67');
     expect(normaliseAmount('12,50-', true)).toBe('-12.50');
     expect(normaliseAmount('4.00 CR', false)).toBe('4.00');
     expect(normaliseAmount('12.50DR', false)).toBe('-12.50');

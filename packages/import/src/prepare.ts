@@ -20,7 +20,6 @@ import { BUDGET_TARGET, validateBudget } from './rows/budget.js';
 import {
   BUDGET_FIELD_SET,
   type BudgetRow,
-  isLedgerField,
   LEDGER_FIELD_SET,
   type LedgerRow,
 } from './rows/fields.js';
@@ -416,14 +415,16 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       dateFormat = detected.format;
       notes.push(`Dates read as ${detected.format} (--date-format to say otherwise).`);
     } else if (detected.kind === 'ambiguous') {
-      dateFormat = style?.dayFirst
+      // A bank's layout says its date order; a file read from its content only says it when a value does.
+      const order = understood ? undefined : style;
+      dateFormat = order?.dayFirst
         ? (detected.formats.find((f) => f.startsWith('DD')) ?? 'DD/MM/YYYY')
-        : style?.monthFirst
+        : order?.monthFirst
           ? (detected.formats.find((f) => f.startsWith('MM')) ?? 'MM/DD/YYYY')
           : await hooks.chooseDateFormat(detected.formats, detected.example);
-      if (style?.dayFirst || style?.monthFirst)
+      if (order?.dayFirst || order?.monthFirst)
         notes.push(
-          `Dates read as ${dateFormat}, as ${style.title} writes them (--date-format to say otherwise).`,
+          `Dates read as ${dateFormat}, as ${order.title} writes them (--date-format to say otherwise).`,
         );
     }
   }

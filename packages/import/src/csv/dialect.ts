@@ -216,17 +216,18 @@ export function isoDate(raw: string, format: DateFormat): string | undefined {
  * meaning negative, thousands separators removed, a decimal comma with `decimalComma`. Undefined when what is
  * left is not a number.
  */
-export function normaliseAmount(raw: string, decimalComma: boolean): string | undefined {
+export function normaliseAmount(raw: string, decimalComma: boolean, codes = false): string | undefined {
   let s = raw
     .trim()
     .replace(/[\s\u00a0\u202f]/g, '')
     .replace(/[\u2212\u2013]/g, '-');
   let negative = false;
-  // A currency code or symbol on either side (`12,34 EUR`, `PLN -5`, `£1.00`, `kr 5`), then CR/DR marks: a debit
-  // is money out, a credit money in (`12.50DR`, `CR 4.00`).
-  s = s
-    .replace(/^([+-]?)(?:[A-Z]{3}|kr|zł|zl)(?=[\d(+-])/i, '$1')
-    .replace(/(?<=[\d)])(?:[A-Z]{3}|kr|zł|zl)$/i, '');
+  // With `codes`, a currency code on either side (`12,34 EUR`, `PLN -5`, `kr 5`), as bank exports write it (a file
+  // written for the ledger keeps its amounts plain); then CR/DR marks: a debit is money out, a credit money in.
+  if (codes)
+    s = s
+      .replace(/^([+-]?)(?:[A-Z]{3}|kr|zł|zl)(?=[\d(+-])/i, '$1')
+      .replace(/(?<=[\d)])(?:[A-Z]{3}|kr|zł|zl)$/i, '');
   const mark = /^(CR|DR|Cr|Dr|D|C)(?=[\d(])|(?<=[\d)])(CR|DR|Cr|Dr)$/.exec(s);
   if (mark) {
     if ((mark[1] ?? mark[2])!.toUpperCase().startsWith('D')) negative = true;

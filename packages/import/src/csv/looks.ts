@@ -1,9 +1,18 @@
+import { DATE_FORMATS, dateIn, normaliseAmount } from './dialect.js';
+
 /** What a cell of a bank export looks like, from its text alone (pure). */
 
 const DATE =
   /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}([./-])\d{1,2}\1(?:\d{2}|\d{4}))$/;
 
-export const looksLikeDate = (cell: string): boolean => DATE.test(cell.trim());
+const WORDY_DATE =
+  /^\d{1,2}[\s./-]+\p{L}{3,}\.?[\s./-]+\d{2,4}$|^\p{L}{3,}\.?\s+\d{1,2},?\s+\d{4}$|^\d{8}$|^\d{4}[/.]\d{1,2}[/.]\d{1,2}$/u;
+
+export const looksLikeDate = (cell: string): boolean => {
+  const s = cell.trim();
+  if (DATE.test(s)) return true;
+  return WORDY_DATE.test(s) && DATE_FORMATS.some((f) => dateIn(s, f) !== undefined);
+};
 
 /** A money amount as banks write it: signs, parentheses, currency symbols, thousands separators, either decimal mark. */
 const AMOUNT =
@@ -11,7 +20,13 @@ const AMOUNT =
 
 export const looksLikeAmount = (cell: string): boolean => {
   const s = cell.trim();
-  return s !== '' && !looksLikeDate(s) && AMOUNT.test(s);
+  if (s === '' || looksLikeDate(s)) return false;
+  return (
+    AMOUNT.test(s) ||
+    (/\d/.test(s) &&
+      s.length <= 24 &&
+      (normaliseAmount(s, false, true) !== undefined || normaliseAmount(s, true, true) !== undefined))
+  );
 };
 
 /** Whether a row looks like data rather than a header: it has a date or an amount in it. */

@@ -69,7 +69,7 @@ function profile(records: CsvRecord[], index: number): Profile {
     else if (
       /\d/.test(c) &&
       c.length <= 24 &&
-      (normaliseAmount(c, false) !== undefined || normaliseAmount(c, true) !== undefined)
+      (normaliseAmount(c, false, true) !== undefined || normaliseAmount(c, true, true) !== undefined)
     ) {
       p.amounts++;
       if (/[.,]\d{2}(?!\d)/.test(c)) p.decimals++;
@@ -271,7 +271,7 @@ function outInBalance(
   const sample = records.slice(0, 60);
   for (const comma of [false, true]) {
     const n = (r: CsvRecord, i: number) => {
-      const v = normaliseAmount(r.values[i] ?? '', comma);
+      const v = normaliseAmount(r.values[i] ?? '', comma, true);
       return v === undefined ? undefined : Math.round(Number(v) * 100);
     };
     for (const balance of money) {
@@ -314,10 +314,10 @@ function balancePair(
       let fits = 0;
       let tried = 0;
       for (let i = 1; i < Math.min(records.length, 60); i++) {
-        const x = normaliseAmount(records[i]!.values[amount] ?? '', comma);
-        const b0 = normaliseAmount(records[i - 1]!.values[balance] ?? '', comma);
-        const b1 = normaliseAmount(records[i]!.values[balance] ?? '', comma);
-        const x0 = normaliseAmount(records[i - 1]!.values[amount] ?? '', comma);
+        const x = normaliseAmount(records[i]!.values[amount] ?? '', comma, true);
+        const b0 = normaliseAmount(records[i - 1]!.values[balance] ?? '', comma, true);
+        const b1 = normaliseAmount(records[i]!.values[balance] ?? '', comma, true);
+        const x0 = normaliseAmount(records[i - 1]!.values[amount] ?? '', comma, true);
         if (x === undefined || b0 === undefined || b1 === undefined || x0 === undefined) continue;
         tried++;
         const step = Math.round((Number(b1) - Number(b0)) * 100);

@@ -40,7 +40,7 @@ export interface SignInput {
 
 const money = (raw: string | undefined, comma: boolean): bigint | undefined => {
   if (raw === undefined || raw.trim() === '') return undefined;
-  const n = normaliseAmount(raw, comma);
+  const n = normaliseAmount(raw, comma, true);
   return n === undefined ? undefined : units(n);
 };
 const abs = (x: bigint) => (x < 0n ? -x : x);

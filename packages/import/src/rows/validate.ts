@@ -84,7 +84,7 @@ function rowAmount(
 ): { ok: true; value: string } | { ok: false; problem: string; field: string } | { ok: 'empty' } {
   const comma = options.decimalComma === true;
   const parse = (raw: string, field: string) => {
-    const normal = normaliseAmount(raw, comma);
+    const normal = normaliseAmount(raw, comma, options.skip !== undefined);
     const parsed = normal === undefined ? parseAmount(raw) : parseAmount(normal);
     if (parsed.ok) return parsed;
     const hint =
