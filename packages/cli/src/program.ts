@@ -12,6 +12,7 @@ import { registerLogin } from './commands/login.js';
 import { registerLogout } from './commands/logout.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerMembers } from './commands/members.js';
+import { registerPortability } from './commands/portability.js';
 import { registerQuery } from './commands/query.js';
 import { loadReportHelp, registerReport } from './commands/report.js';
 import { registerRevert } from './commands/revert.js';
@@ -66,7 +67,7 @@ export function createProgram(io: IO, state: RunState): Command {
   registerLogin(program, action);
   registerLogout(program, action);
   registerWhoami(program, action);
-  registerWorkspaces(program, action);
+  registerPortability(program, registerWorkspaces(program, action), action);
   registerSchema(program, action);
   registerQuery(program, action);
   registerExec(program, action);

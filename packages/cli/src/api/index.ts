@@ -132,6 +132,16 @@ export class ExpenseApi {
     return this.call('selectWorkspace', { params: { workspaceId } });
   }
 
+  /** DELETE /workspaces/{id}: final; confirmName must be the workspace's name. */
+  deleteWorkspace(workspaceId: string, confirmName: string): Promise<CallResult<undefined>> {
+    return this.call('deleteWorkspace', { params: { workspaceId }, body: { confirmName } });
+  }
+
+  /** DELETE /me: the account, final; confirmEmail must be its address. */
+  deleteAccount(confirmEmail: string): Promise<CallResult<undefined>> {
+    return this.call('deleteAccount', { body: { confirmEmail } });
+  }
+
   // Schema and SQL
   schema(workspaceId = this.target.workspaceId): Promise<CallResult<SchemaData>> {
     return this.call('schema', { workspaceId });

@@ -54,7 +54,8 @@ function selectedId(list: WorkspaceListItem[], local: string | undefined): strin
   return local ?? list.find((w) => w.selected)?.workspaceId;
 }
 
-export function registerWorkspaces(program: Command, action: Action): void {
+/** Registers the workspace commands; returns `expense workspaces`, which other commands join (delete). */
+export function registerWorkspaces(program: Command, action: Action): Command {
   const list = action(async (ctx) => {
     const { result } = await listWorkspaces(ctx);
     if (ctx.json) return ctx.printJson(result.raw);
@@ -107,4 +108,5 @@ export function registerWorkspaces(program: Command, action: Action): void {
         ctx.note(`${ctx.err.green('✓')} Selected workspace ${ctx.err.bold(w.name)} (${w.workspaceId}).`);
       }),
     );
+  return workspaces;
 }
