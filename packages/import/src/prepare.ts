@@ -17,12 +17,7 @@ import { PRESET_NAMES, type Preset, presetNamed } from './csv/presets.js';
 import { type NamedPreset, NotThatLayout, type Recognition, recognise } from './csv/recognise.js';
 import { ExitCode, ImportError, usageError } from './errors.js';
 import { BUDGET_TARGET, validateBudget } from './rows/budget.js';
-import {
-  BUDGET_FIELD_SET,
-  type BudgetRow,
-  LEDGER_FIELD_SET,
-  type LedgerRow,
-} from './rows/fields.js';
+import { BUDGET_FIELD_SET, type BudgetRow, LEDGER_FIELD_SET, type LedgerRow } from './rows/fields.js';
 import { type RowFilterAt, type Validation, validateRecords } from './rows/validate.js';
 import { type ImportTarget, LEDGER_TARGET } from './send/batches.js';
 import { type FileFormat, formatOf } from './sniff/format.js';

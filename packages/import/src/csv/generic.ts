@@ -28,10 +28,9 @@ export interface Understood {
 
 const OPENING =
   /^\s*(?:(?:opening|closing|beginning|ending|starting|start|end|previous)\s+balance|balance\s+(?:brought|carried)\s+forward|(?:anfangs|end|schluss)saldo|(?:begin|eind)saldo|saldo\s+(?:inicial|anterior|final|iniziale|finale|precedente)|solde\s+(?:initial|final|pr[eé]c[eé]dent))\b/i;
-/** `Conto o carta`, `Account or card`: a column of either, which says nothing about the file. */
-const ACCOUNT_OR = /\b(?:account|conto|konto|rekening|compte|cuenta|conta)\b.*\b(?:or|o|oder|of|ou)\b/i;
+/** What says a file is a card account's: its title or account block, or a header of the card's own columns. */
 const CARD =
-  /\b(?:card|credit card|kreditkarte|karte|creditcard|kaart|carte|tarjeta|carta|cartao|cartão|karta|kort|kortti)\b/i;
+  /credit\s*card|charge\s*card|kreditkarte|creditcard|carte\s+de\s+cr[eé]dit|tarjeta\s+de\s+cr[eé]dito|carta\s+di\s+credito|cart[aã]o\s+de\s+cr[eé]dito|karta\s+kredytowa|kredittkort|kreditkort|luottokortti|card\s*(?:statement|account|member)|cardmember/i;
 
 export function understand(header: string[], records: CsvRecord[], context: string): Understood | undefined {
   const { roles, names } = assignRoles(header, records);
@@ -86,7 +85,7 @@ export function understand(header: string[], records: CsvRecord[], context: stri
     }
     return undefined;
   };
-  const card = [...head, context].some((h) => CARD.test(h) && !ACCOUNT_OR.test(h));
+  const card = CARD.test([...head, context].join('\n'));
   const currency = currencyOf(
     money.map((i) => head[i] ?? ''),
     records.slice(0, 200).flatMap((r) => money.map((i) => r.values[i] ?? '')),

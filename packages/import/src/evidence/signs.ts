@@ -97,7 +97,18 @@ export function decideSign(input: SignInput): SignDecision {
     !byDirection ? row.amount : row.direction === -1 ? -abs(row.amount) : abs(row.amount),
   );
 
-  // A running balance proves the sign and checks every row.
+  // The card convention's evidence: a card's payments point the other way from its charges, which are most rows.
+  const payments = rows.filter((r, i) => CARD_PAYMENT.test(r.text) && amounts[i] !== 0n);
+  const positive = amounts.filter((a) => a > 0n).length;
+  const negative = amounts.filter((a) => a < 0n).length;
+  const majority = positive > negative ? 1 : -1;
+  const paymentSigns = new Set(payments.map((p) => (p.amount > 0n ? 1 : -1)));
+  /** What the payments say about the sign: invert (charges written positive), keep, or nothing. */
+  const byPayments: boolean | undefined =
+    paymentSigns.size === 1 && [...paymentSigns][0] !== majority ? majority > 0 : undefined;
+
+  // A running balance checks every row; for an account it proves the sign (what is in it goes up with money in). A
+  // card's balance may be what is owed, which goes up with its charges: there it checks, the payments decide.
   const withBalance = rows
     .map((r, i) => ({ ...r, amount: amounts[i]! }))
     .filter((r) => r.balance !== undefined);
@@ -127,13 +138,20 @@ export function decideSign(input: SignInput): SignDecision {
       });
     const best = hypotheses.reduce((a, b) => (b.fits > a.fits ? b : a));
     const pairs = withBalance.length - 1;
-    const otherSign = hypotheses.filter((h) => h.s !== best.s).reduce((n, h) => Math.max(n, h.fits), 0);
-    if (best.fits === pairs || (best.fits > 0 && otherSign === 0 && best.fits >= pairs * 0.5)) {
-      if (best.fits < pairs)
+    if (best.fits < pairs) {
+      const miss = best.firstMiss ?? withBalance[1]!;
+      return {
+        kind: 'conflict',
+        line: miss.line,
+        message: `its running balance does not follow from its amounts at line ${miss.line} (${pairs - best.fits} of ${pairs} steps do not add up)`,
+      };
+    }
+    if (!input.card) {
+      if (byPayments !== undefined && byPayments !== best.s < 0n)
         return {
-          kind: 'conflict',
-          line: best.firstMiss!.line,
-          message: `its running balance does not follow from its amounts at line ${best.firstMiss!.line} (${pairs - best.fits} of ${pairs} steps do not add up)`,
+          kind: 'ambiguous',
+          why: 'its running balance and its payments point opposite ways (is it a card whose balance is what is owed?)',
+          example: payments[0] ? `line ${payments[0].line}` : '',
         };
       return {
         kind: 'decided',
@@ -163,29 +181,13 @@ export function decideSign(input: SignInput): SignDecision {
       byDirection: false,
       how: `--charges-${input.charges}`,
     };
-  // The card convention: its payments point the other way from its charges.
-  const payments = rows.filter((r, i) => CARD_PAYMENT.test(r.text) && amounts[i] !== 0n);
-  const positive = amounts.filter((a) => a > 0n).length;
-  const negative = amounts.filter((a) => a < 0n).length;
-  const majority = positive > negative ? 1 : -1;
-  if (payments.length > 0) {
-    const paymentSigns = new Set(payments.map((p) => (p.amount > 0n ? 1 : -1)));
-    if (paymentSigns.size === 1) {
-      const paid = [...paymentSigns][0]!;
-      if (paid !== majority)
-        return {
-          kind: 'decided',
-          invert: majority > 0,
-          byDirection: false,
-          how:
-            majority > 0
-              ? 'a card statement: charges positive, payments negative'
-              : 'payments in, charges out',
-        };
-      if (!input.card && majority < 0)
-        return { kind: 'decided', invert: false, byDirection: false, how: 'signed amounts' };
-    }
-  }
+  if (byPayments !== undefined)
+    return {
+      kind: 'decided',
+      invert: byPayments,
+      byDirection: false,
+      how: byPayments ? 'a card statement: charges positive, payments negative' : 'payments in, charges out',
+    };
   if (!input.card && majority < 0)
     return { kind: 'decided', invert: false, byDirection: false, how: 'signed amounts' };
   if (!input.card && positive === 0 && negative === 0)
