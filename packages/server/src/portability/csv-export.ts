@@ -1,4 +1,5 @@
 import { EXPORT_RELATIONS } from '@expense/wire';
+import { csvField, neutraliseFormula } from '@expense/wire/csv';
 import { Zip, ZipDeflate } from 'fflate';
 import { relationColumns } from './columns.js';
 import type { ExportHeader } from './header.js';
@@ -13,22 +14,13 @@ import {
   relationBatches,
 } from './reader.js';
 
-/** One RFC 4180 field: quoted when it holds a comma, quote, CR or LF, or starts or ends with a space. */
-function csvField(value: string): string {
-  return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
 /**
- * The CLI's cell rule (packages/cli/src/output/csv.ts, OWASP "CSV Injection"): a cell that starts with =, +, -,
- * @, tab or CR and is not a number gets a `'` in front, so a spreadsheet never runs text from a bank file as a
- * formula. The CSV zip is for spreadsheets; the JSON export is the exact one (and the one restore reads).
+ * The CLI's cell rule (OWASP "CSV Injection", @expense/wire/csv): a cell that starts with =, +, -, @, tab or CR and
+ * is not a number gets a `'` in front. The CSV zip is for spreadsheets; the JSON export is the exact one (and the one
+ * restore reads).
  */
 function cell(value: string | null): string {
-  if (value === null) return '';
-  return csvField(FORMULA_START.test(value) && !NUMBER.test(value) ? `'${value}` : value);
+  return value === null ? '' : csvField(neutraliseFormula(value));
 }
 
 const encoder = new TextEncoder();
