@@ -1,6 +1,6 @@
+import type { DateFormat } from '@expense/import';
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
-import type { DateFormat } from '@expense/import';
 import { ask } from '../prompt/prompt.js';
 
 const DATE_WORDS: Record<string, (d: number, m: number) => string> = {

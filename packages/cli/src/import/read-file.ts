@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { fileNotReadable } from '../output/file-error.js';
 import { sha256Hex } from '@expense/import';
+import { fileNotReadable } from '../output/file-error.js';
 
 /** An export's bytes and their digest (the batches' Idempotency-Keys start from it). */
 export async function readBytes(file: string): Promise<{ bytes: Uint8Array; digest: string }> {
