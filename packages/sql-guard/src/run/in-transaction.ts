@@ -1,6 +1,8 @@
 /** runInTransaction: `run` for callers without a transaction of their own. */
+import { verifyDialect } from '../dialect/verify.js';
 import type { Guard, RunOptions, RunResult, SqlSession } from '../types.js';
-import { GuardRunError, sqlStateOf } from './errors.js';
+import { GuardRunError, mayComeFromSchemaChange, sqlStateOf } from './errors.js';
+import { driftError } from './verification.js';
 import { pinnedOutputSettings } from './wrapper-sql.js';
 
 /** The output formats, set for the transaction only (the prelude must set what `run` then does not). */
@@ -30,7 +32,7 @@ export async function runInTransaction(
     result = await guard.run(session, sql, { ...options, around: { ...around, prelude } });
   } catch (error) {
     await session.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    throw await driftBehind(guard, session, error);
   }
   if (around?.epilogue?.length) return result;
   // A deferred constraint fails at COMMIT: PostgreSQL's error, as the run's own would be, and nothing stays.
@@ -45,4 +47,19 @@ export async function runInTransaction(
     throw new GuardRunError('sql_execution_failed', 'COMMIT answered ROLLBACK: nothing was changed.');
   }
   return result;
+}
+
+/**
+ * An error a schema change can cause (a column or table gone, a privilege revoked, a cached plan changed) on a
+ * connection verified before: once the transaction is rolled back, the dialect is verified again, and the answer is
+ * dialect_drift when the database no longer matches it (guard.md, "Migrations"). Inside a caller's own transaction
+ * the aborted transaction cannot be read: there the next run verifies again (verification.ts).
+ */
+async function driftBehind(guard: Guard, session: SqlSession, error: unknown): Promise<unknown> {
+  if (!(error instanceof GuardRunError) || error.code !== 'sql_execution_failed') return error;
+  if (!mayComeFromSchemaChange(error.details.sqlstate, error.message)) return error;
+  const differences = await verifyDialect(session, guard.dialect).catch(() => []);
+  return differences.length > 0
+    ? driftError(differences, 'and the statement failed on it; nothing was changed')
+    : error;
 }

@@ -3,7 +3,7 @@
  * run there needs them, the widths of its relations' columns read from the same catalog (column-widths.ts).
  */
 import { describeDifferences, verifyDialect } from '../dialect/verify.js';
-import type { Dialect, SqlSession } from '../types.js';
+import type { Dialect, DialectDifference, SqlSession } from '../types.js';
 import { type ColumnWidths, readColumnWidths } from './column-widths.js';
 import { GuardRunError, schemaChangeCount, sqlStateOf } from './errors.js';
 
@@ -57,9 +57,14 @@ interface Kept<T> {
 async function verifyOnce(session: SqlSession, dialect: Dialect): Promise<undefined> {
   const differences = await catalogRead(() => verifyDialect(session, dialect));
   if (differences.length === 0) return undefined;
-  throw new GuardRunError(
+  throw driftError(differences, 'so nothing was run');
+}
+
+/** dialect_drift naming every difference; `outcome` says what became of the request. */
+export function driftError(differences: DialectDifference[], outcome: string): GuardRunError {
+  return new GuardRunError(
     'dialect_drift',
-    `The dialect differs from the database, so nothing was run: ${describeDifferences(differences)}`,
+    `The dialect differs from the database, ${outcome}: ${describeDifferences(differences)}`,
     { differences },
     'Read the dialect from the database again (introspectDialect), or bring the database back to the dialect.',
   );
