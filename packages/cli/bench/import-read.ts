@@ -1,13 +1,19 @@
-// The import reader's time on 10,000-row exports (issue 37): file bytes to validated rows, no server. Two layouts:
+// The import reader's CPU time on 10,000-row exports (issue 37): file bytes to validated rows, no server. Two layouts:
 // Chase checking (a preset, the fast path) and a European file in no bank's layout (`;`, decimal comma, day-first
 // dates, a balance column: recognition from the content). Median of --rounds runs of each, after one warm-up.
-// The goal: ≤ 1.2x of the reader before issue 37, kept in bench/import-read.baseline.json (made with --save before
-// the change, from the CLI's own import core then).
-//   node --conditions=@expense/source --import tsx packages/cli/bench/import-read.ts [--rounds 7] [--save]
+// The goal: ≤ 1.2x of the reader before issue 37. On a shared machine a saved time says little, so the reader before
+// it is timed in the same run, in turns with today's, when given: extract it with
+//   git archive 4eed7c1 packages/cli/src packages/cli/package.json | tar -x -C /tmp/old-cli
+//   ln -s "$PWD/packages/cli/node_modules" /tmp/old-cli/packages/cli/node_modules
+// and pass --previous /tmp/old-cli/packages/cli/src/import/prepare.ts. Without it the times are compared with
+// bench/import-read.baseline.json (made with --save before the change, on a busier machine).
+//   node --conditions=@expense/source --import tsx packages/cli/bench/import-read.ts [--rounds 7] [--save] [--previous <prepare.ts>]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { prepareImport } from '../src/import/prepare.js';
+
+type Prepare = typeof prepareImport;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const BASELINE = join(HERE, 'import-read.baseline.json');
@@ -50,34 +56,52 @@ const hooks = {
   workspaceCurrency: async () => 'EUR',
 };
 
-async function time(name: string, text: string): Promise<number> {
+const p = process.argv.indexOf('--previous');
+const previous: Prepare | undefined =
+  p >= 0
+    ? ((await import(pathToFileURL(process.argv[p + 1]!).href)) as { prepareImport: Prepare }).prepareImport
+    : undefined;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Median ms of today's reader and, in turns with it, of the previous one. */
+async function time(name: string, text: string): Promise<{ now: number; before: number | undefined }> {
   const bytes = new TextEncoder().encode(text);
-  const once = async () => {
-    const started = performance.now();
-    const prepared = await prepareImport({ fileName: name, bytes, account: 'checking' }, hooks);
-    const ms = performance.now() - started;
+  const once = async (prepare: Prepare) => {
+    // CPU time (user + system) of this process: on a shared machine the wall time is mostly waiting for a core.
+    const started = process.cpuUsage();
+    const prepared = await prepare({ fileName: name, bytes, account: 'checking' }, hooks);
+    const used = process.cpuUsage(started);
+    const ms = (used.user + used.system) / 1000;
     if (prepared.rows.length !== ROWS) throw new Error(`${name}: ${prepared.rows.length} rows`);
     return ms;
   };
-  await once();
-  const times: number[] = [];
-  for (let r = 0; r < rounds; r++) times.push(await once());
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+  await once(prepareImport);
+  if (previous) await once(previous);
+  const now: number[] = [];
+  const before: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    now.push(await once(prepareImport));
+    if (previous) before.push(await once(previous));
+  }
+  return { now: median(now), before: previous ? median(before) : undefined };
 }
 
-const results: Record<string, number> = {
+const timed = {
   'chase-checking (preset)': await time('chase.csv', chase()),
   'european, no layout (recognised)': await time('eu.csv', european()),
 };
+const results: Record<string, number> = Object.fromEntries(Object.entries(timed).map(([k, v]) => [k, v.now]));
 let baseline: Record<string, number> | undefined;
 try {
   baseline = JSON.parse(readFileSync(BASELINE, 'utf8')) as Record<string, number>;
 } catch {}
-console.log(`| ${ROWS} rows | median ms | baseline ms | ratio |\n|---|---|---|---|`);
-for (const [name, ms] of Object.entries(results)) {
+console.log(
+  `| ${ROWS} rows | median CPU ms | previous reader, same run | ratio | saved baseline (wall) | ratio |\n|---|---|---|---|---|---|`,
+);
+for (const [name, { now, before }] of Object.entries(timed)) {
   const base = baseline?.[name];
   console.log(
-    `| ${name} | ${ms.toFixed(1)} | ${base?.toFixed(1) ?? '-'} | ${base ? (ms / base).toFixed(2) : '-'} |`,
+    `| ${name} | ${now.toFixed(1)} | ${before?.toFixed(1) ?? '-'} | ${before ? (now / before).toFixed(2) : '-'} | ${base?.toFixed(1) ?? '-'} | ${base ? (now / base).toFixed(2) : '-'} |`,
   );
 }
 if (process.argv.includes('--save')) writeFileSync(BASELINE, `${JSON.stringify(results, null, 2)}\n`);

@@ -33,9 +33,10 @@ export function matchAccount(named: string, accounts: KnownAccount[]): string | 
   if (exact) return exact.id;
   const containing = accounts.filter((a) => a.words.includes(key));
   if (containing.length === 1) return containing[0]!.id;
-  const last4 = /(\d{4})$/.exec(key)?.[1];
+  // A card or account number the file masks (`*1234`): the one account whose number ends so.
+  const last4 = /^\*(\d{4})$/.exec(key)?.[1];
   if (last4) {
-    const ending = accounts.filter((a) => new RegExp(`(?:^|\\D)\\d*${last4}(?:\\D|$)`).test(a.words));
+    const ending = accounts.filter((a) => a.id.replace(/\D/g, '').endsWith(last4));
     if (ending.length === 1) return ending[0]!.id;
   }
   return undefined;

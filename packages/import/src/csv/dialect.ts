@@ -173,10 +173,11 @@ export const monthNamed = (word: string): number | undefined => MONTH_OF.get(pla
 
 const pad = (n: string | number, w = 2) => String(n).padStart(w, '0');
 const yearOf = (y: string) => (y.length === 2 ? `20${y}` : y);
+const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function valid(y: string, m: string | number, d: string | number): string | undefined {
   const [Y, M, D] = [Number(y), Number(m), Number(d)];
-  const date = new Date(Date.UTC(Y, M - 1, D));
-  if (!(Y >= 1900 && Y < 2200) || date.getUTCMonth() !== M - 1 || date.getUTCDate() !== D) return undefined;
+  if (!(Y >= 1900 && Y < 2200) || !(M >= 1 && M <= 12) || !(D >= 1 && D <= DAYS[M - 1]!)) return undefined;
+  if (M === 2 && D === 29 && (Y % 4 !== 0 || (Y % 100 === 0 && Y % 400 !== 0))) return undefined;
   return `${pad(Y, 4)}-${pad(M)}-${pad(D)}`;
 }
 
@@ -216,7 +217,15 @@ export function isoDate(raw: string, format: DateFormat): string | undefined {
  * meaning negative, thousands separators removed, a decimal comma with `decimalComma`. Undefined when what is
  * left is not a number.
  */
+const GROUPED_DOT = /^\d{1,3}(,\d{3})+(\.\d*)?$/;
+const GROUPED_COMMA = /^\d{1,3}(\.\d{3})+(,\d*)?$/;
+const PLAIN_DOT = /^-?\d+(?:\.\d+)?$/;
+const PLAIN_COMMA = /^-?\d+(?:,\d+)?$/;
+
 export function normaliseAmount(raw: string, decimalComma: boolean, codes = false): string | undefined {
+  // Most cells are plain (`-12.50`, `-12,50`): no symbol, mark or separator to take off.
+  if (decimalComma ? PLAIN_COMMA.test(raw) : PLAIN_DOT.test(raw))
+    return decimalComma ? raw.replace(',', '.') : raw;
   let s = raw
     .trim()
     .replace(/[\s\u00a0\u202f]/g, '')
@@ -248,9 +257,8 @@ export function normaliseAmount(raw: string, decimalComma: boolean, codes = fals
     s = s.slice(1);
   } else if (s.startsWith('+')) s = s.slice(1);
   s = s.replace(/(?<=\d)['’](?=\d{3})/g, '');
-  const [thousands, decimal] = decimalComma ? ['.', ','] : [',', '.'];
-  const grouped = new RegExp(`^\\d{1,3}(\\${thousands}\\d{3})+(\\${decimal}\\d*)?$`);
-  if (grouped.test(s)) s = s.split(thousands).join('');
+  const thousands = decimalComma ? '.' : ',';
+  if ((decimalComma ? GROUPED_COMMA : GROUPED_DOT).test(s)) s = s.split(thousands).join('');
   if (decimalComma) {
     if (s.includes('.')) return undefined;
     s = s.replace(',', '.');
@@ -274,10 +282,26 @@ export function dateIn(raw: string, format: DateFormat): string | undefined {
     const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T\s]|$)/.exec(s);
     return m ? valid(m[1]!, m[2]!, m[3]!) : undefined;
   }
+  const numeric = NUMERIC[format];
+  if (numeric) {
+    const m = numeric.exec(s);
+    if (!m) return undefined;
+    const [a, b, y] = [m[1]!, m[2]!, m[3]!];
+    return format.startsWith('MM') ? valid(yearOf(y), a, b) : valid(yearOf(y), b, a);
+  }
   const iso = isoDate(s, format);
   const m = iso && /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   return m ? valid(m[1]!, m[2]!, m[3]!) : undefined;
 }
+
+/** Day, month (or month, day) and year of the numeric formats, read by one expression each. */
+const NUMERIC: Partial<Record<DateFormat, RegExp>> = {
+  'DD.MM.YYYY': /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?:\s|$)/,
+  'DD/MM/YYYY': /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})(?:\s|$)/,
+  'MM/DD/YYYY': /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})(?:\s|$)/,
+  'DD-MM-YYYY': /^(\d{1,2})-(\d{1,2})-(\d{4}|\d{2})(?:\s|$)/,
+  'MM-DD-YYYY': /^(\d{1,2})-(\d{1,2})-(\d{4}|\d{2})(?:\s|$)/,
+};
 
 /**
  * The format of a column of dates: each format is tried on every value that has a digit in it (a pending row's
@@ -288,7 +312,11 @@ export function dateIn(raw: string, format: DateFormat): string | undefined {
 export function detectDateFormat(values: string[]): DateDetection {
   const dates = values.map((v) => v.trim()).filter((v) => /\d/.test(v));
   if (dates.length === 0) return { kind: 'none' };
-  const fits = DATE_FORMATS.filter((f) => dates.every((d) => dateIn(d, f) !== undefined));
+  // The formats that fit the first values, then those of them that fit every value.
+  const head = dates.slice(0, 50);
+  const fits = DATE_FORMATS.filter((f) => head.every((d) => dateIn(d, f) !== undefined)).filter((f) =>
+    dates.every((d, i) => i < head.length || dateIn(d, f) !== undefined),
+  );
   if (fits.length === 0 || fits.includes('YYYY-MM-DD')) return { kind: 'none' };
   if (fits.length === 1) return { kind: 'found', format: fits[0]! };
   const differ = (a: DateFormat, b: DateFormat) => dates.find((d) => dateIn(d, a) !== dateIn(d, b));

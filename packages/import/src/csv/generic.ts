@@ -64,26 +64,43 @@ export function understand(header: string[], records: CsvRecord[], context: stri
   );
   const decimalComma =
     detectDecimalComma(records.slice(0, 500).flatMap((r) => money.map((i) => r.values[i] ?? ''))) === true;
-  const text = (values: string[]) =>
-    [roles.payee, roles.description]
-      .filter((i): i is number => i !== undefined)
-      .map((i) => values[i] ?? '')
-      .join(' ');
-  const skip = (values: string[]): string | undefined => {
+  const texts = [roles.payee, roles.description].filter((i): i is number => i !== undefined);
+  // A status column holds a few values: each is judged once.
+  const statuses = new Map<string, string | undefined>();
+  const statusOf = (value: string) => {
+    let why = statuses.get(value);
+    if (why === undefined && !statuses.has(value)) {
+      why = notBooked(value);
+      statuses.set(value, why);
+    }
+    return why;
+  };
+  const judge = (values: string[]): string | undefined => {
     if (roles.status !== undefined) {
-      const why = notBooked(values[roles.status] ?? '');
+      const why = statusOf(values[roles.status] ?? '');
       if (why) return `${head[roles.status]} is ${why}`;
     }
     const date = values[roles.date!] ?? '';
-    const pending = notBooked(date);
+    const dated = /\d/.test(date);
+    const pending = dated ? undefined : statusOf(date);
     if (pending) return `${head[roles.date!]} is ${pending}`;
-    if (OPENING.test(text(values))) return 'a balance line';
-    if (!/\d/.test(date)) {
+    if (texts.some((i) => OPENING.test(values[i] ?? ''))) return 'a balance line';
+    if (!dated) {
       if (BALANCE_LINE.test(values.map(headerKey).join(' '))) return 'a balance line';
       const amounts = [roles.amount, roles.out, roles.in].filter((i): i is number => i !== undefined);
       if (amounts.every((i) => (values[i] ?? '').trim() === '')) return 'not a movement';
     }
     return undefined;
+  };
+  // Each row is judged once, for the evidence of signs and for the rows alike.
+  const judged = new WeakMap<string[], string | null>();
+  const skip = (values: string[]): string | undefined => {
+    let why = judged.get(values);
+    if (why === undefined) {
+      why = judge(values) ?? null;
+      judged.set(values, why);
+    }
+    return why ?? undefined;
   };
   const card = CARD.test([...head, context].join('\n'));
   const currency = currencyOf(
@@ -140,7 +157,9 @@ export function signOfTable(
   records: CsvRecord[],
   charges: 'positive' | 'negative' | undefined,
 ): SignDecision {
-  const dates = records.map((r) => r.values[u.roles.date!] ?? '');
+  // The order of the rows needs only the first and the last dates, read in the format the ends of the file fit.
+  const all = records.map((r) => r.values[u.roles.date!] ?? '');
+  const dates = all.length > 200 ? [...all.slice(0, 100), ...all.slice(-100)] : all;
   const detected = detectDateFormat(dates);
   const iso = dates
     .map((d) =>

@@ -27,3 +27,15 @@ export function decimal(value: bigint): string {
 
 export const negate = (amount: string): string =>
   amount.startsWith('-') ? amount.slice(1) : /^0*\.?0*$/.test(amount) ? amount : `-${amount}`;
+
+/**
+ * `-12.5` → -12500000 as a number: exact for amounts under 9,000,000,000 (integers below 2^53), which is every
+ * amount a bank export holds; undefined above that or when not a plain signed decimal. The evidence of signs adds
+ * and compares many of these, where a BigInt costs more than the whole row.
+ */
+export function microUnits(amount: string): number | undefined {
+  if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(amount)) return undefined;
+  const n = Number(amount);
+  // Below 10^9 a decimal of up to six places times 10^6 is within 0.5 of its integer: rounding gives it exactly.
+  return Math.abs(n) < 1e9 ? Math.round(n * 1e6) : undefined;
+}

@@ -2,7 +2,7 @@ import { normaliseAmount } from '../csv/dialect.js';
 import type { CsvRecord } from '../csv/parse.js';
 import type { ColumnRoles } from '../csv/roles.js';
 import { CARD_PAYMENT, directionOf } from '../csv/words.js';
-import { units } from './money.js';
+import { microUnits } from './money.js';
 
 /**
  * Which way the amounts of a file point, from evidence, never from a guess: a running balance (each row's balance
@@ -18,9 +18,9 @@ export type SignDecision =
 
 interface Row {
   line: number;
-  amount: bigint;
-  balance: bigint | undefined;
-  text: string;
+  amount: number;
+  balance: number | undefined;
+  values: string[];
   direction: -1 | 1 | undefined;
 }
 
@@ -38,12 +38,12 @@ export interface SignInput {
   order: 1 | -1 | 0;
 }
 
-const money = (raw: string | undefined, comma: boolean): bigint | undefined => {
+const money = (raw: string | undefined, comma: boolean): number | undefined => {
   if (raw === undefined || raw.trim() === '') return undefined;
   const n = normaliseAmount(raw, comma, true);
-  return n === undefined ? undefined : units(n);
+  return n === undefined ? undefined : microUnits(n);
 };
-const abs = (x: bigint) => (x < 0n ? -x : x);
+const abs = (x: number) => (x < 0 ? -x : x);
 
 export function decideSign(input: SignInput): SignDecision {
   const { records, roles, decimalComma: comma } = input;
@@ -55,29 +55,29 @@ export function decideSign(input: SignInput): SignDecision {
   for (const r of records) {
     if (input.skipped(r)) continue;
     const v = r.values;
-    let amount: bigint | undefined;
+    let amount: number | undefined;
     if (byColumns) {
       const out = money(v[roles.out!], comma);
       const inn = money(v[roles.in!], comma);
-      if (out !== undefined && out !== 0n) amount = -abs(out);
+      if (out !== undefined && out !== 0) amount = -abs(out);
       else if (inn !== undefined) amount = abs(inn);
       else amount = out;
     } else if (roles.amount !== undefined) amount = money(v[roles.amount], comma);
     if (amount === undefined) continue;
-    if (!byColumns && amount < 0n) unsigned = false;
+    if (!byColumns && amount < 0) unsigned = false;
     const d = roles.direction === undefined ? undefined : directionOf(v[roles.direction] ?? '');
     if (roles.direction !== undefined && !byColumns) {
-      if (d !== undefined && amount !== 0n) {
-        if ((amount > 0n ? 1 : -1) === d) agree++;
+      if (d !== undefined && amount !== 0) {
+        if ((amount > 0 ? 1 : -1) === d) agree++;
         else disagree++;
       }
     }
-    const text = v.join(' ');
+
     rows.push({
       line: r.line,
       amount,
       balance: roles.balance === undefined ? undefined : money(v[roles.balance], comma),
-      text,
+      values: v,
       direction: d,
     });
   }
@@ -98,14 +98,23 @@ export function decideSign(input: SignInput): SignDecision {
   );
 
   // The card convention's evidence: a card's payments point the other way from its charges, which are most rows.
-  const payments = rows.filter((r, i) => CARD_PAYMENT.test(r.text) && amounts[i] !== 0n);
-  const positive = amounts.filter((a) => a > 0n).length;
-  const negative = amounts.filter((a) => a < 0n).length;
+  const positive = amounts.filter((a) => a > 0).length;
+  const negative = amounts.filter((a) => a < 0).length;
   const majority = positive > negative ? 1 : -1;
-  const paymentSigns = new Set(payments.map((p) => (p.amount > 0n ? 1 : -1)));
+  // Payments that say anything point against most rows: only those rows are read for the words.
+  const payments = rows.filter(
+    (r, i) =>
+      amounts[i] !== 0 && (amounts[i]! > 0 ? 1 : -1) !== majority && CARD_PAYMENT.test(r.values.join(' ')),
+  );
+  const paymentSigns = new Set(payments.map((p) => (p.amount > 0 ? 1 : -1)));
   /** What the payments say about the sign: invert (charges written positive), keep, or nothing. */
+  // Turning every sign needs payments on one side only: a payment among the charges too says nothing.
+  const mixed =
+    majority > 0 &&
+    payments.length > 0 &&
+    rows.some((r, i) => amounts[i]! > 0 && CARD_PAYMENT.test(r.values.join(' ')));
   const byPayments: boolean | undefined =
-    paymentSigns.size === 1 && [...paymentSigns][0] !== majority ? majority > 0 : undefined;
+    paymentSigns.size === 1 && !mixed && [...paymentSigns][0] !== majority ? majority > 0 : undefined;
 
   // A running balance checks every row; for an account it proves the sign (what is in it goes up with money in). A
   // card's balance may be what is owed, which goes up with its charges: there it checks, the payments decide.
@@ -119,7 +128,7 @@ export function decideSign(input: SignInput): SignDecision {
     const hypotheses = orders
       .flatMap((asc) =>
         (input.order === 0 ? [false] : [false, true]).flatMap((before) =>
-          [1n, -1n].map((s) => ({ s, asc, before })),
+          [1, -1].map((s) => ({ s, asc, before })),
         ),
       )
       .map((h) => {
@@ -147,7 +156,7 @@ export function decideSign(input: SignInput): SignDecision {
       };
     }
     if (!input.card) {
-      if (byPayments !== undefined && byPayments !== best.s < 0n)
+      if (byPayments !== undefined && byPayments !== best.s < 0)
         return {
           kind: 'ambiguous',
           why: 'its running balance and its payments point opposite ways (is it a card whose balance is what is owed?)',
@@ -155,9 +164,9 @@ export function decideSign(input: SignInput): SignDecision {
         };
       return {
         kind: 'decided',
-        invert: best.s < 0n,
+        invert: best.s < 0,
         byDirection,
-        how: `checked against the balance column (${pairs} steps add up${best.s < 0n ? ' with the signs turned' : ''})`,
+        how: `checked against the balance column (${pairs} steps add up${best.s < 0 ? ' with the signs turned' : ''})`,
       };
     }
   }
@@ -192,7 +201,7 @@ export function decideSign(input: SignInput): SignDecision {
     return { kind: 'decided', invert: false, byDirection: false, how: 'signed amounts' };
   if (!input.card && positive === 0 && negative === 0)
     return { kind: 'decided', invert: false, byDirection: false, how: 'signed amounts' };
-  const example = rows.find((r) => r.amount > 0n);
+  const example = rows.find((r) => r.amount > 0);
   return {
     kind: 'ambiguous',
     why: input.card
