@@ -3,6 +3,7 @@ import { looksLikeAmount, looksLikeDate } from './looks.js';
 import { findColumn, normalise } from './mapping.js';
 import type { CsvRecord } from './parse.js';
 import { PRESET_NAMES, PRESETS, type Preset, type PresetName } from './presets.js';
+import { type Role, rolesOf } from './words.js';
 
 /**
  * Naming the columns of a file in no known bank's layout (pure): by the common names of the generic presets,
@@ -12,6 +13,7 @@ import { PRESET_NAMES, PRESETS, type Preset, type PresetName } from './presets.j
 
 const FIELDS: LedgerField[] = ['ts', 'amount', 'currency', 'counterparty', 'category', 'note'];
 const BALANCE = /balance|saldo|bal\.?$|kontostand|solde/i;
+const NOT_AMOUNT = new Set<Role>(['out', 'in', 'balance', 'account', 'id', 'reference']);
 
 const GENERIC: Preset[] = [PRESETS['generic-us'], PRESETS['generic-eu']];
 
@@ -127,10 +129,17 @@ export function mapLines(header: string[], records: CsvRecord[]): string[] {
     if (column === '') return;
     let field = byName.get(normalise(column));
     if (!field && dates.has(i)) field = 'ts';
-    if (!field && amounts.has(i) && !BALANCE.test(column)) field = 'amount';
+    // Never a column of money out, money in, a balance or an account number as the amount: its preview would
+    // book spending as income, or a number that is not money.
+    const said = rolesOf(column);
+    if (!field && amounts.has(i) && !BALANCE.test(column) && !said.some((r) => NOT_AMOUNT.has(r)))
+      field = 'amount';
     if (!field || fields.has(field) || field === 'external_id') return;
     fields.add(field);
     lines.push(`--map "${column}=${field}"`);
   });
+  const out = header.find((h) => rolesOf(h).includes('out'));
+  const inn = header.find((h) => rolesOf(h).includes('in'));
+  if (!fields.has('amount') && out && inn) lines.push(`--debit "${out}" --credit "${inn}"`);
   return lines;
 }
