@@ -17,9 +17,10 @@ const published = readdirSync(join(root, 'packages'))
   .filter(({ manifest }) => manifest.private !== true);
 
 describe('published packages', () => {
-  it('are the guard, the server and the CLI', () => {
+  it('are the guard, the server, the CLI and the bank-file reader', () => {
     expect(published.map(({ manifest }) => manifest.name).sort()).toEqual([
       '@expense/cli',
+      '@expense/import',
       '@expense/server',
       '@expense/sql-guard',
     ]);
