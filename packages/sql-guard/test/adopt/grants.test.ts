@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { adminQuery, type FreshPostgres, freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpus as benchCorpus } from '../../bench/corpus.js';
 import { pgSession } from '../../src/adapters/pg.js';
 import { createGuard, expenseDialect, grantStatements, verifyDialect } from '../../src/index.js';
-import type { Guard, Mode } from '../../src/types.js';
+import type { Guard } from '../../src/types.js';
 import { attackCases } from '../check/attacks.js';
-import { cases, resolvedExecutes, resolvedQueries } from '../check/corpus.js';
+import { allCorpora } from '../check/corpus.js';
 import { expenseSchema } from '../check/expense-schema.js';
 
 /**
@@ -16,12 +15,7 @@ import { expenseSchema } from '../check/expense-schema.js';
  * role in a fresh database: every legitimate statement of the corpora runs through the guard as that role, and the
  * attacks, sent as that role straight to PostgreSQL with no guard in front, reach nothing beyond the dialect.
  */
-const legitimate: [string, Mode][] = [
-  ...cases,
-  ...benchCorpus.map((c): [string, Mode] => [c.sql, c.mode]),
-  ...resolvedQueries.map((q): [string, Mode] => [q, 'query']),
-  ...resolvedExecutes.map((q): [string, Mode] => [q, 'execute']),
-];
+const legitimate = allCorpora;
 
 /** What lies beyond the dialect in the test database. */
 const beyond = `

@@ -3,6 +3,7 @@
  * expense dialect. Every one must be accepted (legitimate.test.ts) and must run on PostgreSQL, PGlite and
  * the PGlite worker host (test/check/engines.test.ts).
  */
+import { corpus as benchCorpus } from '../../bench/corpus.js';
 import type { Mode } from '../../src/types.js';
 
 const months = ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08'];
@@ -194,4 +195,12 @@ export const cases: [string, Mode][] = [
   ...scripts.map((q): [string, Mode] => [q, 'script']),
   // Everything that works alone also works in a script.
   ...queries.slice(0, 10).map((q): [string, Mode] => [q, 'script']),
+];
+
+/** Every legitimate statement: the cases above, the benchmark corpus and the name-resolution corpora. */
+export const allCorpora: [string, Mode][] = [
+  ...cases,
+  ...benchCorpus.map((c): [string, Mode] => [c.sql, c.mode]),
+  ...resolvedQueries.map((q): [string, Mode] => [q, 'query']),
+  ...resolvedExecutes.map((q): [string, Mode] => [q, 'execute']),
 ];

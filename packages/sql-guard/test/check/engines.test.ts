@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpus as benchCorpus } from '../../bench/corpus.js';
 import { createGuard } from '../../src/index.js';
-import type { Guard, Mode } from '../../src/types.js';
+import type { Guard } from '../../src/types.js';
 import { type Engine, type EngineName, engineNames, openEngine } from '../run/engines.js';
-import { cases, monthlyReport, resolvedExecutes, resolvedQueries } from './corpus.js';
+import { allCorpora, monthlyReport } from './corpus.js';
 import { expenseSchema } from './expense-schema.js';
 
 /**
@@ -12,12 +11,7 @@ import { expenseSchema } from './expense-schema.js';
  * accepts nothing that PostgreSQL would not read as a column. Each statement runs in a transaction that
  * is rolled back, so every one sees the same seeded rows.
  */
-const all: [string, Mode][] = [
-  ...cases,
-  ...benchCorpus.map((c): [string, Mode] => [c.sql, c.mode]),
-  ...resolvedQueries.map((q): [string, Mode] => [q, 'query']),
-  ...resolvedExecutes.map((q): [string, Mode] => [q, 'execute']),
-];
+const all = allCorpora;
 
 describe.each(engineNames)('accepted corpora run on %s', (name: EngineName) => {
   let engine: Engine;

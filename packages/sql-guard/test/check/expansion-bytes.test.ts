@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { corpus as benchCorpus } from '../../bench/corpus.js';
 import { BOMB_FAMILIES, bomb, reportedBombs } from '../../fuzz/planner-bombs.js';
 import { constantWeight, STEPS_PER_BYTE } from '../../src/check/expansion.js';
 import { createGuard, defaultLimits } from '../../src/index.js';
-import type { Mode } from '../../src/types.js';
-import { cases, resolvedExecutes, resolvedQueries } from './corpus.js';
+import { allCorpora } from './corpus.js';
 import { accepted, rejected } from './helpers.js';
 
 /** A guard whose bytes bound is `maxExpandedBytes` (the node bound out of the way). */
@@ -114,12 +112,7 @@ describe('statement_too_complex: the bytes PostgreSQL builds folding constants (
 
   it('keeps every statement of the corpora at a tenth of the default or less', async () => {
     const tenth = await guardWith(Math.floor(defaultLimits.maxExpandedBytes / 10));
-    const all: [string, Mode][] = [
-      ...cases,
-      ...benchCorpus.map((c): [string, Mode] => [c.sql, c.mode]),
-      ...resolvedQueries.map((q): [string, Mode] => [q, 'query']),
-      ...resolvedExecutes.map((q): [string, Mode] => [q, 'execute']),
-    ];
+    const all = allCorpora;
     const refused = all.flatMap(([sql, mode]) => {
       const r = tenth.check(sql, { mode });
       return r.ok ? [] : [`${mode} ${sql.slice(0, 80)}: ${r.error.message}`];

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { corpus as benchCorpus } from '../../bench/corpus.js';
 import { createGuard, defaultLimits } from '../../src/index.js';
-import type { Mode } from '../../src/types.js';
-import { cases, resolvedExecutes, resolvedQueries } from './corpus.js';
+import { allCorpora } from './corpus.js';
 import { EXPANSION_FORMS, expansionAttack } from './expansion-attacks.js';
 import { accepted, rejected } from './helpers.js';
 
@@ -111,12 +109,7 @@ describe('statement_too_complex: the size of the trees PostgreSQL builds after i
 
   it('keeps every statement of the corpora at a tenth of the default bound or less', async () => {
     const tenth = await guardWith(Math.floor(defaultLimits.maxExpandedNodes / 10));
-    const all: [string, Mode][] = [
-      ...cases,
-      ...benchCorpus.map((c): [string, Mode] => [c.sql, c.mode]),
-      ...resolvedQueries.map((q): [string, Mode] => [q, 'query']),
-      ...resolvedExecutes.map((q): [string, Mode] => [q, 'execute']),
-    ];
+    const all = allCorpora;
     const refused = all.flatMap(([sql, mode]) => {
       const r = tenth.check(sql, { mode });
       return r.ok ? [] : [`${mode} ${sql.slice(0, 80)}: ${r.error.code}`];
