@@ -475,6 +475,56 @@ export const HTTP_ERRORS = {
     consoleHint: 'This change was already confirmed.',
     mcpNext: CONFIRM_AGAIN,
   },
+  import_unreadable: {
+    status: 400,
+    message: 'The file is not a bank export that can be read; nothing was imported.',
+    hint: 'Send the statement as the bank exports it (CSV, OFX/QFX, QIF, CAMT.052/053/054 or MT940; not a zip, PDF or workbook) as the body of POST /v1/imports; details.problems names the lines to fix.',
+    mcpHint:
+      'Call import with the statement as the bank exports it (CSV, OFX/QFX, QIF, CAMT.053 or MT940 text; not a zip, PDF or workbook); details.problems names the lines to fix.',
+    cliHint:
+      'Import the statement as the bank exports it (CSV, OFX/QFX, QIF, CAMT.053 or MT940; unpack an archive first); nothing was sent.',
+    consoleHint:
+      'Choose the statement as the bank exports it (CSV, OFX/QFX, QIF, CAMT.053 or MT940; not a zip, PDF or workbook); nothing was imported.',
+    retryable: false,
+    actions: [],
+  },
+  import_ambiguous_sign: {
+    status: 400,
+    message: 'Which way the amounts point cannot be told from the file; nothing was imported.',
+    hint: 'Ask the user how the card statement writes its charges (spending), then send the same body again with ?chargesPositive=true if they are positive numbers or ?chargesNegative=true if they are negative.',
+    mcpHint:
+      'Ask the user how the card statement writes its charges (spending), then call import again with chargesPositive: true (positive numbers) or chargesNegative: true (negative numbers).',
+    cliHint:
+      'Run it again with --charges-positive if its charges (spending) are positive numbers, with --charges-negative if they are negative.',
+    consoleHint:
+      'Say how this card statement writes its charges (spending): as positive or as negative numbers; nothing was imported.',
+    retryable: false,
+    actions: [],
+  },
+  import_unbalanced: {
+    status: 400,
+    message:
+      "The statement's balances do not add up (details.reconciliation has the difference); nothing was imported.",
+    hint: 'The file is incomplete or altered: download the statement again from the bank and send that file; details.reconciliation gives opening, closing, the sum of the booked entries and the difference.',
+    mcpHint:
+      'The file is incomplete or altered: tell the user the difference in details.reconciliation and ask for the statement downloaded again from the bank.',
+    cliHint:
+      'The file is incomplete or altered: download the statement again from the bank; nothing was sent.',
+    consoleHint:
+      'The statement does not add up (incomplete or altered): download it again from the bank; nothing was imported.',
+    retryable: false,
+    actions: [],
+  },
+  import_too_large: {
+    status: 413,
+    message: 'The file is larger than 10 MiB; nothing was imported.',
+    hint: 'Export a shorter period from the bank (at most 10 MiB a file) and send each file to POST /v1/imports, or import the large file with `expense import`.',
+    mcpHint: 'Ask the user for a shorter period from the bank (at most 10 MiB a file), and import each file.',
+    cliHint: 'Export a shorter period from the bank and import each file; nothing was sent.',
+    consoleHint: 'The file is too large: export a shorter period from the bank and import each file.',
+    retryable: false,
+    actions: [],
+  },
   request_timeout: {
     status: 408,
     message: 'The request did not arrive in full in time; the connection is closed.',
