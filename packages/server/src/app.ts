@@ -51,6 +51,7 @@ import { discoveryData, discoveryRoutes, discoverySchema, mcpAction } from './ro
 import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
 import { guideRoutes } from './routes/guide/index.js';
 import { healthRoutes } from './routes/health/index.js';
+import { importRoutes } from './routes/imports/index.js';
 import { invitationRoutes } from './routes/invitations/index.js';
 import { createKeyRoutes } from './routes/keys/create.js';
 import { keyRoutes } from './routes/keys/index.js';
@@ -202,6 +203,12 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(
         sqlRoutes(ctx, options.sqlCheckPool, (service) => {
           sqlService = service;
+        }),
+      );
+      await v1.register(
+        importRoutes(ctx, () => {
+          if (!sqlService) throw new Error('The SQL routes are registered before /imports serves.');
+          return sqlService;
         }),
       );
       await v1.register(changeRoutes(ctx));

@@ -14,6 +14,7 @@ import {
   ChangesQuerySchema,
 } from './changes.js';
 import { DiscoveryDataSchema, HealthDataSchema } from './discovery.js';
+import { ImportDataSchema, ImportQuerySchema } from './imports.js';
 import {
   DeleteAccountBodySchema,
   DeleteWorkspaceBodySchema,
@@ -126,6 +127,9 @@ export const API_ROUTES = {
   },
 
   report: { method: 'GET', path: '/reports/{kind}', query: ReportQuerySchema, data: ReportDataSchema },
+
+  /** The body is the bank file's bytes as sent (not JSON), at most IMPORT_MAX_BYTES. */
+  importFile: { method: 'POST', path: '/imports', query: ImportQuerySchema, data: ImportDataSchema },
 } as const satisfies Record<string, ApiRoute>;
 
 /** Where the sign-in routes are mounted, on `{auth_url}` (not under API_PREFIX). */

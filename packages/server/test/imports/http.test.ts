@@ -1,0 +1,156 @@
+// Issue 37: POST /v1/imports reads a bank file with @expense/import on the server and writes it as `expense import`
+// does (batches that skip external_ids already there, one change). On both engines, over real HTTP: the same file
+// gives the same rows as the reader used directly (what the CLI runs), a re-import adds nothing, and what cannot be
+// read right is refused with its code and changes nothing.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type LedgerRow, prepareImport } from '@expense/import';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addWorkspace,
+  createUser,
+  ENGINES,
+  type Json,
+  type Live,
+  startLive,
+  type TestUser,
+} from '../sql/setup.js';
+
+const EXPORTS = join(dirname(fileURLToPath(import.meta.url)), '../../../import/test/fixtures/exports');
+const fixture = (name: string) => new Uint8Array(readFileSync(join(EXPORTS, name)));
+
+/** One CSV in no bank's layout, a card with positive charges (its preset), a statement (OFX). */
+export const FILES = [
+  { name: 'wise.csv', account: 'asked' },
+  { name: 'uk-amex-uk.csv', account: 'asked' },
+  { name: 'ca-rbc-chequing.ofx', account: undefined },
+] as const;
+
+/** A card export whose sign nothing tells. */
+export const AMBIGUOUS_CARD = `Credit Card Statement,****4321
+Date,Merchant,Amount
+03/14/2026,COFFEE ROASTERS,4.50
+03/15/2026,GROCERY OUTLET,82.13
+03/18/2026,BOOKSHOP,19.99
+`;
+
+/** The rows as the reader gives them, without asking (the CLI's path with --account). */
+export async function readerRows(name: string, account: string | undefined): Promise<LedgerRow[]> {
+  const prepared = await prepareImport(
+    { fileName: name, bytes: fixture(name), ...(account ? { account } : {}) },
+    {
+      chooseDateFormat: async () => {
+        throw new Error('not asked');
+      },
+      workspaceCurrency: async () => 'USD',
+    },
+  );
+  return prepared.rows as LedgerRow[];
+}
+
+const shape = (r: Record<string, unknown>) => [r.ts, r.account_id, r.amount, r.currency, r.external_id];
+
+describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
+  let live: Live;
+  let user: TestUser;
+  let ws: string;
+
+  const post = (
+    body: Uint8Array | string,
+    query: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) =>
+    fetch(`${live.origin}/v1/imports?${new URLSearchParams(query)}`, {
+      method: 'POST',
+      headers: {
+        authorization: `ApiKey ${user.apiKey}`,
+        'x-workspace-id': ws,
+        'content-type': 'application/octet-stream',
+        ...headers,
+      },
+      body,
+    }) as Promise<Omit<Response, 'json'> & { json(): Promise<Json> }>;
+  const count = async () =>
+    (
+      await live.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM public.ledger_entries WHERE workspace_id = $1',
+        [ws],
+      )
+    ).rows[0]!.n;
+  const changes = async () =>
+    (await live.request('GET', '/v1/changes', { key: user.apiKey, headers: { 'x-workspace-id': ws } })).body
+      .data.changes as { changeId: string }[];
+
+  beforeAll(async () => {
+    live = await startLive(engine);
+    user = await createUser(live.db);
+    ws = await addWorkspace(live.db, user.userId, 'Imports');
+  });
+  afterAll(async () => live?.close());
+
+  it.each(FILES)(
+    '$name: the same rows as the reader, committed as one change, and once only',
+    async (file) => {
+      const expected = await readerRows(file.name, file.account);
+      expect(expected.length).toBeGreaterThan(0);
+      const query: Record<string, string> = file.account ? { account: file.account } : {};
+      const dry = await post(fixture(file.name), { ...query, dryRun: 'true' });
+      const dryBody = (await dry.json()) as Json;
+      expect(dry.status, JSON.stringify(dryBody)).toBe(200);
+      expect(dryBody.data.committed).toBe(false);
+      expect(dryBody.data.rows.add).toBe(expected.length);
+      expect(dryBody.data.toAdd.map(shape)).toEqual(expected.slice(0, 100).map((r) => shape(r as never)));
+      const before = await count();
+      const historyBefore = (await changes()).length;
+
+      const done = await post(fixture(file.name), query, { 'idempotency-key': `import-${file.name}` });
+      const doneBody = (await done.json()) as Json;
+      expect(done.status, JSON.stringify(doneBody)).toBe(200);
+      expect(doneBody.data).toMatchObject({ committed: true, rows: { add: expected.length } });
+      expect(doneBody.data.changeId).toEqual(expect.any(String));
+      expect(await count()).toBe(before + expected.length);
+      expect((await changes()).length).toBe(historyBefore + 1);
+
+      // The same key and file: the kept answer, nothing run; the same file without a key: nothing to add.
+      const replay = await post(fixture(file.name), query, { 'idempotency-key': `import-${file.name}` });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      const again = await (await post(fixture(file.name), query)).json();
+      expect(again.data).toMatchObject({ committed: false, rows: { add: 0 } });
+      expect(again.data.skipped.length).toBeGreaterThanOrEqual(expected.length);
+      expect(await count()).toBe(before + expected.length);
+      expect((await changes()).length).toBe(historyBefore + 1);
+    },
+  );
+
+  it('refuses an ambiguous card file with import_ambiguous_sign naming the parameters, and changes nothing', async () => {
+    const before = await count();
+    const refused = await post(AMBIGUOUS_CARD, { account: 'card' });
+    const body = await refused.json();
+    expect([refused.status, body.error.code]).toEqual([400, 'import_ambiguous_sign']);
+    expect(body.error.hint).toMatch(/chargesPositive=true/);
+    expect(body.error.hint).toMatch(/chargesNegative=true/);
+    expect(await count()).toBe(before);
+    const told = await (
+      await post(AMBIGUOUS_CARD, { account: 'card', chargesPositive: 'true', dryRun: 'true' })
+    ).json();
+    expect(told.data.toAdd.map((r: LedgerRow) => r.amount)).toEqual(['-4.50', '-82.13', '-19.99']);
+  });
+
+  it('names account= for a file that names no account', async () => {
+    const refused = await post(fixture('wise.csv'), { dryRun: 'true' });
+    const body = await refused.json();
+    expect(refused.status, JSON.stringify(body)).toBe(400);
+    expect(JSON.stringify(body.error)).toMatch(/account=/);
+  });
+
+  it('refuses a zip with import_unreadable and a body over 10 MiB with 413', async () => {
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Array(200).fill(0)]);
+    const unreadable = await post(zip, { account: 'a' });
+    expect([unreadable.status, (await unreadable.json()).error.code]).toEqual([400, 'import_unreadable']);
+    const big = new Uint8Array(10 * 1024 * 1024 + 1).fill(0x41);
+    const tooLarge = await post(big, { account: 'a' });
+    expect(tooLarge.status).toBe(413);
+    expect((await tooLarge.json()).error.code).toBe('import_too_large');
+  });
+});
