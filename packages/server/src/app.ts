@@ -17,6 +17,7 @@ import { DEFAULT_KEY_CACHE, type KeyCacheOptions, KeyVerifier } from './auth/api
 import { KeyStore } from './auth/key-store.js';
 import { OtpService } from './auth/otp.js';
 import { RateLimits } from './auth/rate-limits.js';
+import { embeddedBackups } from './backup/index.js';
 import {
   ConfigError,
   databaseOptions,
@@ -105,6 +106,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   const db = options.database ?? (await openDatabase({ ...databaseOptions(config), logger: app.log }));
   // A new embedded installation can convert currencies at once: it starts with a bundled ECB excerpt.
   if (!options.database && db.engine === 'pglite') await seedFxIfEmpty(db, { windowDays: config.fxDays });
+  if (!options.database) await embeddedBackups(app, config, db);
   const fxCoverage = new FxCoverage(db);
   const confirmations = new ConfirmationTokens(db);
   const fx = startFxScheduler({ db, logger: app.log, config, onRun: () => fxCoverage.invalidate() });

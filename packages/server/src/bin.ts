@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createServer } from './app.js';
+import { registerBackupCommands } from './backup/commands.js';
 import {
   CONFIG_ENV,
   ConfigError,
@@ -69,6 +70,13 @@ const FLAGS: { key: keyof typeof CONFIG_ENV; flag: string; description: string }
     flag: '--connection-timeout-ms <ms>',
     description: "a new connection must send its first request's headers within this time",
   },
+  {
+    key: 'backupDir',
+    flag: '--backup-dir <dir>',
+    description: 'embedded engine: write scheduled backups here',
+  },
+  { key: 'backupEvery', flag: '--backup-every <duration>', description: 'how often (e.g. 24h, 30m)' },
+  { key: 'backupKeep', flag: '--backup-keep <n>', description: 'scheduled backups kept (the newest)' },
   { key: 'redisUrl', flag: '--redis-url <url>', description: 'keep rate-limit counters in Redis' },
   { key: 'logLevel', flag: '--log-level <level>', description: 'pino level' },
   { key: 'fxSourceUrl', flag: '--fx-source-url <url>', description: 'where FX rates are downloaded from' },
@@ -172,6 +180,7 @@ export function buildProgram(): Command {
       return openDatabase(databaseOptions(config));
     },
   });
+  registerBackupCommands(program, { addOptions: addConfigFlags, configFrom });
   return program;
 }
 

@@ -5,6 +5,19 @@ const port = z.coerce.number().int().min(0).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
 /** An HTTP time limit: from 100 ms (less cuts ordinary requests; it also catches seconds given as ms) to an hour. */
 const timeLimitMs = z.coerce.number().int().min(100).max(3_600_000);
+/** A duration such as `30m` or `24h` (durationMs). */
+const DURATION = /^\s*(\d+)\s*(s|m|h|d)\s*$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `30m`, `24h`, ... in milliseconds (EXPENSE_BACKUP_EVERY). */
+export function durationMs(text: string): number {
+  const m = DURATION.exec(text);
+  if (!m) throw new ConfigError(`not a duration: ${text} (a number and a unit, e.g. 30m or 24h)`);
+  const ms = Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  if (ms <= 0) throw new ConfigError(`not a positive duration: ${text}`);
+  return ms;
+}
+
 const optionalString = z
   .string()
   .optional()
@@ -61,6 +74,15 @@ export const ServerConfigSchema = z
     maxWorkspacesPerUser: positiveInt.default(50),
     /** The largest export POST /workspaces/{id}/restore takes (payload_too_large beyond): 256 MiB. */
     restoreMaxBytes: positiveInt.default(256 * 1024 * 1024),
+    /** Embedded engine: scheduled backups are written here (off when unset; docs/operations.md, Backups). */
+    backupDir: optionalString,
+    /** How often a scheduled backup is taken: a number and a unit (`30m`, `24h`; s, m, h, d). */
+    backupEvery: z
+      .string()
+      .regex(DURATION, 'a number and a unit, e.g. 30m or 24h (s, m, h, d)')
+      .default('24h'),
+    /** Scheduled backups kept (the newest; older ones are deleted after each backup). */
+    backupKeep: positiveInt.default(7),
     /** The embedded engine's worker is restarted between requests once the process's memory passes this (MiB). */
     embeddedMaxMemoryMb: positiveInt.default(1024),
     /**
@@ -113,6 +135,9 @@ export const CONFIG_ENV = {
   maxWorkspacesPerUser: 'EXPENSE_MAX_WORKSPACES_PER_USER',
   restoreMaxBytes: 'EXPENSE_RESTORE_MAX_BYTES',
   embeddedMaxMemoryMb: 'EXPENSE_EMBEDDED_MAX_MEMORY_MB',
+  backupDir: 'EXPENSE_BACKUP_DIR',
+  backupEvery: 'EXPENSE_BACKUP_EVERY',
+  backupKeep: 'EXPENSE_BACKUP_KEEP',
   changeHistoryMaxBytes: 'EXPENSE_CHANGE_HISTORY_MAX_BYTES',
   changeHistoryMaxChanges: 'EXPENSE_CHANGE_HISTORY_MAX_CHANGES',
   logLevel: 'EXPENSE_LOG_LEVEL',
@@ -149,6 +174,9 @@ export function parseConfig(input: ServerConfigInput = {}): ServerConfig {
     throw new ConfigError(
       `invalid configuration: ${CONFIG_ENV.connectionTimeoutMs} (${c.connectionTimeoutMs}) must not exceed ${CONFIG_ENV.requestTimeoutMs} (${c.requestTimeoutMs}): the first request's headers are part of its whole request.`,
     );
+  }
+  if (!(Number(DURATION.exec(c.backupEvery)?.[1]) > 0)) {
+    throw new ConfigError(`invalid configuration: ${CONFIG_ENV.backupEvery} must be more than 0.`);
   }
   const publicUrl = trimOrigin(c.publicUrl ?? `http://${hostForUrl(c.host)}:${c.port}`);
   return {

@@ -143,5 +143,7 @@ export interface Database extends Queryable {
   listen?(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
+  /** The embedded engine only: a consistent copy of the data directory, a gzipped tarball (Engine.dumpDataDir). */
+  dumpDataDir?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }

@@ -84,6 +84,11 @@ export interface Engine {
   listen?(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   /** True when the error means the connection or the engine is gone (not an SQL error). */
   isConnectionError(error: unknown): boolean;
+  /**
+   * The embedded engine: a consistent copy of its data directory as a gzipped tarball, taken in a turn of its own
+   * between transactions (docs/operations.md, Backups).
+   */
+  dumpDataDir?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 

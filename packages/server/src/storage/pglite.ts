@@ -360,6 +360,16 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     transaction,
     exclusive,
     isConnectionError: isPgliteConnectionError,
+    // A turn of its own in the fair queue (like VACUUM), then the host's queue: no transaction is half-way.
+    async dumpDataDir() {
+      notNested();
+      const release = await turns.acquire(MAINTENANCE);
+      try {
+        return await host.dumpDataDir();
+      } finally {
+        release();
+      }
+    },
     async close() {
       vacuum.stop();
       await host.close();

@@ -88,6 +88,7 @@ function asQueryable(connection: Connection): Queryable {
 export function databaseOn(engine: Engine): Database {
   let closed = false;
   const listen = engine.listen?.bind(engine);
+  const dump = engine.dumpDataDir?.bind(engine);
 
   const unavailableOr = (error: unknown): unknown =>
     !(error instanceof StorageError) && engine.isConnectionError(error)
@@ -197,6 +198,12 @@ export function databaseOn(engine: Engine): Database {
       async listen(channel: string, handlers: ListenHandlers) {
         if (closed) throw new DatabaseClosedError();
         return listen(channel, handlers);
+      },
+    }),
+    ...(dump && {
+      async dumpDataDir() {
+        if (closed) throw new DatabaseClosedError();
+        return dump();
       },
     }),
     async ping() {

@@ -17,12 +17,16 @@ export type WorkerRequest =
   | { id: number; op: 'exec'; text: string }
   /** ROLLBACK if a transaction is open (no warning otherwise). */
   | { id: number; op: 'rollback' }
+  /** CHECKPOINT, then the data directory as a gzipped tarball (PGlite's dumpDataDir). */
+  | { id: number; op: 'dump' }
   | { id: number; op: 'close' };
 
 export type WorkerResponse =
   | { id: number; ok: true; results: SessionResult[] }
   /** A simple query's raw backend messages (parsed by the main thread: pglite-wire.ts). */
   | { id: number; ok: true; wire: Uint8Array }
+  /** The answer to `dump`: a gzipped tarball of the data directory. */
+  | { id: number; ok: true; dump: Uint8Array }
   | { id: number; ok: false; error: SerializedError }
   /** `created`: this start ran initdb in a new data directory. */
   | { ready: true; created: boolean }

@@ -70,6 +70,16 @@ async function serve(): Promise<void> {
             send({ id: request.id, ok: true, results: [] });
             return;
           }
+          if (request.op === 'dump') {
+            // Between requests (this queue runs one at a time), so no statement is half-way; the CHECKPOINT
+            // writes every committed page to the files, so the copy needs no WAL replay to be whole.
+            if (db.isInTransaction()) throw new Error('A transaction is open: no dump in the middle of it.');
+            await db.exec('CHECKPOINT');
+            const blob = await db.dumpDataDir('gzip');
+            const dump = new Uint8Array(await blob.arrayBuffer());
+            port.postMessage({ id: request.id, ok: true, dump } satisfies WorkerResponse, [dump.buffer]);
+            return;
+          }
           if (request.op === 'exec') {
             // The raw answer, copied out of PGlite's memory as it is written and moved (not cloned) to the main
             // thread. Streamed, because execProtocolRaw also parses every message into objects this thread never

@@ -173,6 +173,15 @@ export class PGliteWorkerHost {
   }
 
   /**
+   * A consistent copy of the data directory as a gzipped tarball (PGlite's dumpDataDir after a CHECKPOINT), taken
+   * in a turn of its own: between transactions, never in the middle of one. `new PGlite({ loadDataDir })` (or
+   * PGlite.create) opens it again in an empty directory.
+   */
+  async dumpDataDir(): Promise<Uint8Array> {
+    return this.#exclusive(() => this.#connection.dump());
+  }
+
+  /**
    * True once the worker thread serving the database now has answered a request: false while it starts, and again
    * after an interrupt restarted it. Its first statement pays the new backend's start (catalog caches, ~0.5 s of
    * WebAssembly on a slow machine); a caller that times statements can send a cheap one first while this is false.
@@ -244,7 +253,12 @@ function first(results: SessionResult[]): SessionResult {
   return result;
 }
 
-type Pending = { resolve: (results: SessionResult[]) => void; reject: (error: Error) => void };
+type Pending = {
+  resolve: (results: SessionResult[]) => void;
+  reject: (error: Error) => void;
+  /** A `dump` request: resolved with the tarball instead. */
+  dump?: (tarball: Uint8Array) => void;
+};
 type RequestBody = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
 
 /** One worker thread and the requests in flight on it. */
@@ -277,6 +291,7 @@ class WorkerConnection {
         this.#pending.delete(message.id);
         this.answered = true;
         if (!message.ok) return pending.reject(deserializeError(message.error));
+        if ('dump' in message) return pending.dump?.(message.dump);
         if (!('wire' in message)) return pending.resolve(message.results);
         try {
           pending.resolve(parseSimpleQueryResponse(message.wire));
@@ -304,6 +319,17 @@ class WorkerConnection {
     return new Promise<SessionResult[]>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       this.#worker.postMessage({ ...body, id } as WorkerRequest);
+    });
+  }
+
+  async dump(): Promise<Uint8Array> {
+    await this.ready;
+    if (this.#gone) throw this.#gone;
+    const id = this.#nextId++;
+    return new Promise<Uint8Array>((resolve, reject) => {
+      const wrong = () => reject(new Error('The PGlite worker answered a dump with results.'));
+      this.#pending.set(id, { resolve: wrong, reject, dump: resolve });
+      this.#worker.postMessage({ op: 'dump', id } satisfies WorkerRequest);
     });
   }
 
