@@ -33,7 +33,7 @@ const SLOW = [
 const POSTGRES_ONLY = [
   'packages/test-kit/test/postgres.test.ts',
   'packages/server/test/pooler/**/*.test.ts',
-  'packages/server/test/{oauth/processes,changes/history-lock-order,fairness/inflight-redis}.test.ts',
+  'packages/server/test/{oauth/processes,changes/history-lock-order,changes/history-purge-locks,fairness/inflight-redis}.test.ts',
   'packages/server/test/http/{connection-failures,create-key,revocation,key-kinds}.test.ts',
   'packages/server/test/console/session.test.ts',
   'packages/server/test/storage/function-grants-owner.test.ts',
