@@ -2,10 +2,7 @@
 // does (batches that skip external_ids already there, one change). On both engines, over real HTTP: the same file
 // gives the same rows as the reader used directly (what the CLI runs), a re-import adds nothing, and what cannot be
 // read right is refused with its code and changes nothing.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type LedgerRow, prepareImport } from '@expense/import';
+import type { LedgerRow } from '@expense/import';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -16,38 +13,7 @@ import {
   startLive,
   type TestUser,
 } from '../sql/setup.js';
-
-const EXPORTS = join(dirname(fileURLToPath(import.meta.url)), '../../../import/test/fixtures/exports');
-const fixture = (name: string) => new Uint8Array(readFileSync(join(EXPORTS, name)));
-
-/** One CSV in no bank's layout, a card with positive charges (its preset), a statement (OFX). */
-export const FILES = [
-  { name: 'wise.csv', account: 'asked' },
-  { name: 'uk-amex-uk.csv', account: 'asked' },
-  { name: 'ca-rbc-chequing.ofx', account: undefined },
-] as const;
-
-/** A card export whose sign nothing tells. */
-export const AMBIGUOUS_CARD = `Credit Card Statement,****4321
-Date,Merchant,Amount
-03/14/2026,COFFEE ROASTERS,4.50
-03/15/2026,GROCERY OUTLET,82.13
-03/18/2026,BOOKSHOP,19.99
-`;
-
-/** The rows as the reader gives them, without asking (the CLI's path with --account). */
-export async function readerRows(name: string, account: string | undefined): Promise<LedgerRow[]> {
-  const prepared = await prepareImport(
-    { fileName: name, bytes: fixture(name), ...(account ? { account } : {}) },
-    {
-      chooseDateFormat: async () => {
-        throw new Error('not asked');
-      },
-      workspaceCurrency: async () => 'USD',
-    },
-  );
-  return prepared.rows as LedgerRow[];
-}
+import { AMBIGUOUS_CARD, FILES, fixture, readerRows } from './fixtures.js';
 
 const shape = (r: Record<string, unknown>) => [r.ts, r.account_id, r.amount, r.currency, r.external_id];
 
