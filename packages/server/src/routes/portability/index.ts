@@ -26,6 +26,7 @@ import {
 import { exportFileName, exportHeader } from '../../portability/header.js';
 import { jsonExport } from '../../portability/json-export.js';
 import { busyOr } from '../../portability/locks.js';
+import { holdPlace } from '../../portability/place.js';
 import { parseExportDocument, restoreExport } from '../../portability/restore.js';
 import { findMembership } from '../../workspaces/store.js';
 import { apiKeySecurity, errorResponses, responses } from '../responses.js';
@@ -59,6 +60,7 @@ export function portabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       handler: async (request, reply) => {
         const { userId } = principalOf(request);
+        await holdPlace(ctx, request, reply);
         const workspace = await findMembership(ctx.db, userId, request.params.workspaceId);
         const source = { db: ctx.db, workspaceId: workspace.workspaceId };
         const header = await exportHeader(source);
@@ -79,7 +81,7 @@ export function portabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.route({
       ...fastifyRoute(API_ROUTES.restoreWorkspace),
       bodyLimit: ctx.config.restoreMaxBytes,
-      preParsing: async (request) => {
+      preParsing: async (request, reply) => {
         const length = Number(request.headers['content-length'] ?? 0);
         if (length > ctx.config.restoreMaxBytes) {
           throw new ApiError(
@@ -88,6 +90,7 @@ export function portabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             { variant: 'restore', details: { limit: ctx.config.restoreMaxBytes } },
           );
         }
+        await holdPlace(ctx, request, reply);
       },
       schema: {
         tags: ['workspaces'],
