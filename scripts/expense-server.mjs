@@ -7,6 +7,7 @@ const bin = buildIfStale({
   bin: 'packages/server/dist/bin.js',
   sources: [
     'packages/sql-guard/src',
+    'packages/import/src',
     'packages/server/src',
     'packages/server/migrations',
     'packages/wire/src',

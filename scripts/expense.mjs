@@ -5,12 +5,19 @@
 import { pathToFileURL } from 'node:url';
 import { buildIfStale } from './build-if-stale.mjs';
 
+// The CLI bundles the bank-file reader from its build.
+buildIfStale({
+  bin: 'packages/import/dist/index.js',
+  sources: ['packages/import/src', 'packages/import/package.json'],
+  filter: '@expense/import',
+});
 const bin = buildIfStale({
   bin: 'packages/cli/dist/bin.js',
   sources: [
     'packages/cli/src',
     'packages/cli/package.json',
     'packages/cli/tsup.config.ts',
+    'packages/import/src',
     'packages/wire/src',
   ],
   filter: '@expense/cli',

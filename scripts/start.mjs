@@ -2,8 +2,8 @@
 // `pnpm start [flags]` is `expense-server start [flags]`.
 import { buildIfStale } from './build-if-stale.mjs';
 
-// Build only what the server runs: the ES modules of the guard and of the server (no CommonJS twins, no type
-// declarations, no CLI); `pnpm build` makes the rest. Each is checked on its own, the guard first.
+// Build only what the server runs: the ES modules of the guard, the bank-file reader and the server (no CommonJS
+// twins, no type declarations, no CLI); `pnpm build` makes the rest. Each is checked on its own, in that order.
 const lean = ['--format', 'esm', '--no-dts'];
 buildIfStale({
   bin: 'packages/sql-guard/dist/index.js',
@@ -12,9 +12,16 @@ buildIfStale({
   args: lean,
 });
 buildIfStale({
+  bin: 'packages/import/dist/index.js',
+  sources: ['packages/import/src', 'packages/import/package.json'],
+  filter: '@expense/import',
+  args: lean,
+});
+buildIfStale({
   bin: 'packages/server/dist/bin.js',
   sources: [
     'packages/sql-guard/src',
+    'packages/import/src',
     'packages/server/src',
     'packages/server/migrations',
     'packages/wire/src',
