@@ -26,7 +26,7 @@ const SQL_GUARD = new URL('./packages/sql-guard/', import.meta.url).pathname;
 const run = promisify(execFile);
 const MIGRATIONS = new URL('./packages/server/migrations/', import.meta.url).pathname;
 
-const STORAGE = new URL('./packages/server/src/storage/', import.meta.url).pathname;
+const STORAGE = new URL('./packages/server/src/platform/storage/', import.meta.url).pathname;
 
 const filesIn = (dir: string) =>
   readdirSync(dir)

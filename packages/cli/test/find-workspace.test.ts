@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findWorkspace } from '../src/commands/workspaces.js';
+import { findWorkspace } from '../src/commands/workspaces/command.js';
 
 const ws = (workspaceId: string, name: string) => ({
   workspaceId,

@@ -1,7 +1,7 @@
 // `expense report`'s date range: months from the flags, else the workspace's current month, taken from its local
 // today (data.clock.today) and never from the machine's UTC date.
 import { describe, expect, it } from 'vitest';
-import { reportRange } from '../src/commands/report-run.js';
+import { reportRange } from '../src/commands/report/run.js';
 import type { CliError } from '../src/errors.js';
 
 describe('reportRange', () => {

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGuard } from '@expense/sql-guard';
 import { freshPostgres } from '@expense/test-kit';
-import { runGuarded } from '../src/sql/pipeline.js';
-import type { Database } from '../src/storage/index.js';
+import { runGuarded } from '../src/features/sql/pipeline.js';
+import type { Database } from '../src/platform/storage/index.js';
 import { arg, log } from './lib/results.js';
 import { openForSeeding, seed } from './lib/seed.js';
 

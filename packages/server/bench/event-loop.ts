@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { freshPostgres } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { createServer } from '../src/index.js';
-import { openDatabase } from '../src/storage/index.js';
+import { openDatabase } from '../src/platform/storage/index.js';
 import { call } from './lib/http.js';
 import { openForSeeding, seed } from './lib/seed.js';
 

@@ -5,12 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgres } from '@expense/test-kit';
-import { rebuildFxDaily } from '../src/fx/daily.js';
-import { addDays } from '../src/fx/dates.js';
-import { importFxText } from '../src/fx/import.js';
-import { FX_SEED_CSV } from '../src/fx/seed.js';
-import type { Database } from '../src/storage/database.js';
-import { openDatabase } from '../src/storage/open.js';
+import { rebuildFxDaily } from '../src/features/fx/daily.js';
+import { addDays } from '../src/features/fx/dates.js';
+import { importFxText } from '../src/features/fx/import.js';
+import { FX_SEED_CSV } from '../src/features/fx/seed.js';
+import type { Database } from '../src/platform/storage/database.js';
+import { openDatabase } from '../src/platform/storage/open.js';
 
 const QUOTES =
   'USD JPY BGN CZK DKK GBP HUF PLN RON SEK CHF ISK NOK TRY AUD BRL CAD CNY HKD IDR ILS INR KRW MXN MYR NZD PHP SGD THB ZAR'.split(

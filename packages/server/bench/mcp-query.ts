@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgres } from '@expense/test-kit';
 import { createServer } from '../src/index.js';
-import type { Database } from '../src/storage/index.js';
+import type { Database } from '../src/platform/storage/index.js';
 import { arg, log } from './lib/results.js';
 import { openForSeeding, seed } from './lib/seed.js';
 

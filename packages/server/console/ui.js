@@ -26,7 +26,7 @@ export function Problem(props) {
   if (!error) return null;
   const position = error.details?.position;
   // The API's errors reach the console through its proxy already in a person's words (the catalogue's console
-  // texts, put in by src/console/words.ts).
+  // texts, put in by src/features/console/words.ts).
   const hint = error.hint;
   return html`<div class="problem" role="alert">
     <p><strong>${error.message}</strong> <span class="muted">(${error.code ?? 'error'})</span></p>

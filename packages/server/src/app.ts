@@ -12,12 +12,37 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import { apiKeyAuth } from './auth/api-key-auth.js';
-import { DEFAULT_KEY_CACHE, type KeyCacheOptions, KeyVerifier } from './auth/api-keys.js';
-import { KeyStore } from './auth/key-store.js';
-import { OtpService } from './auth/otp.js';
-import { RateLimits } from './auth/rate-limits.js';
-import { embeddedBackups } from './backup/index.js';
+import type { AppContext } from './context.js';
+import { meRoutes } from './features/account/routes.js';
+import { apiKeyAuth } from './features/auth/api-key-auth.js';
+import { DEFAULT_KEY_CACHE, type KeyCacheOptions, KeyVerifier } from './features/auth/api-keys.js';
+import { KeyStore } from './features/auth/key-store.js';
+import { OtpService } from './features/auth/otp.js';
+import { authRoutes } from './features/auth/routes.js';
+import { embeddedBackups } from './features/backup/index.js';
+import { changeRoutes } from './features/changes/routes.js';
+import { consoleRoutes } from './features/console/index.js';
+import { guideRoutes } from './features/discovery/guide.js';
+import { healthRoutes } from './features/discovery/health.js';
+import { DISCOVERY_INSTRUCTIONS } from './features/discovery/instructions.js';
+import { openApiRoutes } from './features/discovery/openapi.js';
+import { discoveryData, discoveryRoutes, discoverySchema, mcpAction } from './features/discovery/routes.js';
+import { FxCoverage } from './features/fx/coverage.js';
+import { seedFxIfEmpty, startFxScheduler } from './features/fx/index.js';
+import { importRoutes } from './features/imports/routes.js';
+import { createInvitationLimits } from './features/invitations/limits.js';
+import { invitationRoutes } from './features/invitations/routes.js';
+import { createKeyRoutes } from './features/keys/create.js';
+import { keyRoutes } from './features/keys/routes.js';
+import { mcpRoutes } from './features/mcp/index.js';
+import { memberRoutes } from './features/members/routes.js';
+import { oauthRoutes, REGISTRATION_LIMIT } from './features/oauth/routes/index.js';
+import { portabilityRoutes } from './features/portability/routes.js';
+import { reportRoutes } from './features/reports/routes.js';
+import { schemaRoutes } from './features/schema/routes.js';
+import { ConfirmationTokens } from './features/sql/confirm-tokens.js';
+import { type SqlService, sqlRoutes } from './features/sql/routes.js';
+import { workspaceRoutes } from './features/workspaces/routes.js';
 import {
   ConfigError,
   databaseOptions,
@@ -25,48 +50,23 @@ import {
   resolveListenUrls,
   type ServerConfig,
   type ServerConfigInput,
-} from './config/config.js';
-import { ConfirmationTokens } from './confirmations/tokens.js';
-import { consoleRoutes } from './console/index.js';
-import type { AppContext } from './context.js';
-import { FxCoverage } from './fx/coverage.js';
-import { seedFxIfEmpty, startFxScheduler } from './fx/index.js';
-import { ActionBuilder, type Urls } from './http/actions.js';
-import { BODY_LIMIT } from './http/body-parser.js';
-import { success } from './http/envelope.js';
-import { httpBasics } from './http/http-basics.js';
-import { loggerOptions } from './http/logger.js';
-import { newRequestId } from './http/request-id.js';
-import { clientErrorHandler, frameworkErrorHandler } from './http/socket-errors.js';
-import { httpTimeouts } from './http/timeouts.js';
-import { InflightLimiter } from './inflight/index.js';
-import { createMailer } from './mail/mailer.js';
-import { mcpRoutes } from './mcp/index.js';
-import { oauthRoutes, REGISTRATION_LIMIT } from './oauth/routes/index.js';
-import { createInvalidKeyLimit } from './ratelimit/invalid-keys.js';
-import { createInvitationLimits } from './ratelimit/invitation-limits.js';
-import { createKeyLimits } from './ratelimit/key-limits.js';
-import { authRoutes } from './routes/auth/index.js';
-import { changeRoutes } from './routes/changes/index.js';
-import { discoveryData, discoveryRoutes, discoverySchema, mcpAction } from './routes/discovery/index.js';
-import { DISCOVERY_INSTRUCTIONS } from './routes/discovery/instructions.js';
-import { guideRoutes } from './routes/guide/index.js';
-import { healthRoutes } from './routes/health/index.js';
-import { importRoutes } from './routes/imports/index.js';
-import { invitationRoutes } from './routes/invitations/index.js';
-import { createKeyRoutes } from './routes/keys/create.js';
-import { keyRoutes } from './routes/keys/index.js';
-import { meRoutes } from './routes/me/index.js';
-import { memberRoutes } from './routes/members/index.js';
-import { openApiRoutes } from './routes/openapi/index.js';
-import { portabilityRoutes } from './routes/portability/index.js';
-import { reportRoutes } from './routes/reports/index.js';
-import { schemaRoutes } from './routes/schema/index.js';
-import { type SqlService, sqlRoutes } from './routes/sql/index.js';
-import { workspaceRoutes } from './routes/workspaces/index.js';
-import type { Database } from './storage/database.js';
-import { openDatabase } from './storage/index.js';
-import { KEY_REVOKED_CHANNEL } from './storage/names.js';
+} from './platform/config/config.js';
+import { ActionBuilder, type Urls } from './platform/http/actions.js';
+import { BODY_LIMIT } from './platform/http/body-parser.js';
+import { success } from './platform/http/envelope.js';
+import { httpBasics } from './platform/http/http-basics.js';
+import { loggerOptions } from './platform/http/logger.js';
+import { newRequestId } from './platform/http/request-id.js';
+import { clientErrorHandler, frameworkErrorHandler } from './platform/http/socket-errors.js';
+import { httpTimeouts } from './platform/http/timeouts.js';
+import { InflightLimiter } from './platform/inflight/index.js';
+import { createMailer } from './platform/mail/mailer.js';
+import { createInvalidKeyLimit } from './platform/ratelimit/invalid-keys.js';
+import { createKeyLimits } from './platform/ratelimit/key-limits.js';
+import { RateLimits } from './platform/ratelimit/limits.js';
+import type { Database } from './platform/storage/database.js';
+import { openDatabase } from './platform/storage/index.js';
+import { KEY_REVOKED_CHANNEL } from './platform/storage/names.js';
 
 export interface ExpensePluginOptions {
   /** The configuration object (parsed or not); no environment variable is read. */

@@ -3,7 +3,8 @@ import { Command, Option } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createServer } from './app.js';
-import { registerBackupCommands } from './backup/commands.js';
+import { registerBackupCommands } from './features/backup/commands.js';
+import { registerFxCommands } from './features/fx/index.js';
 import {
   CONFIG_ENV,
   ConfigError,
@@ -11,9 +12,8 @@ import {
   databaseOptions,
   parseConfig,
   type ServerConfigInput,
-} from './config/config.js';
-import { registerFxCommands } from './fx/index.js';
-import { openDatabase } from './storage/index.js';
+} from './platform/config/config.js';
+import { openDatabase } from './platform/storage/index.js';
 
 /** Flags of `start` and `migrate`; each defaults to its environment variable. */
 const FLAGS: { key: keyof typeof CONFIG_ENV; flag: string; description: string }[] = [

@@ -1,15 +1,15 @@
-import type { KeyVerifier, Principal } from './auth/api-keys.js';
-import type { KeyStore } from './auth/key-store.js';
-import type { OtpService } from './auth/otp.js';
-import type { Limiter } from './auth/rate-limits.js';
-import type { ServerConfig } from './config/config.js';
-import type { ConfirmationTokens } from './confirmations/tokens.js';
-import type { FxCoverage } from './fx/coverage.js';
-import type { ActionBuilder } from './http/actions.js';
-import type { InflightLimiter } from './inflight/index.js';
-import type { Mailer } from './mail/mailer.js';
-import type { InvitationLimiters } from './ratelimit/invitation-limits.js';
-import type { Database } from './storage/database.js';
+import type { KeyVerifier, Principal } from './features/auth/api-keys.js';
+import type { KeyStore } from './features/auth/key-store.js';
+import type { OtpService } from './features/auth/otp.js';
+import type { FxCoverage } from './features/fx/coverage.js';
+import type { InvitationLimiters } from './features/invitations/limits.js';
+import type { ConfirmationTokens } from './features/sql/confirm-tokens.js';
+import type { ServerConfig } from './platform/config/config.js';
+import type { ActionBuilder } from './platform/http/actions.js';
+import type { InflightLimiter } from './platform/inflight/index.js';
+import type { Mailer } from './platform/mail/mailer.js';
+import type { Limiter } from './platform/ratelimit/limits.js';
+import type { Database } from './platform/storage/database.js';
 
 /** What every route plugin receives: configuration, the database, and the services built on it. */
 export interface AppContext {
@@ -24,9 +24,9 @@ export interface AppContext {
   mailer: Mailer;
   /** Per-key request limits (per second, per day). */
   keyLimits: Limiter[];
-  /** Unknown or revoked well-formed ApiKeys per client address (ratelimit/invalid-keys.ts). */
+  /** Unknown or revoked well-formed ApiKeys per client address (platform/ratelimit/invalid-keys.ts). */
   invalidKeyLimit: Limiter;
-  /** New invitations per invited address and per workspace (ratelimit/invitation-limits.ts). */
+  /** New invitations per invited address and per workspace (features/invitations/limits.ts). */
   invitationLimits: InvitationLimiters;
   /** The first and newest ECB dates held (cached; refreshed after each FX worker run). */
   fxCoverage: FxCoverage;

@@ -13,5 +13,5 @@ export {
   type ServerConfig,
   type ServerConfigInput,
   ServerConfigSchema,
-} from './config/config.js';
-export type { Database } from './storage/database.js';
+} from './platform/config/config.js';
+export type { Database } from './platform/storage/database.js';

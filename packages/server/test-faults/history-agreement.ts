@@ -2,7 +2,7 @@
 // its row images (as many as its statements counted), no image outlives its change, and for every row a change
 // touched, the newest image of it is the row as it is now (absent for a deleted row), so that no committed row
 // change lacks its record. Used by the SIGKILL fault scenario and its vitest twin.
-import type { Database } from '../src/storage/database.js';
+import type { Database } from '../src/platform/storage/database.js';
 
 export interface HistoryAgreement {
   changes: number;

@@ -16,7 +16,7 @@ import { arg, log } from '../bench/lib/results.js';
 import { rssMiB } from '../bench/lib/rss.js';
 import { addKey, createUser, insertLedgerRows, openForSeeding } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
-import { createWorkspace } from '../src/workspaces/store.js';
+import { createWorkspace } from '../src/features/workspaces/store.js';
 
 export interface AttackOptions {
   durationS: number;

@@ -11,7 +11,7 @@ import { call, envelopeProblem } from '../bench/lib/http.js';
 import { arg, log } from '../bench/lib/results.js';
 import { addKey, createUser, insertLedgerRows, openForSeeding } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
-import { createWorkspace } from '../src/workspaces/store.js';
+import { createWorkspace } from '../src/features/workspaces/store.js';
 
 type Engine = 'pglite' | 'postgres';
 type Workload = 'reads' | 'writes';

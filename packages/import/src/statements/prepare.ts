@@ -1,5 +1,5 @@
 import { usageError } from '../errors.js';
-import type { ImportHooks, ImportRequest, PreparedImport } from '../prepare.js';
+import type { ImportHooks, ImportRequest, PreparedImport } from '../request.js';
 import { LEDGER_TARGET } from '../send/batches.js';
 import type { FileFormat } from '../sniff/format.js';
 import { readStatement } from './read.js';

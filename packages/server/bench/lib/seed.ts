@@ -1,10 +1,10 @@
 // Sets up users, workspaces, keys and rows directly in the database with the server's own functions (the
 // same code the sign-in and workspace routes run). Sign-in over HTTP allows 30 codes per client address per
 // hour, which is far too few for a load test with many keys; everything measured afterwards goes over HTTP.
-import { createApiKey } from '../../src/auth/api-keys.js';
-import type { Database, Queryable } from '../../src/storage/index.js';
-import { openDatabase } from '../../src/storage/index.js';
-import { createWorkspace, selectWorkspace } from '../../src/workspaces/store.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
+import { createWorkspace, selectWorkspace } from '../../src/features/workspaces/store.js';
+import type { Database, Queryable } from '../../src/platform/storage/index.js';
+import { openDatabase } from '../../src/platform/storage/index.js';
 
 export interface SeededKey {
   email: string;

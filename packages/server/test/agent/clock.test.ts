@@ -2,7 +2,7 @@
 // SQL result, /me and /schema, and the refusal of NOW()/CURRENT_DATE quotes it.
 import { createGuard } from '@expense/sql-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGuarded } from '../../src/sql/pipeline.js';
+import { runGuarded } from '../../src/features/sql/pipeline.js';
 import {
   addWorkspace,
   createUser,

@@ -2,10 +2,10 @@
 // remove guesswork (settings after creating a workspace, categories, month buckets, decimal strings).
 import { createGuard } from '@expense/sql-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, daysBetween } from '../../src/clock/clock.js';
-import { coverageHints, FxCoverage, staleRatesInstruction } from '../../src/fx/coverage.js';
-import { seedFxIfEmpty } from '../../src/fx/index.js';
-import { RECIPES } from '../../src/storage/relation-hints.js';
+import { coverageHints, FxCoverage, staleRatesInstruction } from '../../src/features/fx/coverage.js';
+import { seedFxIfEmpty } from '../../src/features/fx/index.js';
+import { addDays, daysBetween } from '../../src/platform/clock/clock.js';
+import { RECIPES } from '../../src/platform/storage/relation-hints.js';
 import {
   addWorkspace,
   createUser,

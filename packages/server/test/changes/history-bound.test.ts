@@ -3,7 +3,7 @@
 // saying it was dropped, and the recorded total always equals what is stored. Real HTTP on both engines.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeChanges } from '../../src/changes/store.js';
+import { purgeChanges } from '../../src/features/changes/store.js';
 import {
   addWorkspace,
   createUser,

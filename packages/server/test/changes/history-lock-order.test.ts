@@ -6,8 +6,8 @@
 import { migratedPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/storage/database.js';
-import { openDatabase } from '../../src/storage/index.js';
+import type { Database } from '../../src/platform/storage/database.js';
+import { openDatabase } from '../../src/platform/storage/index.js';
 import { addWorkspace, createUser } from '../sql/setup.js';
 
 describe('history lock order on PostgreSQL', () => {

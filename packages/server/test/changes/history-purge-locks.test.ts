@@ -5,7 +5,7 @@
 import { pooledEngines } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeChanges } from '../../src/changes/store.js';
+import { purgeChanges } from '../../src/features/changes/store.js';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
 
 const within = <T>(work: Promise<T>, ms = 60_000): Promise<T | 'no answer'> =>

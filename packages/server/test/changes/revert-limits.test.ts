@@ -5,9 +5,9 @@
 import { ENGINES, POSTGRES } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageApiError } from '../../src/http/storage-errors.js';
 import { createServer } from '../../src/index.js';
-import { openDatabase } from '../../src/storage/index.js';
+import { storageApiError } from '../../src/platform/http/storage-errors.js';
+import { openDatabase } from '../../src/platform/storage/index.js';
 import { installStubborn, STUBBORN_INSERT } from '../fairness/stubborn.js';
 import {
   addWorkspace,

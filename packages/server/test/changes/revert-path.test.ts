@@ -1,7 +1,7 @@
 // A revert runs its inverse statements on the user-SQL path: in the context every SQL request's transaction opens
 // (open_user_context, migration 0045), as the SQL role under row-level security. The older context function
 // (begin_user_context) is left in the database for servers of the previous release, and nothing calls it. With an
-// Idempotency-Key it goes through the SQL endpoints' one flow (idempotency/write.ts): replays, refusals kept, keys
+// Idempotency-Key it goes through the SQL endpoints' one flow (platform/idempotency/write.ts): replays, refusals kept, keys
 // reused and concurrent requests answer as on /v1/sql.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,8 +4,8 @@
 import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageCsp } from '../../src/http/browser-pages.js';
 import { createServer } from '../../src/index.js';
+import { pageCsp } from '../../src/platform/http/browser-pages.js';
 
 const HTTP = 'http://console.example.test';
 const HTTPS = 'https://expense.example';

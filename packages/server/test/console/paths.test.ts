@@ -6,10 +6,10 @@
 import { ENGINES, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/auth/api-keys.js';
-import { consoleCookieName } from '../../src/console/session.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
+import { consoleCookieName } from '../../src/features/console/session.js';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { createUser } from '../sql/setup.js';
 
 const ORIGIN = 'http://console.example.test';

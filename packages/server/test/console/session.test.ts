@@ -4,9 +4,9 @@
 import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeReturnTo, signInUrl } from '../../src/console/session.js';
+import { safeReturnTo, signInUrl } from '../../src/features/console/session.js';
+import { invitationMail } from '../../src/features/invitations/mail.js';
 import { createServer } from '../../src/index.js';
-import { invitationMail } from '../../src/mail/invitation-mail.js';
 
 const ORIGIN = 'http://console.example.test';
 

@@ -5,11 +5,11 @@ import { ENGINES, removeDir, tempDir } from '@expense/test-kit';
 import { DIALECT_WORDS, HTTP_ERRORS } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/auth/api-keys.js';
-import { consoleCookieName } from '../../src/console/session.js';
-import { inConsoleWords, signInHint } from '../../src/console/words.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
+import { consoleCookieName } from '../../src/features/console/session.js';
+import { inConsoleWords, signInHint } from '../../src/features/console/words.js';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { addWorkspace, createUser, insertEntries } from '../sql/setup.js';
 
 const ORIGIN = 'http://console.example.test';

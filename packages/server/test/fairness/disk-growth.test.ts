@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { type Live, request } from '../sql/setup.js';
 import { type Tenant, tenant } from './helpers.js';
 

@@ -3,7 +3,7 @@
 // once the process's memory passed EXPENSE_EMBEDDED_MAX_MEMORY_MB.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { addWorkspace, createUser, insertEntries, request, type TestUser } from '../sql/setup.js';
 import { ENDLESS } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StartDeadlineError } from '../../src/storage/errors.js';
-import { FairQueue } from '../../src/storage/fair-queue.js';
+import { StartDeadlineError } from '../../src/platform/storage/errors.js';
+import { FairQueue } from '../../src/platform/storage/fair-queue.js';
 
 /** Acquires in order and records the order in which places were granted. */
 function recorder(queue: FairQueue) {

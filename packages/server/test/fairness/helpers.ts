@@ -1,8 +1,8 @@
 // Shared pieces of the fairness tests: users with several keys, slow statements, and answers in the order
 // they arrived at the client.
-import { createApiKey } from '../../src/auth/api-keys.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
 import type { ServerConfigInput } from '../../src/index.js';
-import type { Database } from '../../src/storage/index.js';
+import type { Database } from '../../src/platform/storage/index.js';
 import {
   addWorkspace,
   createUser,

@@ -8,8 +8,8 @@ import { migratedPostgres } from '@expense/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { InflightLimiter } from '../../src/inflight/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { InflightLimiter } from '../../src/platform/inflight/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { request } from '../sql/setup.js';
 import { ENDLESS, type Tenant, tenant } from './helpers.js';
 

@@ -1,6 +1,6 @@
 // A process that takes in-flight leases in Redis and never gives them back (the test kills it).
 //   node --conditions=@expense/source --import tsx test/fairness/lease-holder.ts <prefix> <userId> <connectionId> <n> <leaseTtlMs>
-import { InflightLimiter } from '../../src/inflight/index.js';
+import { InflightLimiter } from '../../src/platform/inflight/index.js';
 
 const [prefix, userId, connectionId, n, leaseTtlMs] = process.argv.slice(2) as [
   string,

@@ -10,8 +10,8 @@ import { type EngineSpec, POSTGRES, pooledEngines, request } from '@expense/test
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type ServerConfigInput } from '../../src/index.js';
-import { InflightLimiter } from '../../src/inflight/index.js';
-import { type Database, type OpenDatabaseConfig, openDatabase } from '../../src/storage/index.js';
+import { InflightLimiter } from '../../src/platform/inflight/index.js';
+import { type Database, type OpenDatabaseConfig, openDatabase } from '../../src/platform/storage/index.js';
 import { addWorkspace, createUser, type TestUser, waitFor } from '../sql/setup.js';
 import {
   DEAF_INSERT,
@@ -171,7 +171,7 @@ describe('in-flight leases on PostgreSQL + Redis', () => {
     );
     attacker = await userWithWorkspace(served.db);
     const more = await served.db.transaction(async (tx) => {
-      const { createApiKey } = await import('../../src/auth/api-keys.js');
+      const { createApiKey } = await import('../../src/features/auth/api-keys.js');
       return [
         (await createApiKey(tx, attacker.userId, 'two')).apiKey,
         (await createApiKey(tx, attacker.userId, 'three')).apiKey,

@@ -2,7 +2,7 @@
 // sleeping for `seconds` and swallows every query_canceled (the protocol cancel and statement_timeout alike), as
 // the planner does while it folds a huge expression. Only ending its server process stops it. Installed as the
 // owner in the test's own database; what sends it is an ordinary INSERT the guard accepts.
-import type { Database } from '../../src/storage/index.js';
+import type { Database } from '../../src/platform/storage/index.js';
 
 export const STUBBORN_CATEGORY = 'stubborn';
 

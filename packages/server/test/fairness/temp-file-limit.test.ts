@@ -2,7 +2,7 @@
 // PostgreSQL and at start on the embedded engine).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { ENGINES } from '../sql/setup.js';
 
 describe.each(ENGINES)('temp_file_limit on $name', (engine) => {

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlSession } from '@expense/sql-guard';
 import { type EngineSpec, ENGINES as KIT_ENGINES, PGLITE } from '@expense/test-kit';
-import type { Database } from '../../src/storage/database.js';
-import { openDatabase } from '../../src/storage/open.js';
+import type { Database } from '../../src/platform/storage/database.js';
+import { openDatabase } from '../../src/platform/storage/open.js';
 
 export interface TestDatabase {
   db: Database;

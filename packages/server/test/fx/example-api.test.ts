@@ -1,7 +1,7 @@
 // The worked examples of docs/fx.md once more, this time as an agent sends them: through POST /v1/sql/query,
 // past the guard, under the restricted role and row-level security, on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFxText } from '../../src/fx/import.js';
+import { importFxText } from '../../src/features/fx/import.js';
 import { createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
 import { csv, ENTRIES, example } from './doc-examples.js';
 

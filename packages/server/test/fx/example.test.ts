@@ -2,7 +2,7 @@
 // with the tables printed in the doc.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFxText } from '../../src/fx/import.js';
+import { importFxText } from '../../src/features/fx/import.js';
 import { csv, ENTRIES, example } from './doc-examples.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 

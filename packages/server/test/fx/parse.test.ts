@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseEcbFile } from '../../src/fx/parse.js';
-import { parseEcbCsv } from '../../src/fx/parse-csv.js';
-import { parseEcbXml } from '../../src/fx/parse-xml.js';
-import { FX_SEED_CSV } from '../../src/fx/seed.js';
+import { parseEcbFile } from '../../src/features/fx/parse.js';
+import { parseEcbCsv } from '../../src/features/fx/parse-csv.js';
+import { parseEcbXml } from '../../src/features/fx/parse-xml.js';
+import { FX_SEED_CSV } from '../../src/features/fx/seed.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/fx/${name}`, import.meta.url), 'utf8');
 const csv = fixture('eurofxref-hist-excerpt.csv');

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { registerFxCommands } from '../../src/fx/cli.js';
-import type { FxLogger } from '../../src/fx/logger.js';
-import { fileToFetch, nextRun, startFxScheduler, syncFx } from '../../src/fx/sync.js';
+import { registerFxCommands } from '../../src/features/fx/cli.js';
+import type { FxLogger } from '../../src/features/fx/logger.js';
+import { fileToFetch, nextRun, startFxScheduler, syncFx } from '../../src/features/fx/sync.js';
 import { openPglite, type TestDatabase } from './engines.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/fx/${name}`, import.meta.url));

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { SqlSession } from '@expense/sql-guard';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rebuildFxDaily } from '../../src/fx/daily.js';
-import { importFxText } from '../../src/fx/import.js';
-import { seedFxIfEmpty } from '../../src/fx/seed.js';
+import { rebuildFxDaily } from '../../src/features/fx/daily.js';
+import { importFxText } from '../../src/features/fx/import.js';
+import { seedFxIfEmpty } from '../../src/features/fx/seed.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/fx/${name}`, import.meta.url), 'utf8');

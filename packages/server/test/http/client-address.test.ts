@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientBucket } from '../../src/ratelimit/client-address.js';
+import { clientBucket } from '../../src/platform/ratelimit/client-address.js';
 
 describe('client address buckets of per-address limits', () => {
   it('counts IPv4 addresses one by one, also IPv4-mapped', () => {

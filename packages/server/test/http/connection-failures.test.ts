@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionBuilder } from '../../src/http/actions.js';
-import { httpBasics } from '../../src/http/http-basics.js';
-import { isConnectionFailure } from '../../src/storage/connection-failure.js';
-import { openPostgres } from '../../src/storage/postgres.js';
+import { ActionBuilder } from '../../src/platform/http/actions.js';
+import { httpBasics } from '../../src/platform/http/http-basics.js';
+import { isConnectionFailure } from '../../src/platform/storage/connection-failure.js';
+import { openPostgres } from '../../src/platform/storage/postgres.js';
 
 const ADMIN_URL = process.env.EXPENSE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

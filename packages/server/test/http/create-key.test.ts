@@ -4,10 +4,10 @@
 import { type Client, migratedPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/auth/api-keys.js';
-import { KEY_CAPS } from '../../src/auth/key-caps.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
+import { KEY_CAPS } from '../../src/features/auth/key-caps.js';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { injectClient } from './helpers.js';
 
 describe('POST /v1/keys', () => {

@@ -5,7 +5,7 @@ import { codeOf, ENGINES, lastMailTo, removeDir, tempDir } from '@expense/test-k
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { injectClient } from './helpers.js';
 
 const PUBLIC = 'https://api.example.test';

@@ -2,7 +2,7 @@
 // workspace per hour; each refusal is 429 rate_limited with Retry-After, a policy and a hint. Withdrawing an
 // invitation of an address that never signed in leaves no user row. Real HTTP on both engines.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { INVITATION_LIMITS } from '../../src/ratelimit/invitation-limits.js';
+import { INVITATION_LIMITS } from '../../src/features/invitations/limits.js';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
 
 describe.each(ENGINES)('invitation limits on $name', (engine) => {

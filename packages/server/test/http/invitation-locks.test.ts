@@ -8,9 +8,9 @@
 import { pooledEngines } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { invitationLockKeys } from '../../src/invitations/locks.js';
-import { INVITATION_LIMITS } from '../../src/ratelimit/invitation-limits.js';
-import type { Database } from '../../src/storage/index.js';
+import { INVITATION_LIMITS } from '../../src/features/invitations/limits.js';
+import { invitationLockKeys } from '../../src/features/invitations/locks.js';
+import type { Database } from '../../src/platform/storage/index.js';
 import {
   addWorkspace,
   createUser,

@@ -12,9 +12,9 @@ import {
 } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiKey } from '../../src/auth/api-keys.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { injectClient } from './helpers.js';
 
 describe('key lifetimes (PostgreSQL)', () => {

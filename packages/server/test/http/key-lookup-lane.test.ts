@@ -2,9 +2,9 @@
 // address). A flood of unknown keys from over-budget addresses costs at most one query in flight and one
 // query per batch; a valid key in the flood is found. Real PGlite, counted by a pass-through Queryable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyVerifier } from '../../src/auth/api-keys.js';
-import type { Queryable } from '../../src/storage/database.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { KeyVerifier } from '../../src/features/auth/api-keys.js';
+import type { Queryable } from '../../src/platform/storage/database.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { createUser, type TestUser } from '../sql/setup.js';
 
 describe('batched key lookups for over-budget addresses (PGlite)', () => {

@@ -4,7 +4,7 @@
 // key, and read the invitations to other workspaces. Both engines.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/auth/api-keys.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
 
 describe.each(ENGINES)('keys of a narrow consent on $name', (engine) => {

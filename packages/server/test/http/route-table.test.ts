@@ -4,7 +4,7 @@ import { AGENT_PREFIX, AGENT_ROUTES, API_PREFIX, API_ROUTES, fastifyPath } from 
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 
 /** /v1 routes that are not API calls of the table: documents (Markdown, OpenAPI) and an alias of discovery. */
 const NOT_IN_TABLE = new Set([

@@ -7,8 +7,8 @@ import net from 'node:net';
 import { resolve } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/config.js';
-import { httpTimeouts } from '../../src/http/timeouts.js';
+import { parseConfig } from '../../src/platform/config/config.js';
+import { httpTimeouts } from '../../src/platform/http/timeouts.js';
 import { ENGINES, type Live, startLive } from '../sql/setup.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/bin.js');

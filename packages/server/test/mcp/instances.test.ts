@@ -6,7 +6,7 @@ import { POSTGRES, request } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { insertEntries, type Live, startWithWorkspace, type TestUser } from '../sql/setup.js';
 import { call, errorOf, httpClient } from './helpers.js';
 

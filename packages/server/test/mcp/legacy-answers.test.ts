@@ -1,4 +1,4 @@
-// The 2025-era stateless leg of /mcp (src/mcp/legacy.ts) answers each POST from a pooled server instance connected
+// The 2025-era stateless leg of /mcp (src/features/mcp/legacy.ts) answers each POST from a pooled server instance connected
 // to its own transport (json-exchange.ts), without the SDK's web transport. These are the answers that transport
 // gave, kept byte for byte: the media-type checks, an unsupported protocol version,
 // a notification, GET and DELETE. And a refused message leaves the pooled instance as it found it.

@@ -2,10 +2,10 @@
 //   pnpm --filter @expense/server exec node --conditions=@expense/source --import tsx test/mcp/transcript.ts
 // It drives /mcp with the SDK's own client over a real socket and prints each call and what the model reads.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createApiKey } from '../../src/auth/api-keys.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
+import { createWorkspace } from '../../src/features/workspaces/store.js';
 import { createServer } from '../../src/index.js';
-import { openDatabase } from '../../src/storage/index.js';
-import { createWorkspace } from '../../src/workspaces/store.js';
+import { openDatabase } from '../../src/platform/storage/index.js';
 
 const db = await openDatabase({ databaseUrl: 'memory://' });
 const app = await createServer({ logLevel: 'silent' }, { database: db });

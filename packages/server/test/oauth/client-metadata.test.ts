@@ -7,7 +7,7 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import { join } from 'node:path';
 import { removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchMetadataDocument, isPrivateAddress } from '../../src/oauth/client-metadata.js';
+import { fetchMetadataDocument, isPrivateAddress } from '../../src/features/oauth/client-metadata.js';
 import { createUser, type Live, PGLITE, request, startLive } from '../sql/setup.js';
 import { consentInBrowser, consoleCookie, pkce, REDIRECT_URI, tokenRequest } from './helpers.js';
 

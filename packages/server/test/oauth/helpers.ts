@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createApiKey } from '../../src/auth/api-keys.js';
-import { consoleCookieName } from '../../src/console/session.js';
-import type { Database } from '../../src/storage/index.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
+import { consoleCookieName } from '../../src/features/console/session.js';
+import type { Database } from '../../src/platform/storage/index.js';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 

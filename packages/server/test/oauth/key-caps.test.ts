@@ -4,7 +4,7 @@
 
 import { removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_CAPS } from '../../src/auth/key-caps.js';
+import { KEY_CAPS } from '../../src/features/auth/key-caps.js';
 import { createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
 import { consentInBrowser, consoleCookie, pkce, REDIRECT_URI } from './helpers.js';
 

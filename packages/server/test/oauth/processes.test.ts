@@ -6,7 +6,7 @@ import { type Client as InjectClient, migratedPostgres } from '@expense/test-kit
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { injectClient } from '../http/helpers.js';
 import { addWorkspace, createUser } from '../sql/setup.js';
 import { consentInBrowser, consoleCookie, pkce, REDIRECT_URI, tokenRequest } from './helpers.js';

@@ -11,7 +11,7 @@ import {
 } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cancelRequest } from '../../src/storage/cancel.js';
+import { cancelRequest } from '../../src/platform/storage/cancel.js';
 
 describe.runIf(poolerAvailable('the cancel test through PgBouncer'))('cancelRequest', () => {
   let target: FreshPostgres;

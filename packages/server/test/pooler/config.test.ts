@@ -1,8 +1,8 @@
 // DATABASE_DIRECT_URL and the two pool sizes in the configuration, and what openDatabase refuses.
 import { describe, expect, it } from 'vitest';
-import { configFromEnv, databaseOptions, parseConfig } from '../../src/config/config.js';
-import { StorageError } from '../../src/storage/errors.js';
-import { openDatabase } from '../../src/storage/index.js';
+import { configFromEnv, databaseOptions, parseConfig } from '../../src/platform/config/config.js';
+import { StorageError } from '../../src/platform/storage/errors.js';
+import { openDatabase } from '../../src/platform/storage/index.js';
 
 describe('the database configuration', () => {
   it('reads DATABASE_DIRECT_URL and defaults the pools to 10 for user SQL and 4 for internal work', () => {

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { addWorkspace, createUser, request, type TestUser } from '../sql/setup.js';
 
 const USER_POOL = 10; // the default databasePoolSize

@@ -46,7 +46,7 @@ describe.runIf(poolerAvailable('the pooler load test'))('behind PgBouncer in tra
     direct = new pg.Client({ connectionString: target.url });
     await direct.connect();
     // Users are made through the server's own storage (the pooled path too).
-    const { openDatabase } = await import('../../src/storage/index.js');
+    const { openDatabase } = await import('../../src/platform/storage/index.js');
     const db = await openDatabase({ databaseUrl: target.url, migrate: false });
     try {
       for (let i = 0; i < 4; i++) {

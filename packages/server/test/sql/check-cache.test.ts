@@ -1,7 +1,7 @@
 // The check cache in front of the guard's checkAsync: cache hits, and the bound on one user's long texts.
 import { createGuard, type Guard, GuardBusyError } from '@expense/sql-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckCache } from '../../src/routes/sql/check-cache.js';
+import { CheckCache } from '../../src/features/sql/check-cache.js';
 
 const long = `SELECT 1 IN (${Array.from({ length: 30_000 }, () => '1').join(',')})`;
 const keyOf = (userId: string, n: number) => ({ userId, connectionId: `${userId}-key-${n}` });

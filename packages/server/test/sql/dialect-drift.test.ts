@@ -1,10 +1,10 @@
 import { createGuard } from '@expense/sql-guard';
 import { ENGINES, type EngineSpec, engineSelected } from '@expense/test-kit';
 import { describe, expect, it } from 'vitest';
+import { serverDialect } from '../../src/features/sql/dialect.js';
+import { runGuarded } from '../../src/features/sql/pipeline.js';
 import { createServer } from '../../src/index.js';
-import { serverDialect } from '../../src/routes/sql/dialect.js';
-import { runGuarded } from '../../src/sql/pipeline.js';
-import { openDatabase } from '../../src/storage/index.js';
+import { openDatabase } from '../../src/platform/storage/index.js';
 import { startWithWorkspace } from './setup.js';
 
 /**

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { bashArgs, codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/auth/api-keys.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
 import { type Json, type Live, PGLITE, startLive } from './setup.js';
 
 const run = promisify(execFile);

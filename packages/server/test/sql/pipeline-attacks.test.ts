@@ -1,11 +1,11 @@
-// Two attacks on the SQL request path (src/sql/pipeline.ts): a request that waits for a pooled connection past its
+// Two attacks on the SQL request path (src/features/sql/pipeline.ts): a request that waits for a pooled connection past its
 // deadline, and a client that goes away while its statement runs. Neither may keep running SQL nor hold on to a
 // connection or an in-flight place.
 import { request as httpRequest } from 'node:http';
 import { migratedPostgres, pooledEngines } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 import { addWorkspace, createUser, ENGINES, type Live, request, startLive, waitFor } from './setup.js';
 
 /** 10^10 rows counted: minutes on either engine, without temporary files (which temp_file_limit would stop). */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { migratedPostgres } from '@expense/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/storage/index.js';
+import { openDatabase } from '../../src/platform/storage/index.js';
 import { addWorkspace, createUser, type Live, PGLITE, request, startLive, type TestUser } from './setup.js';
 
 const QUERY = { sql: 'SELECT 1 AS one' };

@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { type EngineSpec, type RequestOptions, type Response, request } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
-import { createApiKey } from '../../src/auth/api-keys.js';
+import { createApiKey } from '../../src/features/auth/api-keys.js';
+import { createWorkspace } from '../../src/features/workspaces/store.js';
 import { type CreateServerOptions, createServer, type ServerConfigInput } from '../../src/index.js';
-import { type Database, openDatabase } from '../../src/storage/index.js';
-import { createWorkspace } from '../../src/workspaces/store.js';
+import { type Database, openDatabase } from '../../src/platform/storage/index.js';
 
 export {
   ENGINES,

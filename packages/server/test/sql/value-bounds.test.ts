@@ -7,7 +7,7 @@ import { createGuard, type Guard, type RunResult } from '@expense/sql-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowCheckColumn } from '../../../sql-guard/src/run/wrapper-sql.js';
 import { recording } from '../../../sql-guard/test/run/helpers.js';
-import { runGuarded } from '../../src/sql/pipeline.js';
+import { runGuarded } from '../../src/features/sql/pipeline.js';
 import { ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
 
 const insert = (amount: string) =>

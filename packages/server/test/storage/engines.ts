@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyBlankPglite, copyMigratedPglite, engineSelected, freshPostgres } from '@expense/test-kit';
-import type { Database } from '../../src/storage/database.js';
-import { type OpenDatabaseConfig, openDatabase } from '../../src/storage/open.js';
+import type { Database } from '../../src/platform/storage/database.js';
+import { type OpenDatabaseConfig, openDatabase } from '../../src/platform/storage/open.js';
 
 export interface EngineFixture {
   /** Config that opens this engine's database (PGlite: the same dataDir each time). */

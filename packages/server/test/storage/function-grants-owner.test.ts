@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { ADMIN_URL, type FreshPostgres, freshPostgres } from '@expense/test-kit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsDirectory } from '../../src/storage/migrate.js';
-import { openDatabase } from '../../src/storage/open.js';
+import { migrationsDirectory } from '../../src/platform/storage/migrate.js';
+import { openDatabase } from '../../src/platform/storage/open.js';
 
 describe('migration 0012 with a non-superuser owner (PostgreSQL)', () => {
   const suffix = randomBytes(5).toString('hex');

@@ -6,8 +6,8 @@ import { createGuard, type Mode } from '@expense/sql-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The guard's legitimate corpus, over the real columns of the dialect.
 import { cases } from '../../../sql-guard/test/check/corpus.js';
-import { runGuarded } from '../../src/sql/pipeline.js';
-import type { Database, Queryable } from '../../src/storage/database.js';
+import { runGuarded } from '../../src/features/sql/pipeline.js';
+import type { Database, Queryable } from '../../src/platform/storage/database.js';
 import { ENGINES, type EngineFixture } from './engines.js';
 import { type Seed, seedTwoWorkspaces } from './seed.js';
 
@@ -173,7 +173,7 @@ describe.each(ENGINES)('the SQL role’s functions on %s', (_name, makeFixture) 
     const failed: string[] = [];
     for (const [sql, mode] of cases) {
       try {
-        // The SQL endpoints' own plan (src/sql/pipeline.ts): the guard's settings check in the context, as the owner.
+        // The SQL endpoints' own plan (src/features/sql/pipeline.ts): the guard's settings check in the context, as the owner.
         await runGuarded(
           db,
           guard,

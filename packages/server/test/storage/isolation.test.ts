@@ -1,13 +1,13 @@
 // Workspace isolation proved at the database level, below the guard: raw SQL runs as the SQL role inside
 // userTransaction, with nothing but PostgreSQL's grants and row-level security in the way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, UserContext } from '../../src/storage/database.js';
+import type { Database, UserContext } from '../../src/platform/storage/database.js';
 import {
   DatabaseUnavailableError,
   InvalidContextError,
   MutationOutcomeUnknownError,
   StorageError,
-} from '../../src/storage/errors.js';
+} from '../../src/platform/storage/errors.js';
 import { ENGINES, type EngineFixture } from './engines.js';
 import { grantProbes, type Seed, seedTwoWorkspaces, sqlState } from './seed.js';
 

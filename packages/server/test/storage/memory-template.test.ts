@@ -3,9 +3,9 @@
 // them on open, and `migrate: false` still starts empty.
 import { emptyPgliteDir, removeDir } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/storage/database.js';
-import { loadMigrations, migrate } from '../../src/storage/migrate.js';
-import { openDatabase } from '../../src/storage/open.js';
+import type { Database } from '../../src/platform/storage/database.js';
+import { loadMigrations, migrate } from '../../src/platform/storage/migrate.js';
+import { openDatabase } from '../../src/platform/storage/open.js';
 
 const MARK = 'expense_internal.template_mark';
 const files = loadMigrations();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/storage/database.js';
-import { MigrationError } from '../../src/storage/errors.js';
-import { loadMigrations, migrate } from '../../src/storage/migrate.js';
-import { USER_RELATIONS } from '../../src/storage/names.js';
-import { relationHints } from '../../src/storage/relation-hints.js';
-import { describeRelations } from '../../src/storage/schema-catalog.js';
+import type { Database } from '../../src/platform/storage/database.js';
+import { MigrationError } from '../../src/platform/storage/errors.js';
+import { loadMigrations, migrate } from '../../src/platform/storage/migrate.js';
+import { USER_RELATIONS } from '../../src/platform/storage/names.js';
+import { relationHints } from '../../src/platform/storage/relation-hints.js';
+import { describeRelations } from '../../src/platform/storage/schema-catalog.js';
 import { ENGINES, type EngineFixture } from './engines.js';
 
 describe.each(ENGINES)('migrations and catalog on %s', (engine, makeFixture) => {

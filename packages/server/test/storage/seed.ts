@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, UserContext } from '../../src/storage/database.js';
+import type { Database, UserContext } from '../../src/platform/storage/database.js';
 
 /** Two workspaces with rows in every workspace table, a member of each, and a user who belongs to neither. */
 export interface Seed {

@@ -5,8 +5,8 @@
 // user path (db.userTransaction: the SQL role, the workspace's RLS settings and time zone), as the server runs SQL.
 import { reportScript } from '@expense/wire/reports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/storage/database.js';
-import { RECIPES } from '../../src/storage/relation-hints.js';
+import type { Database } from '../../src/platform/storage/database.js';
+import { RECIPES } from '../../src/platform/storage/relation-hints.js';
 import { ENGINES, type EngineFixture } from './engines.js';
 import { type Seed, seedTwoWorkspaces } from './seed.js';
 

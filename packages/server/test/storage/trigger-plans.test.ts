@@ -5,7 +5,7 @@
 // one more row must read about one index entry, not the workspace's rows. Counted with the transaction's own
 // statistics (pg_stat_get_xact_tuples_returned), so nothing here depends on timing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '../../src/storage/database.js';
+import type { Database, Queryable } from '../../src/platform/storage/database.js';
 import { ENGINES, type EngineFixture } from './engines.js';
 import { type Seed, seedTwoWorkspaces } from './seed.js';
 

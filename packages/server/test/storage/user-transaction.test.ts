@@ -1,11 +1,11 @@
 // User transactions: BEGIN, the context and the workspace lookup (in the SQL endpoints' plan, with the first
-// statement, and a read-only transaction's COMMIT behind its last batch: src/sql/pipeline.ts).
+// statement, and a read-only transaction's COMMIT behind its last batch: src/features/sql/pipeline.ts).
 import { type BatchInfo, createGuard } from '@expense/sql-guard';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGuarded } from '../../src/sql/pipeline.js';
-import type { Database, UserContext } from '../../src/storage/database.js';
-import { InvalidContextError, WorkspaceNotResolvedError } from '../../src/storage/errors.js';
+import { runGuarded } from '../../src/features/sql/pipeline.js';
+import type { Database, UserContext } from '../../src/platform/storage/database.js';
+import { InvalidContextError, WorkspaceNotResolvedError } from '../../src/platform/storage/errors.js';
 import { ENGINES, type EngineFixture } from './engines.js';
 import { grantProbes, type Seed, seedTwoWorkspaces, sqlState } from './seed.js';
 
@@ -111,7 +111,7 @@ describe.each(ENGINES)('user transactions on %s', (engine, makeFixture) => {
       try {
         const guard = await createGuard();
         const sent: string[] = [];
-        // The SQL endpoints' plan (src/sql/pipeline.ts): BEGIN, context and the guard's batch in one round trip.
+        // The SQL endpoints' plan (src/features/sql/pipeline.ts): BEGIN, context and the guard's batch in one round trip.
         const result = await runGuarded(
           other,
           guard,

@@ -4,12 +4,10 @@
  * Client or Pool, a PGlite instance, a SqlSession. Values may come back parsed or as PostgreSQL's text output.
  */
 import type { Operation } from '../types.js';
+import { type CatalogClient, literal } from './sql.js';
 import { rlsBypassLateral } from './views.js';
 
-/** Anything that runs one SQL text and answers its rows: pg's Client and Pool, PGlite, a SqlSession. */
-export interface CatalogClient {
-  query(text: string): Promise<{ rows: readonly unknown[] }>;
-}
+export { type CatalogClient, identifier, literal } from './sql.js';
 
 /** A relation as the catalog has it. */
 export interface CatalogRelation {
@@ -36,11 +34,6 @@ export interface CatalogRelation {
   /** Read with `views`: the tables with row-level security this view reads past their policies (views.ts). */
   bypasses: { table: string; owner: string }[];
 }
-
-/** A SQL string literal (standard_conforming_strings on). */
-export const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
-/** A quoted identifier. */
-export const identifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /** The role a catalog read asks about: a named role, or the session's current_user. */
 const roleExpression = (role: string | undefined): string =>

@@ -3,7 +3,7 @@
  * carry the tenant column lets one tenant link its rows to another tenant's, and tells it (success or 23503) which of
  * another tenant's ids exist. A composite key `(tenant, id)` referencing `(tenant, id)` closes both.
  */
-import { type CatalogClient, literal } from './catalog.js';
+import { type CatalogClient, literal } from './sql.js';
 
 export interface CrossTenantReference {
   constraint: string;

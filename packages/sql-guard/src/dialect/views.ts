@@ -3,7 +3,7 @@
  * (view_bypasses_rls), and what a security_invoker view needs the role to read underneath (pg_rewrite and pg_depend
  * record the columns a view's query reads).
  */
-import { type CatalogClient, literal } from './catalog.js';
+import { type CatalogClient, literal } from './sql.js';
 
 /** Whether a relation's reloptions make it security_invoker (`c` the pg_class row). */
 const invoker = (c: string): string =>

@@ -1,0 +1,5 @@
+export interface WriteOptions {
+  file?: string;
+  yes?: boolean;
+  dryRun?: boolean;
+}

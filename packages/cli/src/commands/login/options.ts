@@ -1,0 +1,6 @@
+export interface LoginOptions {
+  email?: string;
+  label?: string;
+  insecureStorage?: boolean;
+  force?: boolean;
+}

@@ -1,0 +1,3 @@
+export interface McpOptions {
+  readOnly?: boolean;
+}

@@ -1,0 +1,150 @@
+/** `expense-server backup <file>` and `restore <file>`: the embedded engine's data directory (docs/operations.md). */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { Command } from 'commander';
+import {
+  ConfigError,
+  parseConfig,
+  type ServerConfig,
+  type ServerConfigInput,
+} from '../../platform/config/config.js';
+import { ADMIN_BACKUP_PATH, runningServer, SERVER_STATE_FILE } from './admin.js';
+import { writeAtomically } from './files.js';
+
+export interface BackupCommandDeps {
+  addOptions: (command: Command) => Command;
+  configFrom: (options: Record<string, unknown>) => ServerConfigInput;
+}
+
+function embeddedDataDir(config: ServerConfig): string {
+  if (config.databaseUrl !== undefined) {
+    throw new ConfigError(
+      'backup and restore are for the embedded engine (no DATABASE_URL): back a PostgreSQL server up with pg_dump.',
+    );
+  }
+  return resolve(config.dataDir);
+}
+
+const say = (line: string) => process.stdout.write(`expense-server: ${line}\n`);
+
+/** A consistent copy: through the running server (between its transactions), or the directory opened here. */
+export async function backup(file: string, config: ServerConfig): Promise<void> {
+  const dataDir = embeddedDataDir(config);
+  const target = resolve(file);
+  const server = await runningServer(dataDir);
+  let bytes: Uint8Array;
+  if (server) {
+    if (server.url === null) {
+      throw new Error(`the server on ${dataDir} (pid ${server.pid}) is starting: try again once it serves`);
+    }
+    const res = await fetch(`${server.url}${ADMIN_BACKUP_PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    if (!res.ok) {
+      throw new Error(
+        `the server running on ${dataDir} (pid ${server.pid}) refused the backup: HTTP ${res.status}`,
+      );
+    }
+    bytes = new Uint8Array(await res.arrayBuffer());
+    await writeAtomically(target, bytes);
+    say(`backup of the running server (pid ${server.pid}) written to ${target} (${bytes.length} bytes)`);
+    return;
+  }
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`no embedded database in ${dataDir}`);
+  const db = await PGlite.create({ dataDir });
+  try {
+    await db.exec('CHECKPOINT');
+    bytes = new Uint8Array(await (await db.dumpDataDir('gzip')).arrayBuffer());
+  } finally {
+    await db.close();
+  }
+  await writeAtomically(target, bytes);
+  say(`backup of ${dataDir} (no server running on it) written to ${target} (${bytes.length} bytes)`);
+}
+
+async function isEmptyOrMissing(dir: string): Promise<boolean> {
+  try {
+    return (await readdir(dir)).length === 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+}
+
+const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
+
+/**
+ * Restores a backup into the data directory: refused while a server runs on it; the directory must be empty or
+ * missing, or `replace` set (the old directory is then kept beside it as `<dir>.before-restore-<time>`).
+ */
+export async function restore(file: string, config: ServerConfig, replace: boolean): Promise<void> {
+  const dataDir = embeddedDataDir(config);
+  const bytes = await readFile(resolve(file));
+  const server = await runningServer(dataDir);
+  if (server) {
+    throw new Error(`a server (pid ${server.pid}) runs on ${dataDir}: stop it before restoring into it`);
+  }
+  const empty = await isEmptyOrMissing(dataDir);
+  if (!empty && !replace) {
+    throw new Error(`${dataDir} is not empty: restore into an empty directory, or add --replace`);
+  }
+  // Unpacked and opened once beside the target (PostgreSQL checks it), then moved into place.
+  const staging = `${dataDir}.restoring-${stamp()}`;
+  await mkdir(dirname(dataDir), { recursive: true });
+  try {
+    const db = await PGlite.create({ dataDir: staging, loadDataDir: new Blob([bytes]) });
+    try {
+      await db.query('SELECT 1');
+    } finally {
+      await db.close();
+    }
+    await rm(join(staging, SERVER_STATE_FILE), { force: true }); // the backed-up server's, not a running one
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw new Error(`${file} is not a backup this server can restore: ${(error as Error).message}`);
+  }
+  let kept: string | undefined;
+  if (!empty) {
+    kept = `${dataDir}.before-restore-${stamp()}`;
+    await rename(dataDir, kept);
+  } else if (existsSync(dataDir)) {
+    await rmdir(dataDir);
+  }
+  await rename(staging, dataDir);
+  say(
+    `restored ${resolve(file)} into ${dataDir}${kept ? ` (the previous directory is kept as ${kept})` : ''}; start the server on it`,
+  );
+}
+
+export function registerBackupCommands(program: Command, deps: BackupCommandDeps): void {
+  const fail = (error: unknown) => {
+    process.stderr.write(`expense-server: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  };
+  deps
+    .addOptions(
+      program
+        .command('backup')
+        .argument('<file>', 'the backup to write (a gzipped tarball of the data directory)')
+        .description(
+          'a consistent copy of the embedded database, through the server running on it if one does',
+        ),
+    )
+    .action((file: string, opts: Record<string, unknown>) =>
+      backup(file, parseConfig(deps.configFrom(opts))).catch(fail),
+    );
+  deps
+    .addOptions(
+      program
+        .command('restore')
+        .argument('<file>', 'a backup written by `expense-server backup` or the schedule')
+        .option('--replace', 'replace a data directory that is not empty (the old one is kept beside it)')
+        .description('restore a backup into the data directory (no server may run on it)'),
+    )
+    .action((file: string, opts: Record<string, unknown>) =>
+      restore(file, parseConfig(deps.configFrom(opts)), opts.replace === true).catch(fail),
+    );
+}

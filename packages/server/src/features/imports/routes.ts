@@ -1,0 +1,359 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  buildInsert,
+  ImportError,
+  type LedgerRow,
+  type PreparedImport,
+  planBatches,
+  prepareImport,
+} from '@expense/import';
+import {
+  API_ROUTES,
+  CHANGE_GROUP_HEADER,
+  CHANGE_LABEL_HEADER,
+  fastifyRoute,
+  IDEMPOTENCY_HEADER,
+  IMPORT_LISTED_ROWS,
+  IMPORT_MAX_BYTES,
+  type ImportData,
+  ImportDataSchema,
+  type ImportQuery,
+  ImportQuerySchema,
+  WORKSPACE_HEADER,
+} from '@expense/wire';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../platform/http/api-error.js';
+import { success } from '../../platform/http/envelope.js';
+import { apiKeySecurity, responses } from '../../platform/http/responses.js';
+import { idempotencyKeyOf } from '../../platform/idempotency/key.js';
+import { REPLAYED_HEADER } from '../../platform/idempotency/write.js';
+import type { Principal } from '../auth/api-keys.js';
+import { principalOf } from '../auth/authenticate.js';
+import { spendInOwnerTransaction } from '../sql/confirm-tokens.js';
+import { clientGone } from '../sql/deadline.js';
+import type { SqlService } from '../sql/routes.js';
+import { WorkspaceResolution } from '../sql/workspace.js';
+
+/**
+ * POST /v1/imports (issue 37): a bank file's bytes read by @expense/import's prepareImport with hooks that never ask
+ * (what a person would be asked is a coded refusal naming the query parameter that settles it), then written as
+ * the CLI writes it: INSERT ... SELECT FROM VALUES batches of at most 100 rows that skip external_ids already
+ * there, each run through the SQL endpoints' own handler (guard, limits, row-level security, history), all in one
+ * change group, so the import is one change of the history.
+ */
+
+interface SqlStatement {
+  rowCount?: number | null;
+  rows?: { external_id?: string | null }[];
+}
+interface SqlData {
+  workspaceId: string;
+  statements: SqlStatement[];
+  changeId?: string | null;
+}
+
+/** What the reader's CLI words become on the HTTP API. */
+const QUERY_WORDS: [RegExp, string][] = [
+  [/--charges-positive/g, '?chargesPositive=true'],
+  [/--charges-negative/g, '?chargesNegative=true'],
+  [/--account <[^>]*>|--account/g, '?account=<account_id>'],
+  [/--currency/g, '?currency=XXX'],
+];
+const inQueryWords = (text: string) => QUERY_WORDS.reduce((t, [re, words]) => t.replace(re, words), text);
+
+/** The reader's refusal as the API's: the catalogue's codes, usage errors as invalid_request naming the parameter. */
+export function importRefusal(error: ImportError): ApiError {
+  const details = error.details ?? {};
+  switch (error.code) {
+    case 'import_ambiguous_sign':
+      return new ApiError('import_ambiguous_sign', error.message.replace(/; nothing was sent\.$/, '.'), {
+        details: { ...details, settle: ['chargesPositive=true', 'chargesNegative=true'] },
+      });
+    case 'import_unbalanced':
+      return new ApiError('import_unbalanced', error.message.replace(/; nothing was sent\.$/, '.'), {
+        details,
+      });
+    case 'import_too_large':
+      return new ApiError('import_too_large', error.message, { details: { limit: IMPORT_MAX_BYTES } });
+    case 'import_unreadable':
+    case 'invalid_csv':
+      return new ApiError('import_unreadable', error.message, {
+        ...(error.hint ? { hint: inQueryWords(error.hint) } : {}),
+        details,
+      });
+    default: {
+      const account = /account/i.test(`${error.message} ${error.hint ?? ''}`);
+      return new ApiError('invalid_request', inQueryWords(error.message), {
+        ...(error.hint ? { hint: inQueryWords(error.hint) } : {}),
+        details: {
+          ...details,
+          issues: [{ path: account ? 'query.account' : 'query', message: inQueryWords(error.message) }],
+        },
+      });
+    }
+  }
+}
+
+const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** A UUID made from a hash (version 4 bits set): the same request key gives the same change group. */
+function uuidOf(hex: string): string {
+  const h = `${hex.slice(0, 12)}4${hex.slice(13, 16)}${((Number.parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 32)}`;
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+export interface ImportCall {
+  principal: Principal;
+  bytes: Uint8Array;
+  query: ImportQuery;
+  headers: Record<string, string | string[] | undefined>;
+  requestId: string;
+  log: Parameters<SqlService>[1]['log'];
+  signal: AbortSignal;
+}
+
+export function importRoutes(ctx: AppContext, service: () => SqlService): FastifyPluginAsyncZod {
+  return async (app) => {
+    // The body is the file's bytes as sent, whatever its type, for this route only (this plugin's context).
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+
+    async function run(call: ImportCall): Promise<{ data: ImportData; replayed: boolean; notes: string[] }> {
+      const { principal, query } = call;
+      if (query.chargesPositive === 'true' && query.chargesNegative === 'true')
+        throw new ApiError('invalid_request', 'chargesPositive and chargesNegative exclude each other.', {
+          details: { issues: [{ path: 'query', message: 'one of chargesPositive, chargesNegative' }] },
+        });
+      const dryRun = query.dryRun === 'true';
+      const header = call.headers[WORKSPACE_HEADER.toLowerCase()];
+      const fileDigest = sha256(call.bytes);
+      const name = query.name ?? 'import';
+      const options = {
+        account: query.account ?? null,
+        charges:
+          query.chargesPositive === 'true'
+            ? 'positive'
+            : query.chargesNegative === 'true'
+              ? 'negative'
+              : null,
+        currency: query.currency?.toUpperCase() ?? null,
+      };
+      const subject = `-- import ${fileDigest} ${JSON.stringify(options)}`;
+      const confirm =
+        query.confirmToken === undefined
+          ? undefined
+          : await ctx.confirmations.verify(
+              query.confirmToken,
+              principal.connectionId,
+              subject,
+              typeof header === 'string' ? header : undefined,
+            );
+      if (confirm && dryRun)
+        throw new ApiError('invalid_request', 'confirmToken commits: send it without dryRun.', {
+          details: { issues: [{ path: 'query.dryRun', message: 'not with confirmToken' }] },
+        });
+      const workspace = new WorkspaceResolution(
+        ctx.db,
+        ctx.actions,
+        principal,
+        typeof header === 'string' ? header : confirm?.w,
+      );
+      const workspaceId = await workspace.resolve();
+
+      let prepared: PreparedImport;
+      try {
+        prepared = await prepareImport(
+          {
+            fileName: name,
+            bytes: call.bytes,
+            ...(query.account ? { account: query.account } : {}),
+            ...(options.currency ? { currency: options.currency } : {}),
+            ...(options.charges ? { charges: options.charges as 'positive' | 'negative' } : {}),
+          },
+          {
+            // Never asks: an ambiguous date order is refused like wrong usage, a card's sign by its code.
+            chooseDateFormat: async (formats, example) => {
+              throw new ApiError(
+                'import_unreadable',
+                `${name}: its dates read two ways (${example}: ${formats.join(' or ')}); nothing was imported.`,
+              );
+            },
+            workspaceCurrency: async () => {
+              const { rows } = await ctx.db.query<{ reporting_currency: string }>(
+                'SELECT reporting_currency FROM public.workspace_settings WHERE workspace_id = $1',
+                [workspaceId],
+              );
+              return rows[0]?.reporting_currency ?? 'USD';
+            },
+          },
+        );
+      } catch (error) {
+        if (error instanceof ImportError) throw importRefusal(error);
+        throw error;
+      }
+      if (prepared.into !== 'ledger_entries') throw new Error('an import reads ledger rows');
+      const rows: LedgerRow[] = prepared.rows;
+      const target = prepared.target;
+      const notes = prepared.notes.map(inQueryWords);
+      const accounts = [...new Set(rows.map((r) => r.account_id))];
+      const currencies = [...new Set(rows.map((r) => r.currency))];
+      const r0 = prepared.reconciliation[0];
+
+      if (confirm) await ctx.db.transaction((tx) => spendInOwnerTransaction(tx, confirm));
+      const requestKey = idempotencyKeyOf(call.headers[IDEMPOTENCY_HEADER.toLowerCase()]);
+      const key = requestKey ?? (confirm ? `confirm-${confirm.id}` : undefined);
+      const groupId = key ? uuidOf(sha256(`import-group\n${principal.connectionId}\n${key}`)) : randomUUID();
+
+      let changeId: string | undefined;
+      let replays = 0;
+      const batches = planBatches(rows, target);
+      // Every batch is dry-run first (all are checked before any commits); a file with nothing new then commits
+      // nothing and makes no change in the history, unless a keyed request is to replay its kept answers.
+      if (!dryRun) {
+        const news = await runBatches(true);
+        if (news.size === 0 && !key) return answer(news, undefined, false);
+      }
+      const final = await runBatches(dryRun);
+      return answer(final, changeId, batches.length > 0 && replays === batches.length);
+
+      async function runBatches(dry: boolean): Promise<Set<string>> {
+        const found = new Set<string>();
+        for (const batch of batches) {
+          const sql = `${buildInsert(batch.rows, target)}\nRETURNING external_id`;
+          const headers: Record<string, string> = { [WORKSPACE_HEADER.toLowerCase()]: workspaceId };
+          if (!dry) {
+            headers[CHANGE_GROUP_HEADER.toLowerCase()] = groupId;
+            headers[CHANGE_LABEL_HEADER.toLowerCase()] = encodeURIComponent(`import ${name}`.slice(0, 100));
+            if (key)
+              headers[IDEMPOTENCY_HEADER.toLowerCase()] =
+                `import-${sha256(`${key}\n${batch.index}`).slice(0, 48)}`;
+          }
+          const result = await service()('/sql/execute', {
+            principal,
+            headers,
+            body: { sql, ...(dry ? { dryRun: true } : {}) },
+            arrivedAt: Date.now(),
+            signal: call.signal,
+            requestId: call.requestId,
+            log: call.log,
+          });
+          const envelope = JSON.parse(result.body) as {
+            ok: boolean;
+            data?: SqlData;
+            error?: { code: string };
+          };
+          if (!envelope.ok || !envelope.data) {
+            // A kept refusal replayed: answer it as it was.
+            const e = envelope.error as {
+              code?: string;
+              message?: string;
+              details?: Record<string, unknown>;
+            };
+            throw new ApiError((e?.code ?? 'internal_error') as never, e?.message, {
+              ...(e?.details ? { details: e.details } : {}),
+            });
+          }
+          if (!dry && result.headers[REPLAYED_HEADER] === 'true') replays++;
+          for (const row of envelope.data.statements[0]?.rows ?? [])
+            if (row.external_id) found.add(row.external_id);
+          if (!dry && envelope.data.changeId) changeId = envelope.data.changeId;
+        }
+        return found;
+      }
+
+      async function answer(
+        added: Set<string>,
+        changeId: string | undefined,
+        replayed: boolean,
+      ): Promise<{ data: ImportData; replayed: boolean; notes: string[] }> {
+        const toAdd = rows.filter((r) => added.has(r.external_id));
+        const present = rows.filter((r) => !added.has(r.external_id));
+        const skipped = [
+          ...prepared.left,
+          ...present.map((r) => ({ line: r.line, reason: 'already in the workspace' })),
+        ].sort((a, b) => a.line - b.line);
+        let token: { confirmToken: string; confirmTokenExpiresAt: string } | undefined;
+        if (dryRun && toAdd.length > 0)
+          token = await ctx.confirmations.issue(principal.connectionId, workspaceId, subject);
+        const data: ImportData = {
+          workspaceId,
+          format: prepared.format,
+          layout: prepared.bank?.name ?? null,
+          account: accounts.length === 1 ? accounts[0]! : null,
+          currency: currencies.length === 1 ? currencies[0]! : null,
+          rows: { add: toAdd.length, skip: skipped.length, refuse: 0 },
+          toAdd: toAdd.slice(0, IMPORT_LISTED_ROWS),
+          skipped,
+          refused: [],
+          reconciliation: r0
+            ? { opening: r0.opening, closing: r0.closing, sum: r0.sum, balanced: r0.balanced }
+            : null,
+          notes,
+          committed: changeId !== undefined,
+          ...(changeId ? { changeId } : {}),
+          ...(token ?? {}),
+        };
+        return { data, replayed, notes };
+      }
+    }
+
+    app.route({
+      ...fastifyRoute(API_ROUTES.importFile),
+      bodyLimit: IMPORT_MAX_BYTES,
+      preParsing: async (request) => {
+        const length = Number(request.headers['content-length'] ?? 0);
+        if (length > IMPORT_MAX_BYTES)
+          throw new ApiError(
+            'import_too_large',
+            `The file is ${length} bytes; POST /v1/imports reads at most ${IMPORT_MAX_BYTES} (10 MiB).`,
+            { details: { limit: IMPORT_MAX_BYTES } },
+          );
+      },
+      schema: {
+        tags: ['sql'],
+        summary:
+          'Import a bank file (its bytes as the body: CSV of any layout, OFX/QFX, QIF, CAMT.05x, MT940) into ledger_entries as one change; dryRun=true says what it would add, skip and refuse',
+        description: `The body is the file as the bank exports it (any Content-Type, e.g. text/csv or application/octet-stream), at most ${IMPORT_MAX_BYTES} bytes; it must arrive within the server's request timeout (30 s unless configured). Rows whose external_id the workspace holds are skipped, so the same file imports once.`,
+        security: apiKeySecurity,
+        querystring: ImportQuerySchema,
+        headers: z.object({
+          [WORKSPACE_HEADER.toLowerCase()]: z.string().optional(),
+          [IDEMPOTENCY_HEADER.toLowerCase()]: z.string().optional(),
+        }),
+        response: responses(200, ImportDataSchema),
+      },
+      handler: async (request, reply) => {
+        const body = request.body;
+        const bytes = Buffer.isBuffer(body) ? new Uint8Array(body) : new Uint8Array();
+        if (bytes.length === 0)
+          throw new ApiError('import_unreadable', 'The body is empty: send the bank file as the body.');
+        const { data, replayed } = await run({
+          principal: principalOf(request),
+          bytes,
+          query: request.query,
+          headers: request.headers,
+          requestId: request.id,
+          log: request.log,
+          signal: clientGone(reply.raw),
+        });
+        if (replayed) reply.header(REPLAYED_HEADER, 'true');
+        const instructions = data.committed
+          ? [
+              `Imported ${data.rows.add} row(s) as change ${data.changeId}: POST /changes/${data.changeId}/revert undoes it.`,
+            ]
+          : data.confirmToken
+            ? [
+                `Dry run: ${data.rows.add} row(s) would be added and ${data.rows.skip} skipped. Show the user toAdd; to commit, send the same file again without dryRun (or with ?confirmToken=).`,
+              ]
+            : [`Nothing to add: ${data.rows.skip} row(s) skipped.`];
+        return success(data, instructions);
+      },
+    });
+  };
+}
