@@ -59,6 +59,7 @@ import { loggerOptions } from './platform/http/logger.js';
 import { newRequestId } from './platform/http/request-id.js';
 import { clientErrorHandler, frameworkErrorHandler } from './platform/http/socket-errors.js';
 import { httpTimeouts } from './platform/http/timeouts.js';
+import { writeIdempotency } from './platform/idempotency/write.js';
 import { InflightLimiter } from './platform/inflight/index.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { createInvalidKeyLimit } from './platform/ratelimit/invalid-keys.js';
@@ -138,6 +139,7 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     invitationLimits: createInvitationLimits(limits),
     fxCoverage,
     confirmations,
+    idempotency: writeIdempotency(db, config.sqlDeadlineMs),
     // At most maxInflightPerKey / maxInflightPerUser SQL requests in flight (shared through Redis when set).
     inflight: new InflightLimiter({
       perKey: config.maxInflightPerKey,
@@ -147,6 +149,13 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       onRedisError: (error) => app.log.warn({ err: error }, 'in-flight limits: Redis did not answer'),
     }),
   };
+  const purgeIdempotency = setInterval(() => {
+    ctx.idempotency
+      .purgeExpired()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge'));
+  }, 10 * 60_000);
+  purgeIdempotency.unref();
+  app.addHook('onClose', async () => clearInterval(purgeIdempotency));
   // A key revoked by another process (PostgreSQL): forget it at once rather than when its cache entry expires.
   const stopListening = await db.listen?.(KEY_REVOKED_CHANNEL, {
     notify: (connectionId) => ctx.keys.invalidate({ connectionId }),

@@ -6,6 +6,7 @@ import type { InvitationLimiters } from './features/invitations/limits.js';
 import type { ConfirmationTokens } from './features/sql/confirm-tokens.js';
 import type { ServerConfig } from './platform/config/config.js';
 import type { ActionBuilder } from './platform/http/actions.js';
+import type { IdempotencyStore } from './platform/idempotency/store.js';
 import type { InflightLimiter } from './platform/inflight/index.js';
 import type { Mailer } from './platform/mail/mailer.js';
 import type { Limiter } from './platform/ratelimit/limits.js';
@@ -32,6 +33,8 @@ export interface AppContext {
   fxCoverage: FxCoverage;
   /** Confirmation tokens of dry runs, shared by every instance through the database (confirmations/). */
   confirmations: ConfirmationTokens;
+  /** Idempotency-Key records of every write route (one store; its expired records purged by the app). */
+  idempotency: IdempotencyStore;
   /** SQL requests (and reverts) in flight per key and per user (inflight/). */
   inflight: InflightLimiter;
 }

@@ -26,7 +26,7 @@ describe.each(ENGINES)('invitation mail on $name', (engine) => {
     const ws = await addWorkspace(live.db, owner.userId, 'Flat share');
     const first = await invite(ws, 'new-flatmate@example.test');
     expect(first.status).toBe(201);
-    expect(first.body.instructions.join(' ')).toMatch(/An e-mail with a link to the console/);
+    expect(first.body.instructions.join(' ')).toMatch(/mailed to the address with a link to the console/);
     const mail = await lastMailTo(outbox, 'new-flatmate@example.test');
     expect(mail.subject).toContain('“Flat share”');
     expect(mail.subject).toContain(owner.email);

@@ -21,7 +21,7 @@ import { success } from '../../platform/http/envelope.js';
 import { apiKeySecurity, responses } from '../../platform/http/responses.js';
 import { idempotencyKeyOf } from '../../platform/idempotency/key.js';
 import type { Claim } from '../../platform/idempotency/store.js';
-import { keyedWrite, sendAnswer, writeIdempotency } from '../../platform/idempotency/write.js';
+import { keyedWrite, sendAnswer } from '../../platform/idempotency/write.js';
 import { principalOf } from '../auth/authenticate.js';
 import { confirmIdempotencyKey, revertSubject } from '../sql/confirm-tokens.js';
 import { ArrivalDeadline, clientGone } from '../sql/deadline.js';
@@ -101,7 +101,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       maxBytes: ctx.config.changeHistoryMaxBytes,
       maxChanges: ctx.config.changeHistoryMaxChanges,
     });
-    const idempotency = writeIdempotency(ctx.db, ctx.config.sqlDeadlineMs);
+    const { idempotency } = ctx;
     // Changes older than 90 days, in bounded batches so that no purge holds locks for long.
     const purge = setInterval(() => {
       void (async () => {

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { success } from '../../platform/http/envelope.js';
 import { apiKeySecurity, errorResponses, responses } from '../../platform/http/responses.js';
+import { idempotencyHeaderSchema, ownerWrite } from '../../platform/idempotency/owner-write.js';
 import type { Queryable } from '../../platform/storage/database.js';
 import { principalOf } from '../auth/authenticate.js';
 import { normalizeEmail, upsertUser } from '../auth/otp.js';
@@ -86,68 +87,68 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         summary:
           'Invite a member by e-mail address (owners only); the invitation gives no access until the invitee accepts it (also an address that has not signed in yet)',
         security: apiKeySecurity,
+        headers: z.object(idempotencyHeaderSchema),
         params: WorkspaceParamsSchema,
         body: AddMemberBodySchema,
         response: { ...responses(201, MemberDataSchema), 200: responses(201, MemberDataSchema)[201] },
       },
       handler: async (request, reply) => {
-        const { userId } = principalOf(request);
-        const { result, workspaceName, inviterEmail } = await ctx.db.transaction(async (tx) => {
-          const workspace = await requireOwner(tx, userId, request.params.workspaceId);
-          const email = normalizeEmail(request.body.email);
-          // A new invitation is admitted before anything is written; admission never waits for a lock.
-          const known = await findMemberByEmail(tx, workspace.workspaceId, email);
-          if (!known) {
-            await admitInvitation(tx, ctx.invitationLimits, {
-              workspaceId: workspace.workspaceId,
-              email,
-              invitedBy: userId,
-            });
-          }
-          const user = await upsertUser(tx, email);
-          const invited = await inviteMember(tx, workspace.workspaceId, user.userId, userId);
-          const inviter = await tx.query<{ email: string }>(
-            'SELECT email FROM expense_internal.users WHERE user_id = $1',
-            [userId],
-          );
-          return {
-            result: invited,
-            workspaceName: workspace.name,
-            inviterEmail: inviter.rows[0]?.email ?? '',
-          };
+        const { userId, connectionId } = principalOf(request);
+        return ownerWrite(ctx, request, reply, connectionId, {
+          endpoint: 'POST /workspaces/{workspaceId}/members',
+          workspaceId: null,
+          transaction: async (tx) => {
+            const workspace = await requireOwner(tx, userId, request.params.workspaceId);
+            const email = normalizeEmail(request.body.email);
+            // A new invitation is admitted before anything is written; admission never waits for a lock.
+            const known = await findMemberByEmail(tx, workspace.workspaceId, email);
+            if (!known) {
+              await admitInvitation(tx, ctx.invitationLimits, {
+                workspaceId: workspace.workspaceId,
+                email,
+                invitedBy: userId,
+              });
+            }
+            const user = await upsertUser(tx, email);
+            const invited = await inviteMember(tx, workspace.workspaceId, user.userId, userId);
+            const inviter = await tx.query<{ email: string }>(
+              'SELECT email FROM expense_internal.users WHERE user_id = $1',
+              [userId],
+            );
+            return { ...invited, workspaceName: workspace.name, inviterEmail: inviter.rows[0]?.email ?? '' };
+          },
+          // A new invitation is mailed once it committed (not on a replay); a mail that cannot be sent leaves the
+          // invitation in place, to be seen at the invitee's next sign-in.
+          afterCommit: async (invited) => {
+            if (!invited.created) return;
+            await ctx.mailer
+              .send(
+                invitationMail({
+                  to: invited.member.email,
+                  workspaceName: invited.workspaceName,
+                  invitedBy: invited.inviterEmail,
+                  consoleUrl: `${ctx.actions.publicUrl}/console/`,
+                }),
+              )
+              .catch((error: unknown) => request.log.warn({ err: error }, 'invitation mail not sent'));
+          },
+          answer: (result) => ({
+            status: result.created ? 201 : 200,
+            envelope: success(
+              { member: result.member },
+              result.member.status === 'invited'
+                ? [
+                    'The address is invited, not yet a member: it sees no data until its owner signs in (send-code) and accepts the invitation (GET /invitations, then POST /invitations/{workspaceId}/accept). A new invitation is mailed to the address with a link to the console; if the mail does not arrive, the invitee still sees the invitation after signing in.',
+                    'Tell the user to ask the invitee to accept; withdraw the invitation with DELETE /workspaces/{workspaceId}/members/{userId}.',
+                  ]
+                : ['This address is already an active member.'],
+              [
+                a.listMembers(request.params.workspaceId),
+                a.removeMember(request.params.workspaceId, result.member.userId),
+              ],
+            ),
+          }),
         });
-        // A new invitation is mailed to its address (within the invitation limits admitted above); a mail that
-        // cannot be sent leaves the invitation in place, to be seen at the invitee's next sign-in.
-        const mailed =
-          result.created &&
-          (await ctx.mailer
-            .send(
-              invitationMail({
-                to: result.member.email,
-                workspaceName,
-                invitedBy: inviterEmail,
-                consoleUrl: `${ctx.actions.publicUrl}/console/`,
-              }),
-            )
-            .then(
-              () => true,
-              (error: unknown) => {
-                request.log.warn({ err: error }, 'invitation mail not sent');
-                return false;
-              },
-            ));
-        reply.code(result.created ? 201 : 200);
-        const instructions =
-          result.member.status === 'invited'
-            ? [
-                `The address is invited, not yet a member: it sees no data until its owner signs in (send-code) and accepts the invitation (GET /invitations, then POST /invitations/{workspaceId}/accept).${mailed ? ' An e-mail with a link to the console told them so.' : ''}`,
-                'Tell the user to ask the invitee to accept; withdraw the invitation with DELETE /workspaces/{workspaceId}/members/{userId}.',
-              ]
-            : ['This address is already an active member.'];
-        return success({ member: result.member }, instructions, [
-          a.listMembers(request.params.workspaceId),
-          a.removeMember(request.params.workspaceId, result.member.userId),
-        ]);
       },
     });
 

@@ -2,7 +2,6 @@ import { createGuard, GuardCheckError, type GuardOptions, type Mode } from '@exp
 import {
   API_ROUTES,
   fastifyRoute,
-  IDEMPOTENCY_HEADER,
   SqlExecuteBodySchema,
   SqlQueryBodySchema,
   SqlResultDataSchema,
@@ -15,19 +14,15 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { apiKeySecurity, responses } from '../../platform/http/responses.js';
 import { idempotencyKeyOf } from '../../platform/idempotency/key.js';
-import {
-  keyedWrite,
-  sendAnswer,
-  type WriteAnswer,
-  writeIdempotency,
-} from '../../platform/idempotency/write.js';
+import { idempotencyHeaderSchema } from '../../platform/idempotency/owner-write.js';
+import { keyedWrite, sendAnswer, type WriteAnswer } from '../../platform/idempotency/write.js';
 import type { Principal } from '../auth/api-keys.js';
 import { principalOf } from '../auth/authenticate.js';
 import { changeGroupHeaders, changeGroupOf } from '../changes/group.js';
 import { workspaceClock } from '../workspaces/time-zone.js';
 import { CheckCache } from './check-cache.js';
 import type { Wait } from './check-cache-queue.js';
-import { confirmIdempotencyKey } from './confirm-tokens.js';
+import { type ConfirmClaims, confirmIdempotencyKey } from './confirm-tokens.js';
 import { ArrivalDeadline, clientGone } from './deadline.js';
 import { assertDatabaseMatchesDialect, serverDialect } from './dialect.js';
 import { toSqlApiError } from './errors.js';
@@ -42,14 +37,6 @@ const workspaceHeader = {
     .string()
     .optional()
     .describe("Run in this workspace instead of the key's saved one (membership is checked)."),
-};
-const idempotencyHeader = {
-  [IDEMPOTENCY_HEADER.toLowerCase()]: z
-    .string()
-    .optional()
-    .describe(
-      'Up to 255 visible ASCII characters; the response is kept 24 hours for this ApiKey and replayed for the same request.',
-    ),
 };
 
 const endpoints = [
@@ -66,7 +53,7 @@ const endpoints = [
     path: API_ROUTES.sqlExecute.path,
     mode: 'execute',
     body: SqlExecuteBodySchema.strict(),
-    headers: z.object({ ...workspaceHeader, ...idempotencyHeader, ...changeGroupHeaders }),
+    headers: z.object({ ...workspaceHeader, ...idempotencyHeaderSchema, ...changeGroupHeaders }),
     summary: 'Run exactly one INSERT, UPDATE or DELETE (WITH forms included); dryRun rolls back',
   },
   {
@@ -74,7 +61,7 @@ const endpoints = [
     path: API_ROUTES.sqlScript.path,
     mode: 'script',
     body: SqlExecuteBodySchema.strict(),
-    headers: z.object({ ...workspaceHeader, ...idempotencyHeader, ...changeGroupHeaders }),
+    headers: z.object({ ...workspaceHeader, ...idempotencyHeaderSchema, ...changeGroupHeaders }),
     summary: 'Run one or more statements atomically (all or nothing); dryRun rolls back',
   },
 ] as const;
@@ -92,6 +79,11 @@ export interface SqlRequest {
   /** X-Workspace-Id, Idempotency-Key and the change group's headers, as after the consent check. */
   headers: Record<string, string | string[] | undefined>;
   body: { sql: string; dryRun?: boolean | undefined; confirmToken?: string | undefined };
+  /**
+   * A token its caller verified for a subject of its own (an import's file, features/imports/routes.ts), in place of
+   * body.confirmToken: spent in this write's transaction like one.
+   */
+  confirm?: ConfirmClaims;
   /** When the request arrived (epoch ms): its deadline counts from here. */
   arrivedAt: number;
   /** Aborts when the client went away. */
@@ -122,7 +114,7 @@ export function sqlRoutes(
       limits: { deadlineMs: ctx.config.sqlDeadlineMs },
       ...(checkPool ? { checkPool } : {}),
     });
-    const idempotency = writeIdempotency(ctx.db, guard.limits.deadlineMs);
+    const { idempotency } = ctx;
     const pipeline = new SqlPipeline({
       db: ctx.db,
       guard,
@@ -131,18 +123,13 @@ export function sqlRoutes(
       fxCoverage: ctx.fxCoverage,
     });
     const checks = new CheckCache(guard, { poolThreads: checkPool?.threads ?? 1 });
-    const purge = setInterval(() => {
-      idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'idempotency purge'));
-    }, PURGE_INTERVAL_MS);
     const purgeTokens = setInterval(() => {
       ctx.confirmations
         .purgeExpired()
         .catch((error: unknown) => app.log.warn({ err: error }, 'confirmation purge'));
     }, PURGE_INTERVAL_MS);
-    purge.unref();
     purgeTokens.unref();
     app.addHook('onClose', async () => {
-      clearInterval(purge);
       clearInterval(purgeTokens);
       await guard.close();
     });
@@ -193,14 +180,15 @@ export function sqlRoutes(
       // A dry run's token: this key, this SQL, the dry run's workspace (the default here), once (spent with the
       // write); without an Idempotency-Key of its own, a retry of the same token replays instead of failing.
       const confirm =
-        body.confirmToken === undefined
+        request.confirm ??
+        (body.confirmToken === undefined
           ? undefined
           : await ctx.confirmations.verify(
               body.confirmToken,
               principal.connectionId,
               sql,
               typeof header === 'string' ? header : undefined,
-            );
+            ));
       if (confirm) {
         if (body.dryRun === true) {
           throw new ApiError('invalid_request', 'confirmToken commits: send it without dryRun.', {

@@ -11,10 +11,12 @@ import {
   WorkspacesDataSchema,
 } from '@expense/wire';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { success } from '../../platform/http/envelope.js';
 import { apiKeySecurity, responses } from '../../platform/http/responses.js';
+import { idempotencyHeaderSchema, ownerWrite } from '../../platform/idempotency/owner-write.js';
 import type { Queryable } from '../../platform/storage/index.js';
 import { principalOf } from '../auth/authenticate.js';
 import { invitationPrompt } from '../invitations/prompt.js';
@@ -102,49 +104,55 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags: ['workspaces'],
         summary: 'Create a workspace with its reporting currency and time zone; you become its owner',
         security: apiKeySecurity,
+        headers: z.object(idempotencyHeaderSchema),
         body: CreateWorkspaceBodySchema,
         response: responses(201, CreatedWorkspaceDataSchema),
       },
       handler: async (request, reply) => {
-        const { userId } = principalOf(request);
+        const { userId, connectionId } = principalOf(request);
         const { name, currency, timeZone } = request.body;
-        const { settings, only, ...workspace } = await ctx.db
-          .transaction(async (tx) => {
+        return ownerWrite(ctx, request, reply, connectionId, {
+          endpoint: 'POST /workspaces',
+          workspaceId: null,
+          transaction: async (tx) => {
             await refuseBeyondWorkspaceCap(tx, userId, ctx.config.maxWorkspacesPerUser);
             const created = await createWorkspace(tx, userId, name, { currency, timeZone });
             return { ...created, only: (await countMemberships(tx, userId)) === 1 };
-          })
-          .catch((error: unknown) => {
-            // A zone this runtime knows and the database does not: the settings trigger refuses it.
-            if ((error as { code?: unknown }).code === '23514') {
-              throw new ApiError('invalid_request', `timeZone: the database does not know "${timeZone}".`, {
-                hint: TIME_ZONE_HINT,
-              });
-            }
-            throw error;
-          });
-        reply.code(201);
-        const defaulted = [
-          ...(currency ? [] : (['currency'] as const)),
-          ...(timeZone ? [] : (['timeZone'] as const)),
-        ];
-        const confirm =
-          defaulted.length === 0
-            ? `It reports in ${settings.currency} and its dates, and SQL, are in ${settings.timeZone}.`
-            : `${defaulted.join(' and ')} ${defaulted.length === 1 ? 'was' : 'were'} not given and defaulted (data.defaulted). ${CONFIRM_SETTINGS}`;
-        // The SQL endpoints use a user's only workspace without a selection: no select call for a first workspace.
-        const next = only
-          ? 'It is your only workspace: the SQL endpoints use it without selecting it. Read GET /schema, then use SQL.'
-          : 'Select it with POST /workspaces/{workspaceId}/select to use it for SQL.';
-        return success(
-          { workspace, settings, ...(defaulted.length ? { defaulted } : {}) },
-          defaulted.length ? [confirm, next] : [next, confirm],
-          [
-            ...(only ? [a.schema(), a.sqlQuery()] : []),
-            a.selectWorkspace(workspace.workspaceId),
-            a.listMembers(workspace.workspaceId),
-          ],
-        );
+          },
+          // A zone this runtime knows and the database does not: the settings trigger refuses it.
+          toApiError: (error) =>
+            (error as { code?: unknown }).code === '23514'
+              ? new ApiError('invalid_request', `timeZone: the database does not know "${timeZone}".`, {
+                  hint: TIME_ZONE_HINT,
+                })
+              : error,
+          answer: ({ settings, only, ...workspace }) => {
+            const defaulted = [
+              ...(currency ? [] : (['currency'] as const)),
+              ...(timeZone ? [] : (['timeZone'] as const)),
+            ];
+            const confirm =
+              defaulted.length === 0
+                ? `It reports in ${settings.currency} and its dates, and SQL, are in ${settings.timeZone}.`
+                : `${defaulted.join(' and ')} ${defaulted.length === 1 ? 'was' : 'were'} not given and defaulted (data.defaulted). ${CONFIRM_SETTINGS}`;
+            // The SQL endpoints use a user's only workspace without a selection: no select call for a first one.
+            const next = only
+              ? 'It is your only workspace: the SQL endpoints use it without selecting it. Read GET /schema, then use SQL.'
+              : 'Select it with POST /workspaces/{workspaceId}/select to use it for SQL.';
+            return {
+              status: 201,
+              envelope: success(
+                { workspace, settings, ...(defaulted.length ? { defaulted } : {}) },
+                defaulted.length ? [confirm, next] : [next, confirm],
+                [
+                  ...(only ? [a.schema(), a.sqlQuery()] : []),
+                  a.selectWorkspace(workspace.workspaceId),
+                  a.listMembers(workspace.workspaceId),
+                ],
+              ),
+            };
+          },
+        });
       },
     });
 
@@ -155,16 +163,23 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags: ['workspaces'],
         summary: 'Rename a workspace (owners)',
         security: apiKeySecurity,
+        headers: z.object(idempotencyHeaderSchema),
         params: WorkspaceParamsSchema,
         body: RenameWorkspaceBodySchema,
         response: responses(200, WorkspaceDataSchema),
       },
-      handler: async (request) => {
-        const { userId } = principalOf(request);
-        const workspace = await ctx.db.transaction((tx) =>
-          renameWorkspace(tx, userId, request.params.workspaceId, request.body.name),
-        );
-        return success({ workspace }, [], [a.listWorkspaces(), a.listMembers(workspace.workspaceId)]);
+      handler: async (request, reply) => {
+        const { userId, connectionId } = principalOf(request);
+        const { workspaceId } = request.params;
+        return ownerWrite(ctx, request, reply, connectionId, {
+          endpoint: 'PATCH /workspaces/{workspaceId}',
+          workspaceId: null, // the id is in the body's hash: a record must not depend on the workspace existing
+          transaction: (tx) => renameWorkspace(tx, userId, workspaceId, request.body.name),
+          answer: (workspace) => ({
+            status: 200,
+            envelope: success({ workspace }, [], [a.listWorkspaces(), a.listMembers(workspace.workspaceId)]),
+          }),
+        });
       },
     });
 

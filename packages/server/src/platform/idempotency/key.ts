@@ -21,7 +21,8 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
 /** What makes two requests "the same": endpoint, workspace and the parsed body (not its formatting). */
 export function requestHash(parts: {
   endpoint: string;
-  workspaceId: string;
+  workspaceId: string | null;
+  /** The SQL text, or the JSON body of a route that takes no SQL. */
   sql: string;
   dryRun: boolean;
 }): string {

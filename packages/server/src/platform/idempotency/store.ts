@@ -63,7 +63,8 @@ export class IdempotencyStore {
     connectionId: string;
     key: string;
     requestHash: string;
-    workspaceId: string;
+    /** None for a write that is not in a workspace (creating one). */
+    workspaceId: string | null;
   }): Promise<Begun> {
     const { connectionId, key, requestHash, workspaceId } = input;
     const giveUpAt = Date.now() + this.options.waitMs;
@@ -132,6 +133,23 @@ export class IdempotencyStore {
       : [await session.query('RESET ROLE'), await session.query(update)];
     if (results.at(-1)?.rowCount !== 1) {
       // Another request took the key over (this one outlived the stale limit): commit nothing.
+      throw new ApiError('idempotency_key_reused', 'This request lost its Idempotency-Key to a retry.', {
+        variant: 'taken_over',
+      });
+    }
+  }
+
+  /**
+   * Records a response in the caller's own transaction (the owner's routes: a workspace created, renamed, a member
+   * invited), so the record says "done" exactly when the write committed.
+   */
+  async completeOn(tx: Queryable, claim: Claim, response: KeptResponse): Promise<void> {
+    const { rowCount } = await tx.query(
+      `UPDATE ${TABLE} SET state = 'completed', status_code = $4, response_body = $5
+       WHERE connection_id = $1 AND idempotency_key = $2 AND claim_id = $3 AND state = 'pending'`,
+      [claim.connectionId, claim.key, claim.claimId, response.statusCode, response.body],
+    );
+    if (rowCount !== 1) {
       throw new ApiError('idempotency_key_reused', 'This request lost its Idempotency-Key to a retry.', {
         variant: 'taken_over',
       });

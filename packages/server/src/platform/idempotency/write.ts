@@ -40,7 +40,7 @@ export interface KeyedWrite {
   key: string;
   connectionId: string;
   /** What makes two requests the same (requestHash): another request with the key is idempotency_key_reused. */
-  request: { endpoint: string; workspaceId: string; sql: string; dryRun: boolean };
+  request: { endpoint: string; workspaceId: string | null; sql: string; dryRun: boolean };
   /** What the run threw, as the ApiError that answers it (or as it was, for what maps later); default: as thrown. */
   toApiError?(error: unknown): unknown;
   actions: ActionBuilder;
@@ -52,14 +52,15 @@ export interface KeyedWrite {
  * first: a completed record is the answer, sent again byte for byte with `idempotent-replayed: true`; a record of
  * another request is 409 idempotency_key_reused; one still running is waited for, then replayed (or 409
  * in_progress when it outlasts the wait). Holding the claim, `run` does the write and returns the success
- * envelope's JSON text; a committed write records it in its own transaction (completeInTransaction), a dry run
+ * envelope's JSON text (or a status and that text); a committed write records it in its own transaction
+ * (completeInTransaction, completeOn), a dry run
  * is recorded here. A refusal (under 500: nothing was committed, and the same request would be refused again)
  * is recorded like a success; anything else gives the key back for a retry and is thrown.
  */
 export async function keyedWrite(
   store: IdempotencyStore,
   write: KeyedWrite,
-  run: (claim: Claim) => Promise<string>,
+  run: (claim: Claim) => Promise<string | KeptResponse>,
 ): Promise<WriteAnswer> {
   const begun = await store.begin({
     connectionId: write.connectionId,
@@ -70,7 +71,8 @@ export async function keyedWrite(
   if ('replay' in begun) return { ...begun.replay, headers: { [REPLAYED_HEADER]: 'true' } };
   const { claim } = begun;
   try {
-    const kept: KeptResponse = { statusCode: 200, body: await run(claim) };
+    const ran = await run(claim);
+    const kept: KeptResponse = typeof ran === 'string' ? { statusCode: 200, body: ran } : ran;
     if (write.request.dryRun) await store.complete(claim, kept);
     return { ...kept, headers: {} };
   } catch (error) {
