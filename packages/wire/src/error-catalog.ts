@@ -77,7 +77,7 @@ const CLI_CONFIRM_AGAIN =
   'Run the command again: it makes a new dry run and asks for approval before committing.';
 
 const CONFIRM_AGAIN =
-  'Call the same tool (execute, or revert) without confirmToken for a new dry run, show the user its effect, then confirm with its new token.';
+  'Call the same tool (execute, revert or import) without confirmToken for a new dry run, show the user its effect, then confirm with its new token.';
 
 /** The codes of `http-api.md`, in the order of its status table. */
 export const HTTP_ERRORS = {
@@ -102,6 +102,14 @@ export const HTTP_ERRORS = {
         cliHint:
           'Give a file written by `expense export` (JSON, not the CSV zip), unchanged; nothing was restored.',
         consoleHint: 'Choose a file written by Export (JSON), unchanged; nothing was restored.',
+      },
+      import_account: {
+        hint: 'The file names no account: send it again with ?account=<account_id>, the account its rows go to (SELECT account_id FROM accounts lists them; ask the user which one).',
+        mcpHint:
+          'The file names no account: call import again with the account argument, the account_id its rows go to (query SELECT account_id FROM accounts lists them; ask the user which one).',
+        cliHint:
+          'The file names no account: give --account <id> (`expense query "SELECT account_id FROM accounts"` lists them).',
+        consoleHint: 'The file names no account: choose the account its rows go to.',
       },
     },
   },
@@ -449,6 +457,15 @@ export const HTTP_ERRORS = {
     consoleHint: 'The statement changed after the dry run: run the dry run again, then confirm.',
     mcpNext: CONFIRM_AGAIN,
     variants: {
+      import: {
+        hint: 'Send exactly the file of the dry run (byte for byte), with the same account, chargesPositive or chargesNegative and currency, in its workspace; or dry-run the new file for its own confirmToken.',
+        mcpHint:
+          'Call import again with exactly the file, account, charges and currency of the dry run, or dry-run the new file (no confirmToken) for its own token.',
+        cliHint: CLI_CONFIRM_AGAIN,
+        consoleHint: 'The file changed after the dry run: run the dry run again, then confirm.',
+        mcpNext:
+          'Call import without confirmToken for a new dry run of this file, show the user the rows it would add, then commit with its new token.',
+      },
       workspace_name: {
         hint: "Send confirmName equal to the workspace's name exactly (GET /v1/workspaces lists it), after the user has typed it: the deletion is final and nothing was deleted yet.",
         mcpHint: "Ask the user to type the workspace's name exactly; nothing was deleted.",
@@ -493,7 +510,7 @@ export const HTTP_ERRORS = {
     message: 'Which way the amounts point cannot be told from the file; nothing was imported.',
     hint: 'Ask the user how the card statement writes its charges (spending), then send the same body again with ?chargesPositive=true if they are positive numbers or ?chargesNegative=true if they are negative.',
     mcpHint:
-      'Ask the user how the card statement writes its charges (spending), then call import again with chargesPositive: true (positive numbers) or chargesNegative: true (negative numbers).',
+      'Ask the user how the card statement writes its charges (spending), then call import again with charges: "positive" (positive numbers) or charges: "negative" (negative numbers).',
     cliHint:
       'Run it again with --charges-positive if its charges (spending) are positive numbers, with --charges-negative if they are negative.',
     consoleHint:
@@ -644,6 +661,14 @@ export const HTTP_ERRORS = {
         mcpNext:
           'Do NOT run other writes yet: call history to see whether the revert is listed; only if it is not, call revert again with the same changeId and confirmToken (the same Idempotency-Key, so it cannot apply twice).',
       },
+      import: {
+        hint: 'The import may or may not be committed: send the same file again with the same confirmToken or Idempotency-Key; its committed batches are replayed, not added twice, and the rest are committed.',
+        mcpHint: 'The import may or may not be committed: call history to see whether it is listed.',
+        cliHint: 'The import may or may not be committed: see whether `expense history` lists it.',
+        consoleHint: 'The import may or may not be saved: see whether the Activity page lists it.',
+        mcpNext:
+          'Do NOT run other writes yet: call import again with the same file, arguments and confirmToken (its batches keep the Idempotency-Key of the token: what was committed is replayed, never added twice), or call history to see whether the import is listed.',
+      },
     },
   },
   database_unavailable: {
@@ -763,8 +788,16 @@ export const MCP_ERRORS = {
   confirmation_declined: { message: 'The user declined the change when asked.' },
   workspace_pinned: { message: 'The server is pinned to one workspace.' },
   invalid_report: { message: 'The report input is out of range.' },
+  confirmation_required: { message: 'An import commits only with the confirmToken of its dry run.' },
 } as const satisfies Record<string, { message: string; hint?: string }>;
 export type McpErrorCode = keyof typeof MCP_ERRORS;
+
+/**
+ * The import tool's hint for a refusal whose reader named options only `expense import` has (a column mapping,
+ * a preset, a delimiter, lines to skip): the tool takes none of them, but it reads a header of the ledger's names.
+ */
+export const MCP_IMPORT_LAYOUT_HINT =
+  "The file's columns cannot be told apart, and the import tool takes no column mapping: ask the user for the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or ask which columns hold the date, the amount and the payee and call import with the file's header line renamed to ts, amount, counterparty (get_schema lists the ledger_entries columns).";
 
 /** The next step an MCP tool result names after an API error (code, status and retryability as answered). */
 export function mcpNextStep(
@@ -858,6 +891,14 @@ const PHRASES: readonly Phrase[] = [
     console: '“Dry run write”',
   },
   { http: 'GET /schema', mcp: 'get_schema', cli: '`expense schema`' },
+  // POST /v1/imports: the reader's options in the API's query words (features/imports/routes.ts), for the import tool.
+  { http: 'POST /v1/imports', mcp: 'the import tool', console: 'the import' },
+  { http: '?account=<account_id>', mcp: 'the account argument' },
+  { http: '?chargesPositive=true', mcp: 'charges: "positive"' },
+  { http: '?chargesNegative=true', mcp: 'charges: "negative"' },
+  { http: '?currency=XXX', mcp: 'the currency argument' },
+  { http: ' (--date-format to say otherwise)', mcp: '' },
+  { http: ' (--encoding to say otherwise)', mcp: '' },
   { http: 'GET /v1/guide', mcp: 'get_guide' },
   { http: 'Ask the user to ', console: '' },
   { http: 'ask the user to ', console: '' },

@@ -89,6 +89,54 @@ describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
     },
   );
 
+  it("a dry run's confirmToken commits that file once: the same token replays, another file or account is refused", async () => {
+    const tokens = await addWorkspace(live.db, user.userId, 'Tokens');
+    const headers = { 'x-workspace-id': tokens };
+    const rowsIn = async () =>
+      (
+        await live.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM public.ledger_entries WHERE workspace_id = $1',
+          [tokens],
+        )
+      ).rows[0]!.n;
+    const query = { account: 'wise' };
+    const expected = await readerRows('wise.csv', 'wise');
+    const dry = await (await post(fixture('wise.csv'), { ...query, dryRun: 'true' }, headers)).json();
+    const confirmToken = dry.data.confirmToken as string;
+    expect(confirmToken).toEqual(expect.any(String));
+
+    // Bound to the bytes and the options: another file, or the same file into another account, is refused.
+    for (const [bytes, q] of [
+      [fixture('uk-amex-uk.csv'), query],
+      [fixture('wise.csv'), { account: 'elsewhere' }],
+    ] as const) {
+      const refused = await post(bytes, { ...q, confirmToken }, headers);
+      const body = await refused.json();
+      expect([refused.status, body.error.code]).toEqual([400, 'confirmation_mismatch']);
+      expect(body.error.message).toMatch(/another file/);
+    }
+    expect(await rowsIn()).toBe(0);
+
+    const done = await post(fixture('wise.csv'), { ...query, confirmToken }, headers);
+    const doneBody = await done.json();
+    expect(done.status, JSON.stringify(doneBody)).toBe(200);
+    expect(doneBody.data).toMatchObject({ committed: true, rows: { add: expected.length } });
+    expect(await rowsIn()).toBe(expected.length);
+
+    // The same token again is the same commit (its batches keyed by the token): replayed, nothing added ...
+    const again = await post(fixture('wise.csv'), { ...query, confirmToken }, headers);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await again.json()).data.changeId).toBe(doneBody.data.changeId);
+    // ... and under another Idempotency-Key the token is spent (it was, in the first batch's transaction).
+    const spent = await post(
+      fixture('wise.csv'),
+      { ...query, confirmToken },
+      { ...headers, 'idempotency-key': 'another-commit' },
+    );
+    expect([spent.status, (await spent.json()).error.code]).toEqual([409, 'confirmation_used']);
+    expect(await rowsIn()).toBe(expected.length);
+  });
+
   it('refuses an ambiguous card file with import_ambiguous_sign naming the parameters, and changes nothing', async () => {
     const before = await count();
     const refused = await post(AMBIGUOUS_CARD, { account: 'card' });

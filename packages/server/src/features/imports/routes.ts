@@ -24,14 +24,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../platform/http/api-error.js';
+import { ApiError, isApiError } from '../../platform/http/api-error.js';
 import { success } from '../../platform/http/envelope.js';
 import { apiKeySecurity, responses } from '../../platform/http/responses.js';
 import { idempotencyKeyOf } from '../../platform/idempotency/key.js';
 import { REPLAYED_HEADER } from '../../platform/idempotency/write.js';
 import type { Principal } from '../auth/api-keys.js';
 import { principalOf } from '../auth/authenticate.js';
-import { spendInOwnerTransaction } from '../sql/confirm-tokens.js';
 import { clientGone } from '../sql/deadline.js';
 import type { SqlService } from '../sql/routes.js';
 import { WorkspaceResolution } from '../sql/workspace.js';
@@ -42,6 +41,10 @@ import { WorkspaceResolution } from '../sql/workspace.js';
  * the CLI writes it: INSERT ... SELECT FROM VALUES batches of at most 100 rows that skip external_ids already
  * there, each run through the SQL endpoints' own handler (guard, limits, row-level security, history), all in one
  * change group, so the import is one change of the history.
+ *
+ * A dry run answers a confirmToken bound to the key, the workspace and the subject `-- import <SHA-256 of the bytes>
+ * <account, charges, currency>`; a commit with it spends it in the transaction of its first batch, and keys its
+ * batches by it (as /sql keys a commit by its token), so the same token again replays the commit: once, anywhere.
  */
 
 interface SqlStatement {
@@ -84,6 +87,12 @@ export function importRefusal(error: ImportError): ApiError {
         details,
       });
     default: {
+      // A file that names no account, and no ?account=: the one thing the caller adds (the catalogue says how).
+      if (/^No column for account_id\.$/.test(error.message))
+        return new ApiError('invalid_request', error.message, {
+          variant: 'import_account',
+          details: { ...details, issues: [{ path: 'query.account', message: 'required for this file' }] },
+        });
       const account = /account/i.test(`${error.message} ${error.hint ?? ''}`);
       return new ApiError('invalid_request', inQueryWords(error.message), {
         ...(error.hint ? { hint: inQueryWords(error.hint) } : {}),
@@ -148,12 +157,22 @@ export function importRoutes(ctx: AppContext, service: () => SqlService): Fastif
       const confirm =
         query.confirmToken === undefined
           ? undefined
-          : await ctx.confirmations.verify(
-              query.confirmToken,
-              principal.connectionId,
-              subject,
-              typeof header === 'string' ? header : undefined,
-            );
+          : await ctx.confirmations
+              .verify(
+                query.confirmToken,
+                principal.connectionId,
+                subject,
+                typeof header === 'string' ? header : undefined,
+              )
+              .catch((error: unknown) => {
+                if (isApiError(error) && error.code === 'confirmation_mismatch')
+                  throw new ApiError(
+                    'confirmation_mismatch',
+                    'The confirmToken was issued for another file, other options (account, charges, currency) or another workspace.',
+                    { variant: 'import' },
+                  );
+                throw error;
+              });
       if (confirm && dryRun)
         throw new ApiError('invalid_request', 'confirmToken commits: send it without dryRun.', {
           details: { issues: [{ path: 'query.dryRun', message: 'not with confirmToken' }] },
@@ -205,7 +224,6 @@ export function importRoutes(ctx: AppContext, service: () => SqlService): Fastif
       const currencies = [...new Set(rows.map((r) => r.currency))];
       const r0 = prepared.reconciliation[0];
 
-      if (confirm) await ctx.db.transaction((tx) => spendInOwnerTransaction(tx, confirm));
       const requestKey = idempotencyKeyOf(call.headers[IDEMPOTENCY_HEADER.toLowerCase()]);
       const key = requestKey ?? (confirm ? `confirm-${confirm.id}` : undefined);
       const groupId = key ? uuidOf(sha256(`import-group\n${principal.connectionId}\n${key}`)) : randomUUID();
@@ -238,6 +256,8 @@ export function importRoutes(ctx: AppContext, service: () => SqlService): Fastif
             principal,
             headers,
             body: { sql, ...(dry ? { dryRun: true } : {}) },
+            // The token is spent with the first batch's write: a commit that fails before it leaves it unspent.
+            ...(confirm && !dry && batch === batches[0] ? { confirm } : {}),
             arrivedAt: Date.now(),
             signal: call.signal,
             requestId: call.requestId,
