@@ -5,6 +5,7 @@ import type {
   ChangeData,
   ChangeRevertData,
   ChangesData,
+  ImportData,
   InvitationsData,
   KeysData,
   MeData,
@@ -72,6 +73,8 @@ type RouteRequest<R extends ApiRoute> = (PathParamNames<R['path']> extends never
   : { params: PathParams<R> }) & {
   query?: QueryValues;
   body?: RouteBody<R>;
+  /** The body as bytes (an import's file), sent as application/octet-stream. */
+  bytes?: Uint8Array;
   workspaceId?: string | undefined;
   idempotencyKey?: string | undefined;
   changeGroup?: ChangeGroup | undefined;
@@ -101,7 +104,7 @@ export class ExpenseApi {
   ): Promise<CallResult<RouteData<R>>> {
     const { API_ROUTES, fillPath } = await wire();
     const route: ApiRoute = API_ROUTES[name];
-    const { params, query, body, workspaceId, idempotencyKey, changeGroup } = (request ??
+    const { params, query, body, bytes, workspaceId, idempotencyKey, changeGroup } = (request ??
       {}) as RouteRequest<ApiRoute>;
     return this.client.call<RouteData<R>>({
       method: route.method,
@@ -109,6 +112,7 @@ export class ExpenseApi {
       ...(route.data ? { data: route.data as z.ZodType<RouteData<R>> } : {}),
       apiKey: this.target.apiKey,
       ...(body !== undefined ? { body } : {}),
+      ...(bytes ? { bytes: { data: bytes, contentType: 'application/octet-stream' } } : {}),
       ...(workspaceId ? { workspaceId } : {}),
       ...(idempotencyKey ? { idempotencyKey } : {}),
       ...(changeGroup ? { changeGroup } : {}),
@@ -212,6 +216,23 @@ export class ExpenseApi {
         : options.confirmToken
           ? { confirmToken: options.confirmToken }
           : {},
+    });
+  }
+
+  /**
+   * POST /imports: a bank file's bytes as the body, read and written by the server (the MCP `import` tool;
+   * `expense import` reads the file itself).
+   */
+  importFile(
+    file: Uint8Array,
+    query: QueryValues,
+    options: { workspaceId?: string | undefined; idempotencyKey?: string | undefined } = {},
+  ): Promise<CallResult<ImportData>> {
+    return this.call('importFile', {
+      query,
+      bytes: file,
+      workspaceId: options.workspaceId ?? this.target.workspaceId,
+      idempotencyKey: options.idempotencyKey,
     });
   }
 

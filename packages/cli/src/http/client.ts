@@ -19,6 +19,8 @@ export interface CallSpec<T> {
   /** Schema of `data` on success (a wire schema, or a hand-written check); omitted for 204 responses. */
   data?: Validator<T>;
   body?: unknown;
+  /** A body of bytes sent as they are, with its Content-Type, instead of `body` as JSON. */
+  bytes?: { data: Uint8Array; contentType: string };
   apiKey?: string;
   workspaceId?: string;
   idempotencyKey?: string;
@@ -120,8 +122,11 @@ export class ApiClient {
         [...spec.changeGroup.label].slice(0, MAX_CHANGE_LABEL).join(''),
       );
     }
-    let body: string | undefined;
-    if (spec.body !== undefined) {
+    let body: string | Uint8Array | undefined;
+    if (spec.bytes) {
+      body = spec.bytes.data;
+      headers['content-type'] = spec.bytes.contentType;
+    } else if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json; charset=utf-8';
     }

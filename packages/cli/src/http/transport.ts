@@ -10,7 +10,8 @@ export interface TransportTimeouts {
 export interface TransportRequest {
   method: string;
   headers: Record<string, string>;
-  body?: string | undefined;
+  /** JSON text, or bytes as they are (an import's file). */
+  body?: string | Uint8Array | undefined;
 }
 
 export interface TransportResponse {

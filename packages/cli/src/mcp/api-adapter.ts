@@ -1,7 +1,9 @@
 import {
   type Instructed,
+  importQuery,
   type McpApi,
   McpApiError,
+  type McpImportApi,
   type PendingInvitation,
   type SqlResult,
 } from '@expense/wire/mcp';
@@ -45,7 +47,7 @@ function instructed<T>(r: {
 }
 
 /** The MCP tools' API over the CLI's HTTP api layer (the same client, key and limits as every command). */
-export function cliMcpApi(api: ExpenseApi): McpApi {
+export function cliMcpApi(api: ExpenseApi): McpApi & McpImportApi {
   return {
     workspaces: () => mapped(async () => (await api.workspaces()).data),
     invitations: () =>
@@ -63,6 +65,15 @@ export function cliMcpApi(api: ExpenseApi): McpApi {
     report: (input, call = {}) => mapped(async () => instructed(await api.report(input, call.workspaceId))),
     revertChange: (changeId, call = {}) =>
       mapped(async () => instructed(await api.revertChange(changeId, call))),
+    importFile: (file, call = {}) =>
+      mapped(async () =>
+        instructed(
+          await api.importFile(file, importQuery(call), {
+            workspaceId: call.workspaceId,
+            idempotencyKey: call.idempotencyKey,
+          }),
+        ),
+      ),
     sql: (endpoint, sql, call = {}) =>
       mapped(async () => instructed(await api.sql(endpoint, sql, call)) as SqlResult),
   };

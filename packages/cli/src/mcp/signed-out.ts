@@ -1,4 +1,4 @@
-import { type McpApi, McpApiError } from '@expense/wire/mcp';
+import { type McpApi, McpApiError, type McpImportApi } from '@expense/wire/mcp';
 import type { CliError } from '../errors.js';
 
 /** What the client shows when `expense mcp` holds no key: the host passes on nothing written to stderr. */
@@ -10,7 +10,7 @@ export const SIGNED_OUT_HINT =
  * speaks the protocol and each tool answers an error the client shows (naming `expense login`), rather than
  * the process exiting before the handshake ("Connection closed" is all a client would see).
  */
-export function signedOutApi(reason: CliError): Required<McpApi> {
+export function signedOutApi(reason: CliError): Required<McpApi> & McpImportApi {
   const refuse = (): Promise<never> =>
     Promise.reject(
       new McpApiError(401, {
@@ -29,5 +29,6 @@ export function signedOutApi(reason: CliError): Required<McpApi> {
     changes: refuse,
     report: refuse,
     revertChange: refuse,
+    importFile: refuse,
   };
 }

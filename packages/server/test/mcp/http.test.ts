@@ -11,7 +11,7 @@ import {
   type TestUser,
 } from '../sql/setup.js';
 import { call, type Era, errorOf, httpClient, type Transport } from './helpers.js';
-import { type SuiteContext, setKey, toolSuite } from './suite.js';
+import { type SuiteContext, setKey, TOOLS, toolSuite } from './suite.js';
 
 describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
   let live: Live;
@@ -49,6 +49,9 @@ describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
     });
     afterAll(async () => client?.close());
     const ctx: SuiteContext = {
+      // /mcp's pooled servers call the API through pool.ts's forwarding McpApi, which does not forward importFile
+      // yet: until it does, the import tool is served over stdio only (docs/mcp.md).
+      tools: TOOLS.filter((t) => t !== 'import'),
       live: () => live,
       client: () => client,
       workspaceId: () => workspaceId,

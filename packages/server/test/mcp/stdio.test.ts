@@ -53,11 +53,12 @@ describe.skipIf(!existsSync(CLI_BIN)).each(ENGINES)('MCP over stdio (expense mcp
     });
   });
 
-  it('--read-only hides execute and refuses it; reads still work', async () => {
+  it('--read-only hides execute (and import) and refuses it; reads still work', async () => {
     const { client } = await stdioClient(apiUrl(), user.apiKey, ['--read-only']);
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).not.toContain('execute');
+      expect(names).not.toContain('import');
       expect(names).toContain('query');
       const account = `ro-${randomUUID().slice(0, 8)}`;
       const refused = await client

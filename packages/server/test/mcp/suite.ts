@@ -3,7 +3,27 @@ import { expect, it } from 'vitest';
 import { insertEntries, type Live } from '../sql/setup.js';
 import { approxTokens, call, errorOf, type Json, textOf } from './helpers.js';
 
+/** The tools of mcp.md. */
+export const TOOLS = [
+  'execute',
+  'get_guide',
+  'get_schema',
+  'history',
+  'import',
+  'list_workspaces',
+  'query',
+  'report',
+  'revert',
+] as const;
+/**
+ * What tools/list may cost, in ceil(characters / 4) of its JSON: 1,542 measured with the nine tools, + 5 %. Under
+ * 1,500 with eight; the ninth (import) does not fit under it by tightening descriptions alone (docs/mcp.md).
+ */
+export const TOOL_LIST_TOKENS = 1_620;
+
 export interface SuiteContext {
+  /** The tools the transport lists (TOOLS unless it says otherwise). */
+  tools?: readonly string[];
   live: () => Live;
   client: () => Client;
   workspaceId: () => string;
@@ -14,28 +34,21 @@ export interface SuiteContext {
 
 /** The behaviour every transport must show: the same tools, confirmation, caps, fencing and errors. */
 export function toolSuite(s: SuiteContext): void {
-  it('lists the eight tools with schemas and annotations, under 1,500 tokens', async () => {
+  it(`lists the tools with schemas and annotations, under ${TOOL_LIST_TOKENS} tokens`, async () => {
     const listed = await s.client().listTools();
     const names = listed.tools.map((t) => t.name).sort();
-    expect(names).toEqual([
-      'execute',
-      'get_guide',
-      'get_schema',
-      'history',
-      'list_workspaces',
-      'query',
-      'report',
-      'revert',
-    ]);
-    const writes = ['execute', 'revert'];
+    expect(names).toEqual(s.tools ?? TOOLS);
+    // import only adds rows (and skips those already there): it writes, but destroys nothing.
+    const writes = ['execute', 'revert', 'import'];
+    const destructive = ['execute', 'revert'];
     for (const tool of listed.tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.annotations?.openWorldHint).toBe(false);
       expect(tool.annotations?.readOnlyHint).toBe(!writes.includes(tool.name));
-      expect(tool.annotations?.destructiveHint).toBe(writes.includes(tool.name));
+      expect(tool.annotations?.destructiveHint).toBe(destructive.includes(tool.name));
     }
-    expect(approxTokens(listed)).toBeLessThan(1500);
+    expect(approxTokens(listed)).toBeLessThan(TOOL_LIST_TOKENS);
   });
 
   it('list_workspaces, get_schema (filtered) and get_guide', async () => {

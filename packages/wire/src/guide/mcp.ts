@@ -7,7 +7,10 @@ const WRITES: Record<GuideTransport, string> = {
   \`GET /guide\`.`,
   mcp: `- Writes: \`execute\` (or \`revert\`) without \`confirmToken\` dry-runs and answers a \`confirmToken\`; show the user the
   effect, then call again with the same SQL and that token. The token commits once, within 10 minutes, on any
-  server instance or \`expense mcp\` process of the same key.`,
+  server instance or \`expense mcp\` process of the same key.
+- A bank file (CSV, OFX/QFX, QIF, CAMT, MT940) the user hands you: \`import\` it (its text, or its bytes in base64
+  with \`encoding: "base64"\`) rather than writing INSERTs. The same flow: the dry run lists the rows to add, skip and
+  refuse and the reader's notes; after the user approves, the same file with the token commits it as one change.`,
 };
 
 /** The guide's MCP topic: how an agent connects over MCP, and what is different from the HTTP API. */
@@ -21,7 +24,8 @@ row-level security as the HTTP API.
   protected-resource metadata, \`mcp.resourceMetadataUrl\`, for clients that sign in by OAuth).
 - **Local**: \`expense mcp [--read-only] [--workspace <id or name>]\` serves the tools over stdio with the key the
   CLI holds.
-- Tools: \`list_workspaces\`, \`get_schema\`, \`query\`, \`execute\`, \`history\`, \`revert\`, \`get_guide\`, \`report\`.
+- Tools: \`list_workspaces\`, \`get_schema\`, \`query\`, \`execute\`, \`history\`, \`revert\`, \`import\`, \`get_guide\`,
+  \`report\`.
 ${WRITES[transport]}
 - A refusal is a tool result with \`isError: true\` and no structured content: its text holds the error as JSON,
   \`{error: {code, message, hint, retryable, details}, nextAction}\`, between \`<untrusted-data-…>\` tags. Follow

@@ -1,5 +1,6 @@
 import type { ChangeRevertData, ChangesData } from '../changes.js';
 import type { Action } from '../envelope.js';
+import type { ImportData, ImportQuery } from '../imports.js';
 import type { ReportData, ReportInput } from '../reports.js';
 import type { SchemaData } from '../schema.js';
 import type { SqlResultData } from '../sql.js';
@@ -43,6 +44,35 @@ export interface SqlCall {
   confirmToken?: string;
 }
 
+/** The `import` tool's call of POST /imports (the file is the body): its query, workspace and keys. */
+export interface ImportCall {
+  workspaceId?: string;
+  dryRun?: boolean;
+  /** A dry run's token: the API commits the same file (bytes, account, charges, currency) once. */
+  confirmToken?: string;
+  idempotencyKey?: string;
+  name?: string;
+  account?: string;
+  /** How a card file whose sign cannot be told writes its charges. */
+  charges?: 'positive' | 'negative';
+  currency?: string;
+}
+
+/** POST /imports's query for a call (both transports send the same). */
+export function importQuery(c: ImportCall): ImportQuery {
+  const flag = (on: boolean | undefined) => (on ? ('true' as const) : undefined);
+  const query: ImportQuery = {
+    account: c.account,
+    name: c.name,
+    currency: c.currency,
+    dryRun: flag(c.dryRun),
+    chargesPositive: flag(c.charges === 'positive'),
+    chargesNegative: flag(c.charges === 'negative'),
+    confirmToken: c.confirmToken,
+  };
+  return Object.fromEntries(Object.entries(query).filter((e) => e[1] !== undefined)) as ImportQuery;
+}
+
 /** The API's answer with its instructions (notes an agent must relay are among them). */
 export interface Instructed {
   instructions?: string[];
@@ -73,4 +103,18 @@ export interface McpApi {
   report(input: ReportInput, call?: { workspaceId?: string }): Promise<ReportData & Instructed>;
   /** POST /changes/{changeId}/revert (the `revert` tool). */
   revertChange?(changeId: string, call?: SqlCall): Promise<ChangeRevertData & Instructed>;
+}
+
+/**
+ * POST /imports with the file's bytes as the body (the `import` tool), beside McpApi where an API has it (the CLI's,
+ * the server's in-process one): the tool is listed where `importerOf` finds it.
+ */
+export interface McpImportApi {
+  importFile(file: Uint8Array, call?: ImportCall): Promise<ImportData & Instructed>;
+}
+
+/** The API's importFile, where it has one. */
+export function importerOf(api: McpApi): McpImportApi | undefined {
+  const candidate = api as McpApi & Partial<McpImportApi>;
+  return typeof candidate.importFile === 'function' ? (candidate as McpApi & McpImportApi) : undefined;
 }

@@ -73,7 +73,7 @@ export function registerHistoryTools(
   server.registerTool(
     'revert',
     {
-      description: 'Undo a change, dry run first like execute.',
+      description: 'Undo a change; confirmed like execute.',
       inputSchema: REVERT_INPUT,
       outputSchema: REVERT_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },

@@ -78,6 +78,8 @@ export function registerPrompts(server: McpServer): void {
             type: 'text',
             text: [
               `Import this statement into account "${account}".`,
+              `Where the import tool is listed, call it with the statement as file and account "${account}": that is a dry run. Show me the rows it would add, skip and refuse, its notes and its reconciliation, and only after my approval call import again with the same file, account and its confirmToken.`,
+              'Without the import tool, or when it cannot read the statement (a layout it cannot tell apart), write the rows yourself:',
               'First call get_guide with topic writing-data and get_schema for ledger_entries.',
               'Map each row to ts, amount (negative = spend), currency, kind, category, counterparty, note, and an external_id derived from the row.',
               'Query which external_ids exist already, dry-run a probe of 1-3 rows with execute, show me the effect, and only after my approval commit it with the confirmToken; then the rest in batches of at most 100 rows, each dry-run and confirmed.',

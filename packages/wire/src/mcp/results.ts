@@ -59,8 +59,8 @@ export function nextActionFor(e: McpApiError, variant?: string): string {
   return mcpNextStep(e.error, e.status, variant);
 }
 
-/** A commit (or a revert) was sent and its answer never came: the catalogue's mutation_outcome_unknown. */
-export function outcomeUnknown(message: string, variant?: 'revert'): CallToolResult {
+/** A commit (a revert, an import) was sent and its answer never came: the catalogue's mutation_outcome_unknown. */
+export function outcomeUnknown(message: string, variant?: 'revert' | 'import'): CallToolResult {
   const entry = HTTP_ERRORS.mutation_outcome_unknown;
   const error = { code: 'mutation_outcome_unknown', message };
   return failure({

@@ -5,6 +5,7 @@ import { checkedReportInput, REPORT_KINDS, ReportInputError, ReportInputSchema }
 import { McpApiError, type SqlResult } from './api.js';
 import { askUser, inputRequiredResult } from './confirm.js';
 import { registerHistoryTools } from './history-tools.js';
+import { registerImportTool } from './import-tool.js';
 import { inp, out, READ } from './lean-schema.js';
 import type { ToolOptions } from './options.js';
 import { fencedText, fitSqlResult, relayNotes, withNotes } from './render.js';
@@ -153,7 +154,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
   server.registerTool(
     'get_schema',
     {
-      description: 'Relations, columns, hints, functions, rules and limits.',
+      description: 'Relations, columns, hints, functions, rules, limits.',
       inputSchema: GET_SCHEMA_INPUT,
       outputSchema: GET_SCHEMA_OUTPUT,
       annotations: READ,
@@ -184,7 +185,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
   server.registerTool(
     'query',
     {
-      description: 'Run one read-only SELECT. Read get_guide sql-dialect first.',
+      description: 'One read-only SELECT; read get_guide sql-dialect first.',
       inputSchema: QUERY_INPUT,
       outputSchema: QUERY_OUTPUT,
       annotations: READ,
@@ -203,7 +204,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
       'execute',
       {
         description:
-          'INSERT/UPDATE/DELETE or an atomic script. Without confirmToken: a dry run, its effect and a confirmToken; after user approval, repeat with the same sql and token to commit.',
+          'INSERT/UPDATE/DELETE or an atomic script. No confirmToken: a dry run, its effect and a confirmToken; after user approval the same sql with the token commits.',
         inputSchema: EXECUTE_INPUT,
         outputSchema: EXECUTE_OUTPUT,
         annotations: {
@@ -268,11 +269,12 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
   }
 
   registerHistoryTools(server, o, workspaceFor);
+  registerImportTool(server, o, workspaceFor);
 
   server.registerTool(
     'get_guide',
     {
-      description: 'Short guides to read before writing SQL.',
+      description: 'Guides to read before writing SQL.',
       inputSchema: GET_GUIDE_INPUT,
       outputSchema: GET_GUIDE_OUTPUT,
       annotations: READ,
@@ -287,7 +289,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
     'report',
     {
       description:
-        "A fixed report for a date range (to inclusive) in one currency (default: the workspace's); relay its notes.",
+        "A fixed report for a date range (to inclusive) in one currency (default: the workspace's); relay notes.",
       inputSchema: REPORT_INPUT,
       outputSchema: REPORT_OUTPUT,
       annotations: READ,

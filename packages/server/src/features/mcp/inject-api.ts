@@ -5,11 +5,19 @@ import {
   type ChangesData,
   HTTP_ERRORS,
   type HttpMethod,
+  type ImportData,
   requestOf,
   type SchemaData,
   type WorkspacesData,
 } from '@expense/wire';
-import { type Instructed, type McpApi, McpApiError, type PendingInvitation } from '@expense/wire/mcp';
+import {
+  type Instructed,
+  importQuery,
+  type McpApi,
+  McpApiError,
+  type McpImportApi,
+  type PendingInvitation,
+} from '@expense/wire/mcp';
 import type { ReportData } from '@expense/wire/reports';
 import type { FastifyInstance } from 'fastify';
 
@@ -80,21 +88,30 @@ export function answerOf<T>(
  * caller's key: every tool call is an API call of that key — the same authentication, rate and in-flight limits,
  * guard, row-level security and request log as over HTTP.
  */
-export function injectApi(t: InjectTarget): Required<Omit<McpApi, 'sql'>> {
+export function injectApi(t: InjectTarget): Required<Omit<McpApi, 'sql'>> & McpImportApi {
   async function call<T>(
     { method, path }: { method: HttpMethod; path: string },
-    options: { body?: unknown; workspaceId?: string; idempotencyKey?: string; instructed?: boolean } = {},
+    options: {
+      body?: unknown;
+      /** A body of bytes as they are (an import's file), instead of JSON. */
+      bytes?: Uint8Array;
+      workspaceId?: string;
+      idempotencyKey?: string;
+      instructed?: boolean;
+    } = {},
   ): Promise<T & Instructed> {
     const headers: Record<string, string> = { authorization: t.authorization, accept: 'application/json' };
     if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     if (options.body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+    if (options.bytes) headers['content-type'] = 'application/octet-stream';
     const response = await t.app.inject({
       method,
       url: `${t.basePath}${path}`,
       headers,
       remoteAddress: t.remoteAddress,
       ...(options.body !== undefined ? { payload: JSON.stringify(options.body) } : {}),
+      ...(options.bytes ? { payload: Buffer.from(options.bytes) } : {}),
     });
     return answerOf<T>(
       response.statusCode,
@@ -133,6 +150,13 @@ export function injectApi(t: InjectTarget): Required<Omit<McpApi, 'sql'>> {
     revertChange: (changeId, c = {}) =>
       call<ChangeRevertData>(requestOf(API_ROUTES.revertChange, { changeId }), {
         body: c.dryRun ? { dryRun: true } : c.confirmToken ? { confirmToken: c.confirmToken } : {},
+        ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
+        ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
+        instructed: true,
+      }),
+    importFile: (file, c = {}) =>
+      call<ImportData>(requestOf(API_ROUTES.importFile, {}, importQuery(c)), {
+        bytes: file,
         ...(c.workspaceId ? { workspaceId: c.workspaceId } : {}),
         ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}),
         instructed: true,
