@@ -160,6 +160,10 @@ function rowsSql(kind: ReportKind, from: string, to: string, range: Range): stri
         ` ON b.budget_month >= ${dateLit(monthStart(from))} AND b.budget_month <= ${dateLit(to)}`,
         rateJoin('rb', 'b.currency', 'b.budget_month'),
         ' LEFT JOIN ledger_entries e ON e.kind = b.direction AND e.category = b.category',
+        // The months of the range as constant bounds too (implied by each line's own month): with only the line's
+        // bounds, PostgreSQL hashed every entry of the workspace for the join, ten years of them for one month's
+        // report (issue 42); with these it reads the range from (workspace_id, ts).
+        ` AND e.ts >= ${midnight(monthStart(from))} AND e.ts < ${midnight(nextMonth(monthStart(to)))}`,
         // Bounds cast to timestamptz: compared with ts, a date goes through timestamptz_ge_date, which is not
         // leakproof, so under row-level security no index could use the comparison.
         " AND e.ts >= b.budget_month::timestamptz AND e.ts < b.budget_month::timestamptz + INTERVAL '1 month'",
