@@ -49,9 +49,7 @@ describe.each(ENGINES)('MCP over Streamable HTTP on $name', (engine) => {
     });
     afterAll(async () => client?.close());
     const ctx: SuiteContext = {
-      // /mcp's pooled servers call the API through pool.ts's forwarding McpApi, which does not forward importFile
-      // yet: until it does, the import tool is served over stdio only (docs/mcp.md).
-      tools: TOOLS.filter((t) => t !== 'import'),
+      tools: TOOLS,
       live: () => live,
       client: () => client,
       workspaceId: () => workspaceId,

@@ -1,4 +1,4 @@
-import type { McpApi } from '@expense/wire/mcp';
+import type { McpApi, McpImportApi } from '@expense/wire/mcp';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { JsonExchange } from './json-exchange.js';
 
@@ -62,9 +62,9 @@ function forgetClient(server: McpServer): void {
 }
 
 /** An McpApi that forwards to the api bound for the current message (one message at a time per instance). */
-function forwardingApi(): { api: Required<McpApi>; bind(api: McpApi | undefined): void } {
-  let bound: Required<McpApi> | undefined;
-  const to = (): Required<McpApi> => {
+function forwardingApi(): { api: Required<McpApi> & McpImportApi; bind(api: McpApi | undefined): void } {
+  let bound: (Required<McpApi> & McpImportApi) | undefined;
+  const to = (): Required<McpApi> & McpImportApi => {
     if (!bound) throw new Error('A pooled MCP server was used outside of a message.');
     return bound;
   };
@@ -77,9 +77,10 @@ function forwardingApi(): { api: Required<McpApi>; bind(api: McpApi | undefined)
       changes: (call) => to().changes(call),
       report: (input, call) => to().report(input, call),
       revertChange: (changeId, call) => to().revertChange(changeId, call),
+      importFile: (file, call) => to().importFile(file, call),
     },
     bind: (api) => {
-      bound = api as Required<McpApi> | undefined;
+      bound = api as (Required<McpApi> & McpImportApi) | undefined;
     },
   };
 }
