@@ -4,8 +4,12 @@
 //              [--rounds 3] [--engines postgres] [--workload account]   (server part: interleaved rounds, which engines, which read: packages/server/bench/workload.ts)
 //              [--mcp-rounds 300]                   (mcp part: requests of each kind)
 //              [--cli-rounds 15]                    (cli part: interleaved rounds of process starts)
+//   pnpm bench --scale [--workspaces 10000] [--entries 10000000] [--rounds 7]
+//              (only the scale benchmark, issue 42: one workspace among many beside it alone; packages/server/bench/scale.ts;
+//               with --only, the parts named and the scale benchmark)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,7 +20,17 @@ const value = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const only = (value('only') ?? 'guard,server,import,fx,wide,loop,history,mcp,cli').split(',');
+const scale = argv.includes('--scale');
+const only = (value('only') ?? (scale ? '' : 'guard,server,import,fx,wide,loop,history,mcp,cli'))
+  .split(',')
+  .filter(Boolean);
+if (scale) only.push('scale');
+/** The machine's gauge beside every result of the run: a slow hour reads as a slow hour. */
+const gauge = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')} on ${cpus().length} cores`;
+process.stderr.write(`== start: ${gauge()}\n`);
 const SOURCE = ['--conditions=@expense/source', '--import', 'tsx'];
 mkdirSync(RESULTS, { recursive: true });
 
@@ -95,7 +109,20 @@ if (only.includes('cli')) {
     'cli-start.txt',
   );
 }
+if (only.includes('scale')) {
+  const sizes = ['workspaces', 'entries', 'rounds'].flatMap((name) =>
+    value(name) ? [`--${name}`, value(name)!] : [],
+  );
+  results.scale = run(
+    'scale',
+    process.execPath,
+    [...SOURCE, 'bench/scale.ts', ...sizes],
+    server,
+    'scale.txt',
+  );
+}
 run('report', process.execPath, ['--import', 'tsx', join(REPO, 'scripts', 'bench', 'report.ts')], REPO);
+process.stderr.write(`\n== end: ${gauge()}\n`);
 process.stderr.write(
   `\n${Object.entries(results)
     .map(([k, ok]) => `${k}: ${ok ? 'ok' : 'FAILED'}`)
