@@ -194,7 +194,7 @@ async function prepare(side: Side, others: boolean): Promise<void> {
       entries: others ? ENTRIES : TARGET_ENTRIES,
       target: { workspaceId: side.key.workspaceIds[0]!, userId: side.key.userId, partnerId: side.partnerId },
       targetEntries: TARGET_ENTRIES,
-      chunks: others ? 20 : 1,
+      chunks: others ? 40 : 1,
       log,
     });
     const { rows } = await client.query<{ change_id: string }>(
