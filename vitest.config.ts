@@ -15,7 +15,7 @@ const UNIT = [
   'packages/import/test/**/*.test.ts',
   'packages/cli/test/{api-routes,cli-words,dialect,exit-codes,find-workspace,import-digest,import-fields,output,paging,statements,wire-checks}.test.ts',
   'packages/test-kit/test/{call,templates}.test.ts',
-  'packages/server/test/{wire-codes,fx/parse,fairness/fair-queue,http/client-address,sql/check-cache}.test.ts',
+  'packages/server/test/{wire-codes,fx/parse,fairness/fair-queue,http/client-address,sql/check-cache,mcp/legacy-routing}.test.ts',
 ];
 /**
  * Minutes each, or what not every machine has: SIGKILL, disk growth, npm install, a browser, a client process per

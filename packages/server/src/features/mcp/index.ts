@@ -27,6 +27,37 @@ function headersOf(request: FastifyRequest): LegacyRequest['headers'] {
   };
 }
 
+/**
+ * A request's headers for the web Request the SDK's handler reads, as one record: without the credential (the
+ * route verified it; the tools get the caller through authInfo) and without Content-Length (the SDK takes the
+ * parsed body and never reads the request's).
+ */
+function webHeadersOf(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name in request.headers) {
+    if (name === 'authorization' || name === 'content-length') continue;
+    const value = request.headers[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/**
+ * The bytes of a JSON answer's body as one Buffer, read straight from its stream: the SDK built the stream from
+ * one serialised string (Response.json), so it is one chunk, sent on as it is — not decoded into a string and
+ * encoded again (Response.text) nor copied through Response.arrayBuffer's machinery.
+ */
+async function bytesOf(body: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const reader = body.getReader();
+  const chunks: Buffer[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
 /** The id of a `tools/call` request, else undefined. */
 function toolCallId(body: unknown): string | number | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
@@ -206,16 +237,9 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
           if (answer.headers) reply.headers(answer.headers);
           return answer.body === undefined ? reply.send() : reply.send(answer.body);
         }
-        const webHeaders = new Headers();
-        for (const [name, value] of Object.entries(request.headers)) {
-          if (name === 'authorization' || value === undefined) continue;
-          webHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-        }
-        // The SDK takes the parsed body (parsedBody below) and never reads the request's: no second copy of it.
-        webHeaders.delete('content-length');
         const webRequest = new Request(`${ctx.actions.publicUrl}/mcp`, {
           method: request.method,
-          headers: webHeaders,
+          headers: webHeadersOf(request),
         });
         const response = await modern.fetch(webRequest, {
           authInfo,
@@ -232,7 +256,7 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
         if (streamed) {
           return reply.send(Readable.fromWeb(response.body as unknown as WebReadableStream));
         }
-        return reply.send(await response.text());
+        return reply.send(await bytesOf(response.body));
       },
     });
   };

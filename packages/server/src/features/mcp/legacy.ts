@@ -3,6 +3,7 @@ import {
   classifyInboundRequest,
   isJsonContentType,
   type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
   parseJSONRPCMessage,
 } from '@modelcontextprotocol/server';
 import type { ServerLease } from './pool.js';
@@ -107,6 +108,23 @@ export function legacyJsonHandler(
   };
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Whether a POSTed message claims the 2026-07-28 revision: a request or notification (a `method`, other than
+ * `initialize`) whose `params._meta` carries the protocol-version key. The SDK's classifier never calls such a
+ * message legacy — it is served or refused (a bad envelope, a header that disagrees) by the modern path — so
+ * the classifier, which validates the whole envelope, need not run twice for it (the SDK's handler runs it
+ * again). `initialize` is left to the classifier: with an invalid claim it is a legacy handshake.
+ */
+function claimsModern(body: unknown): boolean {
+  if (!isObject(body) || typeof body.method !== 'string' || body.method === 'initialize') return false;
+  if ('result' in body || 'error' in body) return false;
+  const meta = isObject(body.params) ? body.params._meta : undefined;
+  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
 /**
  * Whether the SDK's entry would route this request to its 2025-era serving: `isLegacyRequest`'s own rule (a POST
  * without a JSON body, or what `classifyInboundRequest` calls legacy), read from the parsed body and the headers
@@ -115,6 +133,7 @@ export function legacyJsonHandler(
 export function isLegacy(method: string, headers: LegacyRequest['headers'], body: unknown): boolean {
   const httpMethod = method.toUpperCase();
   if (httpMethod === 'POST' && body === undefined) return true;
+  if (httpMethod === 'POST' && claimsModern(body)) return false;
   const header = (name: string) => headers.get(name) ?? undefined;
   const outcome = classifyInboundRequest({
     httpMethod,
