@@ -5,6 +5,7 @@ import {
   fence,
   fitSqlResult,
   MAX_TEXT_CHARS,
+  newNonce,
   parseErrorText,
   relayNotes,
   withNotes,
@@ -111,6 +112,24 @@ describe('context-sized SQL results', () => {
     expect(f.close).toMatch(/^<\/untrusted-data-[0-9a-f]{4}>$/);
     expect(f.close).not.toBe('</untrusted-data-0000>');
     expect(fence('no tag here', '0000').close).toBe('</untrusted-data-0000>');
+  });
+
+  it('draws every nonce from fresh random bytes, across the batches it takes them in', () => {
+    const nonces = Array.from({ length: 1_000 }, () => newNonce());
+    for (const nonce of nonces) expect(nonce).toMatch(/^[0-9a-f]{4}$/);
+    // 1,000 draws of 65,536 values: a handful of repeats by chance, never a batch handed out twice.
+    expect(new Set(nonces).size).toBeGreaterThan(950);
+  });
+
+  it('shows a row without long values as it is, and a __proto__ column as a copy shows it', () => {
+    const row = { note: 'a', amount: 1, at: null };
+    const fitted = fitSqlResult(result([row]), []);
+    expect(fitted.structured.statements[0]!.rows[0]).toEqual(row);
+    expect(fitted.text).toContain('{"note":"a","amount":1,"at":null}');
+    const odd = JSON.parse('{"__proto__":"x","note":"b"}') as Record<string, unknown>;
+    const shown = fitSqlResult(result([odd]), []);
+    expect(shown.text).toContain('{"note":"b"}');
+    expect(JSON.stringify(shown.structured.statements[0]!.rows[0])).toBe('{"note":"b"}');
   });
 
   it('escapes a value that tries to close the fence', () => {

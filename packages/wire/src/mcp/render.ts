@@ -10,8 +10,21 @@ export const MAX_VALUE_CHARS = 2_000;
 /** Room kept for the lines around the rows block. */
 const FRAME_RESERVE = 1_500;
 
-/** One short random nonce per call: the fence tag an injected value cannot predict. */
-export const newNonce = () => randomBytes(2).toString('hex');
+/**
+ * One short random nonce per call: the fence tag an injected value cannot predict. Its bytes come from the CSPRNG in
+ * batches (as crypto.randomUUID keeps its own), each byte used once: a call into it per tool result cost a third of
+ * the rows' serialisation.
+ */
+let nonceBytes = Buffer.alloc(0);
+let nonceAt = 0;
+export const newNonce = (): string => {
+  if (nonceAt + 2 > nonceBytes.length) {
+    nonceBytes = randomBytes(256);
+    nonceAt = 0;
+  }
+  nonceAt += 2;
+  return nonceBytes.toString('hex', nonceAt - 2, nonceAt);
+};
 
 const tagOf = (nonce: string) => `untrusted-data-${nonce}`;
 
@@ -35,9 +48,12 @@ export function fence(body: string, nonce = newNonce()): Fence {
   };
 }
 
-/** JSON whose text cannot close a fence: `<` and `>` are written as JSON escapes. */
-export const fencedJson = (value: unknown) =>
-  JSON.stringify(value).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
+/** JSON whose text cannot close a fence: `<` and `>` are written as JSON escapes (looked for once: most rows have neither). */
+export const fencedJson = (value: unknown): string => {
+  const json = JSON.stringify(value);
+  return ANGLE.test(json) ? json.replaceAll('<', '\\u003c').replaceAll('>', '\\u003e') : json;
+};
+const ANGLE = /[<>]/;
 
 function cutValue(value: unknown): { value: unknown; cut: boolean } {
   if (typeof value === 'string' && value.length > MAX_VALUE_CHARS) {
@@ -47,6 +63,25 @@ function cutValue(value: unknown): { value: unknown; cut: boolean } {
     };
   }
   return { value, cut: false };
+}
+
+const isLong = (value: unknown) => typeof value === 'string' && value.length > MAX_VALUE_CHARS;
+
+/**
+ * A row as shown: its long values cut. A row with none (most) is shown as it is, not copied value by value; one
+ * with a `__proto__` column is copied as before (assigning that key sets the copy's prototype: the column is not
+ * shown).
+ */
+function shownRow(row: Record<string, unknown>): { shown: Record<string, unknown>; cut: boolean } {
+  if (!Object.hasOwn(row, '__proto__') && !Object.values(row).some(isLong)) return { shown: row, cut: false };
+  const shown: Record<string, unknown> = {};
+  let cut = false;
+  for (const [k, v] of Object.entries(row)) {
+    const c = cutValue(v);
+    shown[k] = c.value;
+    cut ||= c.cut;
+  }
+  return { shown, cut };
 }
 
 /**
@@ -66,12 +101,8 @@ export function fitSqlResult(
     let cut = false;
     const lines: string[] = [];
     for (const row of s.rows.slice(0, MAX_ROWS_PER_STATEMENT)) {
-      const shown: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(row)) {
-        const c = cutValue(v);
-        shown[k] = c.value;
-        cut ||= c.cut;
-      }
+      const { shown, cut: cutHere } = shownRow(row);
+      cut ||= cutHere;
       const line = fencedJson(shown);
       if (line.length + 1 > budget) {
         textTruncated = true;
