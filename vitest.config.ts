@@ -37,6 +37,7 @@ const POSTGRES_ONLY = [
   'packages/server/test/http/{connection-failures,create-key,revocation,key-kinds}.test.ts',
   'packages/server/test/console/session.test.ts',
   'packages/server/test/storage/function-grants-owner.test.ts',
+  'packages/server/test/migrate/migrate-to.test.ts',
   'packages/sql-guard/test/check/resolution.property.test.ts',
   'packages/sql-guard/test/run/planner-bombs.test.ts',
   'packages/sql-guard/test/adopt/real-schemas.test.ts',

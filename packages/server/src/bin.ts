@@ -5,6 +5,7 @@ import pino from 'pino';
 import { createServer } from './app.js';
 import { registerBackupCommands } from './features/backup/commands.js';
 import { registerFxCommands } from './features/fx/index.js';
+import { registerMigrateCommand } from './features/migrate/index.js';
 import {
   CONFIG_ENV,
   ConfigError,
@@ -181,6 +182,7 @@ export function buildProgram(): Command {
     },
   });
   registerBackupCommands(program, { addOptions: addConfigFlags, configFrom });
+  registerMigrateCommand(program, { addOptions: addConfigFlags, configFrom });
   return program;
 }
 
