@@ -182,7 +182,7 @@ export function buildProgram(): Command {
     },
   });
   registerBackupCommands(program, { addOptions: addConfigFlags, configFrom });
-  registerMigrateCommand(program, { addOptions: addConfigFlags, configFrom });
+  registerMigrateCommand(program, { configFrom });
   return program;
 }
 

@@ -11,8 +11,13 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
-import { parseConfig, type ServerConfig, type ServerConfigInput } from '../../platform/config/config.js';
+import { type Command, Option } from 'commander';
+import {
+  CONFIG_ENV,
+  parseConfig,
+  type ServerConfig,
+  type ServerConfigInput,
+} from '../../platform/config/config.js';
 import { copyDirectory } from '../../platform/storage/copy-dir.js';
 import type { Database } from '../../platform/storage/database.js';
 import { isPostgresUrl, migrate, openDatabase } from '../../platform/storage/index.js';
@@ -95,11 +100,28 @@ export async function migrateTo(
   let source: Database | undefined;
   let target: Database | undefined;
   try {
-    await copyDirectory(dataDir, snapshot);
+    await copyDirectory(dataDir, snapshot).catch((error: unknown) => {
+      throw new MigrateError(
+        'migrate_source_unreadable',
+        `The folder's files could not be copied to ${snapshot} to be read: ${error instanceof Error ? error.message : String(error)}. Nothing was copied to the target.`,
+        'migrate-to reads a copy of the folder made beside it: make room for one more folder of its size there (and let this user write to it), then run it again.',
+        { cause: error },
+      );
+    });
     await refuseWhileServing(dataDir, 'started while the folder was read');
     await rm(join(snapshot, SERVER_STATE_FILE), { force: true });
-    source = await openDatabase({ dataDir: snapshot, migrate: false });
-    const behind = (await migrate(source)).applied.length;
+    let behind: number;
+    try {
+      source = await openDatabase({ dataDir: snapshot, migrate: false });
+      behind = (await migrate(source)).applied.length;
+    } catch (error) {
+      throw new MigrateError(
+        'migrate_source_unreadable',
+        `The embedded database in ${dataDir} could not be opened and brought to this version's migrations (in a copy): ${error instanceof Error ? error.message : String(error)}. Nothing was copied to the target.`,
+        'Start the server on the folder once (it says what is wrong with it), or restore a backup into it (expense-server restore), then run migrate-to again.',
+        { cause: error },
+      );
+    }
     if (behind > 0) say(`the embedded database was ${behind} migrations behind: applied to the copy only`);
     const opened = await openTarget(targetUrl);
     target = opened.db;
@@ -152,7 +174,7 @@ export function summary(report: MigrateReport, dataDir: string, targetUrl: strin
 }
 
 export interface MigrateCommandDeps {
-  addOptions: (command: Command) => Command;
+  /** The server's configuration from the command's options over the environment (bin.ts). */
   configFrom: (options: Record<string, unknown>) => ServerConfigInput;
 }
 
@@ -165,14 +187,16 @@ export function describeFailure(error: unknown): string {
 }
 
 export function registerMigrateCommand(program: Command, deps: MigrateCommandDeps): void {
-  deps
-    .addOptions(
-      program
-        .command('migrate-to')
-        .argument('<postgres-url>', 'an empty PostgreSQL 15+ database (postgres://user:password@host/db)')
-        .description(
-          'move the embedded database (EXPENSE_DATA_DIR) to PostgreSQL: the way a household outgrows one machine',
-        ),
+  program
+    .command('migrate-to')
+    .argument('<postgres-url>', 'an empty PostgreSQL 15+ database (postgres://user:password@host/db)')
+    .description(
+      'move the embedded database (EXPENSE_DATA_DIR) to PostgreSQL: the way a household outgrows one machine',
+    )
+    .addOption(
+      new Option('--data-dir <dir>', "the embedded database's directory (default ./.expense/data)").env(
+        CONFIG_ENV.dataDir,
+      ),
     )
     .addHelpText(
       'after',

@@ -10,6 +10,8 @@ export type MigrateErrorCode =
   | 'migrate_invalid_target'
   /** EXPENSE_DATA_DIR holds no embedded database. */
   | 'migrate_no_embedded_database'
+  /** The folder's files could not be copied, or the copy not opened and migrated. */
+  | 'migrate_source_unreadable'
   /** A server runs on the data folder. */
   | 'migrate_server_running'
   /** The target cannot be reached, or its migrations failed. */
