@@ -25,7 +25,7 @@ const SLOW = [
   'packages/server/test/changes/history-sigkill.test.ts',
   'packages/server/test/fairness/disk-growth.test.ts',
   'packages/cli/test/e2e-install.test.ts',
-  'packages/server/test/console/{browser,journey}.test.ts',
+  'packages/server/test/console/{browser,browser-portability,journey}.test.ts',
   'packages/server/test/mcp/clients-inspector.test.ts',
 ];
 

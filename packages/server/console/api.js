@@ -13,6 +13,7 @@ export const BASE = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
  * @property {string} [idempotencyKey] Idempotency-Key
  * @property {{ id: string, label: string }} [changeGroup] X-Change-Group and X-Change-Label
  * @property {boolean} [redirectOn401] false: a 401 does not send the browser to sign-in
+ * @property {boolean} [file] the answer is a file (an export), not an envelope: the data is `{ blob, type }`
  */
 
 export class ApiFailure extends Error {
@@ -82,7 +83,7 @@ export async function api(method, path, options = {}) {
  */
 export async function apiCall(method, path, options = {}) {
   /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json' };
+  const headers = { accept: options.file ? '*/*' : 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
   if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
@@ -97,6 +98,11 @@ export async function apiCall(method, path, options = {}) {
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   if (response.status === 204) return { data: null, replayed: false };
+  if (options.file && response.ok) {
+    // The page saves it as a file (console/export.js); an answer cut short rejects here.
+    const blob = await response.blob();
+    return { data: { blob, type: response.headers.get('content-type') ?? '' }, replayed: false };
+  }
   let envelope;
   try {
     envelope = await response.json();

@@ -1,6 +1,7 @@
 // The console application: Preact + htm as ES modules (no build step), hash routes, one page per area. The
 // selected workspace (kept in localStorage, so a new tab has it too) is named in the header on every page.
 import { api, BASE } from './api.js';
+import { AccountPage } from './pages/account.js';
 import { ActivityPage } from './pages/activity.js';
 import { BudgetsPage } from './pages/budgets.js';
 import { HomePage } from './pages/home.js';
@@ -36,6 +37,7 @@ const PAGES = [
   { path: 'members', title: 'Members', component: MembersPage, keepOnSwitch: true },
   { path: 'keys', title: 'Keys and connections', component: KeysPage },
   { path: 'sql', title: 'SQL', component: SqlPage },
+  { path: 'account', title: 'Account', component: AccountPage, keepOnSwitch: true },
 ];
 
 const WORKSPACE_STORAGE = 'expense-console-workspace';
@@ -111,7 +113,9 @@ class App extends Component {
         workspaceId = this.state.me?.selectedWorkspaceId ?? null;
         if (!workspaces.some((w) => w.workspaceId === workspaceId))
           workspaceId = workspaces[0]?.workspaceId ?? null;
+        // None left (the last one deleted or left): the stored choice goes too.
         if (workspaceId) localStorage.setItem(WORKSPACE_STORAGE, workspaceId);
+        else localStorage.removeItem(WORKSPACE_STORAGE);
       }
       const changed = workspaceId !== this.state.workspaceId || !this.state.settings;
       this.setState({ workspaces, workspaceId }, () => changed && this.loadSettings());

@@ -1,6 +1,8 @@
-// Workspaces: list, select, create, rename; the selected workspace's settings (reporting currency, time zone).
-import { api } from '../api.js';
-import { html, Notice, Problem } from '../ui.js';
+// Workspaces: list, select, create, rename; the selected workspace's settings (reporting currency, time zone);
+// its export, and (owners) its deletion after the person types its name.
+import { ApiFailure, api } from '../api.js';
+import { ExportButtons } from '../export.js';
+import { Component, html, Notice, Problem } from '../ui.js';
 import { LoadingPage } from './page.js';
 
 /**
@@ -12,6 +14,7 @@ import { LoadingPage } from './page.js';
  * @property {unknown} error
  * @property {string | null} created
  * @property {string | null} renamed
+ * @property {string | null} deleted
  */
 
 /** @extends {LoadingPage<import('../types/console').PageProps, WorkspacesState>} */
@@ -19,13 +22,21 @@ export class WorkspacesPage extends LoadingPage {
   constructor() {
     super();
     /** @type {WorkspacesState} */
-    this.state = { workspaces: null, name: '', newName: '', error: null, created: null, renamed: null };
+    this.state = {
+      workspaces: null,
+      name: '',
+      newName: '',
+      error: null,
+      created: null,
+      renamed: null,
+      deleted: null,
+    };
     /** @param {SubmitEvent} event */
     this.create = async (event) => {
       event.preventDefault();
       await this.attempt(async () => {
         const { workspace } = await api('POST', '/workspaces', { body: { name: this.state.name } });
-        this.setState({ name: '', error: null, created: workspace.name });
+        this.setState({ name: '', error: null, created: workspace.name, deleted: null });
         await this.props.reloadWorkspaces();
         this.props.selectWorkspace(workspace.workspaceId);
         await this.load();
@@ -38,10 +49,26 @@ export class WorkspacesPage extends LoadingPage {
         const { workspace } = await api('PATCH', `/workspaces/${this.props.workspaceId}`, {
           body: { name: this.state.newName },
         });
-        this.setState({ newName: '', error: null, created: null, renamed: workspace.name });
+        this.setState({ newName: '', error: null, created: null, renamed: workspace.name, deleted: null });
         await this.props.reloadWorkspaces();
         await this.load();
       });
+    };
+    /** The workspaces read again, in the header and here. */
+    this.reload = async () => {
+      await this.props.reloadWorkspaces();
+      await this.load();
+    };
+    /**
+     * After a deletion: the header moves to another workspace (or none) as for a workspace one no longer belongs
+     * to, and the page says what happened.
+     * @param {string} name
+     */
+    this.deleted = async (name) => {
+      this.setState({ error: null, created: null, renamed: null, deleted: name });
+      await this.reload();
+      const heading = document.querySelector('main h1');
+      if (heading instanceof HTMLElement) heading.focus();
     };
   }
 
@@ -58,12 +85,13 @@ export class WorkspacesPage extends LoadingPage {
    * @param {import('../types/console').PageProps} props
    * @param {WorkspacesState} state
    */
-  render({ workspaceId, selectWorkspace }, { workspaces, name, newName, error, created, renamed }) {
+  render({ workspaceId, selectWorkspace }, { workspaces, name, newName, error, created, renamed, deleted }) {
     const selected = workspaces?.find((w) => w.workspaceId === workspaceId);
     return html`
       <${Problem} error=${error} />
       ${created ? html`<${Notice} kind="success">Workspace “${created}” created and selected.<//>` : null}
       ${renamed ? html`<${Notice} kind="success">Workspace renamed to “${renamed}”.<//>` : null}
+      ${deleted ? html`<${Notice} kind="success">Workspace “${deleted}” was deleted, with all its data and history.<//>` : null}
       ${
         workspaces === null
           ? error
@@ -110,6 +138,20 @@ export class WorkspacesPage extends LoadingPage {
           : null
       }
       ${workspaceId ? html`<${Settings} workspaceId=${workspaceId} saved=${this.props.reloadSettings} />` : null}
+      ${
+        selected
+          ? html`<h2>Export “${selected.name}”</h2>
+              <p>A copy of all of the workspace’s data and its history: one JSON file (which can be restored into a
+                workspace), or a zip of CSV files with a manifest, for a spreadsheet.</p>
+              <${ExportButtons} key=${selected.workspaceId} workspaceId=${selected.workspaceId} name=${selected.name} />`
+          : null
+      }
+      ${
+        selected?.role === 'owner'
+          ? html`<${DeleteWorkspace} key=${selected.workspaceId} workspaceId=${selected.workspaceId}
+              name=${selected.name} deleted=${this.deleted} reload=${this.reload} />`
+          : null
+      }
     `;
   }
 }
@@ -213,5 +255,76 @@ class Settings extends LoadingPage {
         <button type="submit" disabled=${!loaded}>Save settings</button>
       </form>
     `;
+  }
+}
+
+/**
+ * @typedef {object} DeleteProps
+ * @property {string} workspaceId
+ * @property {string} name
+ * @property {(name: string) => Promise<void>} deleted after the deletion
+ * @property {() => Promise<void>} reload the workspaces read again (a rename meanwhile)
+ * @typedef {{ typed: string, busy: boolean, error: unknown }} DeleteState
+ */
+
+/**
+ * Deleting the selected workspace (owners): what goes, that it is final, the export offered first, and a typed
+ * confirmation: the button works once the workspace's name is typed exactly as it is.
+ * @extends {Component<DeleteProps, DeleteState>}
+ */
+class DeleteWorkspace extends Component {
+  constructor() {
+    super();
+    /** @type {DeleteState} */
+    this.state = { typed: '', busy: false, error: null };
+    /** @param {SubmitEvent} event */
+    this.submit = async (event) => {
+      event.preventDefault();
+      const { workspaceId, name } = this.props;
+      if (this.state.typed !== name || this.state.busy) return;
+      this.setState({ busy: true, error: null });
+      try {
+        await api('DELETE', `/workspaces/${workspaceId}`, { body: { confirmName: this.state.typed } });
+      } catch (error) {
+        if (error instanceof ApiFailure && error.code === 'confirmation_mismatch') {
+          // The button works only for the name shown, so the workspace was renamed meanwhile (another tab or
+          // owner): said so, with the catalogue's hint, and the new name is shown.
+          const renamed = {
+            code: error.code,
+            message: 'This workspace was renamed meanwhile; nothing was deleted.',
+          };
+          this.setState({ busy: false, error: { ...renamed, hint: error.hint } });
+          await this.props.reload();
+          return;
+        }
+        this.setState({ busy: false, error });
+        return;
+      }
+      await this.props.deleted(name);
+    };
+  }
+
+  /**
+   * @override
+   * @param {DeleteProps} props
+   * @param {DeleteState} state
+   */
+  render({ name }, { typed, busy, error }) {
+    return html`<section class="danger-zone" aria-labelledby="delete-workspace-heading">
+      <h2 id="delete-workspace-heading">Delete “${name}”</h2>
+      <p>Deleting this workspace deletes all of it at once, for everyone in it: its transactions, budgets and
+        settings, its members and invitations, the keys and connections that reach only this workspace, and its
+        history in Activity. <strong>This is final: there is no undo, and no copy is kept.</strong></p>
+      <p>Download an export first (above) if you may want the data again.</p>
+      <${Problem} error=${error} />
+      <form onSubmit=${this.submit}>
+        <label for="delete-workspace-name">Type the workspace’s name, “${name}”, to confirm</label>
+        <input id="delete-workspace-name" value=${typed} autocomplete="off" spellcheck="false"
+          aria-describedby="delete-workspace-help"
+          onInput=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ typed: e.currentTarget.value })} />
+        <p id="delete-workspace-help" class="muted">The button below works once the name is typed exactly as shown.</p>
+        <button type="submit" class="danger" disabled=${typed !== name || busy}>Delete this workspace for good</button>
+      </form>
+    </section>`;
   }
 }

@@ -13,15 +13,17 @@ import {
 } from '../../platform/http/browser-pages.js';
 import { catalogEntry } from '../../platform/http/error-catalog.js';
 import { consoleAssetsDirectory, VENDOR_FILES, vendorRoots } from './assets.js';
-import { appShell, codePage, emailPage, type PageProblem } from './pages.js';
+import { appShell, codePage, emailPage, isSignInNotice, type PageProblem } from './pages.js';
 import { proxyToApi } from './proxy.js';
 import {
   CONSOLE_PATH,
   CONSOLE_SESSION_HOURS,
   clearSessionCookie,
+  consoleNoticeCookieName,
   readConsoleSession,
   redirectToSignIn,
   safeReturnTo,
+  sessionCookieOptions,
   sessionKeyOf,
   setSessionCookie,
 } from './session.js';
@@ -37,6 +39,7 @@ const CONSOLE_PAGES: PagePolicy = { ownFiles: true };
 export const CONSOLE_KEY_LABEL = 'Console session';
 
 type SignInBody = Partial<Record<'email' | 'code' | 'otp_session_token' | 'return_to', string>>;
+type SignOutBody = Partial<Record<'reason', string>>;
 
 function problemOf(
   error: unknown,
@@ -98,9 +101,20 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
       return sendPage(reply, 200, appShell(base));
     });
 
-    app.get<{ Querystring: { return_to?: string } }>(`${CONSOLE_PATH}/sign-in`, async (request, reply) =>
-      sendPage(reply, 200, emailPage(base, safeReturnTo(request.query.return_to, prefix))),
-    );
+    app.get<{ Querystring: { return_to?: string } }>(`${CONSOLE_PATH}/sign-in`, async (request, reply) => {
+      // A notice left by sign-out (the account was deleted) is shown once.
+      const noticeCookie = consoleNoticeCookieName(ctx.config.publicUrl);
+      const notice = request.cookies[noticeCookie];
+      if (notice !== undefined) {
+        reply.setCookie(noticeCookie, '', sessionCookieOptions(ctx.config.publicUrl, 0));
+      }
+      const returnTo = safeReturnTo(request.query.return_to, prefix);
+      return sendPage(
+        reply,
+        200,
+        emailPage(base, returnTo, undefined, '', isSignInNotice(notice) ? notice : undefined),
+      );
+    });
 
     app.post<{ Body: SignInBody }>(`${CONSOLE_PATH}/sign-in`, async (request, reply) => {
       const body = request.body ?? {};
@@ -151,9 +165,18 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
       }
     });
 
-    app.post(`${CONSOLE_PATH}/sign-out`, async (request, reply) => {
-      await signOut(ctx, request);
+    app.post<{ Body: SignOutBody }>(`${CONSOLE_PATH}/sign-out`, async (request, reply) => {
+      const ended = await signOut(ctx, request);
       clearSessionCookie(reply, ctx.config.publicUrl);
+      // After the console deleted the account, its session's key is gone: the sign-in page says so. Only then
+      // (the key in the cookie no longer works), so a live session cannot have it said.
+      if (request.body?.reason === 'account_deleted' && ended === 'gone') {
+        reply.setCookie(
+          consoleNoticeCookieName(ctx.config.publicUrl),
+          'account_deleted',
+          sessionCookieOptions(ctx.config.publicUrl, 60),
+        );
+      }
       return reply.redirect(`${base}/sign-in`, 303);
     });
 
@@ -172,10 +195,13 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
 
 /**
  * Revokes the session's key through the key store: this process's cache forgets it in the same call, and the
- * database announces the revocation to every other process.
+ * database announces the revocation to every other process. `revoked`: it was live and is revoked now; `gone`: the
+ * cookie held a key that no longer works (revoked, expired, or deleted with its account); `none`: no key.
  */
-async function signOut(ctx: AppContext, request: FastifyRequest): Promise<void> {
+async function signOut(ctx: AppContext, request: FastifyRequest): Promise<'revoked' | 'gone' | 'none'> {
+  if (!sessionKeyOf(ctx, request)) return 'none';
   const principal = await readConsoleSession(ctx, request);
-  if (!principal || !sessionKeyOf(ctx, request)) return;
+  if (!principal) return 'gone';
   await ctx.keyStore.revoke({ connectionId: principal.connectionId, kind: 'console' });
+  return 'revoked';
 }

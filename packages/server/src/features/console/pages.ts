@@ -25,17 +25,39 @@ ${body}
   });
 }
 
+/** What the sign-in page can say once, after a sign-out with a reason (consoleNoticeCookieName). */
+export const SIGN_IN_NOTICES = {
+  account_deleted:
+    'Your account has been deleted. Signing in again with the same address starts a new, empty account.',
+} as const;
+export type SignInNotice = keyof typeof SIGN_IN_NOTICES;
+
+export function isSignInNotice(value: unknown): value is SignInNotice {
+  return typeof value === 'string' && Object.hasOwn(SIGN_IN_NOTICES, value);
+}
+
+function noticeBlock(notice: SignInNotice | undefined): string {
+  if (!notice) return '';
+  return `<div class="success" role="status"><p>${escapeHtml(SIGN_IN_NOTICES[notice])}</p></div>`;
+}
+
 function problemBlock(problem: PageProblem | undefined): string {
   if (!problem) return '';
   const hint = problem.hint ? `<p>${escapeHtml(problem.hint)}</p>` : '';
   return `<div class="problem" role="alert"><p><strong>${escapeHtml(problem.message)}</strong></p>${hint}</div>`;
 }
 
-export function emailPage(base: string, returnTo: string, problem?: PageProblem, email = ''): string {
+export function emailPage(
+  base: string,
+  returnTo: string,
+  problem?: PageProblem,
+  email = '',
+  notice?: SignInNotice,
+): string {
   return page(
     base,
     'Sign in',
-    `${problemBlock(problem)}
+    `${noticeBlock(notice)}${problemBlock(problem)}
 <p>We e-mail you an 8-digit code. New addresses get an account.</p>
 <form method="post" action="${base}/sign-in">
 <input type="hidden" name="return_to" value="${escapeHtml(returnTo)}">

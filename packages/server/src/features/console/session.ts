@@ -46,6 +46,15 @@ export function setSessionCookie(reply: FastifyReply, publicUrl: string, apiKey:
   );
 }
 
+/**
+ * The cookie that carries a one-time notice to the sign-in page across sign-out's redirect (the account was
+ * deleted): named like the session cookie, with its attributes and a lifetime of a minute. Only a same-origin
+ * request can set it (sign-out's Origin check), unlike a query parameter that any link could carry.
+ */
+export function consoleNoticeCookieName(publicUrl: string): string {
+  return `${consoleCookieName(publicUrl)}_notice`;
+}
+
 /** Removes the session cookie (an empty value with Max-Age=0). */
 export function clearSessionCookie(reply: FastifyReply, publicUrl: string): FastifyReply {
   return reply.setCookie(consoleCookieName(publicUrl), '', sessionCookieOptions(publicUrl, 0));
