@@ -10,6 +10,7 @@ import {
   changeBatches,
   changeRowBatches,
   type ExportSource,
+  forget,
   newestChange,
   relationBatches,
 } from './reader.js';
@@ -64,6 +65,7 @@ export async function* csvExport(source: ExportSource, header: ExportHeader): As
     for await (const batch of batches()) {
       for (const row of batch as (string | null)[][]) file.push(line(row));
       rows += batch.length;
+      forget(batch);
       yield* drain();
     }
     file.push(new Uint8Array(0), true);

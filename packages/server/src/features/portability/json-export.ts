@@ -6,9 +6,18 @@ import {
   changeBatches,
   changeRowBatches,
   type ExportSource,
+  forget,
   newestChange,
   relationBatches,
 } from './reader.js';
+
+/**
+ * The most text handed on at a time (characters; at most 64 KiB, as two-byte text): below V8's large-object size
+ * (128 KiB), so that a piece still waiting for the socket during a young collection stays young and dies there. A
+ * batch's text as one string (~400 KiB for 1,000 entries) was a large object, and one alive at a young collection
+ * was moved to the old generation at once, to stay until a full collection (bench/export-memory.ts).
+ */
+export const PIECE_CHARS = 32 * 1024;
 
 /**
  * The JSON export (docs/export-format.md) as text chunks, written as it is read: the header fields, then each
@@ -37,8 +46,20 @@ export async function* jsonExport(source: ExportSource, header: ExportHeader): A
     let n = 0;
     yield `${JSON.stringify(name)}: [`;
     for await (const batch of batches()) {
-      yield `${n === 0 ? '\n' : ',\n'}${(batch as string[]).join(',\n')}`;
-      n += batch.length;
+      let piece: string[] = [];
+      let chars = 0;
+      for (const row of batch as string[]) {
+        const text = n++ === 0 ? `\n${row}` : `,\n${row}`;
+        if (chars + text.length > PIECE_CHARS && piece.length > 0) {
+          yield piece.join('');
+          piece = [];
+          chars = 0;
+        }
+        piece.push(text);
+        chars += text.length;
+      }
+      forget(batch);
+      yield piece.join('');
     }
     counts[name] = n;
     yield `${n === 0 ? '' : '\n'}],\n`;

@@ -12,6 +12,20 @@ import {
 /** Rows per read: each batch is one short statement, written out before the next is read. */
 export const EXPORT_BATCH_ROWS = 1000;
 
+/**
+ * Empties an array of rows once they have been handed on, so that a dead array holds none of them. An array that a
+ * batch is read into can outlive two young-generation collections while the driver fills it (a batch arrives over
+ * many socket reads) and be moved to V8's old generation; dead there, it still keeps every row put in it alive
+ * through each young collection (they are moved to the old generation in turn) until the next full collection,
+ * which V8 starts only once the old generation has grown to about four times the live heap. Measured on the
+ * server (bench/export-memory.ts, the JSON of 300,000 entries): RSS +112 MiB above its baseline before, in a
+ * sawtooth, nearly every row passing through the old generation; +26 MiB with the arrays emptied; +3 MiB with the
+ * JSON also handed on in small pieces (json-export.ts, PIECE_CHARS).
+ */
+export function forget(rows: unknown[]): void {
+  rows.length = 0;
+}
+
 /** One batch of a relation: as JSON texts (one per row) or as rows of text cells (CSV). */
 export type Batch = string[] | (string | null)[][];
 
@@ -47,11 +61,15 @@ export async function* relationBatches(
       after === null ? [source.workspaceId] : [source.workspaceId, after],
     );
     if (rows.length === 0) return;
-    yield shape === 'json'
-      ? rows.map((r) => r.r as string)
-      : rows.map((r) => columns.map((_, i) => r[`c${i}`] ?? null));
-    if (rows.length < EXPORT_BATCH_ROWS) return;
-    after = rows[rows.length - 1]!.k as string;
+    const batch: Batch =
+      shape === 'json'
+        ? rows.map((r) => r.r as string)
+        : rows.map((r) => columns.map((_, i) => r[`c${i}`] ?? null));
+    const last: string | null = rows.length < EXPORT_BATCH_ROWS ? null : (rows[rows.length - 1]!.k as string);
+    forget(rows);
+    yield batch;
+    if (last === null) return;
+    after = last;
   }
 }
 
@@ -105,9 +123,12 @@ export async function* changeBatches(source: ExportSource, shape: 'json' | 'text
       [source.workspaceId, after],
     );
     if (rows.length === 0) return;
-    yield shaped(rows, CHANGE_COLUMNS.length, shape);
-    if (rows.length < EXPORT_BATCH_ROWS) return;
-    after = rows[rows.length - 1]!.k as string;
+    const batch = shaped(rows, CHANGE_COLUMNS.length, shape);
+    const last: string | null = rows.length < EXPORT_BATCH_ROWS ? null : (rows[rows.length - 1]!.k as string);
+    forget(rows);
+    yield batch;
+    if (last === null) return;
+    after = last;
   }
 }
 
@@ -130,9 +151,15 @@ export async function* changeRowBatches(source: ExportSource, shape: 'json' | 't
            ORDER BY r.seq LIMIT ${EXPORT_BATCH_ROWS}`,
           [change_id, afterSeq],
         );
-        if (rows.length > 0) yield shaped(rows, CHANGE_ROW_COLUMNS.length, shape);
-        if (rows.length < EXPORT_BATCH_ROWS) break;
-        afterSeq = rows[rows.length - 1]!.k as string;
+        const last: string | null =
+          rows.length < EXPORT_BATCH_ROWS ? null : (rows[rows.length - 1]!.k as string);
+        if (rows.length > 0) {
+          const batch = shaped(rows, CHANGE_ROW_COLUMNS.length, shape);
+          forget(rows);
+          yield batch;
+        }
+        if (last === null) break;
+        afterSeq = last;
       }
     }
     if (ids.length < 100) return;
