@@ -506,6 +506,15 @@ md.push(
 );
 
 md.push(
+  '## Export memory (issue 40)',
+  '',
+  "From `packages/server/bench/export-memory.ts` (`pnpm bench -- --only export`): one workspace of a million ledger entries loaded in SQL into a fresh PostgreSQL database, the built server in a child process, `GET /v1/workspaces/{id}/export` read whole as JSON and as the CSV zip (every row counted as it streams), then read at 1 MiB/s and dropped; the server's VmRSS and VmHWM every 100 ms. Goal: the server under 200 MB (VmHWM).",
+  '',
+  readText('export-memory.txt') ?? 'Not run yet.',
+  '',
+);
+
+md.push(
   '## Reliability suites',
   '',
   'What each suite proves and the numbers of its last run are in [security.md](security.md#what-each-test-proves-and-the-numbers-from-the-last-run).',

@@ -4,6 +4,9 @@
 //              [--rounds 3] [--engines postgres] [--workload account]   (server part: interleaved rounds, which engines, which read: packages/server/bench/workload.ts)
 //              [--mcp-rounds 300]                   (mcp part: requests of each kind)
 //              [--cli-rounds 15]                    (cli part: interleaved rounds of process starts)
+//   pnpm bench --only export [--entries 1000000]
+//              (the export's memory, issue 40: not in the default parts, minutes and a million rows loaded;
+//               packages/server/bench/export-memory.ts)
 //   pnpm bench --scale [--workspaces 10000] [--entries 10000000] [--rounds 7]
 //              (only the scale benchmark, issue 42: one workspace among many beside it alone; packages/server/bench/scale.ts;
 //               with --only, the parts named and the scale benchmark)
@@ -108,6 +111,10 @@ if (only.includes('cli')) {
     join(REPO, 'packages', 'cli'),
     'cli-start.txt',
   );
+}
+if (only.includes('export')) {
+  const e = ['bench/export-memory.ts', ...(value('entries') ? ['--entries', value('entries')!] : [])];
+  results.export = run('export', process.execPath, [...SOURCE, ...e], server, 'export-memory.txt');
 }
 if (only.includes('scale')) {
   const sizes = ['workspaces', 'entries', 'rounds'].flatMap((name) =>
