@@ -3,6 +3,7 @@ import { csvField, neutraliseFormula } from '@expense/wire/csv';
 import { Zip, ZipDeflate } from 'fflate';
 import { relationColumns } from './columns.js';
 import type { ExportHeader } from './header.js';
+import { PIECE_CHARS } from './json-export.js';
 import {
   type Batch,
   CHANGE_COLUMNS,
@@ -30,7 +31,9 @@ const line = (cells: (string | null)[]) => encoder.encode(`${cells.map(cell).joi
 /**
  * The CSV export: a zip (deflated, streamed with fflate) of one CSV per relation and for the history, and a
  * manifest.json with the header, each file's columns and row count, written last (when the counts are known).
- * Bytes are handed on as the zip makes them; nothing but the current batch is held.
+ * Bytes are handed on as the zip makes them; nothing but the current batch is held. A batch's lines go to the zip
+ * in pieces of up to PIECE_CHARS characters (json-export.ts), encoded once a piece rather than once a row: a
+ * million small buffers less, and ~10 MiB less RSS on the server at a million entries (bench/export-memory.ts).
  */
 export async function* csvExport(source: ExportSource, header: ExportHeader): AsyncGenerator<Uint8Array> {
   const since = await newestChange(source);
@@ -63,7 +66,15 @@ export async function* csvExport(source: ExportSource, header: ExportHeader): As
     file.push(line(columns));
     let rows = 0;
     for await (const batch of batches()) {
-      for (const row of batch as (string | null)[][]) file.push(line(row));
+      let piece = '';
+      for (const row of batch as (string | null)[][]) {
+        piece += `${row.map(cell).join(',')}\r\n`;
+        if (piece.length >= PIECE_CHARS) {
+          file.push(encoder.encode(piece));
+          piece = '';
+        }
+      }
+      if (piece) file.push(encoder.encode(piece));
       rows += batch.length;
       forget(batch);
       yield* drain();
