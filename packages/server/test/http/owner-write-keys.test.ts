@@ -3,7 +3,9 @@
 // nothing; another body with the same key is refused. Real HTTP on both engines.
 import { readdir } from 'node:fs/promises';
 import { lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invitationLockKeys } from '../../src/features/invitations/locks.js';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from '../sql/setup.js';
 
 describe.each(ENGINES)('Idempotency-Key on the owner routes on $name', (engine) => {
@@ -104,6 +106,32 @@ describe.each(ENGINES)('Idempotency-Key on the owner routes on $name', (engine) 
     );
     expect(rows[0]!.n).toBe(1);
   });
+
+  // A refusal that says "retry" is not the key's answer: once the invitation being written ends, the same request
+  // with the same key invites (PostgreSQL: a second connection holds the workspace's invitation lock).
+  it.runIf(engine.kind === 'postgres')(
+    'gives the key back after a busy refusal: the retry runs',
+    async () => {
+      const ws = await addWorkspace(live.db, owner.userId, 'Busy flat');
+      const holder = new pg.Client({ connectionString: live.databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        const [space, key] = invitationLockKeys(ws, 'unused@example.test')[0]!;
+        await holder.query('SELECT pg_advisory_xact_lock($1::int4, $2::int4)', [space, key]);
+        const path = `/v1/workspaces/${ws}/members`;
+        const busy = await send('POST', path, { email: 'retry-me@example.test' }, 'invite-busy');
+        expect(busy.status).toBe(429);
+        expect(busy.body.error.retryable).toBe(true);
+        await holder.query('ROLLBACK');
+        const retry = await send('POST', path, { email: 'retry-me@example.test' }, 'invite-busy');
+        expect(retry.status).toBe(201);
+        expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      } finally {
+        await holder.end();
+      }
+    },
+  );
 
   it('refuses a malformed key before writing anything', async () => {
     const before = await workspaceCount();

@@ -55,7 +55,7 @@ export interface KeyedWrite {
  * envelope's JSON text (or a status and that text); a committed write records it in its own transaction
  * (completeInTransaction, completeOn), a dry run
  * is recorded here. A refusal (under 500: nothing was committed, and the same request would be refused again)
- * is recorded like a success; anything else gives the key back for a retry and is thrown.
+ * is recorded like a success unless it says to retry (busy, rate limited); anything else gives the key back for a retry and is thrown.
  */
 export async function keyedWrite(
   store: IdempotencyStore,
@@ -78,7 +78,13 @@ export async function keyedWrite(
   } catch (error) {
     const mapped = write.toApiError ? write.toApiError(error) : error;
     if (isApiError(mapped) && mapped.status < 500) {
-      const kept = { statusCode: mapped.status, body: JSON.stringify(failure(mapped, write.actions)) };
+      const envelope = failure(mapped, write.actions);
+      // A refusal that says "retry" (busy, a rate limit) gives the key back: its retry must run, not replay it.
+      if (envelope.error.retryable) {
+        await store.release(claim).catch((e: unknown) => write.log.warn({ err: e }, 'idempotency release'));
+        throw mapped;
+      }
+      const kept = { statusCode: mapped.status, body: JSON.stringify(envelope) };
       await store.complete(claim, kept);
       return { ...kept, headers: { ...mapped.options.headers } };
     }
