@@ -10,8 +10,6 @@ import { RECIPES } from '../../src/platform/storage/relation-hints.js';
 import { ENGINES, type EngineFixture } from './engines.js';
 import { type Seed, seedTwoWorkspaces } from './seed.js';
 
-const INDEX = 'ledger_entries_workspace_ts_idx';
-
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
@@ -30,10 +28,13 @@ function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
 
-/** The index conditions on ts of the plan's scans of INDEX. */
+/**
+ * The index conditions on ts of the plan's scans of ledger_entries' indexes. Mostly (workspace_id, ts); where two indexes cost
+ * the same, (workspace_id, account_id, ts) may be picked, with ts an index condition all the same.
+ */
 function tsIndexConds(plan: PlanNode): string[] {
   return nodes(plan)
-    .filter((n) => n['Index Name'] === INDEX && /\bts\b/.test(n['Index Cond'] ?? ''))
+    .filter((n) => n['Index Name']?.startsWith('ledger_entries_') && /\bts\b/.test(n['Index Cond'] ?? ''))
     .map((n) => n['Index Cond']!);
 }
 
@@ -43,8 +44,9 @@ describe.each(ENGINES)('time ranges on ts under row-level security on %s', (_eng
   let seed: Seed;
 
   /** The plan of `sql` as workspace A's member runs it (EXPLAIN over the server's user path). */
-  const plan = (sql: string, analyze = false): Promise<PlanNode> =>
+  const plan = (sql: string, analyze = false, settings: readonly string[] = []): Promise<PlanNode> =>
     db.userTransaction(seed.a(true), async (session) => {
+      for (const setting of settings) await session.query(`SET LOCAL ${setting}`);
       const { rows } = await session.query(`EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT JSON) ${sql}`);
       const value = Object.values(rows[0] as Record<string, unknown>)[0];
       const parsed = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: PlanNode }[];
@@ -130,6 +132,11 @@ describe.each(ENGINES)('time ranges on ts under row-level security on %s', (_eng
     expect(await rowsRead(budget!)).toBeLessThanOrEqual(127);
     const buckets = /(SELECT m\.month_start.+)$/.exec(RECIPES.monthBuckets)?.[1] ?? '';
     expect(buckets).toMatch(/TIMESTAMPTZ '2026-01-01 00:00:00'/);
-    expect(tsIndexConds(await plan(buckets)).length).toBeGreaterThan(0);
+    // Two months against ~5,800 rows: a hash join over one scan may cost the planner less than a loop of two
+    // index scans, and which one it picks moved between runs (CI, PGlite). What the recipe promises is that its
+    // bounds CAN be index conditions, so the join is held to a nested loop (DATE bounds could not be, even then).
+    const loop = ['enable_hashjoin = off', 'enable_mergejoin = off'];
+    expect(tsIndexConds(await plan(buckets, false, loop)).length).toBeGreaterThan(0);
+    expect(tsIndexConds(await plan(buckets.replaceAll('TIMESTAMPTZ', 'DATE'), false, loop))).toEqual([]);
   });
 });
