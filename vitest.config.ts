@@ -15,36 +15,41 @@ const UNIT = [
   'packages/import/test/**/*.test.ts',
   'packages/cli/test/{api-routes,cli-words,dialect,exit-codes,find-workspace,import-digest,import-fields,output,paging,statements,wire-checks}.test.ts',
   'packages/test-kit/test/{call,templates}.test.ts',
-  'packages/server/test/{wire-codes,fx/parse,fairness/fair-queue,http/client-address,sql/check-cache,mcp/legacy-routing}.test.ts',
+  'packages/server/src/platform/http/test/wire-codes.test.ts',
+  'packages/server/src/platform/storage/test/fair-queue.test.ts',
+  'packages/server/src/platform/ratelimit/test/client-address.test.ts',
+  'packages/server/src/features/{fx/test/parse,sql/test/check-cache,mcp/test/legacy-routing}.test.ts',
 ];
 /**
  * Minutes each, or what not every machine has: SIGKILL, disk growth, npm install, a browser, a client process per
  * call (the MCP Inspector's CLI).
  */
 const SLOW = [
-  'packages/server/test/changes/history-sigkill.test.ts',
-  'packages/server/test/fairness/disk-growth.test.ts',
+  'packages/server/src/features/changes/test/history-sigkill.test.ts',
+  'packages/server/src/platform/inflight/test/disk-growth.test.ts',
   'packages/cli/test/e2e-install.test.ts',
-  'packages/server/test/console/{browser,browser-portability,journey}.test.ts',
-  'packages/server/test/mcp/clients-inspector.test.ts',
+  'packages/server/src/features/console/test/{browser,browser-portability,journey}.test.ts',
+  'packages/server/src/features/mcp/test/clients-inspector.test.ts',
 ];
 
 /** Integration suites on PostgreSQL only: left out when EXPENSE_TEST_ENGINES leaves PostgreSQL out (test:quick). */
 const POSTGRES_ONLY = [
   'packages/test-kit/test/postgres.test.ts',
-  'packages/server/test/pooler/**/*.test.ts',
-  'packages/server/test/{oauth/processes,changes/history-lock-order,changes/history-purge-locks,fairness/inflight-redis}.test.ts',
-  'packages/server/test/http/{connection-failures,create-key,revocation,key-kinds}.test.ts',
-  'packages/server/test/console/session.test.ts',
-  'packages/server/test/storage/function-grants-owner.test.ts',
-  'packages/server/test/migrate/migrate-to.test.ts',
+  'packages/server/src/platform/storage/test/pooler/*.test.ts',
+  'packages/server/src/features/{oauth/test/processes,changes/test/history-lock-order,changes/test/history-purge-locks}.test.ts',
+  'packages/server/src/platform/inflight/test/inflight-redis.test.ts',
+  'packages/server/src/platform/http/test/connection-failures.test.ts',
+  'packages/server/src/features/keys/test/{create-key,revocation,key-kinds}.test.ts',
+  'packages/server/src/features/console/test/session.test.ts',
+  'packages/server/src/platform/storage/test/function-grants-owner.test.ts',
+  'packages/server/src/features/migrate/test/migrate-to.test.ts',
   'packages/sql-guard/test/check/resolution.property.test.ts',
   'packages/sql-guard/test/run/planner-bombs.test.ts',
   'packages/sql-guard/test/adopt/real-schemas.test.ts',
   'examples/{guard-pg,guard-shop,guard-saas}/index.test.ts',
 ];
 
-const ALL = ['packages/*/test/**/*.test.ts', 'examples/*/*.test.ts'];
+const ALL = ['packages/*/test/**/*.test.ts', 'packages/server/src/**/*.test.ts', 'examples/*/*.test.ts'];
 
 export default defineConfig({
   test: {

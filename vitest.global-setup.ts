@@ -28,10 +28,12 @@ const MIGRATIONS = new URL('./packages/server/migrations/', import.meta.url).pat
 
 const STORAGE = new URL('./packages/server/src/platform/storage/', import.meta.url).pathname;
 
+/** The files of a folder, not its subfolders (storage's tests are in its test/ folder). */
 const filesIn = (dir: string) =>
-  readdirSync(dir)
-    .sort()
-    .map((name) => join(dir, name));
+  readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(dir, entry.name))
+    .sort();
 
 /**
  * The PGlite templates are kept between runs, named by a hash of what they are made from: every migration, the

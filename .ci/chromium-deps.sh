@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The console's browser tests (packages/server/test/console/browser.test.ts) drive Debian's headless
+# The console's browser tests (packages/server/src/features/console/test/browser.test.ts) drive Debian's headless
 # Chromium with playwright-core (no browser download): only the package is needed.
 set -euo pipefail
 if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then

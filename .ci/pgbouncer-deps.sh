@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pooler tests (packages/server/test/pooler) start private PgBouncers of their own on free ports: only the
+# The pooler tests (packages/server/src/platform/storage/test/pooler) start private PgBouncers of their own on free ports: only the
 # binary is needed. Debian's package would also start a system PgBouncer (127.0.0.1:6432) from its postinst;
 # a policy-rc.d keeps it from starting during the install, and any instance running anyway is stopped.
 set -euo pipefail

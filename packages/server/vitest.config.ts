@@ -1,3 +1,4 @@
 import { expenseProject } from '../../vitest.project.js';
 
-export default expenseProject();
+// Tests sit beside what they test: each feature's and platform module's test/ folder.
+export default expenseProject(['src/**/*.test.ts']);

@@ -126,7 +126,8 @@ const CATALOGUE = 'packages/wire/src/error-catalog.ts';
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
+    // Tests (a feature's test/ folder) are not the product's words.
+    if (statSync(path).isDirectory()) return name === 'test' ? [] : sources(path);
     return /\.(?:ts|js)$/.test(name) ? [path] : [];
   });
 }

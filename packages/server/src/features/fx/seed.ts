@@ -5,7 +5,7 @@ import { parseEcbCsv } from './parse-csv.js';
 
 /**
  * Seed rates for a new embedded installation, so it can convert at once: the same ECB history excerpt as
- * test/fixtures/fx/eurofxref-hist-excerpt.csv (16 Dec 2024 - 3 Jan 2025, USD JPY GBP SEK CHF, RUB all N/A).
+ * features/fx/test/fixtures/eurofxref-hist-excerpt.csv (16 Dec 2024 - 3 Jan 2025, USD JPY GBP SEK CHF, RUB all N/A).
  * `fx sync` adds the full, current series beside them.
  */
 export const FX_SEED_CSV = `Date,USD,JPY,GBP,SEK,CHF,RUB,

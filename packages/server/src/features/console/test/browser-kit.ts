@@ -1,0 +1,211 @@
+// What the console's browser tests share: a headless Chromium per person (Debian's package, driven by
+// playwright-core) that records console errors and CSP violations, sign-in with an e-mailed code, the header's
+// navigation, axe-core, the 390 px check, a chart's geometry and a SELECT through the page's own session.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { removeDir, tempDir } from '@expense/test-kit';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const ARTIFACTS = join(HERE, '..', '..', '..', '..', 'test-artifacts', 'console');
+export const DOCS_IMG = join(HERE, '..', '..', '..', '..', '..', '..', 'docs', 'img');
+export const CLI_BIN = join(HERE, '..', '..', '..', '..', '..', 'cli', 'dist', 'bin.js');
+export const BANKS = join(HERE, '..', '..', '..', '..', '..', 'cli', 'test', 'fixtures', 'banks');
+export const IMPORT_CORE = join(HERE, '..', '..', '..', '..', 'console', 'build', 'import-core.js');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM) || process.env.CI === 'true') return true;
+  console.warn(
+    `skipped the console browser tests: ${CHROMIUM} is missing; install it with: sudo bash .ci/chromium-deps.sh (apt-get install chromium)`,
+  );
+  return false;
+}
+
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and CSP violations seen by this person's pages. */
+  problems: string[];
+}
+
+/** The people (browsers) of one test file, against the console at `origin()`. */
+export class Browsers {
+  readonly people: Person[] = [];
+  private readonly profiles: string[] = [];
+
+  constructor(private readonly origin: () => string) {}
+
+  /** A temporary directory removed by close(). */
+  async tempDir(prefix?: string): Promise<string> {
+    const dir = await tempDir(prefix);
+    this.profiles.push(dir);
+    return dir;
+  }
+
+  /** A browser of its own (fresh user-data directory) that records console errors and CSP violations. */
+  async newPerson(): Promise<Person> {
+    const profile = await this.tempDir('expense-chromium-');
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1200, height: 900 },
+    });
+    const problems: string[] = [];
+    // Runs in every page before its own scripts (injected by the driver, not subject to the page's CSP).
+    await context.addInitScript({
+      content: `document.addEventListener('securitypolicyviolation', (e) => {
+        console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + e.blockedURI);
+      });`,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const watch = (p: Page) => {
+      p.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        // An API refusal (e.g. the guard's 400) is shown on the page as its error; Chromium also logs the
+        // status of every such fetch. Those of /console/api/ are expected; any other failed load counts.
+        const apiAnswer = message.location().url.startsWith(`${this.origin()}/console/api/`);
+        if (apiAnswer && message.text().startsWith('Failed to load resource')) return;
+        problems.push(`${message.text()} (${message.location().url})`);
+      });
+      p.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    };
+    context.on('page', watch);
+    watch(page);
+    const person = { context, page, problems };
+    this.people.push(person);
+    return person;
+  }
+
+  async close(): Promise<void> {
+    for (const p of this.people) await p.context.close();
+    for (const dir of this.profiles) await removeDir(dir);
+  }
+}
+
+/**
+ * Signs in on the console's sign-in page with the e-mailed code (`codeFor` reads it from wherever the server
+ * mailed it), starting at `start` (the console's address, or a link from a mail); ends on Home.
+ */
+export async function signIn(
+  page: Page,
+  start: string,
+  email: string,
+  codeFor: (email: string) => Promise<string>,
+): Promise<void> {
+  await page.goto(start);
+  await expect.poll(() => page.url()).toContain('/console/sign-in?return_to=');
+  await page.getByRole('textbox', { name: 'E-mail address' }).fill(email);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  await page.getByRole('textbox', { name: '8-digit code' }).fill(await codeFor(email));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+}
+
+/** Follows the header's navigation link to a page and waits for its heading. */
+export async function go(page: Page, route: string, heading: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Console' })
+    .getByRole('link', { name: heading, exact: true })
+    .click();
+  await expect.poll(() => page.url()).toContain(`#/${route}`);
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
+/** Every page fits 390 px: nothing scrolls the page sideways (tables scroll in their own box). */
+export async function fitsNarrow(page: Page): Promise<void> {
+  const overflow = (await page.evaluate(
+    'document.documentElement.scrollWidth - window.innerWidth',
+  )) as number;
+  const wide = (await page.evaluate(`[...document.querySelectorAll('body *')]
+    .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-box'))
+    .slice(0, 5).map((el) => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))`)) as string[];
+  expect(overflow, `wider than the screen: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
+}
+
+let axeSource: string | undefined;
+/** axe-core in the page (evaluated through the DevTools protocol, which the page's CSP does not govern). */
+export async function axeClean(page: Page, what: string): Promise<void> {
+  axeSource ??= await readFile(AXE, 'utf8');
+  const violations = (await page.evaluate(`(async () => {
+    if (!window.axe) { ${axeSource} }
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '));
+  })()`)) as string[];
+  expect(violations, what).toEqual([]);
+}
+
+/** What a chart drew: labels and bars outside its box, the y-axis tick labels, group labels, series. */
+export async function chartGeometry(chart: Locator) {
+  return chart.evaluate((svg) => {
+    const box = svg.getBoundingClientRect();
+    const outside: string[] = [];
+    for (const el of svg.querySelectorAll('text, rect')) {
+      const r = el.getBoundingClientRect();
+      if (
+        r.left < box.left - 0.5 ||
+        r.right > box.right + 0.5 ||
+        r.top < box.top - 0.5 ||
+        r.bottom > box.bottom + 0.5
+      ) {
+        outside.push(`${el.tagName} ${el.textContent}`);
+      }
+    }
+    const ticks = [...svg.querySelectorAll('g.tick text')].map((t) => t.textContent ?? '');
+    const groups = [...svg.querySelectorAll('g.group > text')].map((t) => t.textContent ?? '');
+    const series = new Set([...svg.querySelectorAll('rect.bar')].map((r) => r.getAttribute('class'))).size;
+    return { outside, ticks, groups, series };
+  });
+}
+
+/** The header names the selected workspace on every page. */
+export async function headerWorkspace(page: Page): Promise<string> {
+  const chosen = page.getByRole('combobox', { name: 'Workspace' }).locator('option:checked');
+  await chosen.waitFor({ state: 'attached' });
+  return (await chosen.textContent()) ?? '';
+}
+
+/** The rows of one SELECT, read by the page's own session (a 429 of the session's limit is waited out). */
+export async function selectInPage(page: Page, sql: string): Promise<Record<string, unknown>[]> {
+  const envelope = (await page.evaluate(`(async () => {
+    for (;;) {
+      const res = await fetch('/console/api/sql/query', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-workspace-id': localStorage.getItem('expense-console-workspace') ?? '',
+        },
+        body: JSON.stringify({ sql: ${JSON.stringify(sql)} }),
+      });
+      if (res.status !== 429) return res.json();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })()`)) as { data: { statements: { rows: Record<string, unknown>[] }[] } };
+  return envelope.data.statements[0]?.rows ?? [];
+}
+
+/** Picks a bank file on the Import page and checks it: the preview's count line. */
+export async function checkFile(page: Page, path: string, account: string): Promise<string> {
+  await page.getByLabel('Bank file (CSV)').setInputFiles(path);
+  await page.getByRole('combobox', { name: 'Account' }).fill(account);
+  await page.getByRole('button', { name: 'Check file' }).click();
+  const count = page.getByRole('status').filter({ hasText: /new rows? to add of/ });
+  await count.waitFor();
+  return (await count.textContent()) ?? '';
+}

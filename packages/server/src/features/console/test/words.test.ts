@@ -1,0 +1,124 @@
+// The console's pages get the API's errors in a person's words: the error catalogue's console texts, put in by
+// the console's proxy (docs/architecture.md, "Errors"); the API's own answers keep the HTTP words.
+
+import { ENGINES, removeDir, tempDir } from '@expense/test-kit';
+import { DIALECT_WORDS, HTTP_ERRORS } from '@expense/wire';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../../index.js';
+import { type Database, openDatabase } from '../../../platform/storage/index.js';
+import { createApiKey } from '../../auth/api-keys.js';
+import { addWorkspace, createUser, insertEntries } from '../../sql/test/setup.js';
+import { consoleCookieName } from '../session.js';
+import { inConsoleWords, signInHint } from '../words.js';
+
+const ORIGIN = 'http://console.example.test';
+const envelope = (error: Record<string, unknown>) => Buffer.from(JSON.stringify({ ok: false, error }));
+
+describe('the console words of an API error', () => {
+  it("gives the catalogue's console text of the situation, and a throw site's phrases in a person's words", () => {
+    const missing = inConsoleWords(
+      envelope({ code: 'missing_workspace', message: 'm', hint: HTTP_ERRORS.missing_workspace.hint }),
+    );
+    expect(JSON.parse(String(missing))).toEqual({
+      ok: false,
+      error: { code: 'missing_workspace', message: 'm', hint: HTTP_ERRORS.missing_workspace.consoleHint },
+    });
+    const refused = JSON.parse(
+      String(
+        inConsoleWords(
+          envelope({
+            code: 'statement_kind_mismatch',
+            message: `${DIALECT_WORDS.modes.query} takes a read; this is INSERT.`,
+            hint: DIALECT_WORDS.write,
+            details: { position: { line: 1, column: 1 } },
+          }),
+        ),
+      ),
+    ).error;
+    expect(refused.message).toBe('“Run query” takes a read; this is INSERT.');
+    expect(refused.hint).toBe('Use “Dry run write” for a statement that changes data');
+    expect(refused.details).toEqual({ position: { line: 1, column: 1 } });
+  });
+
+  it('leaves what is not an error envelope alone', () => {
+    expect(inConsoleWords(Buffer.from('not json'))).toBeUndefined();
+    expect(inConsoleWords(Buffer.from(JSON.stringify({ ok: true, data: {} })))).toBeUndefined();
+  });
+
+  it("words the sign-in pages' hints the same way", () => {
+    expect(signInHint('invalid_code', HTTP_ERRORS.invalid_code.hint)).toBe(
+      'Check the 8-digit code in the e-mail and type it again.',
+    );
+    expect(signInHint('invalid_code', HTTP_ERRORS.invalid_code.variants.void.hint)).toBe(
+      HTTP_ERRORS.invalid_code.variants.void.hint,
+    );
+  });
+});
+
+describe.each(ENGINES)('the console proxy on $name', (engine) => {
+  let drop: () => Promise<void>;
+  let outbox: string;
+  let db: Database;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    const target = await engine.open();
+    drop = target.drop;
+    outbox = await tempDir();
+    db = await openDatabase({ databaseUrl: target.url, directUrl: target.directUrl });
+    app = await createServer(
+      { publicUrl: ORIGIN, mailOutbox: outbox, logLevel: 'silent', ratePerSecond: 1000 },
+      { database: db },
+    );
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+    await drop?.();
+    await removeDir(outbox);
+  });
+
+  it("answers the console's pages in a person's words, and the API in its own", async () => {
+    const user = await createUser(db);
+    const workspaceId = await addWorkspace(db, user.userId);
+    const key = await createApiKey(db, user.userId, 'Console session', {
+      kind: 'console',
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const request = { sql: insertEntries(1) };
+    const viaConsole = await app.inject({
+      method: 'POST',
+      url: '/console/api/sql/query',
+      headers: {
+        cookie: `${consoleCookieName(ORIGIN)}=${key.apiKey}`,
+        origin: ORIGIN,
+        'x-workspace-id': workspaceId,
+      },
+      payload: request,
+    });
+    const direct = await app.inject({
+      method: 'POST',
+      url: '/v1/sql/query',
+      headers: { authorization: `ApiKey ${user.apiKey}`, 'x-workspace-id': workspaceId },
+      payload: request,
+    });
+    expect(viaConsole.statusCode).toBe(400);
+    expect(direct.statusCode).toBe(400);
+    const person = viaConsole.json().error;
+    const agent = direct.json().error;
+    expect(person.code).toBe('statement_kind_mismatch');
+    expect(agent.code).toBe('statement_kind_mismatch');
+    expect(agent.hint).toContain('/sql/execute');
+    expect(person.hint).toContain('“Dry run write”');
+    expect(`${person.message} ${person.hint}`).not.toMatch(/\/sql|ask the user/i);
+
+    const signedOut = await app.inject({
+      method: 'GET',
+      url: '/console/api/me',
+      headers: { origin: ORIGIN },
+    });
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.json().error.hint).toBe('Your session has ended: sign in again.');
+  });
+});

@@ -1,0 +1,164 @@
+// Issue 40, items 1 and 2: GET /v1/workspaces/{id}/export writes every relation of the workspace and its change
+// history as one versioned JSON document (or a zip of CSVs with a manifest), and POST .../restore loads it into
+// an empty workspace as one change, after which every report answers exactly as on the original; on both engines.
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addWorkspace,
+  createUser,
+  ENGINES,
+  type Live,
+  startLive,
+  type TestUser,
+} from '../../sql/test/setup.js';
+import { reports, seedWorkspace } from './seed.js';
+
+const ENTRIES = 3000;
+
+describe.each(ENGINES)('export and restore on $name', (engine) => {
+  let live: Live;
+  let owner: TestUser;
+  let source: string;
+  let document: string;
+
+  beforeAll(async () => {
+    live = await startLive(engine);
+    owner = await createUser(live.db);
+    source = await addWorkspace(live.db, owner.userId, 'Household =1+1');
+    await seedWorkspace(live, owner, source, ENTRIES);
+  });
+  afterAll(async () => live?.close());
+
+  const restore = (workspaceId: string, body: string, query = '') =>
+    live.request('POST', `/v1/workspaces/${workspaceId}/restore${query}`, {
+      key: owner.apiKey,
+      rawBody: body,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  it('exports one versioned document with every relation and the history', async () => {
+    const res = await live.request('GET', `/v1/workspaces/${source}/export`, { key: owner.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /attachment; filename="expense-household-1-1-\d{4}-\d\d-\d\d\.json"/,
+    );
+    document = res.text;
+    const doc = res.body;
+    expect(doc).toMatchObject({ format: 'expense-export', version: 1, workspace: { workspaceId: source } });
+    expect(doc.ledger_entries).toHaveLength(ENTRIES + 121);
+    expect(doc.budget_lines).toHaveLength(54);
+    expect(doc.account_metadata).toHaveLength(2);
+    expect(doc.workspace_settings).toEqual([
+      expect.objectContaining({ reporting_currency: 'EUR', timezone: 'Europe/Berlin', first_day_of_week: 7 }),
+    ]);
+    const odd = doc.ledger_entries.find((e: { amount: string }) => e.amount === '-12.345678');
+    expect(odd).toMatchObject({ ts: '2026-03-01T23:30:00.000000Z', account_id: 'cash', kind: 'spend' });
+    expect(doc.ledger_entries[0]).not.toHaveProperty('workspace_id');
+    expect(doc.changes.length).toBe(4);
+    expect(doc.changes[0]).toMatchObject({ endpoint: 'execute', user_id: owner.userId, email: owner.email });
+    expect(doc.change_rows.length).toBeGreaterThanOrEqual(4);
+    expect(doc.end).toEqual({
+      counts: {
+        workspace_settings: 1,
+        account_metadata: 2,
+        budget_lines: 54,
+        ledger_entries: ENTRIES + 121,
+        changes: 4,
+        change_rows: doc.change_rows.length,
+      },
+      changedDuringExport: false,
+    });
+  });
+
+  it('restores into a new workspace as one change, and every report answers the same', async () => {
+    const target = (
+      await live.request('POST', '/v1/workspaces', { key: owner.apiKey, body: { name: 'Copy' } })
+    ).body.data.workspace.workspaceId as string;
+    const res = await restore(target, document);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({
+      workspaceId: target,
+      replaced: false,
+      restored: {
+        workspace_settings: 1,
+        account_metadata: 2,
+        budget_lines: 54,
+        ledger_entries: ENTRIES + 121,
+      },
+      // The original still holds its ids on this server: every row gets a new one.
+      newIds: ENTRIES + 121 + 54,
+    });
+    const changes = await live.request('GET', '/v1/changes', {
+      key: owner.apiKey,
+      headers: { 'x-workspace-id': target },
+    });
+    expect(changes.status, changes.text).toBe(200);
+    expect(changes.body.data.changes.map((c: { changeId: string }) => c.changeId)).toEqual([
+      res.body.data.changeId,
+    ]);
+    expect(await reports(live, owner.apiKey, target)).toEqual(await reports(live, owner.apiKey, source));
+
+    // Not empty now: refused unless replace, which gives the same answers again.
+    const again = await restore(target, document);
+    expect([again.status, again.body.error.code]).toEqual([409, 'workspace_not_empty']);
+    const replaced = await restore(target, document, '?replace=true');
+    expect(replaced.status, replaced.text).toBe(200);
+    expect(replaced.body.data.replaced).toBe(true);
+    expect(await reports(live, owner.apiKey, target)).toEqual(await reports(live, owner.apiKey, source));
+  });
+
+  it('refuses what is not an export, and a member who is not an owner', async () => {
+    const target = await addWorkspace(live.db, owner.userId, 'Empty');
+    for (const body of [
+      '{"format":"other"}',
+      '[]',
+      JSON.stringify({ ...JSON.parse(document), version: 99 }),
+    ]) {
+      const res = await restore(target, body);
+      expect([res.status, res.body.error.code], body.slice(0, 40)).toEqual([400, 'invalid_request']);
+    }
+    const bad = JSON.parse(document);
+    bad.ledger_entries[5].kind = 'gift';
+    const refused = await restore(target, JSON.stringify(bad));
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'invalid_request']);
+    expect(refused.body.error.details.relation).toBe('ledger_entries');
+    const { rows } = await live.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM public.ledger_entries WHERE workspace_id = $1',
+      [target],
+    );
+    expect(rows[0]!.n).toBe(0);
+    const stranger = await createUser(live.db);
+    const byStranger = await live.request('GET', `/v1/workspaces/${source}/export`, { key: stranger.apiKey });
+    expect([byStranger.status, byStranger.body.error.code]).toEqual([404, 'workspace_not_found']);
+  });
+
+  it('exports a zip of CSVs with a manifest, cells safe for a spreadsheet', async () => {
+    const res = await fetch(`${live.origin}/v1/workspaces/${source}/export?format=csv`, {
+      headers: { authorization: `ApiKey ${owner.apiKey}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    expect(Object.keys(files).sort()).toEqual([
+      'account_metadata.csv',
+      'budget_lines.csv',
+      'change_rows.csv',
+      'changes.csv',
+      'ledger_entries.csv',
+      'manifest.json',
+      'workspace_settings.csv',
+    ]);
+    const manifest = JSON.parse(strFromU8(files['manifest.json']!));
+    expect(manifest).toMatchObject({ format: 'expense-export', version: 1 });
+    expect(manifest.files.find((f: { name: string }) => f.name === 'ledger_entries.csv').rows).toBe(
+      ENTRIES + 121,
+    );
+    const ledger = strFromU8(files['ledger_entries.csv']!);
+    expect(ledger.split('\r\n')[0]).toMatch(/^entry_id,event_id,ts,account_id,amount,currency,kind,/);
+    expect(ledger).toContain(`"'=HYPERLINK(""http://x.example"")"`);
+    expect(ledger).toContain(',-12.345678,');
+    expect(ledger).toContain('"two\nlines, ""quoted"""');
+    expect(strFromU8(files['account_metadata.csv']!)).toContain("'+1 call");
+  });
+});

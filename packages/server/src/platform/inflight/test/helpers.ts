@@ -1,0 +1,98 @@
+// Shared pieces of the fairness tests: users with several keys, slow statements, and answers in the order
+// they arrived at the client.
+import { createApiKey } from '../../../features/auth/api-keys.js';
+import {
+  addWorkspace,
+  createUser,
+  type EngineSpec,
+  type Live,
+  type Response,
+  seedEntries,
+  startLive,
+  type TestUser,
+} from '../../../features/sql/test/setup.js';
+import type { ServerConfigInput } from '../../../index.js';
+import type { Database } from '../../storage/index.js';
+
+/**
+ * A server on a fresh database of the engine (like startLive), whose verified keys stay cached for the whole
+ * test: a key check then never waits for the database, so what is measured is the SQL requests alone.
+ */
+export async function startFair(engine: EngineSpec, config: ServerConfigInput = {}): Promise<Live> {
+  const live = await startLive(engine, config, { keyCache: { ttlMs: 600_000 } });
+  return {
+    ...live,
+    async close() {
+      live.app.server.closeAllConnections(); // sockets of requests whose clients went away
+      await live.close();
+    },
+  };
+}
+
+/**
+ * Never finishes within a test deadline: 100 rows, five ways (10^10 combinations). Four ways (10^8) could finish
+ * within an 8 s deadline on PostgreSQL on a quiet machine.
+ */
+export const ENDLESS =
+  'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d, ledger_entries e';
+/** Finishes, slowly (about a second on the embedded engine): 100 rows, three ways, with a condition. */
+export const SLOW =
+  'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c WHERE a.amount + b.amount < c.amount * 3';
+
+/** The category of the row SLOW_WRITE writes first. */
+export const SLOW_WRITE_MARK = 'slow-write';
+/**
+ * A write that never finishes within a test deadline: a script that inserts one row (category SLOW_WRITE_MARK),
+ * then looks for rows to copy in 100 rows five ways (10^10 combinations) and finds none. Its first row is there
+ * only if it committed.
+ */
+export const SLOW_WRITE = [
+  `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2026-01-02 00:00:00+00', 'checking', 1, 'EUR', 'spend', '${SLOW_WRITE_MARK}')`,
+  'INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) SELECT a.ts, a.account_id, a.amount, a.currency, a.kind, a.category FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d, ledger_entries e WHERE a.amount + b.amount + c.amount + d.amount + e.amount < -1000000000',
+].join(';\n');
+
+/** Writes 200 rows: over the affected-row cap, so it is refused and rolled back. */
+export const OVER_CAP =
+  'INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) SELECT a.ts, a.account_id, a.amount, a.currency, a.kind, a.category FROM ledger_entries a, ledger_entries b WHERE b.amount <= 2';
+
+export interface Tenant {
+  user: TestUser;
+  keys: string[];
+}
+
+/** A user with `keys` ApiKeys and a workspace of 100 ledger rows. */
+export async function tenant(live: Live, keys = 1): Promise<Tenant> {
+  const user = await createUser(live.db);
+  await addWorkspace(live.db, user.userId);
+  const more = await extraKeys(live.db, user.userId, keys - 1);
+  await seedEntries(live, user.apiKey, 100);
+  const all = [user.apiKey, ...more];
+  // Verified keys are cached: a key check during the test then waits for no database.
+  for (const key of all) await live.request('GET', '/v1/me', { key });
+  return { user, keys: all };
+}
+
+async function extraKeys(db: Database, userId: string, n: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < n; i++) {
+    keys.push(await db.transaction(async (tx) => (await createApiKey(tx, userId, `key ${i + 2}`)).apiKey));
+  }
+  return keys;
+}
+
+/** A response and its place among the answers of one test (0 = answered first). */
+export interface Answered extends Response {
+  order: number;
+}
+
+/** Numbers answers in the order they reach the client. */
+export function answerCounter(): (pending: Promise<Response>) => Promise<Answered> {
+  let next = 0;
+  return async (pending) => {
+    const response = await pending;
+    return { ...response, order: next++ };
+  };
+}
+
+export const query = (live: Live, key: string, sql: string, headers?: Record<string, string>) =>
+  live.request('POST', '/v1/sql/query', { key, body: { sql }, ...(headers ? { headers } : {}) });

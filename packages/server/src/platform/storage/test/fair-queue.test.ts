@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { StartDeadlineError } from '../errors.js';
+import { FairQueue } from '../fair-queue.js';
+
+/** Acquires in order and records the order in which places were granted. */
+function recorder(queue: FairQueue) {
+  const granted: string[] = [];
+  const releases = new Map<string, () => void>();
+  const take = (tenant: string, label: string, startBy?: number) =>
+    queue.acquire(tenant, startBy).then((release) => {
+      granted.push(label);
+      releases.set(label, release);
+    });
+  const release = async (label: string) => {
+    releases.get(label)?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { granted, take, release };
+}
+
+describe('FairQueue (the embedded engine takes turns between users)', () => {
+  it('serves a second user before the first user’s queued requests', async () => {
+    const queue = new FairQueue(1);
+    const { granted, take, release } = recorder(queue);
+    void take('a', 'a1');
+    void take('a', 'a2');
+    void take('a', 'a3');
+    void take('a', 'a4');
+    await new Promise((resolve) => setImmediate(resolve));
+    void take('b', 'b1');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted).toEqual(['a1']);
+    await release('a1');
+    expect(granted).toEqual(['a1', 'b1']);
+    void take('b', 'b2');
+    await release('b1');
+    await release('a2');
+    await release('b2');
+    await release('a3');
+    expect(granted).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'a4']);
+  });
+
+  it('takes turns between three users whatever order their requests came in', async () => {
+    const queue = new FairQueue(1);
+    const { granted, take, release } = recorder(queue);
+    void take('a', 'a1');
+    for (const label of ['a2', 'a3', 'b1', 'b2', 'c1']) void take(label[0] as string, label);
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const label of ['a1', 'b1', 'c1', 'a2', 'b2']) await release(label);
+    expect(granted).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+  });
+
+  it('drops a waiter whose start deadline passes, without giving it a place', async () => {
+    const queue = new FairQueue(1);
+    const { granted, take, release } = recorder(queue);
+    void take('a', 'a1');
+    const late = take('b', 'b1', Date.now() + 20);
+    await expect(late).rejects.toBeInstanceOf(StartDeadlineError);
+    expect(queue.waiting).toBe(0);
+    void take('c', 'c1');
+    await release('a1');
+    expect(granted).toEqual(['a1', 'c1']);
+  });
+
+  it('refuses at once a request whose start deadline has already passed', async () => {
+    const queue = new FairQueue(1);
+    await expect(queue.acquire('a', Date.now() - 1)).rejects.toBeInstanceOf(StartDeadlineError);
+  });
+});
