@@ -1,3 +1,4 @@
+import { CsvError, parse } from 'csv-parse/sync';
 import { malformed, type ParseResult, type PublishedRate } from './types.js';
 import { isCurrencyCode, isIsoDate, rateProblem, toParsedRates } from './values.js';
 
@@ -27,11 +28,25 @@ function parseDate(text: string): string | null {
   return isIsoDate(iso) ? iso : null;
 }
 
-/** Splits one line into trimmed fields, dropping the single empty field the ECB's trailing comma leaves. */
-function fields(line: string): string[] {
-  const parts = line.split(',').map((f) => f.trim());
-  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
-  return parts;
+/** Drops the single empty field the ECB's trailing comma leaves. */
+function fields(record: string[]): string[] {
+  return record.length > 1 && record[record.length - 1] === '' ? record.slice(0, -1) : record;
+}
+
+interface Row {
+  line: number;
+  row: string[];
+}
+
+/** The file's records with their lines, blank lines left out. */
+function records(text: string): Row[] {
+  const parsed = parse(text, { bom: true, trim: true, relax_column_count: true, info: true }) as unknown as {
+    record: string[];
+    info: { lines: number };
+  }[];
+  return parsed
+    .filter(({ record }) => !(record.length === 1 && record[0] === ''))
+    .map(({ record, info }) => ({ line: info.lines, row: fields(record) }));
 }
 
 /**
@@ -40,11 +55,17 @@ function fields(line: string): string[] {
  * problem refuses the whole file, naming its line.
  */
 export function parseEcbCsv(text: string): ParseResult {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const headerIndex = lines.findIndex((l) => l.trim() !== '');
-  if (headerIndex < 0) return malformed(1, 'the file is empty');
-  const header = fields(lines[headerIndex]!);
-  const headerLine = headerIndex + 1;
+  let rows: Row[];
+  try {
+    rows = records(text);
+  } catch (error) {
+    if (error instanceof CsvError) {
+      return malformed(typeof error.lines === 'number' ? error.lines : 1, `not a CSV file: ${error.message}`);
+    }
+    throw error;
+  }
+  if (rows.length === 0) return malformed(1, 'the file is empty');
+  const { row: header, line: headerLine } = rows[0]!;
   if (header[0] !== 'Date') {
     return malformed(headerLine, `the header must start with "Date", found "${header[0]}"`);
   }
@@ -60,11 +81,7 @@ export function parseEcbCsv(text: string): ParseResult {
 
   const rates: PublishedRate[] = [];
   const seenDates = new Set<string>();
-  for (let i = headerIndex + 1; i < lines.length; i++) {
-    const raw = lines[i]!;
-    if (raw.trim() === '') continue;
-    const line = i + 1;
-    const row = fields(raw);
+  for (const { line, row } of rows.slice(1)) {
     if (row.length !== header.length) {
       return malformed(
         line,

@@ -50,6 +50,8 @@ describe('parseEcbCsv', () => {
     ['Date,USD,\n2025-01-03,0.0000,\n', 2, 'is zero'],
     ['Date,USD,JPY,\n2025-01-03,,162.88,\n', 2, 'the USD rate "" is empty'],
     ['Date,USD,\n2025-01-03,N/A,\n', 1, 'every cell is N/A'],
+    ['Date,USD,\n2025-01-03,"1.0299,\n', 2, 'not a CSV file'],
+    ['Date,USD,\n\n  \n2025-01-03,1.0299,\n,,\n', 5, '"" is not a date'],
   ])('refuses %j at line %i', (text, line, reason) => {
     const result = parseEcbCsv(text);
     expect(result.ok).toBe(false);
@@ -91,7 +93,11 @@ describe('parseEcbXml', () => {
     `<?xml version="1.0"?>\n<gesmes:Envelope xmlns:gesmes="g" xmlns="e">\n<Cube>\n${cubes}\n</Cube>\n</gesmes:Envelope>\n`;
 
   it.each([
-    [wrap(`<Cube time="2025-01-03">\n<Cube currency="USD" rate="1.0299"/>\n</Cub>`), 6, 'does not match'],
+    [
+      wrap(`<Cube time="2025-01-03">\n<Cube currency="USD" rate="1.0299"/>\n</Cub>`),
+      6,
+      "instead of closing tag 'Cub'",
+    ],
     [wrap(`<Cube time="2025-01-03">\n<Cube currency="USD" rate="abc"/>\n</Cube>`), 5, 'the USD rate "abc"'],
     [wrap(`<Cube time="2025-13-03">\n</Cube>`), 4, 'time="2025-13-03" is not a date'],
     [
@@ -105,11 +111,17 @@ describe('parseEcbXml', () => {
     [
       wrap(`<Cube time="2025-01-03">\n<Cube currency="USD" rate="1.2>\n</Cube>`),
       5,
-      'the value of rate is never closed',
+      "Attributes for 'Cube' have open quote",
     ],
     ['<!DOCTYPE x [<!ENTITY a "b">]>\n<gesmes:Envelope/>', 1, 'DOCTYPE'],
     ['<html><body/></html>', 1, 'the root element is <html>'],
-    [wrap(`<Cube time="2025-01-03">`), 6, 'end tag </gesmes:Envelope> does not match <Cube>'],
+    [wrap(`<Cube time="2025-01-03">`), 6, "Expected closing tag 'Cube' (opened in line 3"],
+    ['<gesmes:Envelope/>\n<Cube/>', 2, 'a second root element <Cube>'],
+    [
+      wrap(`<Cube time="2025-01-03">\n<Cube currency="USD" rate="1"><x/></Cube>\n</Cube>`),
+      5,
+      'unexpected <x>',
+    ],
     [wrap(''), 1, 'no <Cube currency= rate=> element'],
   ])('refuses malformed XML %#', (text, line, reason) => {
     const result = parseEcbXml(text);
