@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress } from '../../platform/ratelimit/client-address.js';
 
 /** Documents larger than this are refused (the MCP spec's client ID metadata documents are small JSON). */
 export const MAX_METADATA_BYTES = 16 * 1024;
@@ -11,41 +12,6 @@ export interface MetadataFetchOptions {
   allowPrivateAddresses: boolean;
   /** Tests only: the certificate authority of that server. */
   ca?: string;
-}
-
-/** Loopback, private, link-local, CGNAT, unique-local, multicast and unspecified addresses. */
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const) {
-  PRIVATE.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) {
-  PRIVATE.addSubnet(net, prefix, 'ipv6');
-}
-
-export function isPrivateAddress(address: string): boolean {
-  // An IPv4-mapped IPv6 address is judged by its IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPrivateAddress(mapped[1]!);
-  const family = isIP(address);
-  if (family === 0) return true;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** A client_id that names a metadata document: https, a path, no credentials or fragment. */

@@ -14,3 +14,12 @@ export function clientBucket(address: string): string {
   const network = new ipaddr.IPv6([...(ip as ipaddr.IPv6).parts.slice(0, 4), 0, 0, 0, 0]);
   return `${network.toRFC5952String()}/64`;
 }
+
+/**
+ * Whether an address is anything but public unicast (ipaddr.js's ranges: loopback, private, link-local, CGNAT,
+ * unique-local, multicast, unspecified, reserved, NAT64, 6to4, Teredo, ...); an IPv4-mapped IPv6 address is
+ * judged by its IPv4 address, and what is not an address counts as private.
+ */
+export function isPrivateAddress(address: string): boolean {
+  return !ipaddr.isValid(address) || ipaddr.process(address).range() !== 'unicast';
+}
