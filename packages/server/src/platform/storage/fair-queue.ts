@@ -4,16 +4,19 @@ interface Waiter {
   tenant: string;
   enqueuedAt: number;
   grant: (release: () => void) => void;
-  reject: (error: Error) => void;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  reject: (error: unknown) => void;
+  /** Stops the waiter's deadline timer and abort listener once it left the queue. */
+  settle: () => void;
 }
 
 /**
- * Places on a resource of `capacity` (the embedded database's one connection), handed out in turns between
- * tenants: each tenant's waiters are first come first served; the next place goes to the waiting tenant with
- * the fewest places held, among those to the one served longest ago (a tenant with nothing running or
- * waiting is forgotten, and counts as never served), and among those to the one whose request waits longest. One tenant with many waiting requests therefore delays another by at most the
- * requests it already runs. A waiter whose `startBy` passes before its turn leaves with StartDeadlineError.
+ * Places on a resource of `capacity` (the embedded database's one connection, the guard's worker threads),
+ * handed out in turns between tenants: each tenant's waiters are first come first served; the next place goes to
+ * the waiting tenant with the fewest places held, among those to the one served longest ago (a tenant with
+ * nothing running or waiting is forgotten, and counts as never served), and among those to the one whose request
+ * waits longest. One tenant with many waiting requests therefore delays another by at most the requests it
+ * already runs. A waiter whose `startBy` passes before its turn leaves with StartDeadlineError; one whose
+ * `signal` aborts leaves with the signal's reason.
  */
 export class FairQueue {
   #running = 0;
@@ -24,11 +27,21 @@ export class FairQueue {
 
   constructor(readonly capacity = 1) {}
 
+  /** Places in use. */
+  get running(): number {
+    return this.#running;
+  }
+
   /** Requests waiting, over all tenants. */
   get waiting(): number {
     let n = 0;
     for (const list of this.#waiting.values()) n += list.length;
     return n;
+  }
+
+  /** A tenant's requests here, running and waiting. */
+  held(tenant: string): number {
+    return (this.#held.get(tenant)?.running ?? 0) + (this.#waiting.get(tenant)?.length ?? 0);
   }
 
   /** Since when (epoch ms) the longest-waiting request of a tenant other than those given waits, if any. */
@@ -43,16 +56,22 @@ export class FairQueue {
   }
 
   /** Resolves with a release function once the tenant has a place. */
-  acquire(tenant: string, startBy?: number): Promise<() => void> {
+  acquire(tenant: string, startBy?: number, signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (startBy !== undefined && Date.now() >= startBy) return Promise.reject(new StartDeadlineError());
     if (this.#running < this.capacity && this.#waiting.size === 0) {
       return Promise.resolve(this.#grant(tenant));
     }
     return new Promise((grant, reject) => {
-      const waiter: Waiter = { tenant, enqueuedAt: Date.now(), grant, reject, timer: undefined };
-      if (startBy !== undefined) {
-        waiter.timer = setTimeout(() => this.#expire(waiter), Math.max(0, startBy - Date.now()));
-      }
+      const waiter: Waiter = { tenant, enqueuedAt: Date.now(), grant, reject, settle: () => {} };
+      const expire = () => this.#leave(waiter, new StartDeadlineError());
+      const abort = () => this.#leave(waiter, signal?.reason);
+      const timer = startBy === undefined ? undefined : setTimeout(expire, Math.max(0, startBy - Date.now()));
+      signal?.addEventListener('abort', abort, { once: true });
+      waiter.settle = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
+      };
       const list = this.#waiting.get(tenant);
       if (list) list.push(waiter);
       else this.#waiting.set(tenant, [waiter]);
@@ -84,11 +103,11 @@ export class FairQueue {
   #dispatch(): void {
     while (this.#running < this.capacity && this.#waiting.size > 0) {
       let best: { tenant: string; running: number; servedAt: number; since: number } | undefined;
-      for (const tenant of this.#waiting.keys()) {
+      for (const [tenant, list] of this.#waiting) {
         const held = this.#held.get(tenant);
         const running = held?.running ?? 0;
         const servedAt = held?.servedAt ?? 0;
-        const since = (this.#waiting.get(tenant) as Waiter[])[0]?.enqueuedAt ?? 0;
+        const since = list[0]?.enqueuedAt ?? 0;
         if (
           !best ||
           running < best.running ||
@@ -102,20 +121,21 @@ export class FairQueue {
       const list = this.#waiting.get(tenant) as Waiter[];
       const waiter = list.shift() as Waiter;
       if (list.length === 0) this.#waiting.delete(tenant);
-      clearTimeout(waiter.timer);
+      waiter.settle();
       waiter.grant(this.#grant(tenant));
     }
   }
 
-  #expire(waiter: Waiter): void {
+  #leave(waiter: Waiter, reason: unknown): void {
     const list = this.#waiting.get(waiter.tenant);
     const index = list?.indexOf(waiter) ?? -1;
     if (!list || index < 0) return;
     list.splice(index, 1);
+    waiter.settle();
     if (list.length === 0) {
       this.#waiting.delete(waiter.tenant);
       this.#forget(waiter.tenant);
     }
-    waiter.reject(new StartDeadlineError());
+    waiter.reject(reason);
   }
 }

@@ -66,4 +66,35 @@ describe('FairQueue (the embedded engine takes turns between users)', () => {
     const queue = new FairQueue(1);
     await expect(queue.acquire('a', Date.now() - 1)).rejects.toBeInstanceOf(StartDeadlineError);
   });
+
+  it("lets a waiter go when its signal aborts, with the signal's reason, and counts what each tenant holds", async () => {
+    const queue = new FairQueue(1);
+    const { granted, take, release } = recorder(queue);
+    void take('a', 'a1');
+    const client = new AbortController();
+    const leaving = queue.acquire('b', undefined, client.signal);
+    void take('b', 'b2');
+    expect([queue.running, queue.waiting, queue.held('a'), queue.held('b')]).toEqual([1, 2, 1, 2]);
+    client.abort(new Error('client gone'));
+    await expect(leaving).rejects.toThrow('client gone');
+    expect([queue.waiting, queue.held('b')]).toEqual([1, 1]);
+    await release('a1');
+    expect(granted).toEqual(['a1', 'b2']);
+    await expect(queue.acquire('c', undefined, client.signal)).rejects.toThrow('client gone');
+  });
+
+  it('with several places, gives the next to the waiting tenant running the fewest', async () => {
+    const queue = new FairQueue(2);
+    const { granted, take, release } = recorder(queue);
+    void take('a', 'a1');
+    void take('b', 'b1');
+    void take('a', 'a2');
+    void take('b', 'b2');
+    await new Promise((resolve) => setImmediate(resolve));
+    // a was served longest ago, but it still runs a1 and b runs nothing: b goes first.
+    await release('b1');
+    expect(granted).toEqual(['a1', 'b1', 'b2']);
+    await release('a1');
+    expect(granted).toEqual(['a1', 'b1', 'b2', 'a2']);
+  });
 });
