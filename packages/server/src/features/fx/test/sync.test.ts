@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerFxCommands } from '../cli.js';
+import { download } from '../download.js';
 import type { FxLogger } from '../logger.js';
 import { fileToFetch, nextRun, startFxScheduler, syncFx } from '../sync.js';
 import { openPglite, type TestDatabase } from './engines.js';
@@ -141,6 +142,26 @@ describe('fx sync', () => {
     expect(result.ok).toBe(true);
     expect(http.hits.filter((h) => h.startsWith('/flaky/'))).toHaveLength(3);
     expect(logs.filter((l) => l.msg === 'fx download failed; retrying')).toHaveLength(2);
+  });
+
+  it('does not retry a status that will not change (404), nor after the caller stopped', async () => {
+    const retries: number[] = [];
+    const options = { ...fast, onRetry: ({ attempt }: { attempt: number }) => retries.push(attempt) };
+    expect(await download(`${base}/missing/eurofxref-hist.zip`, options)).toEqual({
+      ok: false,
+      reason: 'HTTP 404',
+    });
+    expect(http.hits).toEqual(['/missing/eurofxref-hist.zip']);
+    const stop = new AbortController();
+    const stopped = download(`${base}/down/eurofxref-hist.zip`, {
+      ...options,
+      backoffMs: 60_000,
+      signal: stop.signal,
+      onRetry: () => stop.abort(),
+    });
+    expect(await stopped).toEqual({ ok: false, reason: 'stopped' });
+    expect(http.hits.filter((h) => h.startsWith('/down/'))).toHaveLength(1);
+    expect(retries).toEqual([]);
   });
 
   it('turns a network failure into a warning, keeps the stored rates and still extends the table', async () => {
