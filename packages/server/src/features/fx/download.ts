@@ -53,7 +53,7 @@ export function csvFromZip(bytes: Uint8Array): string {
 export async function download(url: string, options: DownloadOptions): Promise<DownloadResult> {
   try {
     const text = await pRetry(() => fetchOnce(url, options), {
-      retries: Math.max(0, options.attempts - 1),
+      retries: options.attempts - 1,
       minTimeout: options.backoffMs,
       factor: 2,
       randomize: true,
@@ -64,24 +64,24 @@ export async function download(url: string, options: DownloadOptions): Promise<D
     });
     return { ok: true, text };
   } catch (error) {
-    if (options.signal?.aborted) return { ok: false, reason: 'stopped' };
-    return { ok: false, reason: (error as Error).message };
+    return { ok: false, reason: options.signal?.aborted ? 'stopped' : (error as Error).message };
   }
 }
 
 /** One GET; throws an Error worth retrying, or an AbortError that is final. */
 async function fetchOnce(url: string, options: DownloadOptions): Promise<string> {
-  if (options.signal?.aborted) throw new AbortError('stopped');
   let response: Response;
-  let bytes: Uint8Array | undefined;
   try {
     const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
     response = await fetch(url, {
       signal: AbortSignal.any(signals),
       headers: { 'user-agent': 'expense-server fx worker' },
     });
-    if (response.ok) bytes = await readCapped(response);
-    else await response.body?.cancel();
+    if (response.ok) {
+      const bytes = await readCapped(response);
+      return url.toLowerCase().endsWith('.zip') ? csvFromZip(bytes) : new TextDecoder().decode(bytes);
+    }
+    await response.body?.cancel();
   } catch (error) {
     if (error instanceof AbortError) throw error;
     if (options.signal?.aborted) throw new AbortError('stopped');
@@ -89,9 +89,6 @@ async function fetchOnce(url: string, options: DownloadOptions): Promise<string>
     // A plain Error, so p-retry retries whatever fetch threw (TypeError, a timeout's DOMException).
     throw new Error(cause?.code ?? cause?.message ?? (error as Error).message);
   }
-  if (!bytes) {
-    const reason = `HTTP ${response.status}`;
-    throw response.status === 429 || response.status >= 500 ? new Error(reason) : new AbortError(reason);
-  }
-  return url.toLowerCase().endsWith('.zip') ? csvFromZip(bytes) : new TextDecoder().decode(bytes);
+  const reason = `HTTP ${response.status}`;
+  throw response.status === 429 || response.status >= 500 ? new Error(reason) : new AbortError(reason);
 }
