@@ -14,11 +14,12 @@ const UNIT = [
   'packages/wire/test/**/*.test.ts',
   'packages/import/test/**/*.test.ts',
   'packages/cli/test/{api-routes,cli-words,dialect,exit-codes,find-workspace,import-digest,import-fields,output,paging,statements,wire-checks}.test.ts',
-  'packages/test-kit/test/{call,templates}.test.ts',
+  'packages/test-kit/test/{call,system-dependency,templates}.test.ts',
   'packages/server/src/platform/http/test/wire-codes.test.ts',
   'packages/server/src/platform/storage/test/fair-queue.test.ts',
-  'packages/server/src/platform/ratelimit/test/client-address.test.ts',
+  'packages/server/src/platform/ratelimit/test/{client-address,key-limits}.test.ts',
   'packages/server/src/features/{fx/test/parse,sql/test/check-cache,mcp/test/legacy-routing}.test.ts',
+  'packages/server/src/features/auth/test/consent-check.test.ts',
 ];
 /**
  * Minutes each, or what not every machine has: SIGKILL, disk growth, npm install, a browser, a client process per

@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { adminQuery, freshPostgres, withFreshPostgres } from '../src/postgres.js';
-import { suiteRuns } from '../src/system-dependency.js';
 
 const exists = async (name: string) =>
   (await adminQuery('SELECT 1 FROM pg_database WHERE datname = $1', [name])).length === 1;
@@ -42,21 +41,5 @@ describe('freshPostgres', () => {
 
   it('refuses a prefix that is not a plain identifier', async () => {
     await expect(freshPostgres({ prefix: 'x; DROP DATABASE postgres' })).rejects.toThrow(/prefix/);
-  });
-});
-
-describe('suiteRuns', () => {
-  it('runs when nothing is missing, skips outside CI and runs (to fail) under CI=true', () => {
-    const ci = process.env.CI;
-    try {
-      delete process.env.CI;
-      expect(suiteRuns('a suite', [], 'apt-get install x')).toBe(true);
-      expect(suiteRuns('a suite', ['x'], 'apt-get install x')).toBe(false);
-      process.env.CI = 'true';
-      expect(suiteRuns('a suite', ['x'], 'apt-get install x')).toBe(true);
-    } finally {
-      if (ci === undefined) delete process.env.CI;
-      else process.env.CI = ci;
-    }
   });
 });

@@ -1,5 +1,8 @@
 // Shared pieces of the fairness tests: users with several keys, slow statements, and answers in the order
 // they arrived at the client.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { expect } from 'vitest';
 import { createApiKey } from '../../../features/auth/api-keys.js';
 import {
   addWorkspace,
@@ -13,6 +16,8 @@ import {
 } from '../../../features/sql/test/setup.js';
 import type { ServerConfigInput } from '../../../index.js';
 import type { Database } from '../../storage/index.js';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /**
  * A server on a fresh database of the engine (like startLive), whose verified keys stay cached for the whole
@@ -96,3 +101,33 @@ export function answerCounter(): (pending: Promise<Response>) => Promise<Answere
 
 export const query = (live: Live, key: string, sql: string, headers?: Record<string, string>) =>
   live.request('POST', '/v1/sql/query', { key, body: { sql }, ...(headers ? { headers } : {}) });
+
+/**
+ * In-flight places counted in Redis under a prefix of the test's own, so that a test can wait for a state
+ * (requests admitted and holding their places) instead of for a time: the lease sets of redis.ts.
+ */
+export class LeaseProbe {
+  readonly prefix = `expense-test-${randomBytes(6).toString('hex')}`;
+  readonly #redis = new Redis(REDIS_URL);
+
+  /** The server's settings that count in Redis under this probe's prefix. */
+  get config(): { redisUrl: string; redisKeyPrefix: string } {
+    return { redisUrl: REDIS_URL, redisKeyPrefix: this.prefix };
+  }
+
+  /** Places the user holds now (a released lease leaves its set at once). */
+  async heldBy(userId: string): Promise<number> {
+    return this.#redis.zcard(`${this.prefix}:inflight:{${userId}}:user`);
+  }
+
+  /** Resolves once the user holds `n` places. */
+  async until(userId: string, n: number): Promise<void> {
+    await expect.poll(() => this.heldBy(userId), { timeout: 30_000, interval: 20 }).toBe(n);
+  }
+
+  async close(): Promise<void> {
+    const keys = await this.#redis.keys(`${this.prefix}:*`);
+    if (keys.length > 0) await this.#redis.del(...keys);
+    await this.#redis.quit();
+  }
+}

@@ -1,25 +1,38 @@
 // Finding 1 of issue 11: nothing limited how many SQL requests a key or a user had in flight, so ten slow
-// queries of one tenant held every pooled connection. Now: 2 per key, 4 per user, 429 beyond.
+// queries of one tenant held every pooled connection. Now: 2 per key, 4 per user, 429 beyond. The places are
+// counted in Redis under the test's own prefix, so that the test waits for them to be taken, not for a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live, request } from '../../../features/sql/test/setup.js';
-import { answerCounter, ENDLESS, OVER_CAP, query, startFair, type Tenant, tenant } from './helpers.js';
+import {
+  answerCounter,
+  ENDLESS,
+  LeaseProbe,
+  OVER_CAP,
+  query,
+  startFair,
+  type Tenant,
+  tenant,
+} from './helpers.js';
 
 describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
   let live: Live;
   let attacker: Tenant;
   let bystander: Tenant;
+  const leases = new LeaseProbe();
 
   beforeAll(async () => {
-    live = await startFair(engine, { sqlDeadlineMs: 3_000 });
+    live = await startFair(engine, { sqlDeadlineMs: 3_000, ...leases.config });
     attacker = await tenant(live, 3);
     bystander = await tenant(live, 1);
   });
-  afterAll(async () => live?.close());
+  afterAll(async () => {
+    await live?.close();
+    await leases.close();
+  });
 
   it('counts a report as a SQL request in flight: with the user’s 4 places taken, GET /reports answers 429 at once', async () => {
     const slow = Array.from({ length: 4 }, (_, i) => query(live, attacker.keys[i % 2] as string, ENDLESS));
-    // Let the four slow statements take their places first.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await leases.until(attacker.user.userId, 4);
     const report = await live.request('GET', '/v1/reports/spend_by_category?from=2026-11-01&to=2026-11-30', {
       key: attacker.keys[2] as string,
     });
@@ -90,12 +103,12 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
     await live.db.ping();
     const [k1, k2, k3] = attacker.keys as [string, string, string];
     const first = [query(live, k1, ENDLESS), query(live, k1, ENDLESS)];
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await leases.until(attacker.user.userId, 2);
     const third = await query(live, k1, 'SELECT 1 AS one');
     expect(third.status).toBe(429);
     expect(third.body.error.details).toMatchObject({ scope: 'key', limit: 2 });
     const others = [query(live, k2, ENDLESS), query(live, k2, ENDLESS)];
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await leases.until(attacker.user.userId, 4);
     const fifth = await query(live, k3, 'SELECT 1 AS one');
     expect(fifth.status).toBe(429);
     expect(fifth.body.error.details).toMatchObject({ scope: 'user', limit: 4 });
@@ -126,7 +139,7 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
         signal: a.signal,
       }).catch(() => undefined),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await leases.until(attacker.user.userId, 2);
     for (const a of aborts) a.abort();
     await Promise.all(gone);
     const statuses: number[] = [];
