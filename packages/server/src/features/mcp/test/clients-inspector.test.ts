@@ -2,12 +2,11 @@
 // tool call (two with stdio), over Streamable HTTP and over stdio (`expense mcp`). Every tool, valid and refused,
 // must come back as a result it can read. ~40 processes: in the slow project (clients.test.ts has the same tools
 // through the SDK client and mcp-remote).
-import { existsSync } from 'node:fs';
 import { describe } from 'vitest';
 import { clientsFixture, everyTool, inspector, PROCESS_PER_CALL_MS } from './clients-kit.js';
-import { CLI_BIN } from './helpers.js';
+import { CLI_BIN, cliBuilt } from './helpers.js';
 
-describe.skipIf(!existsSync(CLI_BIN))('the MCP Inspector CLI', () => {
+describe.runIf(cliBuilt('the MCP Inspector suite'))('the MCP Inspector CLI', () => {
   const { fixture, configDir, apiUrl, count } = clientsFixture();
 
   describe('MCP Inspector CLI (inspector-cli 1.0.3) over Streamable HTTP', () => {

@@ -4,15 +4,14 @@
 // validates structuredContent against the tool's output schema once it has listed the tools, whether or not
 // isError is set: every tool, valid and refused, must come back as a result it can read, never as a client-side
 // exception.
-import { existsSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { clientsFixture, everyTool, MCP_REMOTE, sdkCaller, sdkClient } from './clients-kit.js';
-import { CLI_BIN } from './helpers.js';
+import { CLI_BIN, cliBuilt } from './helpers.js';
 
-describe.skipIf(!existsSync(CLI_BIN))('the MCP clients people run', () => {
+describe.runIf(cliBuilt('the MCP clients suite'))('the MCP clients people run', () => {
   const { fixture, configDir, count, stdioEnv } = clientsFixture();
   describe('@modelcontextprotocol/sdk 1.x over Streamable HTTP', () => {
     let client: Client;

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { BUILD_CLI, suiteNeedsBuild } from '@expense/test-kit';
 import { parseErrorText, type ToolError } from '@expense/wire/mcp';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -6,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Live } from '../../sql/test/setup.js';
 
 export const CLI_BIN = resolve(import.meta.dirname, '../../../../../cli/dist/bin.js');
+/** Whether a suite that runs the built CLI runs: skipped with the reason without it, failed under CI. */
+export const cliBuilt = (suite: string): boolean => suiteNeedsBuild(suite, CLI_BIN, BUILD_CLI);
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON the tests assert on field by field
 export type Json = any;

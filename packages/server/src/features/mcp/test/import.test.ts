@@ -4,7 +4,6 @@
 // the workspace); refusals as coded tool errors in the tools' words that write nothing. And the server's own McpApi
 // (inject-api.ts, what /mcp's tools call) answers the same data as POST /v1/imports.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { inToolWords, McpApiError } from '@expense/wire/mcp';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { createApiKey } from '../../auth/api-keys.js';
 import { AMBIGUOUS_CARD, FILES, fixture } from '../../imports/test/fixtures.js';
 import { addWorkspace, ENGINES, type Live, startWithWorkspace, type TestUser } from '../../sql/test/setup.js';
 import { injectApi } from '../inject-api.js';
-import { CLI_BIN, call, errorOf, type Json, stdioClient, textOf } from './helpers.js';
+import { call, cliBuilt, errorOf, type Json, stdioClient, textOf } from './helpers.js';
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 /** A fixture's text exactly (a BOM kept): its UTF-8 encoding is the file's bytes again. */
@@ -20,7 +19,7 @@ const text = (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: true, igno
 /** What a tool error must never name: an HTTP route or query parameter, or a CLI option. */
 const FOREIGN = /\/v1\/|\bPOST \/|\?[a-zA-Z]+=|(?:^|[\s("'`])--[a-z]/;
 
-describe.skipIf(!existsSync(CLI_BIN)).each(ENGINES)(
+describe.runIf(cliBuilt('the MCP import suite')).each(ENGINES)(
   'the import tool through expense mcp on $name',
   (engine) => {
     let live: Live;
