@@ -41,7 +41,8 @@ import { portabilityRoutes } from './features/portability/routes.js';
 import { reportRoutes } from './features/reports/routes.js';
 import { schemaRoutes } from './features/schema/routes.js';
 import { ConfirmationTokens } from './features/sql/confirm-tokens.js';
-import { type SqlService, sqlRoutes } from './features/sql/routes.js';
+import { sqlRoutes } from './features/sql/routes.js';
+import { createSqlService } from './features/sql/service.js';
 import { workspaceRoutes } from './features/workspaces/routes.js';
 import {
   ConfigError,
@@ -126,6 +127,27 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
   const keys = new KeyVerifier(db, { ...DEFAULT_KEY_CACHE, ...options.keyCache }, (error) =>
     app.log.warn({ err: error }, 'could not record last_used_at'),
   );
+  const idempotency = writeIdempotency(db, config.sqlDeadlineMs);
+  // At most maxInflightPerKey / maxInflightPerUser SQL requests in flight (shared through Redis when set).
+  const inflight = new InflightLimiter({
+    perKey: config.maxInflightPerKey,
+    perUser: config.maxInflightPerUser,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: config.redisKeyPrefix,
+    onRedisError: (error) => app.log.warn({ err: error }, 'in-flight limits: Redis did not answer'),
+  });
+  const sql = await createSqlService({
+    db,
+    actions,
+    idempotency,
+    inflight,
+    fxCoverage,
+    confirmations,
+    deadlineMs: config.sqlDeadlineMs,
+    ...(options.sqlCheckPool ? { checkPool: options.sqlCheckPool } : {}),
+    log: app.log,
+  });
+  app.addHook('onClose', () => sql.close());
   const ctx: AppContext = {
     config,
     db,
@@ -139,15 +161,9 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     invitationLimits: createInvitationLimits(limits),
     fxCoverage,
     confirmations,
-    idempotency: writeIdempotency(db, config.sqlDeadlineMs),
-    // At most maxInflightPerKey / maxInflightPerUser SQL requests in flight (shared through Redis when set).
-    inflight: new InflightLimiter({
-      perKey: config.maxInflightPerKey,
-      perUser: config.maxInflightPerUser,
-      redisUrl: config.redisUrl,
-      redisKeyPrefix: config.redisKeyPrefix,
-      onRedisError: (error) => app.log.warn({ err: error }, 'in-flight limits: Redis did not answer'),
-    }),
+    idempotency,
+    inflight,
+    sql,
   };
   const purgeIdempotency = setInterval(() => {
     ctx.idempotency
@@ -197,7 +213,6 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       mcpAction(ctx),
     ]),
   );
-  let sqlService: SqlService | undefined;
   await app.register(
     async (v1) => {
       await v1.register(discoveryRoutes(ctx));
@@ -211,17 +226,8 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
       await v1.register(keyRoutes(ctx));
       await v1.register(createKeyRoutes(ctx));
       await v1.register(schemaRoutes(ctx));
-      await v1.register(
-        sqlRoutes(ctx, options.sqlCheckPool, (service) => {
-          sqlService = service;
-        }),
-      );
-      await v1.register(
-        importRoutes(ctx, () => {
-          if (!sqlService) throw new Error('The SQL routes are registered before /imports serves.');
-          return sqlService;
-        }),
-      );
+      await v1.register(sqlRoutes(ctx));
+      await v1.register(importRoutes(ctx));
       await v1.register(changeRoutes(ctx));
       await v1.register(reportRoutes(ctx));
       await v1.register(portabilityRoutes(ctx));
@@ -233,10 +239,6 @@ export const expensePlugin: FastifyPluginAsync<ExpensePluginOptions> = async (ap
     mcpRoutes(ctx, {
       root: () => app,
       apiBasePath: `${app.prefix}${API_PREFIX}`,
-      sql: () => {
-        if (!sqlService) throw new Error('The SQL routes are registered before /mcp serves.');
-        return sqlService;
-      },
     }),
   );
   // The browser's routes: the console's session cookie is parsed and written (@fastify/cookie) here only, not

@@ -4,6 +4,7 @@ import type { OtpService } from './features/auth/otp.js';
 import type { FxCoverage } from './features/fx/coverage.js';
 import type { InvitationLimiters } from './features/invitations/limits.js';
 import type { ConfirmationTokens } from './features/sql/confirm-tokens.js';
+import type { SqlService } from './features/sql/service.js';
 import type { ServerConfig } from './platform/config/config.js';
 import type { ActionBuilder } from './platform/http/actions.js';
 import type { IdempotencyStore } from './platform/idempotency/store.js';
@@ -37,6 +38,8 @@ export interface AppContext {
   idempotency: IdempotencyStore;
   /** SQL requests (and reverts) in flight per key and per user (inflight/). */
   inflight: InflightLimiter;
+  /** The SQL endpoints' one handler (guard, checks' cache, pipeline, write command), built once for the app. */
+  sql: SqlService;
 }
 
 declare module 'fastify' {

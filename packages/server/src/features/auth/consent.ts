@@ -23,10 +23,19 @@ declare module 'fastify' {
   }
 }
 
-/** What the consent check reads of a request (a Fastify request, or an MCP tool's in-process SQL call). */
+/** What the consent check reads of a Fastify request (the route's config, its method, params and headers). */
 export type ConsentedRequest = Pick<FastifyRequest, 'method' | 'params' | 'headers'> & {
   routeOptions: { config: Pick<FastifyContextConfig, 'keyAccess' | 'narrowKeys' | 'workspaceBoundKeys'> };
 };
+
+/** What a call asks of a key's consent, as plain values (a route's, or an MCP tool's in-process SQL call). */
+export interface ConsentAsk {
+  access: 'read' | 'write';
+  narrowKeys?: 'refuse' | undefined;
+  workspaceBoundKeys?: 'refuse' | undefined;
+  /** The workspaces the call names (a path parameter, X-Workspace-Id). */
+  workspaceIds: readonly string[];
+}
 
 /** A key whose consent covers every workspace of its user, read and write. */
 export function coversAllWorkspaces(principal: Principal): boolean {
@@ -58,39 +67,28 @@ export function hasAudience(principal: Principal, publicUrl: string): boolean {
 }
 
 /**
- * The consent a key carries, enforced in one place for every keyed route (called by requireApiKey once the
- * key is verified): a `read` key may only read, a key bound to a workspace reaches that workspace only and
- * has it selected (the request's X-Workspace-Id is set to it, so every route that resolves a workspace,
- * from the header or the key's saved one, lands there).
+ * The consent a key carries, as one rule: a `read` key may only read, a key bound to a workspace reaches that
+ * workspace only. Throws the coded refusal; returns the workspace the call must run in (the bound one), if any.
  */
-export function enforceKeyConsent(request: ConsentedRequest, principal: Principal): void {
-  const config = request.routeOptions.config;
-  if (principal.access === 'read') {
-    const access = config.keyAccess ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
-    if (access === 'write') {
-      throw new ApiError('forbidden', 'This key may only read: the user granted read access.', {
-        variant: 'read_only_key',
-        details: { access: principal.access },
-      });
-    }
+export function checkKeyConsent(principal: Principal, ask: ConsentAsk): string | undefined {
+  if (principal.access === 'read' && ask.access === 'write') {
+    throw new ApiError('forbidden', 'This key may only read: the user granted read access.', {
+      variant: 'read_only_key',
+      details: { access: principal.access },
+    });
   }
-  if (config.narrowKeys === 'refuse' && !coversAllWorkspaces(principal)) {
+  if (ask.narrowKeys === 'refuse' && !coversAllWorkspaces(principal)) {
     throw accountScopeError('This key is read-only or limited to one workspace: it cannot do this.');
   }
   const bound = principal.workspaceId;
-  if (!bound) return;
-  if (config.workspaceBoundKeys === 'refuse') {
+  if (!bound) return undefined;
+  if (ask.workspaceBoundKeys === 'refuse') {
     throw new ApiError('forbidden', 'This key is limited to one workspace and cannot do this.', {
       hint: `Work in workspace ${bound}, or ask the user to connect again with access to all workspaces.`,
       details: { workspaceId: bound },
     });
   }
-  const params = request.params as Record<string, unknown> | undefined;
-  const header = request.headers[WORKSPACE_HEADER];
-  const requested = [params?.workspaceId, ...(Array.isArray(header) ? header : [header])].filter(
-    (v): v is string => typeof v === 'string',
-  );
-  for (const id of requested) {
+  for (const id of ask.workspaceIds) {
     if (id.trim().toLowerCase() !== bound) {
       throw new ApiError('forbidden', 'This key is limited to another workspace.', {
         hint: `Use workspace ${bound} (or no X-Workspace-Id), or ask the user to connect again with access to this workspace.`,
@@ -98,5 +96,25 @@ export function enforceKeyConsent(request: ConsentedRequest, principal: Principa
       });
     }
   }
-  request.headers[WORKSPACE_HEADER] = bound;
+  return bound;
+}
+
+/**
+ * checkKeyConsent for every keyed route (called by requireApiKey once the key is verified): the route's config
+ * and method say what it asks; a bound key has its workspace selected (the request's X-Workspace-Id is set to it,
+ * so every route that resolves a workspace, from the header or the key's saved one, lands there).
+ */
+export function enforceKeyConsent(request: ConsentedRequest, principal: Principal): void {
+  const config = request.routeOptions.config;
+  const params = request.params as Record<string, unknown> | undefined;
+  const header = request.headers[WORKSPACE_HEADER];
+  const bound = checkKeyConsent(principal, {
+    access: config.keyAccess ?? (READ_METHODS.has(request.method) ? 'read' : 'write'),
+    narrowKeys: config.narrowKeys,
+    workspaceBoundKeys: config.workspaceBoundKeys,
+    workspaceIds: [params?.workspaceId, ...(Array.isArray(header) ? header : [header])].filter(
+      (v): v is string => typeof v === 'string',
+    ),
+  });
+  if (bound) request.headers[WORKSPACE_HEADER] = bound;
 }

@@ -21,9 +21,9 @@ import { success } from '../../platform/http/envelope.js';
 import { apiKeySecurity, responses } from '../../platform/http/responses.js';
 import { idempotencyKeyOf } from '../../platform/idempotency/key.js';
 import type { Claim } from '../../platform/idempotency/store.js';
-import { keyedWrite, sendAnswer } from '../../platform/idempotency/write.js';
+import { executeWrite, sendAnswer } from '../../platform/idempotency/write.js';
 import { principalOf } from '../auth/authenticate.js';
-import { confirmIdempotencyKey, revertSubject } from '../sql/confirm-tokens.js';
+import { redeemConfirmation, revertSubject } from '../sql/confirm-tokens.js';
 import { ArrivalDeadline, clientGone } from '../sql/deadline.js';
 import { dryRunInstruction } from '../sql/envelope.js';
 import { resolveWorkspace } from '../sql/workspace.js';
@@ -203,24 +203,17 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const principal = principalOf(request);
         const dryRun = request.body?.dryRun === true;
         const group = changeGroupOf(request.headers);
-        let key = idempotencyKeyOf(request.headers['idempotency-key']);
         const { changeId } = request.params;
         const subject = revertSubject(changeId);
         // As on /sql: a dry run's token commits this revert once, in the dry run's workspace, on any instance.
-        const given = request.body?.confirmToken;
-        const confirm =
-          given === undefined
-            ? undefined
-            : await ctx.confirmations.verify(
-                given,
-                principal.connectionId,
-                subject,
-                request.headers['x-workspace-id'],
-              );
-        if (confirm && dryRun) {
-          throw new ApiError('invalid_request', 'confirmToken commits: send it without dryRun.');
-        }
-        if (confirm) key ??= confirmIdempotencyKey(confirm);
+        const { confirm, key } = await redeemConfirmation(ctx.confirmations, {
+          principal,
+          token: request.body?.confirmToken,
+          subject,
+          workspaceId: request.headers['x-workspace-id'],
+          dryRun,
+          key: idempotencyKeyOf(request.headers['idempotency-key']),
+        });
         const workspaceId = await workspaceOf(request, request.headers['x-workspace-id'] ?? confirm?.w);
         const token = dryRun
           ? await ctx.confirmations.issue(principal.connectionId, workspaceId, subject)
@@ -256,26 +249,17 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             ...(claim ? { claim } : {}),
             ...(confirm ? { confirm } : {}),
           });
-        const lease = await ctx.inflight.admit(principal);
-        try {
-          const answer =
-            key === undefined
-              ? { statusCode: 200, body: await revert(), headers: {} }
-              : await keyedWrite(
-                  idempotency,
-                  {
-                    key,
-                    connectionId: principal.connectionId,
-                    request: { endpoint: '/changes/revert', workspaceId, sql: changeId, dryRun },
-                    actions: ctx.actions,
-                    log: request.log,
-                  },
-                  revert,
-                );
-          sendAnswer(reply, answer);
-        } finally {
-          await lease.release();
-        }
+        const answer = await executeWrite(ctx, {
+          principal,
+          key,
+          endpoint: '/changes/revert',
+          subject: changeId,
+          dryRun,
+          workspace: async () => workspaceId,
+          run: revert,
+          log: request.log,
+        });
+        sendAnswer(reply, answer);
       },
     });
   };

@@ -31,8 +31,9 @@ import { idempotencyKeyOf } from '../../platform/idempotency/key.js';
 import { REPLAYED_HEADER } from '../../platform/idempotency/write.js';
 import type { Principal } from '../auth/api-keys.js';
 import { principalOf } from '../auth/authenticate.js';
+import { redeemConfirmation } from '../sql/confirm-tokens.js';
 import { clientGone } from '../sql/deadline.js';
-import type { SqlService } from '../sql/routes.js';
+import type { SqlRequest } from '../sql/service.js';
 import { WorkspaceResolution } from '../sql/workspace.js';
 
 /**
@@ -119,11 +120,11 @@ export interface ImportCall {
   query: ImportQuery;
   headers: Record<string, string | string[] | undefined>;
   requestId: string;
-  log: Parameters<SqlService>[1]['log'];
+  log: SqlRequest['log'];
   signal: AbortSignal;
 }
 
-export function importRoutes(ctx: AppContext, service: () => SqlService): FastifyPluginAsyncZod {
+export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // The body is the file's bytes as sent, whatever its type, for this route only (this plugin's context).
     app.removeAllContentTypeParsers();
@@ -154,29 +155,24 @@ export function importRoutes(ctx: AppContext, service: () => SqlService): Fastif
         currency: query.currency?.toUpperCase() ?? null,
       };
       const subject = `-- import ${fileDigest} ${JSON.stringify(options)}`;
-      const confirm =
-        query.confirmToken === undefined
-          ? undefined
-          : await ctx.confirmations
-              .verify(
-                query.confirmToken,
-                principal.connectionId,
-                subject,
-                typeof header === 'string' ? header : undefined,
-              )
-              .catch((error: unknown) => {
-                if (isApiError(error) && error.code === 'confirmation_mismatch')
-                  throw new ApiError(
-                    'confirmation_mismatch',
-                    'The confirmToken was issued for another file, other options (account, charges, currency) or another workspace.',
-                    { variant: 'import' },
-                  );
-                throw error;
-              });
-      if (confirm && dryRun)
-        throw new ApiError('invalid_request', 'confirmToken commits: send it without dryRun.', {
-          details: { issues: [{ path: 'query.dryRun', message: 'not with confirmToken' }] },
-        });
+      // The Idempotency-Key is read once the file is, as before; the token's key stands in when there is none.
+      const { confirm, key: confirmKey } = await redeemConfirmation(ctx.confirmations, {
+        principal,
+        token: query.confirmToken,
+        subject,
+        workspaceId: typeof header === 'string' ? header : undefined,
+        dryRun,
+        key: undefined,
+        dryRunIssuePath: 'query.dryRun',
+      }).catch((error: unknown) => {
+        if (isApiError(error) && error.code === 'confirmation_mismatch')
+          throw new ApiError(
+            'confirmation_mismatch',
+            'The confirmToken was issued for another file, other options (account, charges, currency) or another workspace.',
+            { variant: 'import' },
+          );
+        throw error;
+      });
       const workspace = new WorkspaceResolution(
         ctx.db,
         ctx.actions,
@@ -225,7 +221,7 @@ export function importRoutes(ctx: AppContext, service: () => SqlService): Fastif
       const r0 = prepared.reconciliation[0];
 
       const requestKey = idempotencyKeyOf(call.headers[IDEMPOTENCY_HEADER.toLowerCase()]);
-      const key = requestKey ?? (confirm ? `confirm-${confirm.id}` : undefined);
+      const key = requestKey ?? confirmKey;
       const groupId = key ? uuidOf(sha256(`import-group\n${principal.connectionId}\n${key}`)) : randomUUID();
 
       let changeId: string | undefined;
@@ -252,7 +248,7 @@ export function importRoutes(ctx: AppContext, service: () => SqlService): Fastif
               headers[IDEMPOTENCY_HEADER.toLowerCase()] =
                 `import-${sha256(`${key}\n${batch.index}`).slice(0, 48)}`;
           }
-          const result = await service()('/sql/execute', {
+          const result = await ctx.sql.run('/sql/execute', {
             principal,
             headers,
             body: { sql, ...(dry ? { dryRun: true } : {}) },

@@ -11,7 +11,6 @@ import { verifyKey } from '../auth/authenticate.js';
 import { invalidKeyError } from '../auth/key-refusal.js';
 import { SCOPES } from '../oauth/scopes.js';
 import { clientGone } from '../sql/deadline.js';
-import type { SqlService } from '../sql/routes.js';
 import { injectApi } from './inject-api.js';
 import { isLegacy, type LegacyRequest, legacyJsonHandler } from './legacy.js';
 import { type DetachedLease, ServerPool } from './pool.js';
@@ -80,8 +79,6 @@ export interface McpRoutesOptions {
   root: () => FastifyInstance;
   /** Where the API routes are mounted, with the app's prefix. */
   apiBasePath: string;
-  /** The SQL endpoints' handler (routes/sql), which the SQL tools call directly. */
-  sql: () => SqlService;
 }
 
 /**
@@ -108,7 +105,7 @@ export function mcpRoutes(ctx: AppContext, o: McpRoutesOptions): FastifyPluginAs
         authorization: `ApiKey ${caller.apiKey}`,
         remoteAddress: caller.ip,
       }),
-      sql: sqlApi(ctx, o.sql, caller),
+      sql: sqlApi(ctx, caller),
     });
     const build = (caller: Caller, era: 'legacy' | 'modern') => (api: McpApi) =>
       createExpenseMcpServer({

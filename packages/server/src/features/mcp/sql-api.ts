@@ -6,8 +6,8 @@ import { failure } from '../../platform/http/envelope.js';
 import { toApiError } from '../../platform/http/error-mapping.js';
 import { applyKeyLimits } from '../../platform/ratelimit/key-limits.js';
 import type { Principal } from '../auth/api-keys.js';
-import { enforceKeyConsent } from '../auth/consent.js';
-import { type SqlRequest, type SqlService, sqlKeyAccess } from '../sql/routes.js';
+import { checkKeyConsent } from '../auth/consent.js';
+import { type SqlAnswer, type SqlRequest, sqlKeyAccess } from '../sql/service.js';
 import { answerOf } from './inject-api.js';
 
 /** The MCP request a tool runs in: its verified key, id, log and client. */
@@ -23,13 +23,13 @@ export interface ToolCaller {
 const noHeaders = { headers: () => undefined };
 
 /**
- * The `query`, `execute` and `report` tools' SQL, run in-process by the SQL endpoints' own handler (routes/sql):
+ * The `query`, `execute` and `report` tools' SQL, run in-process by the SQL endpoints' own handler (features/sql/service.ts):
  * each call is a SQL request of the caller's key as over HTTP — a point of the key's limits, its consent (read-only
  * and workspace-bound keys), then the same guard, in-flight place, deadline, pipeline, row-level security and
  * error mapping — without the cost of a second HTTP request through Fastify (issue 22: the tool within 1.3x of
  * POST /v1/sql/query).
  */
-export function sqlApi(ctx: AppContext, service: () => SqlService, caller: ToolCaller): McpApi['sql'] {
+export function sqlApi(ctx: AppContext, caller: ToolCaller): McpApi['sql'] {
   return async (endpoint, sql, c = {}) => {
     const headers: SqlRequest['headers'] = {};
     if (c.workspaceId) headers['x-workspace-id'] = c.workspaceId;
@@ -42,19 +42,15 @@ export function sqlApi(ctx: AppContext, service: () => SqlService, caller: ToolC
             ...(c.dryRun ? { dryRun: true } : {}),
             ...(c.confirmToken ? { confirmToken: c.confirmToken } : {}),
           };
-    let answer: Awaited<ReturnType<SqlService>>;
+    let answer: SqlAnswer;
     try {
       await applyKeyLimits(ctx.keyLimits, caller.principal.connectionId, noHeaders);
-      enforceKeyConsent(
-        {
-          method: 'POST',
-          params: {},
-          headers,
-          routeOptions: { config: { keyAccess: sqlKeyAccess(endpoint) } },
-        },
-        caller.principal,
-      );
-      answer = await service()(endpoint, {
+      const bound = checkKeyConsent(caller.principal, {
+        access: sqlKeyAccess(endpoint),
+        workspaceIds: c.workspaceId ? [c.workspaceId] : [],
+      });
+      if (bound) headers['x-workspace-id'] = bound;
+      answer = await ctx.sql.run(endpoint, {
         principal: caller.principal,
         headers,
         body,

@@ -3,6 +3,7 @@ import type { SqlSession } from '@expense/sql-guard';
 import { ApiError } from '../../platform/http/api-error.js';
 import type { Queryable } from '../../platform/storage/database.js';
 import { INTERNAL_SCHEMA } from '../../platform/storage/names.js';
+import type { Principal } from '../auth/api-keys.js';
 
 /** A confirmToken is valid this long after its dry run. */
 export const CONFIRM_TTL_MS = 10 * 60 * 1000;
@@ -171,4 +172,46 @@ export async function spendInOwnerTransaction(tx: Queryable, claims: ConfirmClai
   await tx.query('RESET ROLE');
   const result = await tx.query(spendStatement(claims));
   if (result.rowCount !== 1) throw new ApiError('confirmation_used');
+}
+
+/** A confirmToken to redeem, and where a refusal of it with dryRun points (`body.dryRun`; none for a revert). */
+export interface Redemption {
+  principal: Principal;
+  token: string | undefined;
+  /** A token its caller verified for a subject of its own (an import's file), in place of `token`. */
+  verified?: ConfirmClaims;
+  /** The exact SQL, `revert <changeId>` or an import's subject: what the token was issued for. */
+  subject: string;
+  /** The workspace the request names, when it names one. */
+  workspaceId: string | undefined;
+  dryRun: boolean;
+  /** The request's Idempotency-Key, if it sent one. */
+  key: string | undefined;
+  dryRunIssuePath?: string;
+}
+
+/**
+ * A dry run's token redeemed: verified for this key, subject and workspace (else the coded refusal), refused with
+ * dryRun, and naming the commit's Idempotency-Key when the request names none (a retry replays, never reapplies).
+ */
+export async function redeemConfirmation(
+  confirmations: ConfirmationTokens,
+  r: Redemption,
+): Promise<{ confirm: ConfirmClaims | undefined; key: string | undefined }> {
+  const confirm =
+    r.verified ??
+    (r.token === undefined
+      ? undefined
+      : await confirmations.verify(r.token, r.principal.connectionId, r.subject, r.workspaceId));
+  if (confirm === undefined) return { confirm: undefined, key: r.key };
+  if (r.dryRun) {
+    throw new ApiError(
+      'invalid_request',
+      'confirmToken commits: send it without dryRun.',
+      r.dryRunIssuePath
+        ? { details: { issues: [{ path: r.dryRunIssuePath, message: 'not with confirmToken' }] } }
+        : undefined,
+    );
+  }
+  return { confirm, key: r.key ?? confirmIdempotencyKey(confirm) };
 }

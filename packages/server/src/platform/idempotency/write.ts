@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { ActionBuilder } from '../http/actions.js';
 import { isApiError } from '../http/api-error.js';
 import { failure } from '../http/envelope.js';
+import type { InflightLimiter, InflightSubject } from '../inflight/index.js';
 import type { Queryable } from '../storage/database.js';
 import { requestHash } from './key.js';
 import { type Claim, IdempotencyStore, type KeptResponse } from './store.js';
@@ -91,5 +92,63 @@ export async function keyedWrite(
     // Nothing was committed (or, for an unknown outcome, the record tells): let a retry run.
     await store.release(claim).catch((e: unknown) => write.log.warn({ err: e }, 'idempotency release'));
     throw mapped;
+  }
+}
+
+/** What the write command uses: the in-flight places, the Idempotency-Key records, the actions of a refusal. */
+export interface WriteDeps {
+  inflight: InflightLimiter;
+  idempotency: IdempotencyStore;
+  actions: ActionBuilder;
+}
+
+/** One write on the user-SQL path: /sql/execute, /sql (script), a revert (features/changes), each batch of an import. */
+export interface WriteCommand {
+  /** Whose in-flight place the write takes and whose key it is recorded under. */
+  principal: InflightSubject;
+  /** The Idempotency-Key (the request's, or its token's): the answer is recorded and replayed under it. */
+  key: string | undefined;
+  /** With the workspace and the dry-run flag, what makes two requests under one key the same. */
+  endpoint: string;
+  subject: string;
+  dryRun: boolean;
+  /** The workspace, resolved inside the in-flight place before a keyed write claims its key. */
+  workspace(): Promise<string>;
+  /** The write itself: the success envelope's JSON text; with a claim, the record completed in its transaction. */
+  run(claim?: Claim, workspaceId?: string): Promise<string | KeptResponse>;
+  /** What the run threw, as the ApiError that answers it. */
+  toApiError?(error: unknown): unknown;
+  log: { warn(details: { err: unknown }, message: string): void };
+}
+
+/**
+ * The one write choreography: an in-flight place (held until the connection is back in the pool), then the write,
+ * through the Idempotency-Key record when keyed (keyedWrite: claim, replay, reuse and refusals recorded).
+ */
+export async function executeWrite(deps: WriteDeps, command: WriteCommand): Promise<WriteAnswer> {
+  const { principal, key } = command;
+  const lease = await deps.inflight.admit(principal);
+  try {
+    if (key === undefined) {
+      const ran = await command.run().catch((error: unknown) => {
+        throw command.toApiError ? command.toApiError(error) : error;
+      });
+      return typeof ran === 'string' ? { statusCode: 200, body: ran, headers: {} } : { ...ran, headers: {} };
+    }
+    const workspaceId = await command.workspace();
+    return await keyedWrite(
+      deps.idempotency,
+      {
+        key,
+        connectionId: principal.connectionId,
+        request: { endpoint: command.endpoint, workspaceId, sql: command.subject, dryRun: command.dryRun },
+        ...(command.toApiError ? { toApiError: command.toApiError } : {}),
+        actions: deps.actions,
+        log: command.log,
+      },
+      (claim) => command.run(claim, workspaceId),
+    );
+  } finally {
+    await lease.release();
   }
 }
