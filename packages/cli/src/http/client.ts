@@ -11,7 +11,19 @@ export interface ClientOptions {
   onWait?: (seconds: number) => void;
   /** Longest single Retry-After the client waits for; longer ones fail (a daily limit, say). */
   maxWaitSeconds?: number;
+  /** The time the pacing and the 429 waits are reckoned in (tests pass their own); the system's by default. */
+  clock?: ClientClock;
 }
+
+export interface ClientClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const SYSTEM_CLOCK: ClientClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 export interface CallSpec<T> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -92,7 +104,10 @@ export class ApiClient {
   private readonly transport = new Transport({ connectMs: 10_000, idleMs: 60_000 });
   /** When the next request may start, from the spacing the server's rate-limit policy asks for. */
   private nextStartAt = 0;
-  constructor(private readonly options: ClientOptions) {}
+  private readonly clock: ClientClock;
+  constructor(private readonly options: ClientOptions) {
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+  }
 
   async call<T>(spec: CallSpec<T>): Promise<CallResult<T>> {
     for (let attempt = 0; ; attempt++) {
@@ -103,7 +118,7 @@ export class ApiClient {
         const wait = error.retryAfterSeconds ?? 1;
         if (wait > (this.options.maxWaitSeconds ?? 120)) throw error;
         this.options.onWait?.(wait);
-        await new Promise((r) => setTimeout(r, wait * 1000));
+        await this.clock.sleep(wait * 1000);
       }
     }
   }
@@ -130,9 +145,9 @@ export class ApiClient {
       body = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json; charset=utf-8';
     }
-    const delay = this.nextStartAt - Date.now();
-    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    const startedAt = Date.now();
+    const delay = this.nextStartAt - this.clock.now();
+    if (delay > 0) await this.clock.sleep(delay);
+    const startedAt = this.clock.now();
     let response: TransportResponse;
     try {
       response = await this.transport.send(spec.url, { method: spec.method, headers, body });
