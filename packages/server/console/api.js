@@ -1,13 +1,16 @@
 // Calls of the console: the same-origin proxy /console/api/* → /v1/* with the session cookie.
-// The pages spell each call's method and path; test/console/api-routes.test.ts checks every one against the
-// route table (@expense/wire's API_ROUTES), which the server registers its routes from.
+// The pages call routes by name (`api(ROUTES.revertChange, { params: { changeId } })`): ROUTES is the server's
+// route table (@expense/wire's ROUTE_PATHS), served as routes.js, so no page spells a method or a path.
 
 /** Where the console is mounted (this file is served from <base>/assets/api.js). */
 export const BASE = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 
 /**
  * @typedef {import('./types/console').ApiError} ApiError
+ * @typedef {{ method: string, path: string }} Route a route of ROUTES (./routes.js)
  * @typedef {object} CallOptions
+ * @property {Record<string, string>} [params] the values of the route's `{name}` path parameters
+ * @property {Record<string, string | number | undefined>} [query] the query string's values (undefined left out)
  * @property {unknown} [body] sent as JSON
  * @property {string | null} [workspaceId] X-Workspace-Id
  * @property {string} [idempotencyKey] Idempotency-Key
@@ -59,15 +62,34 @@ async function fetchPaced(url, init) {
 }
 
 /**
+ * A route's path with its parameters filled in, percent-encoded, and the query's defined values appended (as
+ * @expense/wire's fillPath does on the server and in the CLI); throws when a parameter has no value.
+ * @param {Route} route
+ * @param {Record<string, string>} [params]
+ * @param {Record<string, string | number | undefined>} [query]
+ */
+export function pathOf(route, params = {}, query = {}) {
+  const path = route.path.replace(/\{([^}]+)\}/g, (_, /** @type {string} */ name) => {
+    const value = params[name];
+    if (value === undefined) throw new TypeError(`${route.path}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  return search.size > 0 ? `${path}?${search}` : path;
+}
+
+/**
  * One API call; resolves with the envelope's data, rejects with ApiFailure. The data is the route's JSON as
  * its response schema describes it (the console reads it as JSON, unchecked).
- * @param {string} method
- * @param {string} path
+ * @param {Route} route
  * @param {CallOptions} [options]
  * @returns {Promise<any>}
  */
-export async function api(method, path, options = {}) {
-  return (await apiCall(method, path, options)).data;
+export async function api(route, options = {}) {
+  return (await apiCall(route, options)).data;
 }
 
 /**
@@ -76,12 +98,11 @@ export async function api(method, path, options = {}) {
  * into a change group (X-Change-Group, X-Change-Label): the writes of one import are one entry of Activity.
  */
 /**
- * @param {string} method
- * @param {string} path
+ * @param {Route} route
  * @param {CallOptions} [options]
  * @returns {Promise<{ data: any, replayed: boolean }>}
  */
-export async function apiCall(method, path, options = {}) {
+export async function apiCall(route, options = {}) {
   /** @type {Record<string, string>} */
   const headers = { accept: options.file ? '*/*' : 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -91,8 +112,8 @@ export async function apiCall(method, path, options = {}) {
     headers['x-change-group'] = options.changeGroup.id;
     headers['x-change-label'] = encodeURIComponent([...options.changeGroup.label].slice(0, 200).join(''));
   }
-  const response = await fetchPaced(`${BASE}/api${path}`, {
-    method,
+  const response = await fetchPaced(`${BASE}/api${pathOf(route, options.params, options.query)}`, {
+    method: route.method,
     headers,
     credentials: 'same-origin',
     body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -12,6 +12,7 @@ import { ReportsPage } from './pages/reports.js';
 import { SqlPage } from './pages/sql.js';
 import { TransactionsPage } from './pages/transactions.js';
 import { WorkspacesPage } from './pages/workspaces.js';
+import { ROUTES } from './routes.js';
 import { Component, h, html, render } from './ui.js';
 
 /**
@@ -91,7 +92,7 @@ class App extends Component {
   componentDidMount() {
     addEventListener('hashchange', this.onHash);
     addEventListener('storage', this.onStorage);
-    api('GET', '/me').then(
+    api(ROUTES.me).then(
       (me) => this.setState({ me }, () => this.loadWorkspaces()),
       () => {},
     );
@@ -106,7 +107,7 @@ class App extends Component {
   async loadWorkspaces() {
     try {
       /** @type {{ workspaces: import('./types/console').Workspace[] }} */
-      const { workspaces } = await api('GET', '/workspaces');
+      const { workspaces } = await api(ROUTES.workspaces);
       let { workspaceId } = this.state;
       // A stored choice this person no longer belongs to (removed, or another account) falls back.
       if (!workspaces.some((w) => w.workspaceId === workspaceId)) {
@@ -129,7 +130,7 @@ class App extends Component {
     const workspaceId = this.state.workspaceId;
     if (!workspaceId) return;
     try {
-      const result = await api('POST', '/sql/query', {
+      const result = await api(ROUTES.sqlQuery, {
         body: { sql: 'SELECT reporting_currency, timezone FROM workspace_settings' },
         workspaceId,
       });

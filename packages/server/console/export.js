@@ -2,6 +2,7 @@
 // named after the workspace and the day. Used by the Workspaces page and the Account page.
 import { ApiFailure, api } from './api.js';
 import { locale } from './format.js';
+import { ROUTES } from './routes.js';
 import { Component, html, Notice, Problem } from './ui.js';
 
 /** @typedef {'json' | 'csv'} ExportFormat */
@@ -71,10 +72,11 @@ export class ExportButtons extends Component {
     this.setState({ busy: format, saved: null, error: null });
     try {
       /** @type {{ blob: Blob }} */
-      const { blob } =
-        format === 'csv'
-          ? await api('GET', `/workspaces/${workspaceId}/export?format=csv`, { file: true })
-          : await api('GET', `/workspaces/${workspaceId}/export`, { file: true });
+      const { blob } = await api(ROUTES.exportWorkspace, {
+        params: { workspaceId },
+        query: { format: format === 'csv' ? 'csv' : undefined },
+        file: true,
+      });
       const file = exportFileName(name, format);
       saveFile(blob, file);
       this.setState({ busy: null, saved: `${file} (${size(blob.size)})` });

@@ -1,6 +1,7 @@
 // The console's own reads and writes of workspace data: plain SQL through the same API as any client, so a
 // write is a normal change (in Activity, with its change id, revertible) under the same guard and limits.
 import { api, newIdempotencyKey } from './api.js';
+import { ROUTES } from './routes.js';
 
 /** A SQL string literal. */
 /** @param {unknown} value */
@@ -24,7 +25,7 @@ export function num(value) {
  * @returns {Promise<import('./types/console').Row[]>}
  */
 export async function rows(sql, workspaceId) {
-  const result = await api('POST', '/sql/query', { body: { sql }, workspaceId });
+  const result = await api(ROUTES.sqlQuery, { body: { sql }, workspaceId });
   return result.statements[0]?.rows ?? [];
 }
 
@@ -35,7 +36,7 @@ export async function rows(sql, workspaceId) {
  * @returns {Promise<{ changeId: string, rowCount: number }>}
  */
 export async function write(sql, workspaceId) {
-  const result = await api('POST', '/sql/execute', {
+  const result = await api(ROUTES.sqlExecute, {
     body: { sql },
     workspaceId,
     idempotencyKey: newIdempotencyKey(),

@@ -23,6 +23,7 @@ import type {
   WorkspacesData,
 } from '@expense/wire';
 import type { ReportData, ReportInput } from '@expense/wire/reports';
+import { ROUTE_PATHS, type RoutePath } from '@expense/wire/route-paths';
 import type { z } from 'zod';
 import { sqlResultData } from '../checks/wire.js';
 import type { ApiClient, CallResult, ChangeGroup } from '../http/client.js';
@@ -56,16 +57,17 @@ export interface ApiTarget {
 
 /**
  * The wire's route table with its zod schemas, loaded by the first call that needs it. The SQL calls do not: their
- * routes are below and their answers are checked by hand (checks/wire.ts), so `expense query` loads no zod.
+ * routes come from the table's zod-free half and their answers are checked with a projection generated from the
+ * wire's SQL result schema (checks/wire.ts), so `expense query` loads no zod.
  */
 const wire = () => import('@expense/wire');
 
-/** The SQL endpoints' method and path, as API_ROUTES has them (test/api-routes.test.ts holds them to it). */
+/** The SQL endpoints' routes by their paths, from the route table's zod-free half (no schemas load for them). */
 export const SQL_ROUTES = {
-  '/sql/query': { method: 'POST', path: '/sql/query' },
-  '/sql/execute': { method: 'POST', path: '/sql/execute' },
-  '/sql': { method: 'POST', path: '/sql' },
-} as const satisfies Record<SqlEndpoint, Pick<ApiRoutes[SqlRouteName], 'method' | 'path'>>;
+  [ROUTE_PATHS.sqlQuery.path]: ROUTE_PATHS.sqlQuery,
+  [ROUTE_PATHS.sqlExecute.path]: ROUTE_PATHS.sqlExecute,
+  [ROUTE_PATHS.sqlScript.path]: ROUTE_PATHS.sqlScript,
+} as const satisfies Record<SqlEndpoint, RoutePath>;
 
 /** One request of a route: its path parameters (required when its template has any), query, body and headers. */
 type RouteRequest<R extends ApiRoute> = (PathParamNames<R['path']> extends never

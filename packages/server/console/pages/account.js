@@ -2,6 +2,7 @@
 // first, a typed confirmation (the e-mail address); afterwards the session ends on the sign-in page.
 import { api, BASE } from '../api.js';
 import { ExportButtons } from '../export.js';
+import { ROUTES } from '../routes.js';
 import { createRef, html, Problem } from '../ui.js';
 import { LoadingPage } from './page.js';
 
@@ -43,7 +44,7 @@ export class AccountPage extends LoadingPage {
       if (!email || normalised(typed) !== normalised(email) || busy) return;
       this.setState({ busy: true, error: null });
       try {
-        await api('DELETE', '/me', { body: { confirmEmail: typed.trim() } });
+        await api(ROUTES.deleteAccount, { body: { confirmEmail: typed.trim() } });
       } catch (error) {
         this.setState({ busy: false, error });
         return;
@@ -57,9 +58,9 @@ export class AccountPage extends LoadingPage {
   /** @override */
   load() {
     return this.attempt(async () => {
-      const me = await api('GET', '/me');
+      const me = await api(ROUTES.me);
       /** @type {{ workspaces: import('../types/console').Workspace[] }} */
-      const { workspaces } = await api('GET', '/workspaces');
+      const { workspaces } = await api(ROUTES.workspaces);
       /** @type {AccountWorkspace[]} */
       const listed = [];
       // One after another: the session has the limits of any key.
@@ -67,7 +68,7 @@ export class AccountPage extends LoadingPage {
         let goes = false;
         if (w.role === 'owner') {
           /** @type {{ members: import('../types/console').Json[] }} */
-          const { members } = await api('GET', `/workspaces/${w.workspaceId}/members`);
+          const { members } = await api(ROUTES.members, { params: { workspaceId: w.workspaceId } });
           goes = !members.some(
             (m) => m.role === 'owner' && m.status === 'active' && m.userId !== me.user.userId,
           );

@@ -2,6 +2,7 @@
 // rows as a before/after table (GET /changes/{id}); a revert shown first as a dry run in the same form.
 import { api } from '../api.js';
 import { dateTime, shortChangeId } from '../format.js';
+import { ROUTES } from '../routes.js';
 import { ChangeId, Component, format, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 /** @typedef {import('../types/console').Json} Json */
@@ -103,7 +104,10 @@ export class ActivityPage extends Component {
   async load() {
     if (!this.props.workspaceId) return;
     try {
-      const { changes } = await api('GET', '/changes?limit=50', { workspaceId: this.props.workspaceId });
+      const { changes } = await api(ROUTES.changes, {
+        query: { limit: 50 },
+        workspaceId: this.props.workspaceId,
+      });
       this.setState({ changes });
     } catch (error) {
       this.setState({ error });
@@ -113,7 +117,10 @@ export class ActivityPage extends Component {
   /** @param {Json} change */
   async show(change) {
     try {
-      const data = await api('GET', `/changes/${change.changeId}`, { workspaceId: this.props.workspaceId });
+      const data = await api(ROUTES.change, {
+        params: { changeId: change.changeId },
+        workspaceId: this.props.workspaceId,
+      });
       this.setState({ details: { change, rows: data.rows }, preview: null, error: null });
     } catch (error) {
       this.setState({ error });
@@ -128,7 +135,8 @@ export class ActivityPage extends Component {
     if (change.group?.changes > 1) return this.revertGroup(change, dryRun);
     try {
       const token = this.state.preview?.result.confirmToken;
-      const result = await api('POST', `/changes/${change.changeId}/revert`, {
+      const result = await api(ROUTES.revertChange, {
+        params: { changeId: change.changeId },
         body: dryRun ? { dryRun: true } : token ? { confirmToken: token } : {},
         workspaceId: this.props.workspaceId,
       });
@@ -159,11 +167,12 @@ export class ActivityPage extends Component {
     const workspaceId = this.props.workspaceId;
     try {
       if (dryRun) {
-        const { members } = await api('GET', `/changes/${change.changeId}`, { workspaceId });
+        const { members } = await api(ROUTES.change, { params: { changeId: change.changeId }, workspaceId });
         /** @type {{ changeId: string, result: Json }[]} */
         const steps = [];
         for (const member of members.filter((/** @type {Json} */ m) => !m.revertedBy).reverse()) {
-          const result = await api('POST', `/changes/${member.changeId}/revert`, {
+          const result = await api(ROUTES.revertChange, {
+            params: { changeId: member.changeId },
             body: { dryRun: true },
             workspaceId,
           });
@@ -179,7 +188,8 @@ export class ActivityPage extends Component {
       const group = { id: crypto.randomUUID(), label: `revert ${change.group.label || 'grouped changes'}` };
       let last = null;
       for (const step of this.state.preview?.steps ?? []) {
-        last = await api('POST', `/changes/${step.changeId}/revert`, {
+        last = await api(ROUTES.revertChange, {
+          params: { changeId: step.changeId },
           body: { confirmToken: step.result.confirmToken },
           workspaceId,
           changeGroup: group,

@@ -2,6 +2,7 @@
 // lines, and "copy last month". Lines are budget_lines rows; actuals come from the budget_vs_actual report.
 import { api } from '../api.js';
 import { money, month, monthEnd, monthStart, today } from '../format.js';
+import { ROUTES } from '../routes.js';
 import { lit, num, rows, write } from '../sql.js';
 import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
@@ -109,11 +110,11 @@ export class BudgetsPage extends Component {
         `SELECT line_id, direction, category, currency, planned_value FROM budget_lines WHERE budget_month = DATE ${lit(first)} ORDER BY direction DESC, category`,
         workspaceId,
       );
-      const report = await api(
-        'GET',
-        `/reports/budget_vs_actual?${new URLSearchParams({ from: first, to: monthEnd(first), currency: this.currency() })}`,
-        { workspaceId },
-      );
+      const report = await api(ROUTES.report, {
+        params: { kind: 'budget_vs_actual' },
+        query: { from: first, to: monthEnd(first), currency: this.currency() },
+        workspaceId,
+      });
       /** @type {Map<string, string | null>} */
       const actual = new Map(
         report.rows.map((/** @type {Row} */ r) => [`${r.direction} ${r.category}`, r.actual]),

@@ -3,6 +3,7 @@
 import { api } from '../api.js';
 import { BarChart } from '../chart.js';
 import { dateTime, money, month, monthStart, today } from '../format.js';
+import { ROUTES } from '../routes.js';
 import { rows } from '../sql.js';
 import { Component, html, NeedsWorkspace, Problem } from '../ui.js';
 
@@ -37,7 +38,7 @@ export class HomePage extends Component {
     const { workspaceId, settings } = this.props;
     // Invitations first: a person with no workspace yet has been invited, most likely.
     try {
-      const { invitations } = await api('GET', '/invitations');
+      const { invitations } = await api(ROUTES.invitations);
       this.setState({ invitations });
     } catch (error) {
       this.setState({ error });
@@ -45,13 +46,12 @@ export class HomePage extends Component {
     if (!workspaceId || !settings) return;
     const to = today(settings.timeZone);
     const from = monthStart(to);
-    const range = new URLSearchParams({ from, to });
-    const options = { workspaceId };
+    const options = { query: { from, to }, workspaceId };
     try {
       // One after another: the session has the limits of any key (two SQL requests in flight).
-      const budget = await api('GET', `/reports/budget_vs_actual?${range}`, options);
-      const spend = await api('GET', `/reports/spend_by_category?${range}`, options);
-      const balances = await api('GET', `/reports/balances?${range}`, options);
+      const budget = await api(ROUTES.report, { params: { kind: 'budget_vs_actual' }, ...options });
+      const spend = await api(ROUTES.report, { params: { kind: 'spend_by_category' }, ...options });
+      const balances = await api(ROUTES.report, { params: { kind: 'balances' }, ...options });
       const recent = await rows(
         'SELECT entry_id, ts, account_id, amount, currency, kind, category, note FROM ledger_entries ORDER BY ts DESC, entry_id LIMIT 10',
         workspaceId,

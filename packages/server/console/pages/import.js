@@ -5,6 +5,7 @@
 // Activity, with its change id.
 import { apiCall, newIdempotencyKey } from '../api.js';
 import { money } from '../format.js';
+import { ROUTES } from '../routes.js';
 import { rows as selectRows } from '../sql.js';
 import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
@@ -256,7 +257,7 @@ export class ImportPage extends Component {
   sender(changeIds) {
     const workspaceId = this.props.workspaceId;
     return async (sql, options) => {
-      const { data, replayed } = await apiCall('POST', '/sql/execute', {
+      const { data, replayed } = await apiCall(ROUTES.sqlExecute, {
         body: options.dryRun ? { sql, dryRun: true } : { sql },
         workspaceId,
         idempotencyKey: options.idempotencyKey ?? (options.dryRun ? undefined : newIdempotencyKey()),

@@ -1,6 +1,7 @@
 // Keys and connections in one list: CLI and agent keys, OAuth connections, console sessions.
 import { api } from '../api.js';
 import { dateTime } from '../format.js';
+import { API_PREFIX, ROUTES } from '../routes.js';
 import { html, Notice, Problem } from '../ui.js';
 import { LoadingPage } from './page.js';
 
@@ -45,7 +46,7 @@ export class KeysPage extends LoadingPage {
     this.create = async (event) => {
       event.preventDefault();
       await this.attempt(async () => {
-        const created = await api('POST', '/keys', { body: { label: this.state.label } });
+        const created = await api(ROUTES.createKey, { body: { label: this.state.label } });
         this.setState({ label: '', created, error: null, message: null });
         await this.load();
       });
@@ -55,7 +56,7 @@ export class KeysPage extends LoadingPage {
   /** @override */
   load() {
     return this.attempt(async () => {
-      const { keys } = await api('GET', '/keys');
+      const { keys } = await api(ROUTES.keys);
       this.setState({ keys });
     });
   }
@@ -63,7 +64,7 @@ export class KeysPage extends LoadingPage {
   /** @param {Json} key */
   revoke(key) {
     return this.attempt(async () => {
-      await api('DELETE', `/keys/${key.connectionId}`);
+      await api(ROUTES.revokeKey, { params: { connectionId: key.connectionId } });
       this.setState({
         error: null,
         message: `“${key.label}” revoked: it is refused from now on.`,
@@ -137,11 +138,11 @@ function NewKey({ created, email }) {
     <input id="new-key-value" readonly value=${key} size="60" onFocus=${(/** @type {FocusEvent & { currentTarget: HTMLInputElement }} */ e) => e.currentTarget.select()} />
     <h3>expense CLI</h3>
     <p>Use this key for one command (nothing is stored):</p>
-    <pre><code>${`EXPENSE_API_URL=${origin}/v1 EXPENSE_API_KEY=${key} expense whoami`}</code></pre>
+    <pre><code>${`EXPENSE_API_URL=${origin}${API_PREFIX} EXPENSE_API_KEY=${key} expense whoami`}</code></pre>
     <p>Or let the CLI get its own key, kept in the system keychain:</p>
-    <pre><code>expense --api-url ${origin}/v1 login --email ${email ?? 'you@example.com'}</code></pre>
+    <pre><code>expense --api-url ${origin}${API_PREFIX} login --email ${email ?? 'you@example.com'}</code></pre>
     <h3>curl</h3>
-    <pre><code>curl -H "Authorization: ApiKey ${key}" ${origin}/v1/me</code></pre>
+    <pre><code>curl -H "Authorization: ApiKey ${key}" ${origin}${API_PREFIX}${ROUTES.me.path}</code></pre>
     <h3>MCP client configuration</h3>
     <pre><code>${mcp}</code></pre>
   </section>`;

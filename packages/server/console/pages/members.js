@@ -1,6 +1,7 @@
 // Members and invitations of the selected workspace, and the invitations addressed to me.
 import { api } from '../api.js';
 import { dateTime } from '../format.js';
+import { ROUTES } from '../routes.js';
 import { Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 /** @typedef {import('../types/console').Json} Json */
@@ -31,8 +32,11 @@ export class MembersPage extends Component {
     /** @param {SubmitEvent} event */
     this.invite = async (event) => {
       event.preventDefault();
+      const workspaceId = this.props.workspaceId;
+      if (!workspaceId) return;
       try {
-        const { member } = await api('POST', `/workspaces/${this.props.workspaceId}/members`, {
+        const { member } = await api(ROUTES.addMember, {
+          params: { workspaceId },
           body: { email: this.state.email },
         });
         this.setState({ email: '', error: null, message: `Invitation sent to ${member.email}.` });
@@ -58,9 +62,9 @@ export class MembersPage extends Component {
 
   async load() {
     try {
-      const { invitations } = await api('GET', '/invitations');
+      const { invitations } = await api(ROUTES.invitations);
       const members = this.props.workspaceId
-        ? (await api('GET', `/workspaces/${this.props.workspaceId}/members`)).members
+        ? (await api(ROUTES.members, { params: { workspaceId: this.props.workspaceId } })).members
         : null;
       this.setState({ mine: invitations, members });
     } catch (error) {
@@ -70,8 +74,10 @@ export class MembersPage extends Component {
 
   /** @param {Json} member */
   async remove(member) {
+    const workspaceId = this.props.workspaceId;
+    if (!workspaceId) return;
     try {
-      await api('DELETE', `/workspaces/${this.props.workspaceId}/members/${member.userId}`);
+      await api(ROUTES.removeMember, { params: { workspaceId, userId: member.userId } });
       const what =
         member.status === 'invited'
           ? 'Invitation withdrawn'
@@ -89,8 +95,8 @@ export class MembersPage extends Component {
    */
   async answer(invitation, accept) {
     try {
-      if (accept) await api('POST', `/invitations/${invitation.workspaceId}/accept`);
-      else await api('DELETE', `/invitations/${invitation.workspaceId}`);
+      if (accept) await api(ROUTES.acceptInvitation, { params: { workspaceId: invitation.workspaceId } });
+      else await api(ROUTES.declineInvitation, { params: { workspaceId: invitation.workspaceId } });
       this.setState({
         error: null,
         message: `${accept ? 'Joined' : 'Declined'} “${invitation.workspaceName}”.`,

@@ -3,6 +3,7 @@
 import { api } from '../api.js';
 import { BarChart } from '../chart.js';
 import { dateTime, day, money, month, monthStart, today } from '../format.js';
+import { ROUTES } from '../routes.js';
 import { Component, html, NeedsWorkspace, Problem } from '../ui.js';
 
 /**
@@ -96,10 +97,12 @@ export class ReportsPage extends Component {
       event.preventDefault();
       const { kind, from, to, currency } = this.state;
       try {
-        const query = new URLSearchParams({ from, to });
         const code = currency.trim().toUpperCase();
-        if (code) query.set('currency', code);
-        const data = await api('GET', `/reports/${kind}?${query}`, { workspaceId: this.props.workspaceId });
+        const data = await api(ROUTES.report, {
+          params: { kind },
+          query: { from, to, currency: code || undefined },
+          workspaceId: this.props.workspaceId,
+        });
         this.setState({ result: data, error: null });
       } catch (error) {
         this.setState({ error, result: null });

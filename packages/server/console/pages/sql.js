@@ -1,5 +1,6 @@
 // SQL: read with /sql/query; writes go through a dry run first, then an explicit confirmation.
 import { api, newIdempotencyKey } from '../api.js';
+import { ROUTES } from '../routes.js';
 import { ChangeId, Component, DataTable, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
 /** @typedef {import('../types/console').Json} Json */
@@ -43,20 +44,20 @@ export class SqlPage extends Component {
       error: null,
       pending: null,
     };
-    this.query = () => this.run('/sql/query', {});
-    this.dryRun = () => this.run('/sql/execute', { dryRun: true });
-    this.confirm = () => this.run('/sql/execute', {}, this.state.pending?.idempotencyKey);
+    this.query = () => this.run(ROUTES.sqlQuery, {});
+    this.dryRun = () => this.run(ROUTES.sqlExecute, { dryRun: true });
+    this.confirm = () => this.run(ROUTES.sqlExecute, {}, this.state.pending?.idempotencyKey);
   }
 
   /**
-   * @param {string} endpoint
+   * @param {import('../api.js').Route} route
    * @param {{ dryRun?: boolean }} extra
    * @param {string} [idempotencyKey]
    */
-  async run(endpoint, extra, idempotencyKey) {
+  async run(route, extra, idempotencyKey) {
     const sql = this.state.sql;
     try {
-      const result = await api('POST', endpoint, {
+      const result = await api(route, {
         body: { sql, ...extra },
         workspaceId: this.props.workspaceId,
         ...(idempotencyKey ? { idempotencyKey } : {}),

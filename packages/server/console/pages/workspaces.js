@@ -2,6 +2,7 @@
 // its export, and (owners) its deletion after the person types its name.
 import { ApiFailure, api } from '../api.js';
 import { ExportButtons } from '../export.js';
+import { ROUTES } from '../routes.js';
 import { Component, html, Notice, Problem } from '../ui.js';
 import { LoadingPage } from './page.js';
 
@@ -35,7 +36,7 @@ export class WorkspacesPage extends LoadingPage {
     this.create = async (event) => {
       event.preventDefault();
       await this.attempt(async () => {
-        const { workspace } = await api('POST', '/workspaces', { body: { name: this.state.name } });
+        const { workspace } = await api(ROUTES.createWorkspace, { body: { name: this.state.name } });
         this.setState({ name: '', error: null, created: workspace.name, deleted: null });
         await this.props.reloadWorkspaces();
         this.props.selectWorkspace(workspace.workspaceId);
@@ -45,8 +46,11 @@ export class WorkspacesPage extends LoadingPage {
     /** @param {SubmitEvent} event */
     this.rename = async (event) => {
       event.preventDefault();
+      const workspaceId = this.props.workspaceId;
+      if (!workspaceId) return;
       await this.attempt(async () => {
-        const { workspace } = await api('PATCH', `/workspaces/${this.props.workspaceId}`, {
+        const { workspace } = await api(ROUTES.renameWorkspace, {
+          params: { workspaceId },
           body: { name: this.state.newName },
         });
         this.setState({ newName: '', error: null, created: null, renamed: workspace.name, deleted: null });
@@ -75,7 +79,7 @@ export class WorkspacesPage extends LoadingPage {
   /** @override */
   load() {
     return this.attempt(async () => {
-      const { workspaces } = await api('GET', '/workspaces');
+      const { workspaces } = await api(ROUTES.workspaces);
       this.setState({ workspaces });
     });
   }
@@ -187,13 +191,13 @@ class Settings extends LoadingPage {
       const values = `reporting_currency = '${currency}', timezone = '${timeZone}'`;
       const options = { workspaceId: this.props.workspaceId };
       try {
-        const updated = await api('POST', '/sql/execute', {
+        const updated = await api(ROUTES.sqlExecute, {
           body: { sql: `UPDATE workspace_settings SET ${values}` },
           ...options,
         });
         if (updated.statements[0]?.rowCount === 0) {
           const sql = `INSERT INTO workspace_settings (reporting_currency, timezone) VALUES ('${currency}', '${timeZone}')`;
-          await api('POST', '/sql/execute', { body: { sql }, ...options });
+          await api(ROUTES.sqlExecute, { body: { sql }, ...options });
         }
         this.setState({ error: null, saved: true });
         this.props.saved?.();
@@ -215,7 +219,7 @@ class Settings extends LoadingPage {
   load() {
     this.setState({ loaded: false });
     return this.attempt(async () => {
-      const result = await api('POST', '/sql/query', {
+      const result = await api(ROUTES.sqlQuery, {
         body: { sql: 'SELECT reporting_currency, timezone FROM workspace_settings' },
         workspaceId: this.props.workspaceId,
       });
@@ -284,7 +288,10 @@ class DeleteWorkspace extends Component {
       if (this.state.typed !== name || this.state.busy) return;
       this.setState({ busy: true, error: null });
       try {
-        await api('DELETE', `/workspaces/${workspaceId}`, { body: { confirmName: this.state.typed } });
+        await api(ROUTES.deleteWorkspace, {
+          params: { workspaceId },
+          body: { confirmName: this.state.typed },
+        });
       } catch (error) {
         if (error instanceof ApiFailure && error.code === 'confirmation_mismatch') {
           // The button works only for the name shown, so the workspace was renamed meanwhile (another tab or

@@ -15,6 +15,7 @@ import { catalogEntry } from '../../platform/http/error-catalog.js';
 import { consoleAssetsDirectory, VENDOR_FILES, vendorRoots } from './assets.js';
 import { appShell, codePage, emailPage, isSignInNotice, type PageProblem } from './pages.js';
 import { proxyToApi } from './proxy.js';
+import { ROUTES_MODULE, ROUTES_MODULE_PATH } from './routes-module.js';
 import {
   CONSOLE_PATH,
   CONSOLE_SESSION_HOURS,
@@ -78,6 +79,10 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
       requireSameOrigin(request, originOf(ctx.actions.publicUrl));
     });
 
+    // Before the assets' wildcard: a route of its own wins over it.
+    app.get(`${CONSOLE_PATH}${ROUTES_MODULE_PATH}`, async (_request, reply) =>
+      reply.type('text/javascript; charset=utf-8').send(ROUTES_MODULE),
+    );
     await app.register(fastifyStatic, {
       root: consoleAssetsDirectory(),
       prefix: `${CONSOLE_PATH}/assets/`,

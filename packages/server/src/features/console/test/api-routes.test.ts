@@ -1,10 +1,9 @@
-// The console's API calls are routes of the table (@expense/wire's API_ROUTES). The console is plain JS served as
-// it is (no build step for its pages), so it keeps its paths, and this test reads every `api(...)`/`apiCall(...)`
-// of its sources and checks the method and path against the table: a renamed or removed route fails here, as it
-// fails the CLI's and the MCP adapter's type check.
+// The console calls the API's routes by name: every `api(...)`/`apiCall(...)` of its sources takes `ROUTES.<name>`
+// (routes.js, which the server serves from @expense/wire's ROUTE_PATHS, the table it registers its routes from),
+// never a method and a path of its own. A renamed or removed route fails here and in the console's type check.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_ROUTES } from '@expense/wire';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import { describe, expect, it } from 'vitest';
 
 const CONSOLE = join(import.meta.dirname, '../../../../console');
@@ -15,69 +14,60 @@ const SOURCES = [
     .map((f) => `pages/${f}`),
 ];
 
-/** Calls whose path is a variable: the file, the variable, and the paths it is given there (literally). */
-const VARIABLE_PATHS: Record<string, { variable: string; method: string; paths: string[] }> = {
-  'pages/sql.js': { variable: 'endpoint', method: 'POST', paths: ['/sql/query', '/sql/execute'] },
+/** Calls whose route is a variable: the file, the variable, and the routes it is given there. */
+const VARIABLE_ROUTES: Record<string, { variable: string; routes: string[] }> = {
+  'pages/sql.js': { variable: 'route', routes: ['sqlQuery', 'sqlExecute'] },
 };
 
-const CALL = /\bapi(?:Call)?\(\s*'([A-Z]+)',\s*(?:'([^']*)'|`([^`]*)`|([A-Za-z_$][\w$]*))/g;
+/** A call and its first argument, up to the first comma or closing parenthesis. */
+const CALL = /\bapi(?:Call)?\(\s*([^,)]*)/g;
+const BY_NAME = /^ROUTES\.([A-Za-z]+)$/;
 
-/** The table's routes as `METHOD` and a pattern of the path (a parameter matches one segment). */
-const TABLE = Object.values(API_ROUTES).map((route) => ({
-  method: route.method as string,
-  pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-}));
-
-/** A path as the console spells it, without its query; `${...}` stands for one segment's value. */
-function pathPart(spelled: string): string {
-  return spelled.split('?')[0]!.replace(/\$\{[^}]*\}/g, 'value');
+/** What is wrong with a call's first argument, if anything. */
+function problemOf(file: string, argument: string): string | undefined {
+  const named = BY_NAME.exec(argument);
+  if (named) return named[1]! in ROUTE_PATHS ? undefined : `no route named ${named[1]}`;
+  if (VARIABLE_ROUTES[file]?.variable === argument) return undefined;
+  return `not a route of ROUTES: ${argument}`;
 }
 
-const inTable = (method: string, path: string) =>
-  TABLE.some((route) => route.method === method && route.pattern.test(path));
+const calls = SOURCES.flatMap((file) =>
+  [...readFileSync(join(CONSOLE, file), 'utf8').matchAll(CALL)]
+    .map((m) => ({ file, argument: m[1]!.trim() }))
+    // the definitions in api.js
+    .filter((c) => !(c.file === 'api.js' && ['route', 'method'].includes(c.argument))),
+);
 
 describe("the console's API calls", () => {
-  const calls = SOURCES.flatMap((file) =>
-    [...readFileSync(join(CONSOLE, file), 'utf8').matchAll(CALL)].map((m) => ({
-      file,
-      method: m[1]!,
-      path: m[2] ?? m[3],
-      variable: m[4],
-    })),
-  );
-
   it('are found in its sources', () => {
     // Pages that call the API: home, keys, members, activity, reports, budgets, workspaces, sql, import.
     expect(calls.length).toBeGreaterThan(25);
     expect(new Set(calls.map((c) => c.file)).size).toBeGreaterThan(8);
   });
 
-  it('each name a route of the table with its method', () => {
-    const strays = calls
-      .filter((c) => c.path !== undefined && !inTable(c.method, pathPart(c.path)))
-      .map((c) => `${c.file}: ${c.method} ${c.path}`);
+  it('each name a route of the table', () => {
+    const strays = calls.flatMap((c) => {
+      const problem = problemOf(c.file, c.argument);
+      return problem ? [`${c.file}: ${problem}`] : [];
+    });
     expect(strays).toEqual([]);
   });
 
-  it('pass variable paths only where listed, and those take routes of the table', () => {
-    for (const call of calls.filter((c) => c.variable !== undefined)) {
-      const known = VARIABLE_PATHS[call.file];
-      expect(known?.variable, `${call.file}: ${call.method} ${call.variable}`).toBe(call.variable);
-      expect(known?.method).toBe(call.method);
-      const source = readFileSync(join(CONSOLE, call.file), 'utf8');
-      for (const path of known?.paths ?? []) {
-        expect(source).toContain(`'${path}'`);
-        expect(inTable(call.method, path), path).toBe(true);
+  it('pass a variable route only where listed, and it is given routes by name', () => {
+    for (const [file, { routes }] of Object.entries(VARIABLE_ROUTES)) {
+      const source = readFileSync(join(CONSOLE, file), 'utf8');
+      for (const name of routes) {
+        expect(source).toContain(`ROUTES.${name}`);
+        expect(name in ROUTE_PATHS, name).toBe(true);
       }
     }
   });
 
-  it('would catch a path the table does not have', () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: paths as the console's template literals spell them
-    const spelled = ['/changes/${id}', '/change/${id}', '/reports/budget_vs_actual?${query}'] as const;
-    expect(inTable('GET', pathPart(spelled[0]))).toBe(true);
-    expect(inTable('GET', pathPart(spelled[1]))).toBe(false);
-    expect(inTable('POST', pathPart(spelled[0]))).toBe(false);
-    expect(inTable('GET', pathPart(spelled[2]))).toBe(true);
+  it('would catch a spelled path, an unknown name and an unlisted variable', () => {
+    expect(problemOf('pages/keys.js', "'/keys'")).toMatch(/not a route/);
+    expect(problemOf('pages/keys.js', "'GET'")).toMatch(/not a route/);
+    expect(problemOf('pages/keys.js', 'ROUTES.key')).toMatch(/no route named key/);
+    expect(problemOf('pages/keys.js', 'route')).toMatch(/not a route/);
+    expect(problemOf('pages/keys.js', 'ROUTES.keys')).toBeUndefined();
   });
 });
