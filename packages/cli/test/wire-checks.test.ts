@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import {
   ActionSchema,
   CHANGE_GROUP_HEADER,
@@ -11,6 +12,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validator } from '../src/checks/check.js';
+import { checkOf } from '../src/checks/json-schema.js';
 import { action, failureEnvelope, sqlResultData, successEnvelope } from '../src/checks/wire.js';
 import * as client from '../src/http/client.js';
 
@@ -111,8 +113,41 @@ function expectSame(
   expect(rejected).toBeGreaterThan(cases.length / 3);
 }
 
+/** The wire's SQL result schema as JSON Schema, without what a check does not use (its words, `$schema`). */
+function projection(schema: z.ZodType): unknown {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip);
+    if (typeof node !== 'object' || node === null) return node;
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([key]) => key !== 'description' && key !== '$schema')
+        .map(([key, value]) => [key, strip(value)]),
+    );
+  };
+  return strip(z.toJSONSchema(schema));
+}
+
+describe('the SQL result projection (src/checks/sql-result.schema.json)', () => {
+  const file = new URL('../src/checks/sql-result.schema.json', import.meta.url);
+
+  it('is generated from the wire’s SqlResultDataSchema (EXPENSE_WRITE_PROJECTIONS=1 writes it again)', () => {
+    const generated = projection(SqlResultDataSchema);
+    if (process.env.EXPENSE_WRITE_PROJECTIONS === '1')
+      writeFileSync(file, `${JSON.stringify(generated, null, 2)}\n`);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(generated);
+  });
+
+  it('has a check for every construct in it, and refuses one it does not know', () => {
+    expect(() => checkOf({ type: 'number' })).toThrow(/no check/);
+    expect(() =>
+      checkOf({ type: 'object', properties: { a: { type: 'string', format: 'date' } as never } }),
+    ).not.toThrow();
+    expect(() => checkOf({ type: 'null' })).toThrow(/no check/);
+  });
+});
+
 describe('hand-written checks against the wire schemas', () => {
-  it('SqlResultData: the same verdict and data for an answer and every one-change variant of it', () => {
+  it('SqlResultData: the check built from the generated projection gives the same verdict and data for an answer and every one-change variant of it', () => {
     expectSame(sqlResultData, SqlResultDataSchema, sqlResult);
     expectSame(sqlResultData, SqlResultDataSchema, {
       ...sqlResult,

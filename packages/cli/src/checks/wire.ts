@@ -4,7 +4,6 @@ import {
   boolean,
   type Check,
   fromValidator,
-  int,
   literal,
   object,
   oneOf,
@@ -15,11 +14,14 @@ import {
   type Validator,
   validator,
 } from './check.js';
+import { checkOf, type JsonSchema } from './json-schema.js';
+import SQL_RESULT_SCHEMA from './sql-result.schema.json';
 
 /**
- * The wire's envelope and SQL result (packages/wire/src/envelope.ts, sql.ts, schema.ts) as hand-written checks:
- * every call goes through the envelope and `expense query` through the SQL result, so neither loads zod
- * (test/wire-checks.test.ts holds them to the wire's schemas).
+ * The wire's envelope (packages/wire/src/envelope.ts) as hand-written checks, and its SQL result as a check built
+ * from a projection generated from the wire's schema: every call goes through the envelope and `expense query`
+ * through the SQL result, so neither loads zod (test/wire-checks.test.ts holds them to the wire's schemas and
+ * regenerates sql-result.schema.json with EXPENSE_WRITE_PROJECTIONS=1).
  */
 
 /** `ActionSchema`. */
@@ -65,27 +67,5 @@ export function successEnvelope<T>(data: Validator<T> | undefined): Validator<{
   );
 }
 
-const statementResult = object({
-  index: int,
-  command: oneOf(['SELECT', 'INSERT', 'UPDATE', 'DELETE']),
-  columns: array(object({ name: string, type: string })),
-  rows: array(record(unknown)),
-  rowCount: int,
-  returnedRowCount: int,
-  totalRowCount: int,
-  truncated: boolean,
-});
-
-/** `SqlResultDataSchema`. */
-export const sqlResultData: Validator<SqlResultData> = validator(
-  object({
-    workspaceId: string,
-    committed: boolean,
-    statements: array(statementResult),
-    limits: object({ maxReturnedRows: int, maxAffectedRows: int, deadlineMs: int, maxResultBytes: int }),
-    clock: object({ now: string, today: string, timeZone: string }),
-    changeId: optional(string),
-    confirmToken: optional(string),
-    confirmTokenExpiresAt: optional(string),
-  }),
-);
+/** `SqlResultDataSchema`, from its generated JSON Schema (sql-result.schema.json). */
+export const sqlResultData = validator(checkOf(SQL_RESULT_SCHEMA as JsonSchema)) as Validator<SqlResultData>;

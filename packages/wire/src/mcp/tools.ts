@@ -2,6 +2,7 @@ import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { GUIDE_TOPICS, guide } from '../guide/index.js';
 import { checkedReportInput, REPORT_KINDS, ReportInputError, ReportInputSchema } from '../reports.js';
+import { SqlResultDataSchema } from '../sql.js';
 import { McpApiError, type SqlResult } from './api.js';
 import { askUser, inputRequiredResult } from './confirm.js';
 import { registerHistoryTools } from './history-tools.js';
@@ -15,23 +16,15 @@ import { inToolWords } from './words.js';
 // No description: every word here is repeated in four tools' schemas (the selected workspace is the default).
 const WorkspaceArg = z.string().optional();
 
-const Statement = z.object({
-  index: z.number(),
-  command: z.string(),
-  columns: z.array(z.object({ name: z.string(), type: z.string() })),
-  rows: z.array(z.record(z.string(), z.unknown())),
-  rowCount: z.number(),
-  returnedRowCount: z.number(),
-  totalRowCount: z.number(),
-  truncated: z.boolean(),
-});
+// The SQL result's own schemas (sql.ts), with the text's cut said and the clock optional.
+const { workspaceId, committed, statements, clock, changeId } = SqlResultDataSchema.shape;
 const SqlOutput = z.object({
-  workspaceId: z.string(),
-  committed: z.boolean(),
-  statements: z.array(Statement),
+  workspaceId,
+  committed,
+  statements,
   textTruncated: z.boolean(),
-  clock: z.record(z.string(), z.string()).optional(),
-  changeId: z.string().optional(),
+  clock: clock.optional(),
+  changeId,
 });
 const ExecuteOutput = SqlOutput.extend({
   confirmToken: z.string().optional(),
@@ -78,7 +71,8 @@ const GET_SCHEMA_OUTPUT = out(
   }),
 );
 const QUERY_INPUT = inp(z.object({ sql: z.string(), workspaceId: WorkspaceArg }));
-const QUERY_OUTPUT = out(SqlOutput);
+// The wire's words on the SQL result stay out of tools/list (its token budget); the tools' descriptions say them.
+const QUERY_OUTPUT = out(SqlOutput, false);
 const EXECUTE_INPUT = inp(
   z.object({
     sql: z.string(),
@@ -87,7 +81,7 @@ const EXECUTE_INPUT = inp(
     idempotencyKey: z.string().max(200).optional(),
   }),
 );
-const EXECUTE_OUTPUT = out(ExecuteOutput);
+const EXECUTE_OUTPUT = out(ExecuteOutput, false);
 const GET_GUIDE_INPUT = inp(z.object({ topic: z.enum(GUIDE_TOPICS) }));
 const GET_GUIDE_OUTPUT = out(z.object({ topic: z.string(), markdown: z.string() }));
 const REPORT_INPUT = inp(
