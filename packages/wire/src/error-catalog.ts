@@ -389,6 +389,28 @@ export const HTTP_ERRORS = {
     mcpNext:
       'Rows changed since that change (error.details.rows): tell the user; revert the later changes first (history lists them), or fix the rows with execute.',
   },
+  ambiguous_change_id: {
+    status: 409,
+    message: 'More than one change matches this id.',
+    hint: 'Send one of the changeIds in details.candidates (whole, or its shortId from GET /v1/changes).',
+    mcpHint: 'Call history and pass one of the changeIds in details.candidates.',
+    cliHint: 'Give one of the ids listed (whole, or more of its characters).',
+    consoleHint: 'Pick the change on the Activity page.',
+    retryable: false,
+    actions: [],
+  },
+  workspace_name_taken: {
+    status: 409,
+    message: 'You already have a workspace with this name.',
+    hint: 'Choose another name, or use the workspace you have (GET /v1/workspaces lists it); names are compared ignoring case.',
+    mcpHint:
+      'Ask the user for another name, or use the workspace they have (list_workspaces lists it); names are compared ignoring case.',
+    cliHint:
+      'Choose another name, or use the one you have: `expense use <name>` (`expense workspaces` lists them); names are compared ignoring case.',
+    consoleHint: 'Choose another name, or switch to the workspace you already have (Workspaces page).',
+    retryable: false,
+    actions: ['list_workspaces'],
+  },
   workspace_not_empty: {
     status: 409,
     message: 'The workspace already holds data; nothing was restored.',

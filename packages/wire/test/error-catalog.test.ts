@@ -43,6 +43,8 @@ const PUBLISHED: Record<number, string[]> = {
     'limit_reached',
     'confirmation_used',
     'workspace_not_empty',
+    'ambiguous_change_id',
+    'workspace_name_taken',
   ],
   413: ['payload_too_large', 'import_too_large'],
   415: ['unsupported_media_type'],
