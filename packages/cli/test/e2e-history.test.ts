@@ -37,7 +37,7 @@ describe('expense CLI end to end: history and revert', () => {
     expect((await run(['exec', '--yes', insert])).code).toBe(0);
     const table = await run(['history']);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/INSERT 2 ledger_entries/);
+    expect(table.stdout).toMatch(/added 2026-01-05 hist -4\.5 USD; added 2026-01-06/);
     const json = await run(['history', '--json', '--limit', '1']);
     const [change] = JSON.parse(json.stdout).changes;
     expect(change.sql).toBe(insert);
@@ -50,7 +50,7 @@ describe('expense CLI end to end: history and revert', () => {
     // Any unique prefix of the id names the change, as git resolves a short hash.
     const done = await run(['revert', '--yes', change.changeId.slice(0, 18)]);
     expect(done.code).toBe(0);
-    expect(done.stderr).toMatch(/Reverted/);
+    expect(done.stderr).toMatch(/Undid change/);
     expect(await count()).toBe(0);
     const after = JSON.parse((await run(['history', '--json'])).stdout).changes;
     expect(after[0]).toMatchObject({ endpoint: 'revert', reverts: change.changeId });

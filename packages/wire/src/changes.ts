@@ -35,9 +35,31 @@ export const ChangeMemberSchema = z.object({
 });
 export type ChangeMember = z.infer<typeof ChangeMemberSchema>;
 
+/** A row of a change as a person names it (the history's list): what happened to it, its date, words and amount. */
+export const ChangePreviewRowSchema = z.object({
+  table: z.string(),
+  action: z.enum(['added', 'removed', 'changed']),
+  date: z
+    .string()
+    .nullable()
+    .describe("An entry's ts (ISO 8601, UTC) or a budget line's budget_month (YYYY-MM-DD)."),
+  label: z
+    .string()
+    .nullable()
+    .describe('Its counterparty, else its note, else its category, else its account (as the row is now).'),
+  amount: z.string().nullable().describe('amount or planned_value, a decimal string.'),
+  currency: z.string().nullable(),
+});
+export type ChangePreviewRow = z.infer<typeof ChangePreviewRowSchema>;
+
 /** One recorded change: a committed write of the SQL endpoints, or a revert. */
 export const ChangeSchema = z.object({
   changeId: z.string(),
+  shortId: z
+    .string()
+    .describe(
+      "The change's short id: the last 8 hex digits of changeId (12 when another change of the workspace ends in the same 8, else the whole id). Every route that takes a changeId takes it too, or a unique prefix.",
+    ),
   at: z.string().describe('When the transaction started (ISO 8601, UTC).'),
   endpoint: z.enum(['execute', 'script', 'revert', 'restore']),
   sql: z.string(),
@@ -53,6 +75,12 @@ export const ChangeSchema = z.object({
   group: ChangeGroupSchema.optional().describe(
     'Set when the change belongs to a group: this entry stands for the whole group (its newest change).',
   ),
+  preview: z
+    .array(ChangePreviewRowSchema)
+    .optional()
+    .describe(
+      "In the list: the entry's first 3 rows as a person names them (GET /changes/{changeId} has all).",
+    ),
 });
 export type Change = z.infer<typeof ChangeSchema>;
 
@@ -87,10 +115,18 @@ export const ChangeRevertBodySchema = z.object({
     ),
 });
 
-export const ChangesDataSchema = z.object({ workspaceId: z.string(), changes: z.array(ChangeSchema) });
+export const ChangesDataSchema = z.object({
+  workspaceId: z.string(),
+  timeZone: z
+    .string()
+    .optional()
+    .describe("The workspace's time zone (workspace_settings.timezone), to show `at` in."),
+  changes: z.array(ChangeSchema),
+});
 export type ChangesData = z.infer<typeof ChangesDataSchema>;
 export const ChangeDataSchema = z.object({
   workspaceId: z.string(),
+  timeZone: z.string().optional().describe("The workspace's time zone (workspace_settings.timezone)."),
   change: ChangeSchema,
   rows: z.array(ChangeRowSchema),
   members: z

@@ -2,53 +2,64 @@ import { createHash } from 'node:crypto';
 import type { ChangeData, ChangeRevertData } from '@expense/wire';
 import type { ExpenseApi as Api } from '../../api/index.js';
 import type { Context } from '../../context.js';
-import { CliError, ExitCode, usageError } from '../../errors.js';
-import { changeRows, changeWhat } from '../history/command.js';
+import { CliError, usageError } from '../../errors.js';
+import { changeRows, changeWhat, localMinute } from '../history/words.js';
 import { approve, workspaceLabel } from '../shared.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A short id must have at least this many hex digits (as git asks for 4). */
+/** A change must be named by at least this many hex digits (as git asks for 4). */
 const MIN_PREFIX = 4;
 
-function printRevert(ctx: Context, data: ChangeRevertData): void {
-  const lines = data.rows.map(
-    (r) =>
-      `  ${r.table} ${JSON.stringify(r.key)}: ${r.before === null ? 'absent' : 'present'} → ${r.after === null ? 'deleted' : 'restored'}`,
-  );
+/** A row as people name it: its date, words and amount (the revert's images, as the history's list names them). */
+function rowName(table: string, image: Record<string, unknown> | null, timeZone: string): string {
+  const row = image ?? {};
+  const words = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v));
+  const date = words(row.ts ?? row.budget_month);
+  const amount = words(row.amount ?? row.planned_value);
+  const parts = [
+    date &&
+      (date.length > 10
+        ? localMinute(date, timeZone).slice(0, 10)
+        : date.replace(/^(\d{4}-\d{2})-01$/, '$1')),
+    words(row.counterparty ?? row.note ?? row.category ?? row.display_name ?? row.account_id),
+    amount && `${amount}${row.currency ? ` ${String(row.currency)}` : ''}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' ') : table;
+}
+
+/** What reverting does to one row: before = as it is now, after = as the revert leaves it. */
+function revertLine(r: ChangeRevertData['rows'][number], committed: boolean, timeZone: string): string {
+  const [verb, image] =
+    r.before === null
+      ? [committed ? 'added back' : 'adds back', r.after]
+      : r.after === null
+        ? [committed ? 'removed' : 'removes', r.before]
+        : [committed ? 'changed back' : 'changes back', r.after];
+  return `  ${verb}: ${rowName(r.table, image, timeZone)}`;
+}
+
+function printRevert(ctx: Context, data: ChangeRevertData, shortId: string, timeZone: string): void {
+  const lines = data.rows.map((r) => revertLine(r, data.committed, timeZone));
   if (!data.committed) {
-    ctx.note(
-      `${ctx.err.yellow('Dry run:')} reverting ${data.reverted} would restore ${data.rows.length} row(s):`,
-    );
+    ctx.note(`${ctx.err.yellow('Dry run:')} undoing change ${shortId} touches ${data.rows.length} row(s):`);
   } else {
-    ctx.note(`${ctx.err.green('✓')} Reverted ${data.reverted} (as change ${data.changeId ?? 'none'}):`);
+    ctx.note(`${ctx.err.green('✓')} Undid change ${shortId} (${data.rows.length} row(s)):`);
   }
   ctx.note(lines.join('\n'));
 }
 
-/** The change a full id or a unique prefix of one names (as `expense history` lists them), as git resolves. */
-export async function resolveChange(api: Api, given: string): Promise<string> {
+/**
+ * The change `given` names: its whole id, its short id (as `expense history` and the console show it) or a unique
+ * prefix. The server resolves it in the workspace (ambiguous_change_id lists the candidates).
+ */
+export async function resolveChange(api: Api, given: string): Promise<ChangeData> {
   const id = given.trim().toLowerCase();
-  if (UUID.test(id)) return id;
   const hex = id.replace(/-/g, '');
   if (!/^[0-9a-f-]+$/.test(id) || hex.length < MIN_PREFIX || hex.length > 32)
     throw usageError(
       `"${given}" is not a change id.`,
-      `Give a changeId from \`expense history\`, whole or its first ${MIN_PREFIX} or more characters.`,
+      `Give a change from \`expense history\`: its short id, its whole id, or its first ${MIN_PREFIX} or more characters.`,
     );
-  const found = (await api.changes({ idPrefix: id, limit: 10 })).data.changes;
-  if (found.length === 0)
-    throw new CliError('not_found', `No change in this workspace starts with ${given}.`, ExitCode.failure, {
-      hint: '`expense history` lists the changes (kept 90 days).',
-    });
-  if (found.length > 1)
-    throw usageError(
-      `${given} is ambiguous: it starts ${found.length === 10 ? '10 or more' : found.length} changes (${found
-        .slice(0, 3)
-        .map((c) => c.changeId)
-        .join(', ')}${found.length > 3 ? ', …' : ''}).`,
-      'Give more characters of the id.',
-    );
-  return found[0]!.changeId;
+  return (await api.change(id)).data;
 }
 
 /** The group id the reverts of a group join: derived from it, so that a resumed revert joins the same entry. */
@@ -110,16 +121,17 @@ async function revertGroup(
 /** `expense revert`: one change (or an import group) undone after its dry run and approval. */
 export async function revert(ctx: Context, options: { yes?: boolean }, [changeId]: string[]): Promise<void> {
   const api = await ctx.api();
-  const id = await resolveChange(api, changeId as string);
-  const change = (await api.change(id)).data;
+  const change = await resolveChange(api, changeId as string);
+  const { changeId: id, shortId } = change.change;
   if (change.change.group) {
-    if (!ctx.json) ctx.note(`${id}: ${changeWhat(change.change)}`);
+    if (!ctx.json) ctx.note(`${shortId}: ${changeWhat(change.change)}`);
     return revertGroup(ctx, api, change, options);
   }
   const dry = await api.revertChange(id, { dryRun: true });
-  if (!ctx.json || !options.yes) printRevert(ctx, dry.data);
-  await approve(ctx, `Revert it on ${await workspaceLabel(ctx)}?`, options.yes);
+  const zone = change.timeZone ?? 'UTC';
+  if (!ctx.json || !options.yes) printRevert(ctx, dry.data, shortId, zone);
+  await approve(ctx, `Undo change ${shortId} on ${await workspaceLabel(ctx)}?`, options.yes);
   const done = await api.revertChange(id, {});
   if (ctx.json) return ctx.printJson(done.raw);
-  printRevert(ctx, done.data);
+  printRevert(ctx, done.data, shortId, zone);
 }

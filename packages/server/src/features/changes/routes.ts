@@ -35,8 +35,10 @@ import {
   droppedHistory,
   findChange,
   groupMembers,
+  historyTimeZone,
   idPrefixRange,
   listChanges,
+  matchChanges,
   purgeChanges,
   setHistoryLimits,
 } from './store.js';
@@ -91,6 +93,22 @@ async function missingChange(ctx: AppContext, workspaceId: string, changeId: str
         maxChanges: ctx.config.changeHistoryMaxChanges,
       },
     },
+  );
+}
+
+/**
+ * The change that `given` names in the workspace: its whole id, its short id (GET /v1/changes' shortId) or a unique
+ * prefix of its id. Several matches are 409 ambiguous_change_id listing them; none is the not-found answer.
+ */
+async function resolveChangeId(ctx: AppContext, workspaceId: string, given: string): Promise<string> {
+  if (isUuid(given)) return given.toLowerCase();
+  const candidates = await matchChanges(ctx.db, workspaceId, given);
+  if (candidates.length === 0) throw await missingChange(ctx, workspaceId, given);
+  if (candidates.length === 1) return candidates[0]!.changeId;
+  throw new ApiError(
+    'ambiguous_change_id',
+    `${candidates.length === 10 ? '10 or more changes' : `${candidates.length} changes`} of this workspace match ${given}: ${candidates.map((c) => c.shortId).join(', ')}.`,
+    { details: { candidates } },
   );
 }
 
@@ -153,7 +171,8 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             );
           }
         }
-        return success({ workspaceId, changes }, instructions);
+        const timeZone = await historyTimeZone(ctx.db, workspaceId);
+        return success({ workspaceId, timeZone, changes }, instructions);
       },
     });
 
@@ -169,8 +188,8 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       handler: async (request) => {
         const workspaceId = await workspaceOf(request);
-        const { changeId } = request.params;
-        const change = isUuid(changeId) ? await findChange(ctx.db, workspaceId, changeId) : undefined;
+        const changeId = await resolveChangeId(ctx, workspaceId, request.params.changeId);
+        const change = await findChange(ctx.db, workspaceId, changeId);
         if (!change) throw await missingChange(ctx, workspaceId, changeId);
         const rows = await changeRows(ctx.db, changeId);
         const members = change.group ? await groupMembers(ctx.db, workspaceId, change.group.groupId) : [];
@@ -183,7 +202,11 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             : [
                 `To undo it, send POST /v1/changes/${changeId}/revert with {"dryRun": true}, show the user the effect, then send it without dryRun.`,
               ];
-        return success({ workspaceId, change, rows, ...(change.group ? { members } : {}) }, instructions);
+        const timeZone = await historyTimeZone(ctx.db, workspaceId);
+        return success(
+          { workspaceId, timeZone, change, rows, ...(change.group ? { members } : {}) },
+          instructions,
+        );
       },
     });
 
@@ -203,7 +226,11 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const principal = principalOf(request);
         const dryRun = request.body?.dryRun === true;
         const group = changeGroupOf(request.headers);
-        const { changeId } = request.params;
+        // A short id or prefix is resolved in the request's workspace (X-Workspace-Id or the key's saved one).
+        const given = request.params.changeId;
+        const changeId = isUuid(given)
+          ? given.toLowerCase()
+          : await resolveChangeId(ctx, await workspaceOf(request), given);
         const subject = revertSubject(changeId);
         // As on /sql: a dry run's token commits this revert once, in the dry run's workspace, on any instance.
         const { confirm, key } = await redeemConfirmation(ctx.confirmations, {

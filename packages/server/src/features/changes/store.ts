@@ -1,8 +1,9 @@
-import type { Change, ChangeGroupSummary, ChangeMember, ChangeRow } from '@expense/wire';
+import type { Change, ChangeGroupSummary, ChangeMember, ChangePreviewRow, ChangeRow } from '@expense/wire';
 import type { Queryable } from '../../platform/storage/database.js';
 
 interface ChangeRecord {
   change_id: string;
+  short_id: string;
   at: Date;
   endpoint: Change['endpoint'];
   sql_text: string;
@@ -17,8 +18,22 @@ interface ChangeRecord {
   group_label: string | null;
 }
 
+/**
+ * A change's short id: the last 8 hex digits of its id, 12 when another change of the workspace ends in the same 8,
+ * the whole id when one ends in the same 12 too (migration 0051 indexes the tail per workspace).
+ */
+const shortIdOf = (c: string) => `CASE
+    WHEN NOT EXISTS (SELECT 1 FROM expense_internal.changes t WHERE t.workspace_id = ${c}.workspace_id
+      AND right(t.change_id::text, 8) = right(${c}.change_id::text, 8) AND t.change_id <> ${c}.change_id)
+      THEN right(${c}.change_id::text, 8)
+    WHEN NOT EXISTS (SELECT 1 FROM expense_internal.changes t WHERE t.workspace_id = ${c}.workspace_id
+      AND right(t.change_id::text, 8) = right(${c}.change_id::text, 8)
+      AND right(t.change_id::text, 12) = right(${c}.change_id::text, 12) AND t.change_id <> ${c}.change_id)
+      THEN right(${c}.change_id::text, 12)
+    ELSE ${c}.change_id::text END`;
+
 const SELECT_CHANGES = `
-  SELECT c.change_id, c.at, c.endpoint, c.sql_text, c.statements, c.user_id, u.email, c.connection_id, k.label,
+  SELECT c.change_id, ${shortIdOf('c')} AS short_id, c.at, c.endpoint, c.sql_text, c.statements, c.user_id, u.email, c.connection_id, k.label,
          c.reverts, c.group_id, c.group_label,
          (SELECT r.change_id FROM expense_internal.changes r WHERE r.reverts = c.change_id
           ORDER BY r.seq LIMIT 1) AS reverted_by
@@ -29,6 +44,7 @@ const SELECT_CHANGES = `
 function toChange(r: ChangeRecord, group?: ChangeGroupSummary): Change {
   return {
     changeId: r.change_id,
+    shortId: r.short_id,
     at: r.at.toISOString(),
     endpoint: r.endpoint,
     sql: r.sql_text,
@@ -104,6 +120,62 @@ async function withGroups(db: Queryable, workspaceId: string, records: ChangeRec
   return records.map((r) => toChange(r, r.group_id ? groups.get(r.group_id) : undefined));
 }
 
+const PREVIEW_ROWS = 3;
+const text = (v: unknown): string | null =>
+  v === null || v === undefined || v === '' ? null : typeof v === 'string' ? v : String(v);
+
+/** A row image as a person names it: date, words (counterparty, note, category, account) and amount. */
+export function previewRow(
+  table: string,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): ChangePreviewRow {
+  const row = after ?? before ?? {};
+  return {
+    table,
+    action: before === null ? 'added' : after === null ? 'removed' : 'changed',
+    date: text(row.ts ?? row.budget_month),
+    label: text(row.counterparty ?? row.note ?? row.category ?? row.display_name ?? row.account_id),
+    amount: text(row.amount ?? row.planned_value),
+    currency: text(row.currency ?? row.reporting_currency),
+  };
+}
+
+/** The first rows of each change, as previewRow names them (one query for a page of the history). */
+async function previews(db: Queryable, ids: string[]): Promise<Map<string, ChangePreviewRow[]>> {
+  const out = new Map<string, ChangePreviewRow[]>();
+  if (ids.length === 0) return out;
+  const { rows } = await db.query<{
+    change_id: string;
+    table_name: string;
+    before_image: Record<string, unknown> | null;
+    after_image: Record<string, unknown> | null;
+  }>(
+    `SELECT ids.id AS change_id, r.table_name,
+            expense_internal.change_image_out(r.before_image) AS before_image,
+            expense_internal.change_image_out(r.after_image) AS after_image
+     FROM unnest(string_to_array($1, ',')::uuid[]) AS ids(id)
+     CROSS JOIN LATERAL (SELECT cr.table_name, cr.before_image, cr.after_image FROM expense_internal.change_rows cr
+                         WHERE cr.change_id = ids.id ORDER BY cr.seq LIMIT ${PREVIEW_ROWS}) r`,
+    [ids.join(',')],
+  );
+  for (const r of rows) {
+    const list = out.get(r.change_id) ?? [];
+    list.push(previewRow(r.table_name, r.before_image, r.after_image));
+    out.set(r.change_id, list);
+  }
+  return out;
+}
+
+/** The workspace's time zone (workspace_settings.timezone; UTC without settings). */
+export async function historyTimeZone(db: Queryable, workspaceId: string): Promise<string> {
+  const { rows } = await db.query<{ timezone: string }>(
+    'SELECT timezone FROM public.workspace_settings WHERE workspace_id = $1',
+    [workspaceId],
+  );
+  return rows[0]?.timezone ?? 'UTC';
+}
+
 /** The UUID range of the ids that start with `prefix` (hex digits, dashes ignored), or undefined. */
 export function idPrefixRange(prefix: string): [string, string] | undefined {
   const hex = prefix.replace(/-/g, '').toLowerCase();
@@ -111,6 +183,33 @@ export function idPrefixRange(prefix: string): [string, string] | undefined {
   const uuid = (h: string) =>
     `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   return [uuid(hex.padEnd(32, '0')), uuid(hex.padEnd(32, 'f'))];
+}
+
+/** A change that a short id or prefix names: one of the candidates of an ambiguous one. */
+export interface ChangeCandidate {
+  changeId: string;
+  shortId: string;
+  at: string;
+}
+
+/** The changes of the workspace whose id starts with `given` or (8 hex digits or more) ends with it; at most 10. */
+export async function matchChanges(
+  db: Queryable,
+  workspaceId: string,
+  given: string,
+): Promise<ChangeCandidate[]> {
+  const hex = given.replace(/-/g, '').toLowerCase();
+  const range = idPrefixRange(hex);
+  if (!range) return [];
+  const { rows } = await db.query<{ change_id: string; short_id: string; at: Date }>(
+    `SELECT c.change_id, ${shortIdOf('c')} AS short_id, c.at FROM expense_internal.changes c
+     WHERE c.workspace_id = $1 AND (c.change_id BETWEEN $2::uuid AND $3::uuid
+       OR (length($4) >= 8 AND right(c.change_id::text, 8) = right($4, 8)
+           AND replace(c.change_id::text, '-', '') LIKE '%' || $4))
+     ORDER BY c.seq DESC LIMIT 10`,
+    [workspaceId, range[0], range[1], hex],
+  );
+  return rows.map((r) => ({ changeId: r.change_id, shortId: r.short_id, at: r.at.toISOString() }));
 }
 
 /** The workspace's changes, newest first, older than `before` when given (a change of this workspace). */
@@ -133,7 +232,14 @@ export async function listChanges(
     `${SELECT_CHANGES} WHERE c.workspace_id = $1 AND ${GROUP_HEAD}${where} ORDER BY c.seq DESC LIMIT $2`,
     params,
   );
-  return withGroups(db, workspaceId, rows);
+  const [changes, rowsOf] = await Promise.all([
+    withGroups(db, workspaceId, rows),
+    previews(
+      db,
+      rows.map((r) => r.change_id),
+    ),
+  ]);
+  return changes.map((c) => ({ ...c, preview: rowsOf.get(c.changeId) ?? [] }));
 }
 
 /** One change of the workspace, or undefined (another workspace's change is not found either). */
