@@ -130,3 +130,16 @@ export function shortChangeId(id) {
   const hex = String(id ?? '').replace(/-/g, '');
   return hex.slice(-8);
 }
+
+// The console's nouns are English, so their forms follow English plural rules; the number is the locale's.
+const englishPlurals = new Intl.PluralRules('en');
+
+/** A count with its noun, e.g. "1 entry", "3 entries". */
+/**
+ * @param {number} n
+ * @param {string} one
+ * @param {string} other
+ */
+export function count(n, one, other) {
+  return `${n.toLocaleString(locale())} ${englishPlurals.select(n) === 'one' ? one : other}`;
+}

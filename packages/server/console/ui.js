@@ -49,11 +49,11 @@ export function DataTable({ caption, columns, rows }) {
     <tbody>
       ${rows.map(
         (row) =>
-          html`<tr>${columns.map((c) => {
+          html`<tr>${columns.map((c, i) => {
             const value = row[c];
             const numeric =
               typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value));
-            return html`<td class=${numeric ? 'num' : ''}>${format(value)}</td>`;
+            return html`<td class=${numeric ? 'num' : ''} data-label=${i === 0 ? undefined : c}>${format(value)}</td>`;
           })}</tr>`,
       )}
     </tbody>
@@ -67,13 +67,55 @@ export function format(value) {
   return String(value);
 }
 
-/** A page that needs a selected workspace says so instead of failing. */
-export function NeedsWorkspace() {
-  return html`<${Notice}>Choose a workspace in the header, or create one on <a href="#/workspaces">Workspaces</a>.<//>`;
+/**
+ * A page that needs a selected workspace says so instead of failing: with a switcher of its own when the person
+ * is in workspaces, else where to get one.
+ */
+/** @param {Pick<import('./types/console').PageProps, 'workspaces' | 'selectWorkspace'>} props */
+export function NeedsWorkspace({ workspaces, selectWorkspace }) {
+  if (!workspaces?.length) {
+    return html`<${Notice}>You are in no workspace yet. Accept an invitation on <a href="#/members">Members</a>, or
+      create a workspace on <a href="#/workspaces">Workspaces</a>.<//>`;
+  }
+  return html`<${Notice}>
+    <label for="needs-workspace">Choose a workspace</label>
+    <select id="needs-workspace" onChange=${(/** @type {import('./types/console').FieldEvent} */ e) => selectWorkspace(e.currentTarget.value || null)}>
+      <option value="">(choose one)</option>
+      ${workspaces.map((w) => html`<option value=${w.workspaceId}>${w.name}</option>`)}
+    </select>
+  <//>`;
 }
 
 /** A change id as shown everywhere in the console: its short form, the full id in the title (and to copy). */
 /** @param {{ id: string }} props */
 export function ChangeId({ id }) {
   return html`<code class="change-id" title=${id}>${shortChangeId(id)}</code>`;
+}
+
+/** A button that copies a text (a key, a command line) and says that it did, or how to copy it by hand. */
+/** @extends {Component<{ text: string, label: string }, { done: string | null }>} */
+export class CopyButton extends Component {
+  constructor() {
+    super();
+    /** @type {{ done: string | null }} */
+    this.state = { done: null };
+    this.copy = async () => {
+      try {
+        await navigator.clipboard.writeText(this.props.text);
+        this.setState({ done: 'Copied.' });
+      } catch {
+        this.setState({ done: 'This browser did not let the page copy: select the text and copy it.' });
+      }
+    };
+  }
+
+  /**
+   * @override
+   * @param {{ text: string, label: string }} props
+   * @param {{ done: string | null }} state
+   */
+  render({ label }, { done }) {
+    return html`<span class="copy"><button type="button" class="secondary" onClick=${this.copy}>${label}</button>
+      <span role="status" class="muted">${done ?? ''}</span></span>`;
+  }
 }

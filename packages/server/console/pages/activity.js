@@ -1,7 +1,7 @@
 // Activity: the change history of the selected workspace (GET /changes): when, who, what in words; a change's
 // rows as a before/after table (GET /changes/{id}); a revert shown first as a dry run in the same form.
 import { api } from '../api.js';
-import { dateTime, shortChangeId } from '../format.js';
+import { count, dateTime, day, money, month, shortChangeId } from '../format.js';
 import { ROUTES } from '../routes.js';
 import { ChangeId, Component, format, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
@@ -34,25 +34,88 @@ function summary(change) {
   return `${group.label || 'Grouped changes'}: ${said.charAt(0).toLowerCase()}${said.slice(1)} (${group.changes} steps)`;
 }
 
-/** A short name for a row: its key's values, shortened ids. */
-/** @param {Json} row */
-function rowName(row) {
+/**
+ * A row named as a person knows it: an entry by its day, payee or note, and amount; a budget line by its month,
+ * category and amount; other rows by their key (ids shortened).
+ */
+/**
+ * @param {Json} row
+ * @param {string | undefined} timeZone
+ */
+export function rowName(row, timeZone) {
+  const image = row.after ?? row.before ?? {};
+  if (row.table === 'ledger_entries' && image.ts !== undefined) {
+    const what = image.counterparty || image.note || image.category || image.account_id;
+    return [day(image.ts, timeZone), what, money(image.amount, image.currency)].filter(Boolean).join(' · ');
+  }
+  if (row.table === 'budget_lines' && image.budget_month !== undefined) {
+    return `Budget ${month(image.budget_month)} · ${image.category} · ${money(image.planned_value, image.currency)}`;
+  }
   const [one] = NOUNS[row.table] ?? [row.table];
-  const key = Object.values(row.key)
+  const key = Object.values(row.key ?? {})
     .map((v) => (typeof v === 'string' && /^[0-9a-f-]{36}$/.test(v) ? v.slice(0, 8) : format(v)))
     .join(' ');
   return `${one} ${key}`;
 }
 
-/** @param {unknown} value */
-function cell(value) {
+/**
+ * @param {Json} row
+ * @returns {'added' | 'removed' | 'changed'}
+ */
+function stateOf(row) {
+  return row.before === null ? 'added' : row.after === null ? 'removed' : 'changed';
+}
+
+/**
+ * What a revert does, in words: "removes 3 transactions, puts back 1 budget line" (the rows' "Now" is before, the
+ * revert's result after).
+ */
+const WILL = { added: 'puts back', removed: 'removes', changed: 'changes back' };
+const DID = { added: 'put back', removed: 'removed', changed: 'changed back' };
+
+/**
+ * @param {Json[]} rows
+ * @param {'will' | 'did'} [tense]
+ */
+export function revertWords(rows, tense = 'will') {
+  /** @type {Map<string, Map<string, number>>} */
+  const tally = new Map();
+  for (const row of rows) {
+    const verb = (tense === 'will' ? WILL : DID)[stateOf(row)];
+    const byTable = tally.get(verb) ?? new Map();
+    byTable.set(row.table, (byTable.get(row.table) ?? 0) + 1);
+    tally.set(verb, byTable);
+  }
+  const parts = [...tally].map(
+    ([verb, byTable]) =>
+      `${verb} ${[...byTable]
+        .map(([table, n]) => {
+          const [one, many] = NOUNS[table] ?? [table, table];
+          return count(n, one, many);
+        })
+        .join(' and ')}`,
+  );
+  return parts.join(', ') || (tense === 'will' ? 'changes no row' : 'changed no row');
+}
+
+/** A field's value as a person reads it: amounts with their currency, entries' days without a clock time. */
+/**
+ * @param {unknown} value
+ * @param {string} column
+ * @param {Json} image the row the value is of
+ * @param {string | undefined} timeZone
+ */
+function cell(value, column, image, timeZone) {
   if (value === undefined) return '';
+  if (value === null) return '—';
+  if (column === 'amount' || column === 'planned_value') return money(value, image.currency);
+  if (column === 'ts' || column === 'budget_month') return day(value, timeZone);
   return format(value);
 }
 
 /** Per row, the columns that differ between its two images (all of them for an added or deleted row). */
-/** @param {{ rows: Json[], caption: string, beforeLabel: string, afterLabel: string }} props */
-export function RowDiff({ rows, caption, beforeLabel, afterLabel }) {
+/** @param {{ rows: Json[], caption: string, beforeLabel: string, afterLabel: string, timeZone?: string }} props */
+export function RowDiff({ rows, caption, beforeLabel, afterLabel, timeZone }) {
   /** @type {{ name: string, column: string, row: Json }[]} */
   const lines = [];
   for (const row of rows) {
@@ -62,18 +125,18 @@ export function RowDiff({ rows, caption, beforeLabel, afterLabel }) {
     const changed = columns.filter(
       (c) => JSON.stringify(row.before?.[c] ?? null) !== JSON.stringify(row.after?.[c] ?? null),
     );
-    const state = row.before === null ? 'added' : row.after === null ? 'removed' : 'changed';
+    const state = stateOf(row);
     for (const [i, column] of changed.entries()) {
-      lines.push({ name: i === 0 ? `${rowName(row)} (${state})` : '', column, row });
+      lines.push({ name: i === 0 ? `${rowName(row, timeZone)} (${state})` : '', column, row });
     }
   }
   return html`<div class="table-box" tabindex="0"><table class="diff">
     <caption class="muted">${caption}</caption>
     <thead><tr><th scope="col">Row</th><th scope="col">Field</th><th scope="col">${beforeLabel}</th><th scope="col">${afterLabel}</th></tr></thead>
     <tbody>${lines.map(
-      (l) => html`<tr><td>${l.name}</td><td>${l.column}</td>
-        <td class=${l.row.before ? 'old' : 'muted'}>${l.row.before ? cell(l.row.before[l.column]) : '(none)'}</td>
-        <td class=${l.row.after ? 'new' : 'muted'}>${l.row.after ? cell(l.row.after[l.column]) : '(none)'}</td></tr>`,
+      (l) => html`<tr class=${l.name ? 'first' : ''}><td>${l.name}</td><td data-label="Field">${l.column}</td>
+        <td class=${l.row.before ? 'old amount' : 'muted amount'} data-label=${beforeLabel}>${l.row.before ? cell(l.row.before[l.column], l.column, l.row.before, timeZone) : '(none)'}</td>
+        <td class=${l.row.after ? 'new amount' : 'muted amount'} data-label=${afterLabel}>${l.row.after ? cell(l.row.after[l.column], l.column, l.row.after, timeZone) : '(none)'}</td></tr>`,
     )}</tbody>
   </table></div>`;
 }
@@ -145,7 +208,7 @@ export class ActivityPage extends Component {
         this.setState({
           preview: null,
           error: null,
-          message: html`Change reverted (as change <${ChangeId} id=${result.changeId} />).`,
+          message: html`Change reverted: ${revertWords(this.state.preview?.result.rows ?? [], 'did')} (as change <${ChangeId} id=${result.changeId} />).`,
         });
         await this.load();
       }
@@ -198,7 +261,7 @@ export class ActivityPage extends Component {
       this.setState({
         preview: null,
         error: null,
-        message: html`Reverted ${change.group.label || 'the grouped changes'}${last ? html` (as change <${ChangeId} id=${last.changeId} />)` : ''}.`,
+        message: html`Reverted ${change.group.label || 'the grouped changes'}: ${revertWords(this.state.preview?.result.rows ?? [], 'did')}${last ? html` (as change <${ChangeId} id=${last.changeId} />)` : ''}.`,
       });
       await this.load();
     } catch (error) {
@@ -213,7 +276,8 @@ export class ActivityPage extends Component {
    * @param {ActivityState} state
    */
   render({ workspaceId, settings }, { changes, error, preview, details, message }) {
-    if (!workspaceId) return html`<${NeedsWorkspace} />`;
+    if (!workspaceId)
+      return html`<${NeedsWorkspace} workspaces=${this.props.workspaces} selectWorkspace=${this.props.selectWorkspace} />`;
     return html`
       <p class="muted">Every saved change, by whom, with its rows before and after; kept 90 days. A change can be
         taken back while its rows are still as it left them.</p>
@@ -235,9 +299,9 @@ export class ActivityPage extends Component {
                   ${changes.map(
                     (/** @type {Json} */ c) => html`<tr>
                       <td>${dateTime(c.at, settings?.timeZone)}</td>
-                      <td>${c.by.email ?? '—'}${c.by.label ? html` <span class="muted">(${c.by.label})</span>` : null}</td>
+                      <td data-label="By">${c.by.email ?? '—'}${c.by.label ? html` <span class="muted">(${c.by.label})</span>` : null}</td>
                       <td>${summary(c)} <span class="muted">· change <${ChangeId} id=${c.changeId} /></span></td>
-                      <td>
+                      <td class="actions">
                         <button type="button" class="secondary" aria-label="Details of change ${shortChangeId(c.changeId)}"
                           onClick=${() => this.show(c)}>Details</button>
                         ${
@@ -258,7 +322,7 @@ export class ActivityPage extends Component {
   detailsBlock({ change, rows }) {
     return html`<section class="notice" aria-labelledby="change-details">
       <h2 id="change-details">${summary(change)}</h2>
-      <${RowDiff} rows=${rows} caption="Rows of this change" beforeLabel="Before" afterLabel="After" />
+      <${RowDiff} rows=${rows} caption="Rows of this change" beforeLabel="Before" afterLabel="After" timeZone=${this.props.settings?.timeZone} />
       <details><summary>SQL of this change</summary><pre><code>${change.sql}</code></pre></details>
       <button type="button" class="secondary" onClick=${() => this.setState({ details: null })}>Close</button>
     </section>`;
@@ -267,12 +331,10 @@ export class ActivityPage extends Component {
   /** @param {Preview} preview */
   previewBlock({ change, result, steps }) {
     return html`<div class="notice" role="status">
-      <p><strong>Dry run of the revert:</strong> nothing was changed yet. These rows would be put back${
-        steps
-          ? ` (${steps.length} ${steps.length === 1 ? 'change' : 'changes'} of “${change.group.label}”, newest first)`
-          : ''
+      <p><strong>Dry run of the revert:</strong> nothing was changed yet. The revert ${revertWords(result.rows)}${
+        steps ? ` (${count(steps.length, 'change', 'changes')} of “${change.group.label}”, newest first)` : ''
       }:</p>
-      <${RowDiff} rows=${result.rows} caption="Rows the revert restores" beforeLabel="Now" afterLabel="After the revert" />
+      <${RowDiff} rows=${result.rows} caption="Rows the revert changes" beforeLabel="Now" afterLabel="After the revert" timeZone=${this.props.settings?.timeZone} />
       <details><summary>SQL of the revert</summary><pre><code>${result.sql}</code></pre></details>
       <button type="button" class="danger" onClick=${() => this.revert(change, false)}>Confirm revert</button>
       <button type="button" class="secondary" onClick=${() => this.setState({ preview: null })}>Cancel</button>

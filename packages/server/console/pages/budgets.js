@@ -18,6 +18,7 @@ import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../u
  * @property {unknown} error
  * @property {{ what: string, changeId?: string | null } | null} message
  * @property {string} [reportCurrency]
+ * @property {number} copyable lines of the month before that this month lacks (the copy button shows while any)
  */
 
 /** @extends {Component<import('../types/console').PageProps, BudgetsState>} */
@@ -35,6 +36,7 @@ export class BudgetsPage extends Component {
       planned: '',
       error: null,
       message: null,
+      copyable: 0,
     };
     /** @param {SubmitEvent} event */
     this.add = async (event) => {
@@ -110,6 +112,11 @@ export class BudgetsPage extends Component {
         `SELECT line_id, direction, category, currency, planned_value FROM budget_lines WHERE budget_month = DATE ${lit(first)} ORDER BY direction DESC, category`,
         workspaceId,
       );
+      const before = await rows(
+        `SELECT direction, category FROM budget_lines WHERE budget_month = DATE ${lit(monthStart(first, -1))}`,
+        workspaceId,
+      );
+      const have = new Set(lines.map((l) => `${l.direction} ${l.category}`));
       const report = await api(ROUTES.report, {
         params: { kind: 'budget_vs_actual' },
         query: { from: first, to: monthEnd(first), currency: this.currency() },
@@ -123,6 +130,7 @@ export class BudgetsPage extends Component {
         lines: lines.map((l) => ({ ...l, actual: actual.get(`${l.direction} ${l.category}`) ?? null })),
         edits: {},
         reportCurrency: report.currency,
+        copyable: before.filter((l) => !have.has(`${l.direction} ${l.category}`)).length,
       });
     } catch (error) {
       this.setState({ error });
@@ -173,7 +181,8 @@ export class BudgetsPage extends Component {
    * @param {BudgetsState} state
    */
   render({ workspaceId }, state) {
-    if (!workspaceId) return html`<${NeedsWorkspace} />`;
+    if (!workspaceId)
+      return html`<${NeedsWorkspace} workspaces=${this.props.workspaces} selectWorkspace=${this.props.selectWorkspace} />`;
     const { lines, edits, message, error } = state;
     const m = this.first();
     return html`
@@ -207,7 +216,7 @@ export class BudgetsPage extends Component {
                   const remaining = l.actual === null ? null : Number(l.planned_value) - Number(l.actual);
                   return html`<tr class=${remaining !== null && remaining < 0 ? 'over' : ''}>
                     <td>${l.category}${l.direction === 'income' ? html` <span class="muted">(income)</span>` : null}</td>
-                    <td class="num">
+                    <td class="num" data-label="Planned">
                       <form class="inline" onSubmit=${(/** @type {SubmitEvent} */ e) => {
                         e.preventDefault();
                         this.update(l);
@@ -219,14 +228,18 @@ export class BudgetsPage extends Component {
                         ${edited !== undefined && edited !== l.planned_value ? html`<button type="submit">Save ${l.category}</button>` : null}
                       </form>
                     </td>
-                    <td class="num">${money(l.actual, state.reportCurrency)}</td>
-                    <td class="num">${remaining === null ? '—' : money(remaining, state.reportCurrency)}</td>
-                    <td><button type="button" class="secondary" onClick=${() => this.remove(l)}>Delete ${l.category}</button></td>
+                    <td class="num" data-label="Actual">${money(l.actual, state.reportCurrency)}</td>
+                    <td class="num amount" data-label="Remaining">${remaining === null ? '—' : money(remaining, state.reportCurrency)}</td>
+                    <td class="actions"><button type="button" class="secondary" onClick=${() => this.remove(l)}>Delete ${l.category}</button></td>
                   </tr>`;
                 })}</tbody>
               </table></div>`
       }
-      <button type="button" onClick=${this.copy} disabled=${lines === null}>Copy ${month(monthStart(m, -1))}’s budget</button>
+      ${
+        lines !== null && state.copyable > 0
+          ? html`<button type="button" onClick=${this.copy}>Copy ${month(monthStart(m, -1))}’s budget</button>`
+          : null
+      }
       <h2>Add a budget line</h2>
       <form onSubmit=${this.add}>
         <div class="row">

@@ -2,7 +2,7 @@
 // currency), balances per account, the last 10 entries, and notices (old exchange rates, invitations to me).
 import { api } from '../api.js';
 import { BarChart } from '../chart.js';
-import { dateTime, money, month, monthStart, today } from '../format.js';
+import { count, day, money, month, monthStart, today } from '../format.js';
 import { ROUTES } from '../routes.js';
 import { rows } from '../sql.js';
 import { Component, html, NeedsWorkspace, Problem } from '../ui.js';
@@ -74,7 +74,8 @@ export class HomePage extends Component {
           <p><a href="#/members">Accept or decline on the Members page</a></p>
         </div>`
       : null;
-    if (!workspaceId) return html`${invited}<${NeedsWorkspace} />`;
+    if (!workspaceId)
+      return html`${invited}<${NeedsWorkspace} workspaces=${this.props.workspaces} selectWorkspace=${this.props.selectWorkspace} />`;
     return html`
       ${invited}
       <${Problem} error=${error} />
@@ -90,6 +91,7 @@ export class HomePage extends Component {
   dashboard({ from, budget, spend, balances, recent }, workspace, settings) {
     const currency = budget.currency;
     const stale = budget.fx.stale || balances.fx.stale;
+    const rateDay = budget.fx.newestRateDate ?? balances.fx.newestRateDate;
     // Spending per category this month against its budget; categories without a budget are planned at 0.
     /** @type {Map<string, { category: string, planned: number, actual: number }>} */
     const lines = new Map();
@@ -111,7 +113,11 @@ export class HomePage extends Component {
       <p class="lead">${workspace?.name ?? ''}: ${month(from)}, amounts in ${currency}, dates in ${settings.timeZone}.</p>
       ${
         stale
-          ? html`<div class="notice" role="status">The newest exchange rate is more than a week old, so amounts in other currencies are converted at an old rate. The server's operator can fetch new rates (<code>expense-server fx sync</code>).</div>`
+          ? html`<div class="notice" role="status">
+              <p>Amounts in other currencies are converted with exchange rates from ${rateDay ? day(rateDay) : 'more than a week ago'}, the newest this server has, so they may be off.</p>
+              <p>To get current rates, whoever runs this server runs <code>expense-server fx sync</code> once, or starts
+                it with <code>--fx-sync</code> to fetch them every day.</p>
+            </div>`
           : null
       }
       <section aria-labelledby="home-budget">
@@ -129,9 +135,9 @@ export class HomePage extends Component {
                   <thead><tr><th scope="col">Category</th><th scope="col" class="num">Budget</th><th scope="col" class="num">Spent</th><th scope="col" class="num">Left</th></tr></thead>
                   <tbody>${categories.map(
                     (c) => html`<tr class=${c.actual > c.planned ? 'over' : ''}>
-                      <td>${c.category}</td><td class="num">${c.planned ? money(c.planned, currency) : '—'}</td>
-                      <td class="num">${money(c.actual, currency)}</td>
-                      <td class="num">${c.planned ? money(c.planned - c.actual, currency) : '—'}</td>
+                      <td>${c.category}</td><td class="num" data-label="Budget">${c.planned ? money(c.planned, currency) : '—'}</td>
+                      <td class="num" data-label="Spent">${money(c.actual, currency)}</td>
+                      <td class="num amount" data-label="Left">${c.planned ? money(c.planned - c.actual, currency) : '—'}</td>
                     </tr>`,
                   )}</tbody>
                 </table></div>`
@@ -148,8 +154,8 @@ export class HomePage extends Component {
                 <tbody>${balances.rows.map(
                   (
                     /** @type {Json} */ b,
-                  ) => html`<tr><td>${b.account_id}</td><td class="num">${money(b.balance, b.currency)}</td>
-                    <td class="num">${money(b.change, b.currency)}</td></tr>`,
+                  ) => html`<tr><td>${b.account_id}</td><td class="num amount" data-label="Balance">${money(b.balance, b.currency)}</td>
+                    <td class="num" data-label="This month">${money(b.change, b.currency)}</td></tr>`,
                 )}</tbody>
               </table></div>`
         }
@@ -160,12 +166,14 @@ export class HomePage extends Component {
           recent.length === 0
             ? html`<p>No entries yet.</p>`
             : html`<div class="table-box" tabindex="0"><table>
-                <caption class="muted">The last ${recent.length} entries</caption>
-                <thead><tr><th scope="col">When</th><th scope="col">Account</th><th scope="col">Category</th><th scope="col">Note</th><th scope="col" class="num">Amount</th></tr></thead>
+                <caption class="muted">The last ${count(recent.length, 'entry', 'entries')}</caption>
+                <thead><tr><th scope="col">Date</th><th scope="col">Account</th><th scope="col">Category</th><th scope="col">Note</th><th scope="col" class="num">Amount</th></tr></thead>
                 <tbody>${recent.map(
-                  (e) => html`<tr><td>${dateTime(e.ts, settings.timeZone)}</td><td>${e.account_id}</td>
-                    <td>${e.category ?? (e.kind === 'transfer' ? 'transfer' : '—')}</td><td>${e.note ?? ''}</td>
-                    <td class="num">${money(e.amount, e.currency)}</td></tr>`,
+                  (
+                    e,
+                  ) => html`<tr><td data-label="Date">${day(e.ts, settings.timeZone)}</td><td data-label="Account">${e.account_id}</td>
+                    <td data-label="Category">${e.category ?? (e.kind === 'transfer' ? 'transfer' : '—')}</td><td data-label="Note">${e.note ?? ''}</td>
+                    <td class="num amount" data-label="Amount">${money(e.amount, e.currency)}</td></tr>`,
                 )}</tbody>
               </table></div>
               <p><a href="#/transactions">All transactions</a></p>`

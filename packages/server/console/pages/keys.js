@@ -2,7 +2,7 @@
 import { api } from '../api.js';
 import { dateTime } from '../format.js';
 import { API_PREFIX, ROUTES } from '../routes.js';
-import { html, Notice, Problem } from '../ui.js';
+import { CopyButton, html, Notice, Problem } from '../ui.js';
 import { LoadingPage } from './page.js';
 
 /** @typedef {import('../types/console').Json} Json */
@@ -98,10 +98,10 @@ export class KeysPage extends LoadingPage {
               <tbody>
                 ${keys.map(
                   (/** @type {Json} */ k) => html`<tr>
-                    <td>${k.label}</td><td>${kindOf(k)}${k.scopes ? html` <span class="muted">${k.scopes.join(' ')}</span>` : null}</td>
-                    <td>${reachOf(k)}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
-                    <td>${k.expiresAt ? when(k.expiresAt) : 'never'}</td>
-                    <td>${
+                    <td>${k.label}</td><td data-label="Kind">${kindOf(k)}${k.scopes ? html` <span class="muted">${k.scopes.join(' ')}</span>` : null}</td>
+                    <td data-label="Reach">${reachOf(k)}</td><td data-label="Created">${when(k.createdAt)}</td><td data-label="Last used">${when(k.lastUsedAt)}</td>
+                    <td data-label="Expires">${k.expiresAt ? when(k.expiresAt) : 'never'}</td>
+                    <td class="actions">${
                       k.current
                         ? html`<span class="muted">this session</span>`
                         : html`<button type="button" class="danger" onClick=${() => this.revoke(k)}>Revoke ${k.label}</button>`
@@ -126,6 +126,7 @@ export class KeysPage extends LoadingPage {
 function NewKey({ created, email }) {
   const origin = location.origin;
   const key = created.apiKey;
+  const cli = `EXPENSE_API_URL=${origin}${API_PREFIX} EXPENSE_API_KEY=${key} expense whoami`;
   const mcp = JSON.stringify(
     { mcpServers: { expense: { url: `${origin}/mcp`, headers: { Authorization: `ApiKey ${key}` } } } },
     null,
@@ -135,10 +136,12 @@ function NewKey({ created, email }) {
     <h2 id="new-key-heading">New key “${created.connection.label}”</h2>
     <p><strong>Copy it now: it is shown only once.</strong></p>
     <label for="new-key-value">The new key</label>
-    <input id="new-key-value" readonly value=${key} size="60" onFocus=${(/** @type {FocusEvent & { currentTarget: HTMLInputElement }} */ e) => e.currentTarget.select()} />
+    <input id="new-key-value" class="token" readonly value=${key} size="60" onFocus=${(/** @type {FocusEvent & { currentTarget: HTMLInputElement }} */ e) => e.currentTarget.select()} />
+    <${CopyButton} text=${key} label="Copy the key" />
     <h3>expense CLI</h3>
     <p>Use this key for one command (nothing is stored):</p>
-    <pre><code>${`EXPENSE_API_URL=${origin}${API_PREFIX} EXPENSE_API_KEY=${key} expense whoami`}</code></pre>
+    <pre><code>${cli}</code></pre>
+    <${CopyButton} text=${cli} label="Copy the command" />
     <p>Or let the CLI get its own key, kept in the system keychain:</p>
     <pre><code>expense --api-url ${origin}${API_PREFIX} login --email ${email ?? 'you@example.com'}</code></pre>
     <h3>curl</h3>

@@ -117,6 +117,10 @@ export class MembersPage extends Component {
    * @param {MembersState} state
    */
   render({ workspaceId, me, role }, { members, mine, email, error, message, confirming }) {
+    const owners = (members ?? []).filter(
+      (/** @type {Json} */ m) => m.role === 'owner' && m.status !== 'invited',
+    );
+    const soleOwner = owners.length === 1 && owners[0]?.userId === me?.user.userId;
     return html`
       <${Problem} error=${error} />
       ${message ? html`<${Notice} kind="success">${message}<//>` : null}
@@ -141,7 +145,7 @@ export class MembersPage extends Component {
       <h2>Members of the selected workspace</h2>
       ${
         !workspaceId
-          ? html`<${NeedsWorkspace} />`
+          ? html`<${NeedsWorkspace} workspaces=${this.props.workspaces} selectWorkspace=${this.props.selectWorkspace} />`
           : html`
             ${
               members === null
@@ -154,11 +158,15 @@ export class MembersPage extends Component {
                     <tbody>
                       ${members.map(
                         (/** @type {Json} */ m) => html`<tr>
-                          <td>${m.email}</td><td>${m.role}</td><td>${m.status === 'invited' ? 'invited (pending)' : 'active'}</td>
-                          <td>${dateTime(m.addedAt, this.props.settings?.timeZone)}</td>
-                          <td>${
-                            m.userId === me?.user.userId || role === 'owner'
-                              ? html`<button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
+                          <td>${m.email}</td><td data-label="Role">${m.role}</td><td data-label="Status">${m.status === 'invited' ? 'invited (pending)' : 'active'}</td>
+                          <td data-label="Since">${dateTime(m.addedAt, this.props.settings?.timeZone)}</td>
+                          <td class="actions">${
+                            m.userId === me?.user.userId && soleOwner
+                              ? html`<button type="button" class="danger" disabled aria-describedby="sole-owner">Leave this workspace</button>
+                                  <p id="sole-owner" class="muted">You are its only owner: you can leave once someone else is an
+                                    owner too, or delete the workspace on <a href="#/workspaces">Workspaces</a>.</p>`
+                              : m.userId === me?.user.userId || role === 'owner'
+                                ? html`<button type="button" class="danger" onClick=${() => this.setState({ confirming: m })}>
                                   ${
                                     m.userId === me?.user.userId
                                       ? 'Leave this workspace'
@@ -167,7 +175,7 @@ export class MembersPage extends Component {
                                         : `Remove ${m.email}`
                                   }
                                 </button>`
-                              : null
+                                : null
                           }</td>
                         </tr>`,
                       )}

@@ -1,8 +1,9 @@
 // Reports: GET /v1/reports/{kind} (the same data as the MCP `report` tool and `expense report`), in one currency
-// per report, so a chart never mixes currencies: a grouped bar chart, a table, and the report's notes.
+// per report, so a chart never mixes currencies: a grouped bar chart, a table, and notes in the console's words
+// (the report's own notes are written for agents).
 import { api } from '../api.js';
 import { BarChart } from '../chart.js';
-import { dateTime, day, money, month, monthStart, today } from '../format.js';
+import { count, day, money, month, monthStart, today } from '../format.js';
 import { ROUTES } from '../routes.js';
 import { Component, html, NeedsWorkspace, Problem } from '../ui.js';
 
@@ -53,7 +54,7 @@ const KINDS = {
       ['Balance', (r, c) => money(r.balance, c), 'num'],
       ['Change in range', (r, c) => money(r.change, c), 'num'],
       ['Entries', (r) => r.entries, 'num'],
-      ['Last entry', (r, _c, tz) => dateTime(r.last_ts, tz)],
+      ['Last entry', (r, _c, tz) => day(r.last_ts, tz)],
     ],
   },
   monthly_trend: {
@@ -116,7 +117,8 @@ export class ReportsPage extends Component {
    * @param {ReportsState} state
    */
   render({ workspaceId, settings }, { kind, from, to, currency, result, error }) {
-    if (!workspaceId) return html`<${NeedsWorkspace} />`;
+    if (!workspaceId)
+      return html`<${NeedsWorkspace} workspaces=${this.props.workspaces} selectWorkspace=${this.props.selectWorkspace} />`;
     /** @param {'kind' | 'from' | 'to' | 'currency'} name */
     const set = (name) => (/** @type {import('../types/console').FieldEvent} */ e) =>
       this.setState(/** @type {Pick<ReportsState, typeof name>} */ ({ [name]: e.currentTarget.value }));
@@ -149,13 +151,20 @@ export class ReportsPage extends Component {
 function Report({ report, timeZone }) {
   const def = KINDS[report.kind];
   if (!def) return null;
-  const { rows, fx, notes, currency } = report;
+  const { rows, fx, currency } = report;
   const rate = fx.newestRateDate ? ` Newest exchange rate used: ${day(fx.newestRateDate)}.` : '';
-  const noteList = notes?.length
-    ? html`<ul>${notes.map((/** @type {string} */ n) => html`<li>${n}</li>`)}</ul>`
+  const missing = fx.unconverted.count;
+  const unconverted = missing
+    ? html`<p class="notice" role="status">${count(missing, 'amount', 'amounts')} in ${fx.unconverted.currencies.join(', ')} had
+        no exchange rate into ${currency} for ${missing === 1 ? 'its' : 'their'} day, so ${missing === 1 ? 'it is' : 'they are'} left out of the sums.</p>`
     : null;
-  if (rows.length === 0)
-    return html`${noteList}<p>Nothing was recorded from ${day(report.from)} to ${day(report.to)}.</p>`;
+  if (rows.length === 0) {
+    const none =
+      report.kind === 'budget_vs_actual'
+        ? html`<p>No budget is set from ${day(report.from)} to ${day(report.to)}. <a href="#/budgets">Set one on Budgets</a>.</p>`
+        : html`<p>Nothing was recorded from ${day(report.from)} to ${day(report.to)}.</p>`;
+    return html`${unconverted}${none}`;
+  }
   // One currency per chart: rows left in their own currency (no exchange rate) are only in the table.
   const charted = rows.filter((/** @type {Json} */ r) => !r.currency || r.currency === currency);
   const many = new Set(rows.map((/** @type {Json} */ r) => r.budget_month)).size > 1;
@@ -168,9 +177,9 @@ function Report({ report, timeZone }) {
   return html`<section aria-label="${def.title} report">
     <h2>${def.title} in ${currency}, ${day(report.from)} – ${day(report.to)}</h2>
     <p>Other currencies are converted to ${currency} at the rate of each entry's day.${rate}</p>
-    ${fx.stale ? html`<p class="notice" role="status">The exchange rates are more than a week old; converted amounts may be off.</p>` : null}
+    ${fx.stale ? html`<p class="notice" role="status">The exchange rates are more than a week old, so amounts converted from other currencies may be off.</p>` : null}
     ${others ? html`<p class="notice" role="status">${others} row${others === 1 ? '' : 's'} had no exchange rate to ${currency}: they are in the table in their own currency, not in the chart.</p>` : null}
-    ${noteList}
+    ${unconverted}
     ${charted.length ? html`<${BarChart} key=${report.kind} title=${def.title} labels=${labels} series=${series} currency=${currency} />` : null}
     <div class="table-box" tabindex="0">
       <table>
@@ -179,7 +188,7 @@ function Report({ report, timeZone }) {
         <tbody>
           ${rows.map(
             (/** @type {Json} */ r) =>
-              html`<tr>${def.columns.map(([, cell, cls]) => html`<td class=${cls ?? ''}>${cell(r, r.currency ?? currency, timeZone)}</td>`)}</tr>`,
+              html`<tr>${def.columns.map(([name, cell, cls], i) => html`<td class=${cls === 'num' ? 'num amount' : (cls ?? '')} data-label=${i === 0 ? undefined : name}>${cell(r, r.currency ?? currency, timeZone)}</td>`)}</tr>`,
           )}
         </tbody>
       </table>

@@ -75,7 +75,8 @@ export class SqlPage extends Component {
    * @param {SqlState} state
    */
   render({ workspaceId }, { sql, result, error, pending }) {
-    if (!workspaceId) return html`<${NeedsWorkspace} />`;
+    if (!workspaceId)
+      return html`<${NeedsWorkspace} workspaces=${this.props.workspaces} selectWorkspace=${this.props.selectWorkspace} />`;
     return html`
       <p class="muted">For people who know SQL: read the workspace's tables with “Run query”; a change is
         shown first as a dry run and saved only when you confirm it.</p>

@@ -1,6 +1,6 @@
 // Transactions: ledger_entries of the selected workspace, filtered and paged; category and note edited in
 // the row; add and delete. Every write is a normal change (in Activity, with its change id).
-import { dateTime, isoDay, money, monthStart, today } from '../format.js';
+import { day, isoDay, money, monthStart, today } from '../format.js';
 import { lit, num, rows, write } from '../sql.js';
 import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
 
@@ -202,7 +202,8 @@ export class TransactionsPage extends Component {
    * @param {TransactionsState} state
    */
   render({ workspaceId, settings }, state) {
-    if (!workspaceId) return html`<${NeedsWorkspace} />`;
+    if (!workspaceId)
+      return html`<${NeedsWorkspace} workspaces=${this.props.workspaces} selectWorkspace=${this.props.selectWorkspace} />`;
     const { filter, entries, total, page, editing, deleting, message, error } = state;
     /** @param {keyof Filter} name */
     const setFilter = (name) => (/** @type {import('../types/console').FieldEvent} */ e) =>
@@ -240,26 +241,26 @@ export class TransactionsPage extends Component {
             ? html`<p>No transactions match.</p>`
             : html`<div class="table-box" tabindex="0"><table>
                 <caption class="muted">Transactions ${page * PAGE + 1}–${page * PAGE + entries.length} of ${total}, newest first</caption>
-                <thead><tr><th scope="col">When</th><th scope="col">Account</th><th scope="col" class="num">Amount</th><th scope="col">Category</th><th scope="col">Note</th><th scope="col">Actions</th></tr></thead>
+                <thead><tr><th scope="col">Date</th><th scope="col">Account</th><th scope="col" class="num">Amount</th><th scope="col">Category</th><th scope="col">Note</th><th scope="col">Actions</th></tr></thead>
                 <tbody>${entries.map((/** @type {Row} */ e) => {
                   const name = this.describe(e);
                   const edit = editing?.entryId === e.entry_id ? editing : null;
                   return html`<tr>
-                    <td>${dateTime(e.ts, tz)}</td><td>${e.account_id}</td>
-                    <td class="num">${money(e.amount, e.currency)}</td>
+                    <td data-label="Date">${day(e.ts, tz)}</td><td data-label="Account">${e.account_id}</td>
+                    <td class="num amount" data-label="Amount">${money(e.amount, e.currency)}</td>
                     ${
                       edit
-                        ? html`<td><input aria-label="Category of ${name}" list="tx-categories" value=${edit.category}
+                        ? html`<td data-label="Category"><input aria-label="Category of ${name}" list="tx-categories" value=${edit.category}
                               onKeyDown=${(/** @type {KeyboardEvent} */ ev) => this.editKey(ev, e)}
                               onInput=${(/** @type {import('../types/console').FieldEvent} */ ev) => this.setState({ editing: { ...edit, category: ev.currentTarget.value } })} /></td>
-                            <td><input aria-label="Note of ${name}" value=${edit.note}
+                            <td data-label="Note"><input aria-label="Note of ${name}" value=${edit.note}
                               onKeyDown=${(/** @type {KeyboardEvent} */ ev) => this.editKey(ev, e)}
                               onInput=${(/** @type {import('../types/console').FieldEvent} */ ev) => this.setState({ editing: { ...edit, note: ev.currentTarget.value } })} /></td>
-                            <td><button type="button" onClick=${() => this.saveEdit(e)}>Save</button>
+                            <td class="actions"><button type="button" onClick=${() => this.saveEdit(e)}>Save</button>
                               <button type="button" class="secondary" onClick=${() => this.setState({ editing: null })}>Cancel</button></td>`
-                        : html`<td>${e.category ?? (e.kind === 'transfer' ? html`<span class="muted">transfer</span>` : '—')}</td>
-                            <td>${e.note ?? ''}${e.counterparty ? html` <span class="muted">${e.counterparty}</span>` : null}</td>
-                            <td>
+                        : html`<td data-label="Category">${e.category ?? (e.kind === 'transfer' ? html`<span class="muted">transfer</span>` : '—')}</td>
+                            <td data-label="Note">${e.note ?? ''}${e.counterparty ? html` <span class="muted">${e.counterparty}</span>` : null}</td>
+                            <td class="actions">
                               <button type="button" class="secondary" aria-label="Edit ${name}"
                                 onClick=${() => this.setState({ editing: { entryId: e.entry_id, category: e.category ?? '', note: e.note ?? '' }, deleting: null })}>Edit</button>
                               <button type="button" class="secondary" aria-label="Delete ${name}"
@@ -277,7 +278,7 @@ export class TransactionsPage extends Component {
       ${
         deleting
           ? html`<div role="alertdialog" aria-labelledby="tx-delete-text" class="notice">
-              <p id="tx-delete-text">Delete the entry ${this.describe(deleting)}? It can be brought back from Activity.</p>
+              <p id="tx-delete-text">Delete the entry of ${day(deleting.ts, tz)}, ${deleting.account_id}, ${money(deleting.amount, deleting.currency)}? It can be brought back from Activity.</p>
               <button type="button" class="danger" onClick=${() => this.save(`DELETE FROM ledger_entries WHERE entry_id = ${lit(deleting.entry_id)}`, 'Entry deleted')}>Yes, delete</button>
               <button type="button" class="secondary" onClick=${() => this.setState({ deleting: null })}>Cancel</button>
             </div>`

@@ -127,15 +127,35 @@ export async function go(page: Page, route: string, heading: string): Promise<vo
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
-/** Every page fits 390 px: nothing scrolls the page sideways (tables scroll in their own box). */
+/**
+ * Every page fits 390 px: nothing scrolls the page sideways, and every amount of a table (a number cell) lies
+ * whole inside the screen, so it is read without scrolling sideways (tables are stacked rows on phones).
+ */
 export async function fitsNarrow(page: Page): Promise<void> {
   const overflow = (await page.evaluate(
-    'document.documentElement.scrollWidth - window.innerWidth',
+    'document.scrollingElement.scrollWidth - window.innerWidth',
   )) as number;
   const wide = (await page.evaluate(`[...document.querySelectorAll('body *')]
-    .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-box'))
+    .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('pre'))
     .slice(0, 5).map((el) => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))`)) as string[];
   expect(overflow, `wider than the screen: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
+  const outside = (await page.evaluate(`[...document.querySelectorAll('td.num, td.amount')]
+    .filter((td) => td.getClientRects().length > 0)
+    .filter((td) => {
+      const r = td.getBoundingClientRect();
+      return r.left < -0.5 || r.right > window.innerWidth + 0.5;
+    })
+    .map((td) => td.textContent + ' ' + Math.round(td.getBoundingClientRect().left) + '–' + Math.round(td.getBoundingClientRect().right))`)) as string[];
+  expect(outside, 'amounts off-screen').toEqual([]);
+}
+
+/** Words for an agent that a person must not read on a page ("Tell the user…"). */
+export const AGENT_WORDING = /tell the user|the agent\b|ask the user|relay (this|it) to/i;
+
+/** The page holds no agent instruction, shown or hidden (its whole text, whitespace collapsed). */
+export async function inPeoplesWords(page: Page, what: string): Promise<void> {
+  const text = ((await page.locator('body').textContent()) ?? '').replace(/\s+/g, ' ');
+  expect(text.match(AGENT_WORDING)?.[0], `${what}: ${text.slice(0, 200)}`).toBeUndefined();
 }
 
 let axeSource: string | undefined;
