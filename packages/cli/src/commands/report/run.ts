@@ -6,6 +6,7 @@ import { usageError } from '../../errors.js';
 import { writePaged } from '../../output/pager.js';
 import { renderRows } from '../../output/sql-result.js';
 import { REPORTS, type ReportName, type ReportOptions } from './options.js';
+import { reportRowsForPeople, withHeaderWords } from './table.js';
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
@@ -93,15 +94,22 @@ export async function report(ctx: Context, options: ReportOptions, [name]: strin
     ctx.printJson({ report, ...data });
     return;
   }
-  const columns = Object.keys(data.rows[0] ?? {}).map((name) => ({ name, type: 'text' }));
+  // A person's table: headers in words, what remains of each budget, no empty months around the data.
+  const rows = options.format === 'table' ? withHeaderWords(reportRowsForPeople(kind, data.rows)) : data.rows;
+  if (rows.length === 0 && options.format === 'table') {
+    ctx.note(`No entries from ${range.from} to ${range.to}.`);
+    for (const note of data.notes) ctx.note(ctx.err.yellow(note));
+    return;
+  }
+  const columns = Object.keys(rows[0] ?? {}).map((name) => ({ name, type: 'text' }));
   const statement = {
     index: 0,
     command: 'SELECT' as const,
     columns,
-    rows: data.rows,
-    rowCount: data.rows.length,
-    returnedRowCount: data.rows.length,
-    totalRowCount: data.rows.length,
+    rows,
+    rowCount: rows.length,
+    returnedRowCount: rows.length,
+    totalRowCount: rows.length,
     truncated: false,
   };
   const text = renderRows(statement, options.format, {
