@@ -86,10 +86,13 @@ export function NeedsWorkspace({ workspaces, selectWorkspace }) {
   <//>`;
 }
 
-/** A change id as shown everywhere in the console: its short form, the full id in the title (and to copy). */
-/** @param {{ id: string }} props */
-export function ChangeId({ id }) {
-  return html`<code class="change-id" title=${id}>${shortChangeId(id)}</code>`;
+/**
+ * A change id as shown everywhere in the console: its short id (the API's `shortId` where the answer has one: 12
+ * digits when another change of the workspace ends in the same 8), the full id in the title (and to copy).
+ */
+/** @param {{ id: string, short?: string }} props */
+export function ChangeId({ id, short }) {
+  return html`<code class="change-id" title=${id}>${short ?? shortChangeId(id)}</code>`;
 }
 
 /** A button that copies a text (a key, a command line) and says that it did, or how to copy it by hand. */

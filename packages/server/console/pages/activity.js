@@ -67,6 +67,34 @@ function stateOf(row) {
 }
 
 /**
+ * The first rows of a change as the list names them (the API's preview): "added · Sep 10, 2026 · market · -€45.50";
+ * "and N more rows" when the change has more.
+ */
+/**
+ * @param {Json} change
+ * @param {string | undefined} timeZone
+ */
+function previewList(change, timeZone) {
+  /** @type {Json[]} */
+  const rows = change.preview ?? [];
+  if (rows.length === 0) return null;
+  const total =
+    change.group?.changes > 1
+      ? change.group.rowCount
+      : change.statements.reduce((/** @type {number} */ n, /** @type {Json} */ s) => n + s.rowCount, 0);
+  const more = total - rows.length;
+  return html`<ul class="preview">
+    ${rows.map((r) => {
+      const when =
+        r.date === null ? null : r.table === 'budget_lines' ? month(r.date) : day(r.date, timeZone);
+      const amount = r.amount === null ? null : money(r.amount, r.currency);
+      return html`<li>${[r.action, when, r.label, amount].filter(Boolean).join(' · ')}</li>`;
+    })}
+    ${more > 0 ? html`<li class="muted">and ${count(more, 'more row', 'more rows')}</li>` : null}
+  </ul>`;
+}
+
+/**
  * What a revert does, in words: "removes 3 transactions, puts back 1 budget line" (the rows' "Now" is before, the
  * revert's result after).
  */
@@ -300,9 +328,10 @@ export class ActivityPage extends Component {
                     (/** @type {Json} */ c) => html`<tr>
                       <td>${dateTime(c.at, settings?.timeZone)}</td>
                       <td data-label="By">${c.by.email ?? '—'}${c.by.label ? html` <span class="muted">(${c.by.label})</span>` : null}</td>
-                      <td>${summary(c)} <span class="muted">· change <${ChangeId} id=${c.changeId} /></span></td>
+                      <td>${summary(c)} <span class="muted">· change <${ChangeId} id=${c.changeId} short=${c.shortId} /></span>
+                        ${previewList(c, settings?.timeZone)}</td>
                       <td class="actions">
-                        <button type="button" class="secondary" aria-label="Details of change ${shortChangeId(c.changeId)}"
+                        <button type="button" class="secondary" aria-label="Details of change ${c.shortId ?? shortChangeId(c.changeId)}"
                           onClick=${() => this.show(c)}>Details</button>
                         ${
                           c.revertedBy

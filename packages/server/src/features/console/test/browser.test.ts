@@ -348,7 +348,9 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
 
   it('lists the writes on the Activity page and reverts one after a dry run', async () => {
     await go(alice.page, 'activity', 'Activity');
-    await alice.page.getByRole('cell', { name: /^Added 2 budget lines · change [0-9a-f]{8}$/ }).waitFor();
+    await alice.page.getByRole('cell', { name: /^Added 2 budget lines · change [0-9a-f]{8}\b/ }).waitFor();
+    // Its rows named by month, category and amount (no ids).
+    await alice.page.getByText('added · Sep 2026 · groceries · €300.00', { exact: true }).waitFor();
     await alice.page.getByRole('button', { name: 'Revert…' }).first().click();
     await alice.page.getByRole('table', { name: 'Rows the revert changes' }).waitFor();
     await alice.page.getByText('The revert removes 2 budget lines:').waitFor();
@@ -426,6 +428,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     const edits = page.getByRole('row', { name: /Changed 1 transaction · change/ });
     await expect.poll(() => edits.count()).toBe(3);
     await page.getByRole('cell', { name: /^Deleted 1 transaction · change/ }).waitFor();
+    await page.getByText('changed · Sep 10, 2026 · checked 3 · -€30.00', { exact: true }).waitFor();
     // A change's rows as before and after, only the fields it changed.
     await edits
       .first()
