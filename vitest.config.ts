@@ -13,7 +13,7 @@ const UNIT = [
   'packages/sql-guard/test/check/!(engines|resolution.property).test.ts',
   'packages/wire/test/**/*.test.ts',
   'packages/import/test/**/*.test.ts',
-  'packages/cli/test/{api-routes,cli-words,dialect,exit-codes,find-workspace,import-digest,import-fields,output,paging,report-table,statements,wire-checks}.test.ts',
+  'packages/cli/test/{api-routes,cli-words,dialect,exit-codes,find-workspace,import-digest,import-fields,output,paging,report-table,statements,wire-checks,workspace-prefix}.test.ts',
   'packages/test-kit/test/{call,system-dependency,templates}.test.ts',
   'packages/server/src/platform/http/test/wire-codes.test.ts',
   'packages/server/src/platform/storage/test/fair-queue.test.ts',

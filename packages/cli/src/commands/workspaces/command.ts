@@ -16,6 +16,26 @@ export async function resolveWorkspace(ctx: Context, ref: string): Promise<Works
   return findWorkspace(result.data.workspaces, ref);
 }
 
+/** Hex digits a workspace id prefix needs at least (as git asks for 4). */
+const MIN_ID_PREFIX = 4;
+
+/** The one workspace whose id starts with `ref` (4 or more characters, any case), when no name matched. */
+function byIdPrefix(all: WorkspaceListItem[], ref: string): WorkspaceListItem | undefined {
+  const prefix = ref.trim().toLowerCase();
+  if (!/^[0-9a-f-]+$/.test(prefix) || prefix.replace(/-/g, '').length < MIN_ID_PREFIX) return undefined;
+  const found = all.filter((w) => w.workspaceId.toLowerCase().startsWith(prefix));
+  if (found.length > 1) {
+    throw new CliError(
+      'ambiguous_workspace',
+      `${found.length} of your workspaces have an id starting with ${ref}.`,
+      ExitCode.failure,
+      { hint: `Give more of the id: ${found.map((w) => `${w.name} (${w.workspaceId})`).join(', ')}.` },
+    );
+  }
+  return found[0];
+}
+
+/** A workspace by its id, its name (exact, else ignoring case) or a unique prefix of its id, in that order. */
 export function findWorkspace(all: WorkspaceListItem[], ref: string): WorkspaceListItem {
   const byId = all.find((w) => w.workspaceId === ref);
   const exact = all.filter((w) => w.name === ref);
@@ -33,7 +53,7 @@ export function findWorkspace(all: WorkspaceListItem[], ref: string): WorkspaceL
       },
     );
   }
-  const target = byId ?? byName[0];
+  const target = byId ?? byName[0] ?? byIdPrefix(all, ref);
   if (!target) {
     throw new CliError(
       'workspace_not_found',
@@ -89,13 +109,13 @@ export function registerWorkspaces(program: Command, action: Action): Command {
         if (ctx.json) return ctx.printJson(created.raw);
         const w = created.data.workspace;
         ctx.note(`${ctx.err.green('✓')} Created workspace ${ctx.err.bold(w.name)} (${w.workspaceId}).`);
-        ctx.note(`Select it with: expense use ${w.workspaceId}`);
+        ctx.note(`Select it with: expense use ${/^[\w.-]+$/.test(w.name) ? w.name : w.workspaceId}`);
       }),
     );
 
   program
     .command('use')
-    .argument('<workspace>', 'workspace id or exact name')
+    .argument('<workspace>', 'workspace name, id, or the first 4 or more characters of its id')
     .description('Select the workspace SQL commands run in, and remember it in the profile')
     .action(
       action(async (ctx, _options, [ref]) => {

@@ -26,6 +26,7 @@ import {
   findMembership,
   listWorkspaces,
   refuseBeyondWorkspaceCap,
+  refuseTakenName,
   renameWorkspace,
   selectWorkspace,
 } from './store.js';
@@ -116,6 +117,7 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           workspaceId: null,
           transaction: async (tx) => {
             await refuseBeyondWorkspaceCap(tx, userId, ctx.config.maxWorkspacesPerUser);
+            await refuseTakenName(tx, userId, name);
             const created = await createWorkspace(tx, userId, name, { currency, timeZone });
             return { ...created, only: (await countMemberships(tx, userId)) === 1 };
           },

@@ -75,6 +75,35 @@ export async function refuseBeyondWorkspaceCap(tx: Queryable, userId: string, li
   }
 }
 
+/**
+ * Refuses a name one of the user's workspaces already has, ignoring case (409 workspace_name_taken): `expense use
+ * Home` must name one workspace. Under a lock of the user's row, so that two creations or renames cannot both take
+ * it. In the caller's transaction, before the write; `except` is the workspace being renamed.
+ */
+export async function refuseTakenName(
+  tx: Queryable,
+  userId: string,
+  name: string,
+  except?: string,
+): Promise<void> {
+  await tx.query('SELECT 1 FROM expense_internal.users WHERE user_id = $1 FOR UPDATE', [userId]);
+  const { rows } = await tx.query<{ workspace_id: string; name: string }>(
+    `SELECT w.workspace_id, w.name FROM expense_internal.workspace_members m
+     JOIN expense_internal.workspaces w ON w.workspace_id = m.workspace_id
+     WHERE m.user_id = $1 AND lower(w.name) = lower($2) AND w.workspace_id IS DISTINCT FROM $3::uuid
+     LIMIT 1`,
+    [userId, name, except ?? null],
+  );
+  const taken = rows[0];
+  if (taken) {
+    throw new ApiError(
+      'workspace_name_taken',
+      `You already have a workspace named "${taken.name}" (names are compared ignoring case).`,
+      { details: { workspaceId: taken.workspace_id, name: taken.name } },
+    );
+  }
+}
+
 /** Creates the workspace, its owner membership and its workspace_settings row, in the caller's transaction. */
 export async function createWorkspace(
   tx: Queryable,
@@ -122,6 +151,7 @@ export async function renameWorkspace(
 ): Promise<Workspace> {
   const workspace = await findMembership(tx, userId, workspaceId, true);
   if (workspace.role !== 'owner') throw new ApiError('forbidden');
+  await refuseTakenName(tx, userId, name, workspaceId);
   await tx.query('UPDATE expense_internal.workspaces SET name = $2 WHERE workspace_id = $1', [
     workspaceId,
     name,
