@@ -204,6 +204,13 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       .getByRole('status')
       .filter({ hasText: 'alice@example.com invited you to “Household”.' })
       .waitFor();
+    // In no workspace yet: where to get one, not "choose a workspace in the header" (there is no switcher yet).
+    await bob.page
+      .getByRole('status')
+      .filter({
+        hasText: /^You are in no workspace yet\. Accept an invitation on Members, or\s+create a workspace/,
+      })
+      .waitFor();
     await bob.page.getByRole('link', { name: 'Accept or decline on the Members page' }).click();
     await bob.page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     await bob.page.getByRole('button', { name: 'Accept Household' }).click();
@@ -490,6 +497,21 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
       .getByRole('cell', { name: 'market' })
       .waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'home.png'), fullPage: true });
+  });
+
+  it('counts in words: "The last 1 entry" on Home of a workspace with one entry', async () => {
+    const { page } = alice;
+    await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Holiday' });
+    await expect.poll(() => headerWorkspace(page)).toBe('Holiday');
+    await go(page, 'sql', 'SQL');
+    await runWrite(
+      page,
+      `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2026-09-01 00:00:00+00', 'cash', -5, 'EUR', 'spend', 'ice cream')`,
+    );
+    await go(page, 'home', 'Home');
+    await page.getByRole('table', { name: 'The last 1 entry', exact: true }).waitFor();
+    await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Household' });
+    await expect.poll(() => headerWorkspace(page)).toBe('Household');
   });
 
   it('fits every page into 390 px and passes axe-core, at 1280 px too', async () => {
