@@ -17,18 +17,16 @@ import {
   complexityViolation,
   lexicalViolation,
   literalsExplainTriggers,
-  longSignRun,
-  MAX_SIGN_RUN,
   MAX_STRUCTURAL_TOKENS,
-  mayHoldLexicalViolation,
   SHORT_INPUT,
   scan,
   type Token,
 } from './lexical.js';
-import { stringConstStarts } from './literals.js';
+import { indexesOfBytes, stringConstStarts } from './literals.js';
 import { statementName } from './names.js';
 import { isSqlSpace, Source } from './source.js';
 import { exceedsStructuralBudget } from './structural-bound.js';
+import { MAX_SIGN_RUN, textFacts } from './text-facts.js';
 import { Violation } from './violation.js';
 import { Walker } from './walker.js';
 
@@ -87,15 +85,17 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
       'send the work in several smaller requests',
     );
   }
-  const source = new Source(sql);
   const early = inputViolation(sql);
-  if (early) return fail(source, early, undefined);
+  if (early) return fail(new Source(sql), early, undefined);
+  const long = sql.length > SHORT_INPUT;
+  const facts = textFacts(sql, long);
+  const source = new Source(sql, facts.ascii);
 
   // Inputs long enough to be deep are scanned before parsing (see complexityViolation), unless a cheap upper
   // bound of the count proves every statement within the budget.
   let tokens: Token[] | undefined;
-  if (sql.length > SHORT_INPUT) {
-    const run = longSignRun(sql);
+  if (long) {
+    const run = facts.signRun;
     if (run !== -1) {
       const v = new Violation(
         'construct_not_allowed',
@@ -120,22 +120,64 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
   }
   const ranges = statements.map((s) => statementRange(source, s));
 
-  // Scan only when a character that may begin a refused token occurs outside the string literals the
-  // parser found (comments, quoted identifiers, dollar quotes and prefixed literals cannot hide there).
-  if (
-    tokens === undefined &&
-    mayHoldLexicalViolation(sql) &&
-    !literalsExplainTriggers(sql, stringConstStarts(statements, source))
-  ) {
-    tokens = scan(sql);
-    if (!tokens) return failure('syntax_error', 'PostgreSQL cannot scan the SQL.');
-  }
   if (tokens) {
     const lexical = lexicalViolation(tokens);
     if (lexical)
       return fail(source, lexical, mode === 'script' ? indexAt(source, ranges, lexical.byte) : undefined);
+    return judge(dialect, limits, source, statements, ranges, mode, undefined);
   }
+  if (facts.triggers.length === 0) return judge(dialect, limits, source, statements, ranges, mode, undefined);
 
+  // A character that may begin a refused token occurs: scan only when it lies outside the string literals the
+  // parser found (comments, quoted identifiers, dollar quotes and prefixed literals cannot hide there). The walk
+  // reads every string constant anyway and notes where it begins, so the tree is read once; a lexical refusal
+  // still comes before anything the walk found, as when the scan came first (the walk is pure).
+  const stringConsts: number[] = [];
+  let result: CheckResult;
+  try {
+    result = judge(dialect, limits, source, statements, ranges, mode, stringConsts);
+  } catch (error) {
+    const refused = lexicalRefusal(
+      source,
+      facts.triggers,
+      stringConstStarts(statements, source),
+      mode,
+      ranges,
+    );
+    if (refused) return refused;
+    throw error;
+  }
+  // A walk cut short by a refusal has not seen every constant: then the tree is read for them.
+  const starts = result.ok ? indexesOfBytes(stringConsts, source) : stringConstStarts(statements, source);
+  return lexicalRefusal(source, facts.triggers, starts, mode, ranges) ?? result;
+}
+
+/** The lexical refusal, if any, when the triggers are not all inside the literals starting at `literalStarts`. */
+function lexicalRefusal(
+  source: Source,
+  triggers: readonly number[],
+  literalStarts: readonly number[],
+  mode: Mode,
+  ranges: { offset: number; length: number }[],
+): CheckResult | undefined {
+  if (literalsExplainTriggers(source.text, literalStarts, triggers)) return undefined;
+  const tokens = scan(source.text);
+  if (!tokens) return failure('syntax_error', 'PostgreSQL cannot scan the SQL.');
+  const lexical = lexicalViolation(tokens);
+  if (!lexical) return undefined;
+  return fail(source, lexical, mode === 'script' ? indexAt(source, ranges, lexical.byte) : undefined);
+}
+
+/** The statement count, then each statement's walk; `stringConsts` collects where string constants begin. */
+function judge(
+  dialect: CompiledDialect,
+  limits: Limits,
+  source: Source,
+  statements: RawStatement[],
+  ranges: { offset: number; length: number }[],
+  mode: Mode,
+  stringConsts: number[] | undefined,
+): CheckResult {
   if (statements.length === 0) {
     return failure(
       'empty_sql',
@@ -172,7 +214,7 @@ function check(dialect: CompiledDialect, limits: Limits, sql: string, mode: Mode
   for (let i = 0; i < statements.length; i++) {
     const index = mode === 'script' ? i : undefined;
     try {
-      checked.push(checkStatement(dialect, source, statements[i]!, ranges[i]!, mode, limits));
+      checked.push(checkStatement(dialect, source, statements[i]!, ranges[i]!, mode, limits, stringConsts));
     } catch (error) {
       if (error instanceof Violation) return fail(source, error, index);
       throw error;
@@ -188,6 +230,7 @@ function checkStatement(
   range: { offset: number; length: number },
   mode: Mode,
   limits: Pick<Limits, 'maxExpandedNodes' | 'maxExpandedBytes'>,
+  stringConsts: number[] | undefined,
 ): CheckedStatement {
   const at = raw.stmt_location ?? 0;
   const type = Object.keys(raw.stmt)[0] ?? '';
@@ -226,6 +269,7 @@ function checkStatement(
     );
   }
   const walker = new Walker(dialect, at, limits.maxExpandedNodes, limits.maxExpandedBytes);
+  walker.stringConsts = stringConsts;
   walker.visit(type, fields);
   checkTotal(walker);
   const relations = walker.relations;

@@ -132,40 +132,40 @@ export function copiedOperand(w: Walker, value: unknown, copies: number, constru
 
 /**
  * The weight of a constant's text: its UTF-8 length, or for a number written with an exponent (`1e1000`, a
- * numeric of 1,001 digits) its length plus the exponent. A plain scan: a regular expression over 100,000 digits
- * would backtrack quadratically.
+ * numeric of 1,001 digits) its length plus the exponent. One plain forward scan that stops at the first character a
+ * number cannot hold (a regular expression over 100,000 digits would backtrack quadratically; searching the text
+ * backwards for an `e` read every string constant whole).
  */
 export function constantWeight(text: string): number {
   const bytes = Buffer.byteLength(text, 'utf8');
-  let end = text.length;
+  const n = text.length;
+  let end = n;
   while (end > 0 && text.charCodeAt(end - 1) <= 0x20) end--;
-  const e = Math.max(text.lastIndexOf('e', end), text.lastIndexOf('E', end));
-  if (e <= 0 || e > end - 2 || !isMantissa(text, e)) return bytes;
-  let i = e + 1;
-  if (text[i] === '+' || text[i] === '-') i++;
+  // The mantissa: optional spaces and sign, then digits with at most one point.
+  let i = 0;
+  while (i < end && text.charCodeAt(i) <= 0x20) i++;
+  let c = text.charCodeAt(i);
+  if (c === 0x2b || c === 0x2d) i++;
+  let digits = 0;
+  let points = 0;
+  for (; i < end; i++) {
+    c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) digits++;
+    else if (c === 0x2e && ++points === 1) continue;
+    else break;
+  }
+  // Then `e` or `E`, an optional sign and at least one more character, all of them digits, up to the end.
+  if (digits === 0 || i > end - 2 || (text.charCodeAt(i) | 0x20) !== 0x65) return bytes;
+  i++;
+  c = text.charCodeAt(i);
+  if (c === 0x2b || c === 0x2d) i++;
   let exponent = 0;
   for (; i < end; i++) {
-    const c = text.charCodeAt(i);
+    c = text.charCodeAt(i);
     if (c < 0x30 || c > 0x39) return bytes;
     exponent = Math.min(exponent * 10 + (c - 0x30), 1e9);
   }
   return bytes + exponent;
-}
-
-/** Whether `text` before `end` is a decimal number: optional spaces and sign, digits with at most one point. */
-function isMantissa(text: string, end: number): boolean {
-  let i = 0;
-  while (i < end && text.charCodeAt(i) <= 0x20) i++;
-  if (text[i] === '+' || text[i] === '-') i++;
-  let digits = 0;
-  let points = 0;
-  for (; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) digits++;
-    else if (c === 0x2e && ++points === 1) continue;
-    else return false;
-  }
-  return digits > 0;
 }
 
 /** A constant of `weight` bytes at `at`; the heaviest one is named when the statement builds too much. */

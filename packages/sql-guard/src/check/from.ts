@@ -4,6 +4,7 @@ import { cteCopy, joinSizes, type Sizes } from './expansion.js';
 import type { Rule } from './rules.js';
 import {
   formatColumns,
+  hidden,
   item,
   joinColumns,
   type Level,
@@ -116,7 +117,7 @@ function rangeVar(w: Walker, f: Fields): FromItem {
   const refname = alias?.name ?? name;
   const own = renamed(columns, alias?.columns);
   if (!own) tooManyAliases(w, refname, columns);
-  return { namespace: [{ ...item(refname, own, sizes), partial }], columns: own, sizes, partial };
+  return { namespace: [item(refname, own, sizes, partial)], columns: own, sizes, partial };
 }
 
 function rangeSubselect(w: Walker, f: Fields, level: Level): FromItem {
@@ -178,8 +179,8 @@ function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
   if (!columns) tooManyAliases(w, alias?.name ?? 'join', joined);
   // An aliased join hides the items inside it; otherwise they stay visible as qualifiers only.
   const namespace: NsItem[] = [];
-  if (!alias) for (const i of mine) namespace.push({ ...i, colsVisible: false });
-  namespace.push({ ...item(alias?.name, columns, sizes), partial });
+  if (!alias) for (const i of mine) namespace.push(hidden(i));
+  namespace.push(item(alias?.name, columns, sizes, partial));
   if (usingAlias) {
     namespace.push({
       refname: usingAlias.name,
@@ -187,6 +188,7 @@ function joinExpr(w: Walker, f: Fields, level: Level): FromItem {
       colsVisible: false,
       lateralOnly: false,
       sizes: sizes?.slice(0, using?.length ?? 0),
+      partial: undefined,
     });
   }
   return { namespace, columns, sizes, partial };
@@ -259,7 +261,7 @@ export function dmlTarget(w: Walker, value: unknown, op: Operation): NsItem {
   if (alias?.columns) w.fail('construct_not_allowed', 'A column alias list on the target is not allowed.');
   w.leave(saved);
   const partial = partialName(w, f.relname as string);
-  return { ...item(alias?.name ?? (f.relname as string), columns, undefined), partial };
+  return item(alias?.name ?? (f.relname as string), columns, undefined, partial);
 }
 
 function partialName(w: Walker, name: string): string | undefined {

@@ -1,4 +1,5 @@
 import { scanSync } from 'libpg-query';
+import { textFacts } from './text-facts.js';
 import { Violation } from './violation.js';
 
 /** A scanner token as libpg-query reports it (byte offsets). */
@@ -32,36 +33,10 @@ export function scan(sql: string): Token[] | undefined {
  *   identifier or keyword would have swallowed the letter and a number followed by a letter is a
  *   lexer error ("trailing junk after numeric literal") that fails the parse first;
  * - U&'' contains `&'`.
+ * The places are found by textFacts (text-facts.ts), which check reads once for all its pre-scans.
  */
 export function mayHoldLexicalViolation(sql: string): boolean {
-  for (let i = 0; i < sql.length; i++) {
-    const c = sql.charCodeAt(i);
-    if (c === 0x22 || c === 0x24) return true; // " $
-    if (c === 0x2d && sql.charCodeAt(i + 1) === 0x2d) return true; // --
-    if (c === 0x2f && sql.charCodeAt(i + 1) === 0x2a) return true; // /*
-    if (c === 0x27 && i > 0) {
-      const p = sql.charCodeAt(i - 1);
-      if (p === 0x26) return true; // &'
-      if (isPrefixLetter(p) && (i < 2 || !isIdentChar(sql.charCodeAt(i - 2)))) return true;
-    }
-  }
-  return false;
-}
-
-function isPrefixLetter(c: number): boolean {
-  const l = c | 0x20;
-  return l === 0x65 || l === 0x62 || l === 0x78 || l === 0x6e; // e b x n
-}
-
-function isIdentChar(c: number): boolean {
-  return (
-    (c >= 0x61 && c <= 0x7a) ||
-    (c >= 0x41 && c <= 0x5a) ||
-    (c >= 0x30 && c <= 0x39) ||
-    c === 0x5f ||
-    c === 0x24 ||
-    c >= 0x80
-  );
+  return textFacts(sql, false).triggers.length > 0;
 }
 
 const STANDARD_CONFORMING_HINT =
@@ -191,34 +166,8 @@ export function complexityViolation(
 }
 
 /**
- * PostgreSQL's lexer strips trailing `+`/`-` from a multi-character operator and rescans the rest, so
- * a run of n such characters costs O(n²) (40,000 characters of `+-` take seconds, in the parse too).
- * Long inputs are therefore held to runs of at most MAX_SIGN_RUN outside string literals. When the text
- * holds anything that could hide a quote from a simple toggle (backslash, `$`, `"`, comments), every
- * run counts; such text is rejected by the lexical rules anyway unless its backslashes are data.
- * Returns the UTF-16 index where the offending run starts, or -1.
- */
-export const MAX_SIGN_RUN = 100;
-
-export function longSignRun(sql: string): number {
-  const strict = /[\\$"]|--|\/\*/.test(sql);
-  let inString = false;
-  let run = 0;
-  for (let i = 0; i < sql.length; i++) {
-    const c = sql.charCodeAt(i);
-    if (c === 0x2b || c === 0x2d) {
-      if ((strict || !inString) && ++run > MAX_SIGN_RUN) return i - run + 1;
-      continue;
-    }
-    run = 0;
-    if (c === 0x27 && !strict) inString = !inString;
-  }
-  return -1;
-}
-
-/**
- * Whether every place where `mayHoldLexicalViolation` saw a possible violation lies inside an ordinary
- * string literal, so that scanning can be skipped: `literalStarts` are the UTF-16 indexes where the
+ * Whether every place where `mayHoldLexicalViolation` saw a possible violation (`triggers`, text-facts.ts) lies
+ * inside an ordinary string literal, so that scanning can be skipped: `literalStarts` are the UTF-16 indexes where the
  * parse tree's string constants begin (A_Const locations), ascending. A constant whose first character is
  * not `'` (E'', B'', X'', U&'', a dollar quote) explains nothing, so its text is scanned. An ordinary
  * literal ends at the first `'` not doubled (standard_conforming_strings is on, which `run` checks); a
@@ -226,7 +175,11 @@ export function longSignRun(sql: string): number {
  * decision about the parser's own token positions, never a reading of the text as SQL: it only ever says
  * "skip the scanner" when the parser put a plain string literal around each suspicious character.
  */
-export function literalsExplainTriggers(sql: string, literalStarts: readonly number[]): boolean {
+export function literalsExplainTriggers(
+  sql: string,
+  literalStarts: readonly number[],
+  triggers: readonly number[] = textFacts(sql, false).triggers,
+): boolean {
   // Extents [start, end] of the plain literals, end being the closing quote.
   const extents: number[] = [];
   let from = -1;
@@ -253,21 +206,14 @@ export function literalsExplainTriggers(sql: string, literalStarts: readonly num
     const end = extents[k + 1]!;
     return last < end || (closingQuote && last === end);
   };
-  for (let i = 0; i < sql.length; i++) {
+  for (const i of triggers) {
     const c = sql.charCodeAt(i);
     if (c === 0x22 || c === 0x24) {
       if (!inside(i, i, false)) return false;
-    } else if (
-      (c === 0x2d && sql.charCodeAt(i + 1) === 0x2d) ||
-      (c === 0x2f && sql.charCodeAt(i + 1) === 0x2a)
-    ) {
-      if (!inside(i, i + 1, false)) return false;
-    } else if (c === 0x27 && i > 0) {
-      const p = sql.charCodeAt(i - 1);
-      const prefixed = p === 0x26 || (isPrefixLetter(p) && (i < 2 || !isIdentChar(sql.charCodeAt(i - 2))));
-      // A quote after such a prefix is harmless only inside a literal (its closing quote included).
-      if (prefixed && !inside(i, i, true)) return false;
-    }
+    } else if (c === 0x27) {
+      // A quote after a prefix is harmless only inside a literal (its closing quote included).
+      if (!inside(i, i, true)) return false;
+    } else if (!inside(i, i + 1, false)) return false; // -- or /*
   }
   return true;
 }

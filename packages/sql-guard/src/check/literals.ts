@@ -31,6 +31,11 @@ export function stringConstStarts(tree: unknown, source: Source): number[] {
       if (typeof child === 'object') stack.push(child);
     }
   }
+  return indexesOfBytes(bytes, source);
+}
+
+/** Byte offsets (in any order; sorted in place) as ascending UTF-16 indexes. */
+export function indexesOfBytes(bytes: number[], source: Source): number[] {
   bytes.sort((a, b) => a - b);
   return bytes.map((b) => source.index(b));
 }

@@ -93,6 +93,8 @@ export const RULES: Readonly<Record<string, Rule>> = {
           "Bit-string literals (B'...', X'...') are not allowed.",
         );
       }
+      if (w.stringConsts && f.sval !== undefined && typeof f.location === 'number' && f.location >= 0)
+        w.stringConsts.push(f.location);
       const text = constantText(f);
       if (text !== undefined) constant(w, text, w.at);
     },

@@ -21,7 +21,7 @@ export interface NsItem {
   /** The expanded size of each column's expression, parallel to `columns` (expansion.ts); undefined: 1 each. */
   sizes: Sizes;
   /** The partial relation (dialect `partial`) whose columns this item holds, itself or inside a join. */
-  partial?: string;
+  partial: string | undefined;
 }
 
 export class Level {
@@ -31,8 +31,26 @@ export class Level {
   constructor(readonly parent: Level | undefined) {}
 }
 
-export function item(refname: string | undefined, columns: readonly string[], sizes?: Sizes): NsItem {
-  return { refname, columns, colsVisible: true, lateralOnly: false, sizes };
+/** Every item is built here or in `hidden`, with the same fields in the same order (one shape for the walk). */
+export function item(
+  refname: string | undefined,
+  columns: readonly string[],
+  sizes?: Sizes,
+  partial?: string,
+): NsItem {
+  return { refname, columns, colsVisible: true, lateralOnly: false, sizes, partial };
+}
+
+/** A copy of `i` that bare column names do not reach (a table inside an unaliased join). */
+export function hidden(i: NsItem): NsItem {
+  return {
+    refname: i.refname,
+    columns: i.columns,
+    colsVisible: false,
+    lateralOnly: i.lateralOnly,
+    sizes: i.sizes,
+    partial: i.partial,
+  };
 }
 
 function visible(level: Level, i: NsItem): boolean {

@@ -12,7 +12,13 @@ export class Source {
   private byteCursor = 0;
   private indexCursor = 0;
 
-  constructor(readonly text: string) {}
+  /** `ascii`: whether the text is ASCII, when the caller has read it already (text-facts.ts). */
+  constructor(
+    readonly text: string,
+    ascii?: boolean,
+  ) {
+    this.asciiText = ascii;
+  }
 
   /** Whether the text is ASCII (then byte offsets are indexes); computed when first needed. */
   get ascii(): boolean {

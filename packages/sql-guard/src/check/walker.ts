@@ -47,6 +47,11 @@ export class Walker {
   starTarget: unknown;
   /** EXPR sublinks walked so far, to the name of their subquery's first column (for figureColname). */
   readonly sublinkNames = new SublinkNames();
+  /**
+   * When check asks (its lexical pre-filter, lexical.ts literalsExplainTriggers): the byte offsets where the string
+   * constants walked begin, as literals.ts stringConstStarts finds them in the whole tree.
+   */
+  stringConsts: number[] | undefined;
   /** Called between the arms of the next set operation: a WITH RECURSIVE item learns its columns there. */
   leftArmHook: ((names: readonly string[]) => void) | undefined;
 

@@ -1,15 +1,21 @@
 import fc from 'fast-check';
 import { loadModule, parseSync } from 'libpg-query';
 import { describe, expect, it } from 'vitest';
+import { longCorpus } from '../../bench/long-corpus.js';
+import { compileDialect } from '../../src/check/dialect.js';
 import {
   lexicalViolation,
   literalsExplainTriggers,
   mayHoldLexicalViolation,
   scan,
 } from '../../src/check/lexical.js';
-import { stringConstStarts } from '../../src/check/literals.js';
+import { indexesOfBytes, stringConstStarts } from '../../src/check/literals.js';
 import { Source } from '../../src/check/source.js';
-import { rejected } from './helpers.js';
+import { Walker } from '../../src/check/walker.js';
+import { expenseDialect } from '../../src/dialect/expense.js';
+import { defaultLimits } from '../../src/limits.js';
+import { allCorpora } from './corpus.js';
+import { accepted, rejected } from './helpers.js';
 
 await loadModule();
 
@@ -106,5 +112,45 @@ describe('skipping the scanner on the parse tree', () => {
       { numRuns: 5000, seed: 20261123 },
     );
     expect(skipped).toBeGreaterThan(100);
+  });
+
+  it('reads the same literal starts from the walk as from the whole tree, for every accepted corpus statement', () => {
+    // check skips its own reading of the tree when the walk accepted every statement (check.ts): a constant the
+    // walk missed would only make it scan, but each of these would then pay the scanner for nothing.
+    const dialect = compileDialect(expenseDialect);
+    let withLiterals = 0;
+    for (const [sql, mode] of [
+      ...allCorpora,
+      ...longCorpus.map((c): [string, typeof c.mode] => [c.sql, c.mode]),
+    ]) {
+      accepted(sql, mode);
+      const source = new Source(sql);
+      const stmts = parseSync(sql).stmts as { stmt: Record<string, unknown>; stmt_location?: number }[];
+      const bytes: number[] = [];
+      for (const raw of stmts) {
+        const type = Object.keys(raw.stmt)[0]!;
+        const w = new Walker(
+          dialect,
+          raw.stmt_location ?? 0,
+          defaultLimits.maxExpandedNodes,
+          defaultLimits.maxExpandedBytes,
+        );
+        w.stringConsts = bytes;
+        w.visit(type, raw.stmt[type]);
+      }
+      const whole = stringConstStarts(stmts, source);
+      if (whole.length > 0) withLiterals++;
+      expect(indexesOfBytes(bytes, source), sql).toEqual(whole);
+    }
+    expect(withLiterals).toBeGreaterThan(50);
+  });
+
+  it('refuses what the scanner finds after a walk that accepted, and before what a walk refused', () => {
+    // The walk runs before the scan when a character may begin a refused token (check.ts): the lexical refusal wins.
+    rejected("SELECT note FROM ledger_entries WHERE note = 'x$' -- y\n", 'comment_not_allowed');
+    rejected("SELECT nope FROM ledger_entries WHERE note = 'x$' /* y */", 'comment_not_allowed');
+    rejected("SELECT 'a$', E'b' FROM nowhere", 'nonstandard_string_literal_not_allowed');
+    rejected('SELECT 1; SELECT "q"', 'quoted_identifier_not_allowed');
+    rejected("SELECT 'x$' FROM nowhere", 'relation_not_allowed');
   });
 });
