@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { createAction, type RunState } from './commands/action.js';
 import { registerApi } from './commands/api/command.js';
+import { registerCategories } from './commands/categories/command.js';
 import { registerCompletion } from './commands/completion/command.js';
 import { registerConfig, registerProfiles } from './commands/config/command.js';
 import { registerExec } from './commands/exec/command.js';
@@ -75,6 +76,7 @@ export function createProgram(io: IO, state: RunState): Command {
   registerRevert(program, action);
   registerImport(program, action);
   registerReport(program, action);
+  registerCategories(program, action);
   registerKeys(program, action);
   registerMembers(program, action);
   registerInvitations(program, action);
