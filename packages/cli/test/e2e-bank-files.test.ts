@@ -23,6 +23,8 @@ interface Case {
   balance: string;
   /** Rows left out as not booked (pending, authorisations, reverted, a balance line). */
   left?: number;
+  /** Card payments whose other side waits on the clearing account: one more row each on the first import. */
+  held?: number;
 }
 
 // Each bank's export in its real layout, imported with `expense import FILE --account NAME` and nothing else
@@ -50,6 +52,7 @@ const CASES: Case[] = [
       '2026-03-14 -4.50 USD',
     ],
     balance: '-566.64',
+    held: 1,
   },
   {
     file: 'wells-fargo.csv',
@@ -67,6 +70,7 @@ const CASES: Case[] = [
     recognised: 'Recognised: Capital One card (preset capital-one)',
     rows: ['2026-03-10 500.00 USD', '2026-03-12 -1082.13 USD', '2026-03-14 -4.50 USD'],
     balance: '-586.63',
+    held: 1,
   },
   {
     file: 'bofa.csv',
@@ -217,7 +221,7 @@ describe('expense import of bank files as the banks write them', () => {
       const first = await term.result;
       const out = plain(first.stdout);
       expect(out).toContain(c.recognised);
-      expect(out).toContain(`${c.rows.length} inserted`);
+      expect(out).toContain(`${c.rows.length + (c.held ?? 0)} inserted`);
       if (c.left) expect(out).toContain(`Leaving out ${c.left} row`);
       expect(first.code).toBe(0);
       const after = await bookedWithBalance(account);
@@ -225,7 +229,9 @@ describe('expense import of bank files as the banks write them', () => {
       expect(after.balance).toBe(c.balance);
 
       const again = await run(['import', join(BANKS, c.file), '--account', account, '--yes']);
-      expect(again.stderr).toContain(`0 inserted, ${c.rows.length} skipped as already present`);
+      expect(again.stderr).toContain(
+        `0 inserted, ${c.rows.length + (c.held ?? 0)} skipped as already present`,
+      );
       expect(again.code).toBe(0);
     });
   }
@@ -374,7 +380,8 @@ describe('expense import of bank files as the banks write them', () => {
     // The summary names the change that stands for the import, the one to revert.
     expect(imported.stderr).toContain(`Committed as change ${entry.changeId}`);
     const table = await run(['history']);
-    expect(table.stdout).toContain(entry.changeId);
+    // The table names a change by its short id (the id's last 8 hex digits).
+    expect(table.stdout).toContain(entry.changeId.slice(-8));
     expect(table.stdout).toContain('import big-export.csv');
     expect(table.stdout).toContain('250 rows in');
 

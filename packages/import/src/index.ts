@@ -61,3 +61,13 @@ export {
   runBatches,
   type SqlResultData,
 } from './send/run.js';
+export { CLEARING_ACCOUNT, cardPaymentLegs, PAIR_WINDOW_DAYS } from './transfers/legs.js';
+export { type Paired, pairTransfers, type TransferStep, type WorkspaceEntry } from './transfers/pair.js';
+export {
+  pairedBatches,
+  pairedFingerprint,
+  pairWithWorkspace,
+  stepBatches,
+  stepSql,
+  transferLookups,
+} from './transfers/sql.js';

@@ -297,7 +297,10 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     );
   }
   let account = request.account;
-  const card = understood?.card === true || /card|karte|kaart|carte|tarjeta/i.test(bank?.preset.title ?? '');
+  const card =
+    understood?.card === true ||
+    request.charges !== undefined ||
+    /card|karte|kaart|carte|tarjeta/i.test(bank?.preset.title ?? '');
   if (
     account === undefined &&
     !budget &&
@@ -382,6 +385,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
         ) ??
         false));
   let invertByEvidence = false;
+  let cardByEvidence = false;
   let direction: number | undefined;
   if (
     understood &&
@@ -415,6 +419,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
         },
       );
     invertByEvidence = decision.invert;
+    cardByEvidence = decision.card === true;
     if (decision.byDirection) direction = understood.roles.direction;
     notes.push(`Signs: ${decision.how}.`);
   }
@@ -441,6 +446,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     fee: fee ?? null,
     delimiter: table.delimiter,
     headerLine: table.headerLine ?? null,
+    card: card || cardByEvidence,
   });
   const bankInfo = bank
     ? { name: bank.name, title: bank.preset.title, recognised: found.recognised }
@@ -463,6 +469,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
         filters,
         ...(fee ? { fee } : {}),
         rowIdentity: identity,
+        card: card || cardByEvidence,
       });
   if (validation.problems.length) {
     const n = validation.problems.length;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ImportError, type ImportHooks, type LedgerRow, prepareImport } from '../src/index.js';
+import {
+  CLEARING_ACCOUNT,
+  ImportError,
+  type ImportHooks,
+  type LedgerRow,
+  prepareImport,
+} from '../src/index.js';
 
 // A card's charges are never booked with their signs flipped, and a pending row is never booked: the sign comes
 // from evidence (a balance, a payment, the columns), else the person says it (--charges-positive/negative), else
@@ -13,7 +19,10 @@ const hooks: ImportHooks = {
   account: async () => 'card',
 };
 const bytes = (s: string) => new TextEncoder().encode(s);
-const amounts = (rows: unknown[]) => (rows as LedgerRow[]).map((r) => r.amount);
+/** The file's own rows' amounts (a card payment's other leg, on the clearing account, left out). */
+const amounts = (rows: unknown[]) =>
+  (rows as LedgerRow[]).filter((r) => r.account_id !== CLEARING_ACCOUNT).map((r) => r.amount);
+const kinds = (rows: unknown[]) => (rows as LedgerRow[]).map((r) => `${r.account_id} ${r.amount} ${r.kind}`);
 
 const CARD = `Credit Card Statement,****4321
 Date,Merchant,Amount
@@ -47,6 +56,11 @@ describe('card signs', () => {
     const file = `${CARD}03/20/2026,PAYMENT - THANK YOU,-100.00\n`;
     const read = await prepareImport({ fileName: 'card.csv', bytes: bytes(file) }, hooks);
     expect(amounts(read.rows)).toEqual(['-4.50', '-82.13', '-19.99', '100.00']);
+    // The payment is a transfer from the account that paid, never income: its other leg waits on the clearing account.
+    expect(kinds(read.rows).slice(3)).toEqual([
+      'card 100.00 transfer',
+      `${CLEARING_ACCOUNT} -100.00 transfer`,
+    ]);
   });
 
   it("a running balance checks every row: an account's proves the sign, a card's is what is owed", async () => {

@@ -744,9 +744,13 @@ export function directionOf(value: string): -1 | 1 | undefined {
   return DIRECTIONS[headerKey(value)];
 }
 
-/** A card's payment in, as its description says it (never income: the other side is the account that paid). */
+/**
+ * A card's payment in, as its description says it (never income: the other side is the account that paid), in the
+ * languages of the header words; whole words only (a letter on either side is another word: `Kartenzahlung` is a
+ * purchase by card), so non-ASCII letters count as letters.
+ */
 export const CARD_PAYMENT =
-  /\b(?:payment|thank you|autopay|auto pay|paiement|zahlung|betaling|pago|pagamento|platnosc|inbetalning|betaling)\b/i;
+  /(?<![\p{L}\p{N}])(?:payment|thank you|autopay|auto pay|paiement|r[eè]glement|versement|zahlung|einzahlung|zahlungseingang|ausgleich|betaling|aflossing|pago|abono tarjeta|pagamento|versamento|p[lł]atno[sś][cć]|sp[lł]ata|wp[lł]ata|inbetalning|innbetaling|indbetaling|suoritus|maksu)(?![\p{L}\p{N}])/iu;
 
 /** The words of a line that carries a balance or a total, not a movement. */
 export const BALANCE_LINE =

@@ -12,7 +12,14 @@ import { microUnits } from './money.js';
  */
 
 export type SignDecision =
-  | { kind: 'decided'; invert: boolean; byDirection: boolean; how: string }
+  | {
+      kind: 'decided';
+      invert: boolean;
+      byDirection: boolean;
+      how: string;
+      /** The file proved itself a card's: its charges are written positive against its payments. */
+      card?: boolean;
+    }
   | { kind: 'ambiguous'; why: string; example: string }
   | { kind: 'conflict'; line: number; message: string };
 
@@ -196,6 +203,7 @@ export function decideSign(input: SignInput): SignDecision {
       invert: byPayments,
       byDirection: false,
       how: byPayments ? 'a card statement: charges positive, payments negative' : 'payments in, charges out',
+      ...(byPayments ? { card: true } : {}),
     };
   if (!input.card && majority < 0)
     return { kind: 'decided', invert: false, byDirection: false, how: 'signed amounts' };

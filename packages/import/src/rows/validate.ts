@@ -1,9 +1,10 @@
 import { type DateFormat, isoDate, normaliseAmount } from '../csv/dialect.js';
 import type { Mapping } from '../csv/mapping.js';
 import type { CsvRecord } from '../csv/parse.js';
-import { directionOf } from '../csv/words.js';
+import { CARD_PAYMENT, directionOf } from '../csv/words.js';
 import { MAX_BATCH_ROWS } from '../send/batches.js';
 import { sha256Hex } from '../send/digest.js';
+import { cardPaymentLegs } from '../transfers/legs.js';
 import { KINDS, type LedgerField, type LedgerRow } from './fields.js';
 import { parseAmount, parseCurrency, parseTimestamp, signOf } from './values.js';
 
@@ -56,6 +57,11 @@ export interface ValueOptions {
    * account, date, amount and description as written); with the occurrence of the same identity within the file.
    */
   rowIdentity?: (values: string[], account: string) => string;
+  /**
+   * The file is a card's: a payment in (money into the card, its words say payment) is a transfer from the account
+   * that paid, booked as two legs (see transfers/legs.ts), never income.
+   */
+  card?: boolean;
 }
 
 /** A preset's filter with its column found: `keep` rows whose value is listed, or `drop` them. */
@@ -199,6 +205,7 @@ export function validateRecords(
       problem('is empty (give the column a value, or use --account)', 'account_id');
 
     let kind = text('kind')?.toLowerCase() ?? null;
+    const kindBySign = kind === null;
     if (kind !== null && !(KINDS as readonly string[]).includes(kind)) {
       problem(`"${kind}" is not one of ${KINDS.join(', ')}`, 'kind');
       kind = null;
@@ -237,7 +244,7 @@ export function validateRecords(
       continue;
     }
     seenExternal.set(externalId, record.line);
-    rows.push({
+    const row: LedgerRow = {
       line: record.line,
       ts: ts.value,
       account_id: account,
@@ -249,7 +256,10 @@ export function validateRecords(
       note,
       event_id: eventId,
       external_id: externalId,
-    });
+    };
+    if (values.card && kindBySign && kind === 'income' && eventId === null && isCardPayment(record.values))
+      rows.push(...cardPaymentLegs(row));
+    else rows.push(row);
     if (values.fee) {
       const fee = feeAmount(
         record.values[values.fee.index] ?? '',
@@ -276,6 +286,9 @@ export function validateRecords(
   problems.push(...eventProblems(rows));
   return { rows, problems, left };
 }
+
+/** A card's payment in, by its words in any of the row's columns (description, type, memo). */
+const isCardPayment = (values: string[]) => CARD_PAYMENT.test(values.join(' '));
 
 /** A fee as the entry it books: a charge is negative (a refunded fee positive); empty is no fee. */
 function feeAmount(raw: string, charged: 'positive' | 'negative', decimalComma: boolean): string | undefined {

@@ -30,6 +30,8 @@ export interface Batch<R extends ImportRow = LedgerRow> {
   index: number;
   probe: boolean;
   rows: R[];
+  /** A statement of its own instead of the rows' INSERT (a transfer's step, transfers/sql.ts). */
+  sql?: string;
 }
 
 /** Room for the VALUES rows of one statement, under the server's 100,000-character SQL limit. */

@@ -69,7 +69,7 @@ export async function runBatches<R extends ImportRow>(
   };
   let done = 0;
   for (const batch of batches) {
-    const sql = buildInsert(batch.rows, target);
+    const sql = batch.sql ?? buildInsert(batch.rows, target);
     let result: CallResult<SqlResultData>;
     try {
       result = await send(sql, {

@@ -1,7 +1,9 @@
+import { CARD_PAYMENT } from '../csv/words.js';
 import { ImportError, usageError } from '../errors.js';
 import type { LedgerRow } from '../rows/fields.js';
 import { deriveExternalId } from '../rows/validate.js';
 import { parseTimestamp } from '../rows/values.js';
+import { cardPaymentLegs } from '../transfers/legs.js';
 import { type Reconciliation, reconcile } from './reconcile.js';
 import type { Statement } from './statement.js';
 
@@ -77,7 +79,7 @@ export function statementRows(
       ]);
       const occurrence = (seen.get(identity) ?? 0) + 1;
       seen.set(identity, occurrence);
-      rows.push({
+      const row: LedgerRow = {
         line: e.line,
         ts: ts.value,
         account_id: accountId,
@@ -89,7 +91,11 @@ export function statementRows(
         note: clip(e.memo),
         event_id: null,
         external_id: deriveExternalId(identity, occurrence),
-      });
+      };
+      // A card's payment in is a transfer from the account that paid, never income (transfers/legs.ts).
+      if (account.card && row.kind === 'income' && CARD_PAYMENT.test(`${e.payee ?? ''} ${e.memo ?? ''}`))
+        rows.push(...cardPaymentLegs(row));
+      else rows.push(row);
     }
   });
   if (problems.length)

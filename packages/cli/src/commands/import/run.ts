@@ -1,3 +1,4 @@
+import { pairedFingerprint, pairWithWorkspace, type TransferStep } from '@expense/import';
 import type { Context } from '../../context.js';
 import { prepareImport } from '../../import/prepare.js';
 import { readBytes } from '../../import/read-file.js';
@@ -50,7 +51,21 @@ export async function importFile(ctx: Context, options: ImportOptions, [file]: s
   }
   const keys = { digest, fingerprint: prepared.fingerprint };
   if (prepared.into === 'budget_lines') await send(ctx, path, options, prepared.rows, prepared.target, keys);
-  else await send(ctx, path, options, prepared.rows, prepared.target, keys);
+  else {
+    // Card payments are transfers: paired with the paying account's entry when the workspace holds it.
+    const paired = await pairWithWorkspace(prepared.rows, (sql) => readRows(ctx, sql));
+    if (!ctx.json) for (const note of paired.notes) ctx.note(note);
+    const steps: TransferStep[] = paired.steps;
+    // What the workspace held shapes the batches: their Idempotency-Keys say so.
+    const fingerprint = pairedFingerprint(prepared.fingerprint, prepared.rows, paired);
+    await send(ctx, path, options, paired.rows, prepared.target, { digest, fingerprint }, steps);
+  }
+}
+
+/** A SELECT in the workspace (the import's transfer lookups). */
+async function readRows(ctx: Context, sql: string): Promise<Record<string, unknown>[]> {
+  const result = await (await ctx.api()).query(sql);
+  return (result.data.statements[0]?.rows ?? []) as Record<string, unknown>[];
 }
 
 /** The workspace's reporting_currency (workspace_settings), for a file that names no currency. */

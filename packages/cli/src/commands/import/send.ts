@@ -8,6 +8,8 @@ import {
   type ImportTarget,
   planBatches,
   runBatches,
+  stepBatches,
+  type TransferStep,
 } from '@expense/import';
 import type { Context } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
@@ -42,8 +44,9 @@ export async function send<R extends ImportRow>(
   rows: R[],
   target: ImportTarget<R>,
   keys: { digest: string; fingerprint: string },
+  steps: TransferStep[] = [],
 ): Promise<void> {
-  if (rows.length === 0) {
+  if (rows.length + steps.length === 0) {
     if (ctx.json)
       ctx.printJson({
         rows: 0,
@@ -58,28 +61,31 @@ export async function send<R extends ImportRow>(
   }
 
   await ctx.key(); // signed in at all? Asked before the approval question, not after it.
-  const batches = planBatches(rows, target);
+  const inserts = planBatches(rows, target);
+  // A transfer's step is a statement of its own, after the rows' batches (transfers/sql.ts of @expense/import).
+  const batches = [...inserts, ...(stepBatches(steps, inserts.length) as unknown as typeof inserts)];
+  const total = rows.length + steps.length;
   const where = await workspaceLabel(ctx);
   if (!ctx.json) {
     const rest = batches.length - 1;
     ctx.note(
-      `${options.dryRun ? 'Dry run: ' : ''}${rows.length} row${rows.length === 1 ? '' : 's'} from ${path} into ${target.table} of ${where}: ` +
+      `${options.dryRun ? 'Dry run: ' : ''}${total} row${total === 1 ? '' : 's'} from ${path} into ${target.table} of ${where}: ` +
         `a probe of ${batches[0]!.rows.length} row${batches[0]!.rows.length === 1 ? '' : 's'}` +
         (rest ? `, then ${rest} batch${rest === 1 ? '' : 'es'} of up to 100 rows.` : '.') +
         (target.table === 'ledger_entries'
           ? ' Rows whose external_id (or event_id) is already there are skipped.'
           : ' Lines whose month, direction and category are already there are skipped.'),
     );
-    showSql(ctx, 'The probe (every batch has the same shape):', buildInsert(batches[0]!.rows, target));
+    showSql(
+      ctx,
+      'The probe (every batch has the same shape):',
+      batches[0]!.sql ?? buildInsert(batches[0]!.rows, target),
+    );
   }
   if (!options.dryRun)
-    await approve(
-      ctx,
-      `Import ${rows.length} row${rows.length === 1 ? '' : 's'} into ${where}?`,
-      options.yes,
-    );
+    await approve(ctx, `Import ${total} row${total === 1 ? '' : 's'} into ${where}?`, options.yes);
 
-  const progress = new ProgressBar(ctx.io.stderr, rows.length, options.dryRun ? 'checking' : 'importing');
+  const progress = new ProgressBar(ctx.io.stderr, total, options.dryRun ? 'checking' : 'importing');
   try {
     const summary = await runBatches(
       batches,

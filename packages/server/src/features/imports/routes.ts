@@ -4,7 +4,8 @@ import {
   ImportError,
   type LedgerRow,
   type PreparedImport,
-  planBatches,
+  pairedBatches,
+  pairWithWorkspace,
   prepareImport,
 } from '@expense/import';
 import {
@@ -213,9 +214,13 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         throw error;
       }
       if (prepared.into !== 'ledger_entries') throw new Error('an import reads ledger rows');
-      const rows: LedgerRow[] = prepared.rows;
       const target = prepared.target;
-      const notes = prepared.notes.map(inQueryWords);
+      // Card payments are transfers: paired with the paying account's entry when the workspace holds it.
+      const paired = await pairWithWorkspace(prepared.rows, (sql) => readRows(sql));
+      const rows: LedgerRow[] = [...paired.rows, ...paired.steps.map((step) => step.row)].sort(
+        (a, b) => a.line - b.line,
+      );
+      const notes = [...prepared.notes.map(inQueryWords), ...paired.notes];
       const accounts = [...new Set(rows.map((r) => r.account_id))];
       const currencies = [...new Set(rows.map((r) => r.currency))];
       const r0 = prepared.reconciliation[0];
@@ -226,7 +231,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
       let changeId: string | undefined;
       let replays = 0;
-      const batches = planBatches(rows, target);
+      const batches = pairedBatches(paired);
       // Every batch is dry-run first (all are checked before any commits); a file with nothing new then commits
       // nothing and makes no change in the history, unless a keyed request is to replay its kept answers.
       if (!dryRun) {
@@ -236,10 +241,33 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const final = await runBatches(dryRun);
       return answer(final, changeId, batches.length > 0 && replays === batches.length);
 
+      /** A read in the workspace through the SQL endpoints' handler (guard, limits, row-level security). */
+      async function readRows(sql: string): Promise<Record<string, unknown>[]> {
+        const result = await ctx.sql.run('/sql/query', {
+          principal,
+          headers: { [WORKSPACE_HEADER.toLowerCase()]: workspaceId },
+          body: { sql },
+          arrivedAt: Date.now(),
+          signal: call.signal,
+          requestId: call.requestId,
+          log: call.log,
+        });
+        const envelope = JSON.parse(result.body) as {
+          ok: boolean;
+          data?: { statements: { rows?: Record<string, unknown>[] }[] };
+          error?: { code?: string; message?: string; details?: Record<string, unknown> };
+        };
+        if (!envelope.ok || !envelope.data)
+          throw new ApiError((envelope.error?.code ?? 'internal_error') as never, envelope.error?.message, {
+            ...(envelope.error?.details ? { details: envelope.error.details } : {}),
+          });
+        return envelope.data.statements[0]?.rows ?? [];
+      }
+
       async function runBatches(dry: boolean): Promise<Set<string>> {
         const found = new Set<string>();
         for (const batch of batches) {
-          const sql = `${buildInsert(batch.rows, target)}\nRETURNING external_id`;
+          const sql = batch.sql ?? `${buildInsert(batch.rows, target)}\nRETURNING external_id`;
           const headers: Record<string, string> = { [WORKSPACE_HEADER.toLowerCase()]: workspaceId };
           if (!dry) {
             headers[CHANGE_GROUP_HEADER.toLowerCase()] = groupId;
@@ -276,8 +304,12 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             });
           }
           if (!dry && result.headers[REPLAYED_HEADER] === 'true') replays++;
-          for (const row of envelope.data.statements[0]?.rows ?? [])
-            if (row.external_id) found.add(row.external_id);
+          // A transfer's step changes one row when it does its work: its row of the file is booked.
+          if (batch.sql) {
+            if ((envelope.data.statements[0]?.rowCount ?? 0) > 0) found.add(batch.rows[0]!.external_id);
+          } else
+            for (const row of envelope.data.statements[0]?.rows ?? [])
+              if (row.external_id) found.add(row.external_id);
           if (!dry && envelope.data.changeId) changeId = envelope.data.changeId;
         }
         return found;

@@ -1,0 +1,156 @@
+// Issue 37: a card's payment is a transfer, never income. Through POST /v1/imports on both engines: the card's file
+// first (the other side waits on the clearing account, then the paying account's file moves it), or the paying
+// account's file first (the card's payment pairs with its entry); monthly income never grows by the payment, both
+// balances are the banks', and importing either file again adds nothing.
+import { CLEARING_ACCOUNT } from '@expense/import';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addWorkspace,
+  createUser,
+  ENGINES,
+  type Json,
+  type Live,
+  startLive,
+  type TestUser,
+} from '../../sql/test/setup.js';
+
+// An American Express-like export: charges positive, the payment negative (the card's convention proves it a card).
+const CARD = `Date,Description,Amount
+03/14/2026,GROCERY OUTLET,82.13
+03/18/2026,PAYMENT RECEIVED - THANK YOU,-500.00
+03/20/2026,BOOKSHOP,19.99
+`;
+// The checking account that paid it, three days earlier.
+const CHECKING = `Date,Description,Amount,Balance
+03/13/2026,ACME SALARY,3000.00,4000.00
+03/15/2026,AMEX AUTOPAY,-500.00,3500.00
+03/16/2026,RENT,-1200.00,2300.00
+`;
+
+describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
+  let live: Live;
+  let user: TestUser;
+
+  let replayed: string | null = null;
+  const post = async (ws: string, body: string, query: Record<string, string>, key?: string) => {
+    const res = await fetch(`${live.origin}/v1/imports?${new URLSearchParams(query)}`, {
+      method: 'POST',
+      headers: {
+        authorization: `ApiKey ${user.apiKey}`,
+        'x-workspace-id': ws,
+        'content-type': 'text/csv',
+        ...(key ? { 'idempotency-key': key } : {}),
+      },
+      body,
+    });
+    const json = (await res.json()) as Json;
+    expect(res.status, JSON.stringify(json)).toBe(200);
+    replayed = res.headers.get('idempotent-replayed');
+    return json.data as Json;
+  };
+  const entries = async (ws: string) =>
+    (
+      await live.db.query<{ account_id: string; amount: string; kind: string; event_id: string | null }>(
+        `SELECT account_id, amount::text AS amount, kind, event_id FROM public.ledger_entries
+          WHERE workspace_id = $1 ORDER BY account_id, ts, amount`,
+        [ws],
+      )
+    ).rows;
+  const balances = async (ws: string) =>
+    Object.fromEntries(
+      (
+        await live.db.query<{ account_id: string; balance: string }>(
+          `SELECT account_id, sum(amount)::text AS balance FROM public.ledger_entries
+            WHERE workspace_id = $1 GROUP BY account_id ORDER BY account_id`,
+          [ws],
+        )
+      ).rows.map((r) => [r.account_id, Number(r.balance)]),
+    );
+  /** March's income and spending as the monthly_trend report says them. */
+  const march = async (ws: string) => {
+    const res = await live.request('GET', '/v1/reports/monthly_trend?from=2026-03-01&to=2026-03-31', {
+      key: user.apiKey,
+      headers: { 'x-workspace-id': ws },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const row = (res.body.data.rows as { income: string; spent: string }[])[0]!;
+    return { income: Number(row.income), spent: Number(row.spent) };
+  };
+  /** The transfer's two legs: one event, kind transfer, summing to zero. */
+  const legs = async (ws: string) =>
+    (await entries(ws))
+      .filter((e) => e.kind === 'transfer')
+      .map((e) => `${e.account_id} ${Number(e.amount)} ${e.event_id === null ? 'no event' : 'event'}`);
+
+  beforeAll(async () => {
+    live = await startLive(engine);
+    user = await createUser(live.db);
+  });
+  afterAll(async () => live?.close());
+
+  it("the card's file first: the other side waits on the clearing account, the checking file moves it", async () => {
+    const ws = await addWorkspace(live.db, user.userId, 'Card first');
+    const dry = await post(ws, CARD, { account: 'amex', currency: 'USD', dryRun: 'true' });
+    expect(dry.notes).toContain(
+      `line 3: transfer, other side not yet imported (held on ${CLEARING_ACCOUNT})`,
+    );
+    await post(ws, CARD, { account: 'amex', currency: 'USD' });
+    expect(await legs(ws)).toEqual(['amex 500 event', `${CLEARING_ACCOUNT} -500 event`]);
+    expect(await march(ws)).toEqual({ income: 0, spent: 102.12 });
+
+    const checkingDry = await post(ws, CHECKING, { account: 'checking', currency: 'USD', dryRun: 'true' });
+    expect(checkingDry.notes).toContain('line 3: transfer, matched to amex 2026-03-18');
+    expect(checkingDry.rows.add).toBe(3);
+    const done = await post(ws, CHECKING, { account: 'checking', currency: 'USD' });
+    expect(done).toMatchObject({ committed: true, rows: { add: 3 } });
+    // The clearing leg became the checking account's row: no second row, nothing left waiting.
+    expect(await legs(ws)).toEqual(['amex 500 event', 'checking -500 event']);
+    const [a, b] = (await entries(ws)).filter((e) => e.kind === 'transfer');
+    expect(a!.event_id).toBe(b!.event_id);
+    expect(await balances(ws)).toEqual({ amex: 397.88, checking: 1300 });
+    expect(await march(ws)).toEqual({ income: 3000, spent: 1302.12 });
+
+    // Either file again adds nothing.
+    const before = await entries(ws);
+    for (const [file, account] of [
+      [CARD, 'amex'],
+      [CHECKING, 'checking'],
+    ] as const) {
+      const again = await post(ws, file, { account, currency: 'USD' });
+      expect(again).toMatchObject({ committed: false, rows: { add: 0 } });
+    }
+    expect(await entries(ws)).toEqual(before);
+  });
+
+  it("the paying account's file first: the card's payment pairs with its entry in one change", async () => {
+    const ws = await addWorkspace(live.db, user.userId, 'Checking first');
+    await post(ws, CHECKING, { account: 'checking', currency: 'USD' });
+    expect(await legs(ws)).toEqual([]);
+    const dry = await post(ws, CARD, { account: 'amex', currency: 'USD', dryRun: 'true' });
+    expect(dry.notes).toContain('line 3: transfer, matched to checking 2026-03-15');
+    expect(dry.rows.add).toBe(3);
+    // A dry run changes nothing.
+    expect(await legs(ws)).toEqual([]);
+    const done = await post(ws, CARD, { account: 'amex', currency: 'USD' }, `card-${engine.name}`);
+    expect(done).toMatchObject({ committed: true, rows: { add: 3 } });
+    expect(await legs(ws)).toEqual(['amex 500 event', 'checking -500 event']);
+    // The same request again (its Idempotency-Key): the kept answer, planned the same way, nothing run.
+    const replay = await post(ws, CARD, { account: 'amex', currency: 'USD' }, `card-${engine.name}`);
+    expect([replayed, replay.changeId]).toEqual(['true', done.changeId]);
+    expect(await balances(ws)).toEqual({ amex: 397.88, checking: 1300 });
+    expect(await march(ws)).toEqual({ income: 3000, spent: 1302.12 });
+
+    const before = await entries(ws);
+    const again = await post(ws, CARD, { account: 'amex', currency: 'USD' });
+    expect(again).toMatchObject({ committed: false, rows: { add: 0 } });
+    expect(await entries(ws)).toEqual(before);
+  });
+
+  it('an entry further than seven days away, or of another amount, is not paired', async () => {
+    const ws = await addWorkspace(live.db, user.userId, 'Far apart');
+    await post(ws, CHECKING.replace('03/15/2026', '03/01/2026'), { account: 'checking', currency: 'USD' });
+    await post(ws, CARD, { account: 'amex', currency: 'USD' });
+    expect(await legs(ws)).toEqual(['amex 500 event', `${CLEARING_ACCOUNT} -500 event`]);
+    expect(await balances(ws)).toEqual({ amex: 397.88, checking: 1300, [CLEARING_ACCOUNT]: -500 });
+  });
+});
