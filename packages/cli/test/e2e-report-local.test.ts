@@ -92,7 +92,7 @@ INSERT INTO budget_lines (budget_month, direction, category, currency, planned_v
     expect(written).toBe(await newest());
     const revert = await run(['revert', '--yes', written!]);
     expect(revert.code, revert.stderr).toBe(0);
-    const reverted = /Reverted [0-9a-f-]{36} \(as change ([0-9a-f-]{36})\)/.exec(revert.stderr)?.[1];
+    const reverted = /Undid change [0-9a-f]{8}.*expense revert ([0-9a-f-]{36})\)/.exec(revert.stderr)?.[1];
     expect(reverted).toBe(await newest());
     expect(reverted).not.toBe(written);
   });

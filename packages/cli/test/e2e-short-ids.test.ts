@@ -95,8 +95,8 @@ describe('expense CLI end to end: short change ids', () => {
     while (a[common] === b[common]) common++;
     expect(common).toBeGreaterThanOrEqual(4);
     const ambiguous = await run(['revert', '--yes', a.slice(0, common)]);
-    expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr).toContain('ambiguous_change_id');
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('is ambiguous');
     expect(ambiguous.stderr).toContain(changes[0]!.shortId);
     expect(await count('other')).toBe(1);
   });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { ChangeData, ChangeRevertData } from '@expense/wire';
+import { type ChangeData, type ChangeRevertData, errorEntry } from '@expense/wire';
 import type { ExpenseApi as Api } from '../../api/index.js';
 import type { Context } from '../../context.js';
 import { CliError, usageError } from '../../errors.js';
+import { ApiError } from '../../http/api-error.js';
 import { changeRows, changeWhat, localMinute } from '../history/words.js';
 import { approve, workspaceLabel } from '../shared.js';
 
@@ -42,7 +43,8 @@ function printRevert(ctx: Context, data: ChangeRevertData, shortId: string, time
   if (!data.committed) {
     ctx.note(`${ctx.err.yellow('Dry run:')} undoing change ${shortId} touches ${data.rows.length} row(s):`);
   } else {
-    ctx.note(`${ctx.err.green('✓')} Undid change ${shortId} (${data.rows.length} row(s)):`);
+    const again = data.changeId ? ` (to undo this too: expense revert ${data.changeId})` : '';
+    ctx.note(`${ctx.err.green('✓')} Undid change ${shortId}, ${data.rows.length} row(s)${again}:`);
   }
   ctx.note(lines.join('\n'));
 }
@@ -59,7 +61,14 @@ export async function resolveChange(api: Api, given: string): Promise<ChangeData
       `"${given}" is not a change id.`,
       `Give a change from \`expense history\`: its short id, its whole id, or its first ${MIN_PREFIX} or more characters.`,
     );
-  return (await api.change(id)).data;
+  try {
+    return (await api.change(id)).data;
+  } catch (error) {
+    // Several changes match: wrong usage, as git's ambiguous short hash; the message names their short ids.
+    if (error instanceof ApiError && error.code === 'ambiguous_change_id')
+      throw usageError(`${given} is ambiguous: ${error.message}`, errorEntry('ambiguous_change_id').cliHint);
+    throw error;
+  }
 }
 
 /** The group id the reverts of a group join: derived from it, so that a resumed revert joins the same entry. */
