@@ -122,6 +122,16 @@ export class KeysPage extends LoadingPage {
   }
 }
 
+/**
+ * A snippet with the key kept on one line (a key holds "-", where a browser would otherwise break the line).
+ * @param {string} text
+ * @param {string} key
+ */
+function withKey(text, key) {
+  const parts = text.split(key);
+  return parts.flatMap((part, i) => (i === 0 ? [part] : [html`<span class="token">${key}</span>`, part]));
+}
+
 /** @param {{ created: Json, email: string | undefined }} props */
 function NewKey({ created, email }) {
   const origin = location.origin;
@@ -140,13 +150,13 @@ function NewKey({ created, email }) {
     <${CopyButton} text=${key} label="Copy the key" />
     <h3>expense CLI</h3>
     <p>Use this key for one command (nothing is stored):</p>
-    <pre><code>${cli}</code></pre>
+    <pre><code>${withKey(cli, key)}</code></pre>
     <${CopyButton} text=${cli} label="Copy the command" />
     <p>Or let the CLI get its own key, kept in the system keychain:</p>
     <pre><code>expense --api-url ${origin}${API_PREFIX} login --email ${email ?? 'you@example.com'}</code></pre>
     <h3>curl</h3>
-    <pre><code>curl -H "Authorization: ApiKey ${key}" ${origin}${API_PREFIX}${ROUTES.me.path}</code></pre>
+    <pre><code>curl -H "Authorization: ApiKey <span class="token">${key}</span>" ${origin}${API_PREFIX}${ROUTES.me.path}</code></pre>
     <h3>MCP client configuration</h3>
-    <pre><code>${mcp}</code></pre>
+    <pre><code>${withKey(mcp, key)}</code></pre>
   </section>`;
 }

@@ -138,7 +138,7 @@ export async function fitsNarrow(page: Page): Promise<void> {
   const wide = (await page.evaluate(`[...document.querySelectorAll('body *')]
     .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('pre'))
     .slice(0, 5).map((el) => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))`)) as string[];
-  expect(overflow, `wider than the screen: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
+  expect(overflow, `${page.url()} wider than the screen: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
   const outside = (await page.evaluate(`[...document.querySelectorAll('td.num, td.amount')]
     .filter((td) => td.getClientRects().length > 0)
     .filter((td) => {
@@ -146,7 +146,7 @@ export async function fitsNarrow(page: Page): Promise<void> {
       return r.left < -0.5 || r.right > window.innerWidth + 0.5;
     })
     .map((td) => td.textContent + ' ' + Math.round(td.getBoundingClientRect().left) + '–' + Math.round(td.getBoundingClientRect().right))`)) as string[];
-  expect(outside, 'amounts off-screen').toEqual([]);
+  expect(outside, `${page.url()}: amounts off-screen`).toEqual([]);
 }
 
 /** Words for an agent that a person must not read on a page ("Tell the user…"). */
