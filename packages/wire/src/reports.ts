@@ -300,6 +300,7 @@ export const ReportDataSchema = z.object({
   currency: z.string().describe('every amount is in this currency, rounded to its minor units'),
   rows: z.array(z.record(z.string(), z.unknown())),
   fx: ReportFxSchema,
+  // Read by people too (expense report prints them): facts in plain words, no instructions to an agent.
   notes: z.array(z.string()).describe('what to tell the user with the numbers (stale rates, missing data)'),
 });
 export type ReportData = z.infer<typeof ReportDataSchema>;
@@ -352,7 +353,7 @@ export function reportData(input: ReportInput, statements: ReportStatements, tod
   const notes: string[] = [];
   if (stale) {
     notes.push(
-      `Exchange rates are stale: the newest rate used is from ${newestRateDate}, more than ${STALE_RATE_DAYS} days before ${reference}, the last day it converted. Tell the user the converted amounts may be off.`,
+      `Exchange rates are stale: the newest rate used is from ${newestRateDate}, more than ${STALE_RATE_DAYS} days before ${reference}, the last day it converted: the converted amounts may be off.`,
     );
   }
   if (fx.unconverted.count > 0) {

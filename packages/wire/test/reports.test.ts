@@ -52,6 +52,9 @@ describe('reportData', () => {
     const old = reportData(input, statements('2026-03-20', '2026-03-31'), '2026-06-01');
     expect(old.fx.stale).toBe(true);
     expect(old.notes[0]).toMatch(/stale.*2026-03-20.*2026-03-31/);
+    // `expense report` and the console print the notes to people: no agent's instructions in them.
+    expect(old.notes[0]).toMatch(/converted amounts may be off/);
+    expect(old.notes.join(' ')).not.toMatch(/tell the user|ask the user|the agent/i);
     // A past month whose only foreign entry is early in it: its rate was a day old where it was used.
     expect(reportData(input, statements('2026-03-04', '2026-03-05'), '2026-06-01').fx.stale).toBe(false);
     // A converted day after today (a future-dated entry) is judged at today.
