@@ -61,7 +61,7 @@ export {
   runBatches,
   type SqlResultData,
 } from './send/run.js';
-export { CLEARING_ACCOUNT, cardPaymentLegs, PAIR_WINDOW_DAYS } from './transfers/legs.js';
+export { CLEARING_ACCOUNT, cardPaymentLegs, cardPaymentsOn, PAIR_WINDOW_DAYS } from './transfers/legs.js';
 export { type Paired, pairTransfers, type TransferStep, type WorkspaceEntry } from './transfers/pair.js';
 export {
   pairedBatches,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CLEARING_ACCOUNT,
   cardPaymentLegs,
+  cardPaymentsOn,
   type LedgerRow,
   pairTransfers,
   type WorkspaceEntry,
@@ -111,4 +112,17 @@ it('a row moved onto its account before is planned as the same move again', () =
   );
   expect(plan.steps.map((s) => [s.kind, s.row.line, s.entry.entry_id])).toEqual([['move', 4, 'moved']]);
   expect(plan.notes).toEqual(['line 4: transfer, matched to amex 2026-03-18']);
+});
+
+it("an account the workspace keeps as a credit card: its payments in are transfers, other accounts' are not", () => {
+  const paid = { ...row(2, 'visa', '500.00', '2026-03-18'), counterparty: 'PAYMENT - THANK YOU' };
+  const refund = { ...row(3, 'visa', '12.00', '2026-03-19'), counterparty: 'REFUND BOOKSHOP' };
+  const salary = { ...row(4, 'checking', '900.00', '2026-03-19'), counterparty: 'Payment ACME payroll' };
+  const rows = cardPaymentsOn([paid, refund, salary], new Set(['visa']));
+  expect(rows.map((r) => `${r.account_id} ${r.amount} ${r.kind}`)).toEqual([
+    'visa 500.00 transfer',
+    `${CLEARING_ACCOUNT} -500.00 transfer`,
+    'visa 12.00 income',
+    'checking 900.00 income',
+  ]);
 });

@@ -1,3 +1,4 @@
+import { CARD_PAYMENT } from '../csv/words.js';
 import { negate } from '../evidence/money.js';
 import type { LedgerRow } from '../rows/fields.js';
 
@@ -40,3 +41,20 @@ export const clearingLegOf = (row: LedgerRow): string | undefined =>
   row.account_id === CLEARING_ACCOUNT && row.external_id.endsWith(OTHER_SIDE)
     ? row.external_id.slice(0, -OTHER_SIDE.length)
     : undefined;
+
+/**
+ * The rows of accounts the workspace keeps as credit cards (`account_metadata.account_type = 'credit_card'`): a
+ * payment in among them (money into the card, its words say payment) becomes a transfer's two legs, as on a file
+ * that says it is a card's. Other rows are returned as they are.
+ */
+export function cardPaymentsOn(rows: LedgerRow[], cards: ReadonlySet<string>): LedgerRow[] {
+  if (cards.size === 0) return rows;
+  return rows.flatMap((row) =>
+    cards.has(row.account_id) &&
+    row.kind === 'income' &&
+    row.event_id === null &&
+    CARD_PAYMENT.test(`${row.counterparty ?? ''} ${row.note ?? ''}`)
+      ? cardPaymentLegs(row)
+      : [row],
+  );
+}

@@ -2,7 +2,7 @@ import type { LedgerRow } from '../rows/fields.js';
 import { type Batch, buildInsert, LEDGER_TARGET, planBatches } from '../send/batches.js';
 import { sha256Hex } from '../send/digest.js';
 import { quoteLiteral } from '../send/literal.js';
-import { CLEARING_ACCOUNT, clearingLegOf, PAIR_WINDOW_DAYS } from './legs.js';
+import { CLEARING_ACCOUNT, cardPaymentsOn, clearingLegOf, PAIR_WINDOW_DAYS } from './legs.js';
 import { type Paired, pairTransfers, type TransferStep, type WorkspaceEntry } from './pair.js';
 
 /** Card legs per lookup: the guard bounds a statement's operators, and a card has a payment or two a month. */
@@ -102,6 +102,14 @@ export async function pairWithWorkspace(
   rows: LedgerRow[],
   read: (sql: string) => Promise<Record<string, unknown>[]>,
 ): Promise<Paired> {
+  // Accounts the workspace says are credit cards: their payments are transfers whatever the file said.
+  const incomes = [...new Set(rows.filter((r) => r.kind === 'income').map((r) => r.account_id))];
+  if (incomes.length > 0 && incomes.length <= LEGS_PER_LOOKUP) {
+    const cards = await read(
+      `SELECT account_id FROM account_metadata WHERE account_type = 'credit_card' AND account_id IN (${incomes.map(literal).join(', ')})`,
+    );
+    rows = cardPaymentsOn(rows, new Set(cards.map((c) => String(c.account_id))));
+  }
   const found: WorkspaceEntry[] = [];
   const seen = new Set<string>();
   for (const sql of transferLookups(rows))

@@ -153,4 +153,26 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
     expect(await legs(ws)).toEqual(['amex 500 event', `${CLEARING_ACCOUNT} -500 event`]);
     expect(await balances(ws)).toEqual({ amex: 397.88, checking: 1300, [CLEARING_ACCOUNT]: -500 });
   });
+
+  it("a card's file that does not say so: the workspace's account type does", async () => {
+    const ws = await addWorkspace(live.db, user.userId, 'Account type');
+    // Charges negative, the payment positive, no title: nothing in the file says card.
+    const plain =
+      'Date,Description,Amount\n03/14/2026,GROCERY OUTLET,-82.13\n03/18/2026,PAYMENT - THANK YOU,500.00\n03/20/2026,BOOKSHOP,-19.99\n';
+    const unknown = await post(ws, plain, { account: 'visa', currency: 'USD', dryRun: 'true' });
+    expect(unknown.toAdd.map((r: { kind: string }) => r.kind)).toEqual(['spend', 'income', 'spend']);
+    await live.db.query(
+      "INSERT INTO public.account_metadata (workspace_id, account_id, account_type) VALUES ($1, 'visa', 'credit_card')",
+      [ws],
+    );
+    const dry = await post(ws, plain, { account: 'visa', currency: 'USD', dryRun: 'true' });
+    expect(dry.notes).toContain(
+      `line 3: transfer, other side not yet imported (held on ${CLEARING_ACCOUNT})`,
+    );
+    await post(ws, plain, { account: 'visa', currency: 'USD' });
+    expect(await legs(ws)).toEqual([`${CLEARING_ACCOUNT} -500 event`, 'visa 500 event']);
+    expect(await march(ws)).toEqual({ income: 0, spent: 102.12 });
+    const again = await post(ws, plain, { account: 'visa', currency: 'USD' });
+    expect(again).toMatchObject({ committed: false, rows: { add: 0 } });
+  });
 });
