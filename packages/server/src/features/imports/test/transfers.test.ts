@@ -175,4 +175,16 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
     const again = await post(ws, plain, { account: 'visa', currency: 'USD' });
     expect(again).toMatchObject({ committed: false, rows: { add: 0 } });
   });
+
+  it('many payments in one file: the lookups stay within the guard (several reads of at most 40 legs)', async () => {
+    const ws = await addWorkspace(live.db, user.userId, 'Many payments');
+    const lines = ['Date,Description,Amount'];
+    for (let i = 0; i < 100; i++)
+      lines.push(`03/${String((i % 28) + 1).padStart(2, '0')}/2026,SHOP ${i},${i + 1}.25`);
+    for (let i = 0; i < 45; i++)
+      lines.push(`04/${String((i % 28) + 1).padStart(2, '0')}/2026,PAYMENT - THANK YOU,-${i + 10}.00`);
+    const dry = await post(ws, `${lines.join('\n')}\n`, { account: 'amex', currency: 'USD', dryRun: 'true' });
+    expect(dry.notes.filter((n: string) => n.includes('other side not yet imported'))).toHaveLength(45);
+    expect(dry.rows.add).toBe(190);
+  });
 });
