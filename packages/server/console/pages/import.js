@@ -4,10 +4,20 @@
 // external_id is already there are skipped). Confirmed, the batches are sent as one change group: one entry of
 // Activity, with its change id.
 import { apiCall, newIdempotencyKey } from '../api.js';
-import { money } from '../format.js';
+import { day, money } from '../format.js';
 import { ROUTES } from '../routes.js';
 import { rows as selectRows } from '../sql.js';
 import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import {
+  COLUMN_CHOICES,
+  columnOptions,
+  dateIn,
+  decodeText,
+  readColumns,
+  readsNegative,
+  recognisedChoices,
+  signOptions,
+} from './import-columns.js';
 
 /**
  * @typedef {import('../types/import-core').ImportCore} ImportCore
@@ -34,16 +44,44 @@ const WORDS = {
   nothingNew: 'Nothing to add: every row of this file is already in the workspace.',
   noAccount: 'The file does not say which account its rows belong to.',
   noAccountHint: 'Type the account in the Account field (e.g. checking), then check the file again.',
+  /** @param {string} example */
+  ambiguousSign: (example) =>
+    `Which way this file’s amounts point cannot be told${example ? ` (${example})` : ''}.`,
+  ambiguousSignHint:
+    'Choose under “Signs”: “Charges are positive” for a card statement whose spending is written as positive numbers, or “As in the file” when money out is written negative.',
+  noLayout:
+    'Choose what each column holds under “Columns” (at least the date and the amount), or pick the bank under “Bank”.',
+  /** @param {'out' | 'in'} lacking */
+  lacking: (lacking) =>
+    `Choose the ${lacking === 'out' ? 'money out' : 'money in'} column too: amounts come from both columns.`,
+  columns:
+    'What each column of the file holds, as read from the file. Change one and the preview follows; “Balance” and “Ignore” add nothing to the entries.',
 };
+
+/** The ledger's kinds in words. */
+/** @type {Record<string, string>} */
+const KIND_WORDS = { spend: 'Spending', income: 'Income', transfer: 'Transfer' };
 
 /** The CLI's option names as the fields of this form. */
 /** @type {[RegExp, string][]} */
 const OPTION_FIELDS = [
   [/\s*\((?:--[a-z-]+|[^()]*--[a-z-]+[^()]*) to say otherwise\)/g, ''],
+  [/Signs: --charges-positive\./g, 'Signs: charges are positive, as chosen under “Signs”.'],
+  [/Signs: --charges-negative\./g, 'Signs: as in the file, as chosen under “Signs”.'],
   [/--account <id>|--account/g, 'the Account field'],
   [/--preset [a-z0-9-]+|--preset/g, 'the Bank choice'],
   [/--date-format [A-Z/]+|--date-format/g, 'the Dates choice'],
   [/--encoding latin1|--encoding/g, 'another encoding'],
+  [/--charges-positive|--charges-negative/g, 'the Signs choice'],
+  [
+    /--debit <column> --credit <column>|--debit\/--credit|--debit|--credit/g,
+    'Money out and Money in under Columns',
+  ],
+  [/(?:--map "[^"]*"(?: --map "[^"]*")*)|--map [^\s,.]+|--map/g, 'the Columns panel'],
+  [/--columns [^\s]+|--columns/g, 'the Columns panel'],
+  [/--currency <code>|--currency/g, 'a Currency column'],
+  // Options with no field on this page: what is left of a command line is not shown.
+  [/\s*\(?--[a-z-]+(?: <[^>]+>| '[^']*'| "[^"]*"| [^\s,.;)]+)?\)?/g, ''],
 ];
 
 /**
@@ -68,6 +106,14 @@ function problemOf(thrown) {
   const error = typeof thrown === 'object' && thrown !== null ? thrown : { message: String(thrown) };
   if (error?.code === 'usage_error' && /^No column for account_id\.$/.test(error.message ?? ''))
     return { message: WORDS.noAccount, code: 'missing_account', hint: WORDS.noAccountHint, details: {} };
+  if (error?.code === 'import_ambiguous_sign' || error?.code === 'usage_error')
+    if (/cannot be told|No column for/.test(error.message ?? ''))
+      return {
+        message: personWords(error.message ?? ''),
+        code: error.code,
+        hint: error.code === 'import_ambiguous_sign' ? WORDS.ambiguousSignHint : WORDS.noLayout,
+        details: error.details ?? {},
+      };
   return {
     message: personWords(error.message ?? String(thrown)),
     code: error?.code ?? 'error',
@@ -85,6 +131,16 @@ class AmbiguousDates extends Error {
   constructor(formats, example) {
     super(WORDS.ambiguousDates(example, formats));
     this.code = 'ambiguous_dates';
+  }
+}
+
+/** A card file whose sign the file does not tell: the person chooses under "Signs" (the CLI asks in a terminal). */
+class AmbiguousSign extends Error {
+  /** @param {string} example */
+  constructor(example) {
+    super(WORDS.ambiguousSign(example));
+    this.code = 'ambiguous_sign';
+    this.hint = WORDS.ambiguousSignHint;
   }
 }
 
@@ -113,6 +169,10 @@ function importCore() {
  * @property {string} account
  * @property {string} preset
  * @property {string} dateFormat
+ * @property {'' | 'negative' | 'positive'} signs
+ * @property {import('./import-columns.js').FileColumns | null} columns the CSV file's columns, as read here
+ * @property {string[]} choices what each column holds
+ * @property {number[]} changed the columns the person set
  * @property {string[]} accounts
  * @property {boolean} checking
  * @property {number | null} progress
@@ -135,6 +195,10 @@ export class ImportPage extends Component {
       account: '',
       preset: '',
       dateFormat: '',
+      signs: '',
+      columns: null,
+      choices: [],
+      changed: [],
       accounts: [],
       checking: false,
       progress: null,
@@ -150,6 +214,50 @@ export class ImportPage extends Component {
       this.preview();
     };
     this.confirm = () => this.run();
+    /** Each preview's number: a later one supersedes an answer still on its way. */
+    this.generation = 0;
+  }
+
+  /** The file picked: its columns read here, for the Columns panel. */
+  /** @param {File | null} file */
+  async pick(file) {
+    this.setState({ file, preview: null, done: null, columns: null, choices: [], changed: [] });
+    if (!file) return;
+    const columns = readColumns(decodeText(new Uint8Array(await file.arrayBuffer())));
+    if (this.state.file !== file) return;
+    const blank = columns ? columns.header.map(() => 'ignore') : [];
+    const prepared = this.state.preview?.prepared;
+    this.setState({
+      columns,
+      choices: columns && prepared ? this.recognised(columns, prepared, blank) : blank,
+    });
+  }
+
+  /**
+   * What the import core read each column as, kept where the person chose otherwise.
+   * @param {import('./import-columns.js').FileColumns} columns
+   * @param {PreparedLedger} prepared
+   * @param {string[]} choices
+   */
+  recognised(columns, prepared, choices) {
+    const core = this.state.core;
+    const bank = prepared.bank;
+    const preset =
+      core && bank && !bank.name.startsWith('generic')
+        ? core.PRESETS[/** @type {import('../../../import/src/csv/presets.js').PresetName} */ (bank.name)]
+        : undefined;
+    const read = recognisedChoices(columns.header, prepared.notes, preset);
+    const changed = new Set(this.state.changed);
+    return choices.map((c, i) => (changed.has(i) ? c : (read[i] ?? c)));
+  }
+
+  /** A choice changed after a first check: the preview follows. */
+  /** @param {Partial<ImportState>} change */
+  rechoose(change) {
+    const again = this.state.preview !== null || this.state.error !== null;
+    this.setState({ ...change, preview: null, done: null }, () => {
+      if (again) this.preview();
+    });
   }
 
   /** @override */
@@ -166,10 +274,16 @@ export class ImportPage extends Component {
 
   /** The file read and validated here, then its batches dry-run: how many rows are new. */
   async preview() {
-    const { core, file } = this.state;
+    const { core, file, columns } = this.state;
     if (!core || !file) return;
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
     this.setState({ checking: true, preview: null, done: null, error: null, problems: [], progress: null });
     try {
+      const chosen = columns ? columnOptions(columns, this.state.choices, new Set(this.state.changed)) : {};
+      if (chosen.lacking)
+        throw Object.assign(new Error(WORDS.lacking(chosen.lacking)), { code: 'incomplete_mapping' });
+      const { lacking: _, ...columnRequest } = chosen;
       const bytes = new Uint8Array(await file.arrayBuffer());
       const prepared = await core.prepareImport(
         {
@@ -178,14 +292,22 @@ export class ImportPage extends Component {
           account: this.state.account.trim() || undefined,
           preset: this.state.preset || undefined,
           dateFormat: this.state.dateFormat || undefined,
+          ...columnRequest,
+          ...signOptions(this.state.signs, chosen),
         },
         {
           chooseDateFormat: async (/** @type {string[]} */ formats, /** @type {string} */ example) => {
             throw new AmbiguousDates(formats, example);
           },
+          chooseCharges: async (/** @type {string} */ example) => {
+            throw new AmbiguousSign(example);
+          },
           workspaceCurrency: async () => this.props.settings?.currency ?? 'USD',
         },
       );
+      if (!current()) return;
+      if (columns && prepared.format === 'csv' && prepared.into === 'ledger_entries')
+        this.setState({ choices: this.recognised(columns, prepared, this.state.choices) });
       // This page asks for no other target than ledger entries (a bank file's rows).
       if (prepared.into !== 'ledger_entries') throw new Error('A bank file gives ledger entries.');
       const batches = core.planBatches(prepared.rows, prepared.target);
@@ -203,10 +325,12 @@ export class ImportPage extends Component {
               dryRun: true,
               onProgress: (done) => this.setState({ progress: done }),
             });
+      if (!current()) return;
       this.setState({
         preview: { name: file.name, prepared, batches, keys, toAdd: dry.inserted, present: dry.skipped },
       });
     } catch (error) {
+      if (!current()) return;
       const cause = error instanceof core.BatchFailed ? error.cause : error;
       const details =
         /** @type {{ details?: { problems?: import('../types/import-core').RowProblem[] } } | null} */ (
@@ -214,7 +338,7 @@ export class ImportPage extends Component {
         );
       this.setState({ error: problemOf(cause), problems: details?.details?.problems ?? [] });
     } finally {
-      this.setState({ checking: false, progress: null });
+      if (current()) this.setState({ checking: false, progress: null });
     }
   }
 
@@ -283,7 +407,7 @@ export class ImportPage extends Component {
         <div class="row">
           <div><label for="import-file">Bank file (CSV)</label>
             <input id="import-file" type="file" accept=".csv,.txt,text/csv" required
-              onChange=${(/** @type {import('../types/console').FileEvent} */ e) => this.setState({ file: e.currentTarget.files?.[0] ?? null, preview: null, done: null })} /></div>
+              onChange=${(/** @type {import('../types/console').FileEvent} */ e) => this.pick(e.currentTarget.files?.[0] ?? null)} /></div>
           <div><label for="import-account">Account</label>
             <input id="import-account" list="import-accounts" value=${state.account} placeholder="e.g. checking"
               aria-describedby="import-account-help"
@@ -291,18 +415,24 @@ export class ImportPage extends Component {
             <datalist id="import-accounts">${state.accounts.map((a) => html`<option value=${a} />`)}</datalist></div>
           <div><label for="import-preset">Bank</label>
             <select id="import-preset" value=${state.preset}
-              onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ preset: e.currentTarget.value, preview: null })}>
+              onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.rechoose({ preset: e.currentTarget.value, choices: state.choices.map(() => 'ignore'), changed: [] })}>
               <option value="">Recognise from the file</option>
               ${core ? core.PRESET_NAMES.map((n) => html`<option value=${n}>${core.PRESETS[n].title}</option>`) : null}
             </select></div>
           <div><label for="import-dates">Dates</label>
             <select id="import-dates" value=${state.dateFormat}
-              onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.setState({ dateFormat: e.currentTarget.value, preview: null })}>
+              onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.rechoose({ dateFormat: e.currentTarget.value })}>
               <option value="">Recognise from the file</option>
-              ${(core?.DATE_FORMATS ?? []).map((f) => html`<option value=${f}>${f}</option>`)}
+              ${this.dateChoices(state).map(({ format, reads }) => html`<option value=${format}>${reads ? `${format}: ${reads}` : format}</option>`)}
+            </select></div>
+          <div><label for="import-signs">Signs</label>
+            <select id="import-signs" value=${state.signs}
+              onChange=${(/** @type {import('../types/console').FieldEvent} */ e) => this.rechoose({ signs: /** @type {ImportState['signs']} */ (e.currentTarget.value) })}>
+              ${this.signChoices(state).map(({ value, label }) => html`<option value=${value}>${label}</option>`)}
             </select></div>
         </div>
         <p id="import-account-help" class="muted">The account the rows are booked to, when the file does not name one.</p>
+        ${state.columns && state.columns.header.length > 1 ? this.columnsPanel(state) : null}
         <button type="submit" disabled=${!core || !state.file || busy}>Check file</button>
       </form>
       ${busy ? html`<p role="status">${checking ? 'Checking' : 'Importing'} the file…${progress === null ? '' : ` ${progress} rows done.`}</p>` : null}
@@ -329,6 +459,77 @@ export class ImportPage extends Component {
           : null
       }
     `;
+  }
+
+  /**
+   * The first row's date in each format that reads it, as the person's browser writes dates (formats it does not
+   * fit are not offered; the one chosen stays).
+   * @param {ImportState} state
+   * @returns {{ format: string, reads: string | null }[]}
+   */
+  dateChoices(state) {
+    const formats = /** @type {readonly string[]} */ (this.state.core?.DATE_FORMATS ?? []);
+    const at = state.choices.indexOf('date');
+    const first = at === -1 ? undefined : state.columns?.first[at];
+    if (!first) return formats.map((format) => ({ format, reads: null }));
+    return formats
+      .map((format) => {
+        const iso = dateIn(first, format);
+        return { format, reads: iso ? `${first} is ${day(iso)}` : null };
+      })
+      .filter((c) => c.reads !== null || c.format === state.dateFormat);
+  }
+
+  /**
+   * The ways round the amounts can be read, each shown on the first row's amount.
+   * @param {ImportState} state
+   * @returns {{ value: string, label: string }[]}
+   */
+  signChoices(state) {
+    const at = state.choices.indexOf('amount');
+    const first = at === -1 ? '' : (state.columns?.first[at] ?? '');
+    const negative = readsNegative(first);
+    const as = (/** @type {boolean} */ out) =>
+      first ? `: ${first} is ${out ? 'money out' : 'money in'}` : '';
+    return [
+      { value: '', label: 'Recognise from the file' },
+      { value: 'negative', label: `As in the file${as(negative)}` },
+      { value: 'positive', label: `Charges are positive (a card statement)${as(!negative)}` },
+    ];
+  }
+
+  /**
+   * Each column of the file with its header, two of its values, and what it holds.
+   * @param {ImportState} state
+   */
+  columnsPanel(state) {
+    const columns = /** @type {import('./import-columns.js').FileColumns} */ (state.columns);
+    const short = (/** @type {string} */ v) => (v.length > 24 ? `${v.slice(0, 23)}…` : v);
+    return html`<fieldset>
+      <legend>Columns</legend>
+      <p class="muted">${WORDS.columns}</p>
+      <div class="row">${columns.header.map(
+        (name, i) => html`<div>
+          <label for=${`import-column-${i}`}>${name}</label>
+          <select id=${`import-column-${i}`} value=${state.choices[i] ?? 'ignore'} aria-describedby=${`import-column-${i}-values`}
+            onChange=${(/** @type {import('../types/console').FieldEvent} */ e) =>
+              this.rechoose({
+                choices: state.choices.map((c, j) => (j === i ? e.currentTarget.value : c)),
+                changed: [...new Set([...state.changed, i])],
+              })}>
+            ${COLUMN_CHOICES.filter((c) => !columns.headerless || !['out', 'in'].includes(c.value)).map(
+              (c) => html`<option value=${c.value}>${c.label}</option>`,
+            )}
+          </select>
+          <div id=${`import-column-${i}-values`} class="muted">${
+            columns.samples[i]
+              ?.filter((v) => v !== '')
+              .map(short)
+              .join(' · ') || 'empty'
+          }</div>
+        </div>`,
+      )}</div>
+    </fieldset>`;
   }
 
   /** What the file holds and how many rows are new; amounts in each row's own currency. */
@@ -358,12 +559,12 @@ export class ImportPage extends Component {
         total
           ? html`<div class="table-box" tabindex="0"><table>
               <caption class="muted">${total > shown.length ? `The first ${shown.length} of ${total} rows` : `The ${total} ${total === 1 ? 'row' : 'rows'}`} of the file</caption>
-              <thead><tr><th scope="col">Date</th><th scope="col">Account</th><th scope="col" class="num">Amount</th><th scope="col">Kind</th><th scope="col">Counterparty</th><th scope="col">Note</th></tr></thead>
+              <thead><tr><th scope="col">Date</th><th scope="col">Account</th><th scope="col" class="num">Amount</th><th scope="col">Kind</th><th scope="col">Payee</th><th scope="col">Note</th></tr></thead>
               <tbody>${shown.map(
                 (
                   /** @type {import('../types/import-core').PreparedLedger['rows'][number]} */ r,
-                ) => html`<tr><td>${r.ts.slice(0, 10)}</td><td>${r.account_id}</td><td class="num">${money(r.amount, r.currency)}</td>
-                  <td>${r.kind}${r.category ? html` <span class="muted">${r.category}</span>` : null}</td><td>${r.counterparty ?? ''}</td><td>${r.note ?? ''}</td></tr>`,
+                ) => html`<tr><td>${day(r.ts.slice(0, 10))}</td><td>${r.account_id}</td><td class="num">${money(r.amount, r.currency)}</td>
+                  <td>${KIND_WORDS[r.kind] ?? r.kind}${r.category ? html` <span class="muted">${r.category}</span>` : null}</td><td>${r.counterparty ?? ''}</td><td>${r.note ?? ''}</td></tr>`,
               )}</tbody>
             </table></div>`
           : null

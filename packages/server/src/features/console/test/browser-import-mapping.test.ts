@@ -1,0 +1,173 @@
+// The console's import when recognition is unsure (issue 37, items 5 and 6): a card export in a layout no preset
+// names (`;`-separated, decimal commas, charges written positive) is refused until the person says which way its
+// amounts point; the Columns panel shows each column with two of its values and what it holds, a column is mapped,
+// the preview follows, and the committed entries read back through the API carry the person's choices. The page
+// speaks in its own words (no CLI option) and fits 390 px.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
+import type { FastifyInstance } from 'fastify';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../../index.js';
+import {
+  ARTIFACTS,
+  axeClean,
+  Browsers,
+  browserAvailable,
+  fitsNarrow,
+  go,
+  type Person,
+  selectInPage,
+  signIn,
+} from './browser-kit.js';
+
+/** A card statement's export: charges positive, no payment row, a comment column the reader leaves out. */
+const CARD_FILE = [
+  'Datum;Händler;Betrag;Kommentar',
+  '03.02.2026;Bäckerei Schmidt;12,50;Frühstück',
+  '05.02.2026;Tankstelle Nord;48,10;Auto',
+  '',
+].join('\n');
+
+/** What the page shows, its form fields' chosen options included. */
+const pageText = (page: Page) => page.evaluate(`document.querySelector('main').innerText`) as Promise<string>;
+
+describe.runIf(browserAvailable())(
+  'console import: columns and signs from the file',
+  { timeout: 120_000 },
+  () => {
+    let drop: () => Promise<void>;
+    let outbox: string;
+    let app: FastifyInstance;
+    let origin: string;
+    const browsers = new Browsers(() => origin);
+    let person: Person;
+
+    beforeAll(async () => {
+      const fresh = await migratedPostgres();
+      drop = fresh.drop;
+      outbox = await tempDir();
+      app = await createServer({
+        databaseUrl: fresh.url,
+        host: '127.0.0.1',
+        port: 0,
+        mailOutbox: outbox,
+        logLevel: 'silent',
+      });
+      origin = await app.listen({ host: '127.0.0.1', port: 0 });
+      await mkdir(ARTIFACTS, { recursive: true });
+    }, 120_000);
+
+    afterAll(async () => {
+      await browsers.close();
+      await app?.close();
+      await drop?.();
+      await removeDir(outbox);
+    });
+
+    it('maps a column and flips the sign of a card file no preset names; the entries follow', async () => {
+      person = await browsers.newPerson();
+      const { page } = person;
+      await signIn(page, `${origin}/console/`, 'card@example.com', async (to) =>
+        codeOf(await lastMailTo(outbox, to)),
+      );
+      await go(page, 'workspaces', 'Workspaces');
+      await page.getByRole('textbox', { name: 'Workspace name' }).fill('Cards');
+      await page.getByRole('button', { name: 'Create workspace' }).click();
+      await page.getByRole('status').filter({ hasText: 'Workspace “Cards” created and selected.' }).waitFor();
+
+      await go(page, 'import', 'Import');
+      await page.getByLabel('Bank file (CSV)').setInputFiles({
+        name: 'karte.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(CARD_FILE, 'utf8'),
+      });
+      await page.getByRole('combobox', { name: 'Account' }).fill('visa');
+
+      // Each column with its header and two of its values, before anything is checked.
+      const columns = page.getByRole('group', { name: 'Columns' });
+      await columns.waitFor();
+      await expect.poll(() => columns.getByLabel('Kommentar').getAttribute('id')).toBe('import-column-3');
+      expect(await page.locator('#import-column-3-values').textContent()).toBe('Frühstück · Auto');
+      expect(await page.locator('#import-column-2-values').textContent()).toBe('12,50 · 48,10');
+
+      // All amounts positive and nothing says it is a card: the page asks, in its own words, and books nothing.
+      await page.getByRole('button', { name: 'Check file' }).click();
+      const refusal = page.getByRole('alert').filter({ hasText: 'cannot be told' });
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain('Choose under “Signs”');
+      expect(await refusal.textContent()).not.toContain('--');
+
+      // "Charges are positive": the preview follows, and the columns show what the reader took each for.
+      await page.getByLabel('Signs').selectOption('positive');
+      const count = page.getByRole('status').filter({ hasText: /new rows? to add of/ });
+      await count.waitFor();
+      expect(await count.textContent()).toContain('2 new rows to add of 2 in the file');
+      await expect.poll(() => columns.getByLabel('Datum').inputValue()).toBe('date');
+      expect(await columns.getByLabel('Betrag').inputValue()).toBe('amount');
+      expect(await columns.getByLabel('Händler').inputValue()).toBe('payee');
+      expect(await columns.getByLabel('Kommentar').inputValue()).toBe('ignore');
+      // The sign choice and the date formats are offered on the file's own first row.
+      const signs = await page.getByLabel('Signs').locator('option').allTextContents();
+      expect(signs).toContain('Charges are positive (a card statement): 12,50 is money out');
+      const formats = await page.getByLabel('Dates').locator('option').allTextContents();
+      const shownDay = (await page.evaluate(
+        `new Date(Date.UTC(2026, 1, 3)).toLocaleDateString(navigator.languages[0] ?? navigator.language, { dateStyle: 'medium', timeZone: 'UTC' })`,
+      )) as string;
+      expect(formats).toEqual(['Recognise from the file', `DD.MM.YYYY: 03.02.2026 is ${shownDay}`]);
+
+      // Map the comment column to the note: the preview is read again with it.
+      await columns.getByLabel('Kommentar').selectOption('note');
+      const table = page.getByRole('table', { name: 'The 2 rows of the file' });
+      await table.getByRole('cell', { name: 'Frühstück' }).waitFor();
+      const firstRow = await table.locator('tbody tr').first().locator('td').allTextContents();
+      expect(firstRow[0]).toBe(shownDay);
+      expect(firstRow[2]).toMatch(/12[.,]50/);
+      expect(firstRow[2]).toMatch(/[-−]/);
+      expect(firstRow[3]?.trim()).toBe('Spending');
+      expect(await table.locator('thead th').allTextContents()).toEqual([
+        'Date',
+        'Account',
+        'Amount',
+        'Kind',
+        'Payee',
+        'Note',
+      ]);
+      const text = await pageText(page);
+      expect(text).not.toContain('--');
+      expect(text).not.toContain('2026-02-03');
+
+      await axeClean(page, 'import with the Columns panel at 1280 px');
+      await page.screenshot({ path: join(ARTIFACTS, 'import-mapping.png'), fullPage: true });
+      await page.setViewportSize({ width: 390, height: 900 });
+      await fitsNarrow(page);
+      await page.screenshot({ path: join(ARTIFACTS, 'import-mapping-390.png'), fullPage: true });
+      await page.setViewportSize({ width: 1200, height: 900 });
+
+      await page.getByRole('button', { name: 'Import 2 rows' }).click();
+      await page.getByRole('status').filter({ hasText: 'Imported 2 rows.' }).waitFor();
+      const stored = await selectInPage(
+        page,
+        `SELECT ts, amount, kind, counterparty, note FROM ledger_entries WHERE account_id = 'visa' ORDER BY ts`,
+      );
+      expect(stored).toEqual([
+        {
+          ts: '2026-02-03T00:00:00.000+00:00',
+          amount: '-12.50',
+          kind: 'spend',
+          counterparty: 'Bäckerei Schmidt',
+          note: 'Frühstück',
+        },
+        {
+          ts: '2026-02-05T00:00:00.000+00:00',
+          amount: '-48.10',
+          kind: 'spend',
+          counterparty: 'Tankstelle Nord',
+          note: 'Auto',
+        },
+      ]);
+      expect(person.problems).toEqual([]);
+    });
+  },
+);
