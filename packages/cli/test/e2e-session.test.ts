@@ -38,5 +38,7 @@ describe('the CLI README session', () => {
     expect(masked(result.stdout.trimEnd())).toBe(masked(inReadme));
     expect(result.stdout).toContain('[exit 3]');
     expect(result.stdout).toContain('[exit 5]');
+    // A person reads it: no instructions meant for an agent, in the answers or the refusals (issue 41).
+    expect(result.stdout).not.toMatch(/tell the user|ask the user|the agent\b|relay (?:this|it) to/i);
   }, 240_000);
 });
