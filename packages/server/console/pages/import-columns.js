@@ -160,6 +160,39 @@ export function recognisedChoices(header, notes, preset) {
 }
 
 /**
+ * A headerless file's columns as the reader took them, matched on its first row: the column whose value gives the
+ * row's date, amount (either sign), payee or note.
+ * @param {FileColumns} file
+ * @param {{ ts: string, amount: string, counterparty: string | null, note: string | null, currency: string } | undefined} row
+ * @param {readonly string[]} formats
+ * @returns {string[]}
+ */
+export function headerlessChoices(file, row, formats) {
+  const choices = file.header.map(() => 'ignore');
+  if (!row) return choices;
+  const number = (/** @type {string} */ v) =>
+    Math.abs(
+      Number(
+        v
+          .replace(/[^\d.,]/g, '')
+          .replace(/[.,](?=\d{3}\b)/g, '')
+          .replace(',', '.'),
+      ),
+    );
+  const day = row.ts.slice(0, 10);
+  const take = (/** @type {string} */ choice, /** @type {(v: string) => boolean} */ fits) => {
+    const i = file.first.findIndex((v, j) => choices[j] === 'ignore' && v !== '' && fits(v));
+    if (i !== -1) choices[i] = choice;
+  };
+  take('date', (v) => formats.some((f) => dateIn(v, f) === day));
+  take('amount', (v) => /\d/.test(v) && number(v) === Math.abs(Number(row.amount)));
+  if (row.counterparty) take('payee', (v) => v === row.counterparty);
+  if (row.note) take('note', (v) => v === row.note);
+  take('currency', (v) => v === row.currency);
+  return choices;
+}
+
+/**
  * @typedef {object} ColumnOptions
  * @property {string[]} [map] `column=field`, the columns the person chose
  * @property {string} [debit]

@@ -13,6 +13,7 @@ import {
   columnOptions,
   dateIn,
   decodeText,
+  headerlessChoices,
   readColumns,
   readsNegative,
   recognisedChoices,
@@ -246,7 +247,9 @@ export class ImportPage extends Component {
       core && bank && !bank.name.startsWith('generic')
         ? core.PRESETS[/** @type {import('../../../import/src/csv/presets.js').PresetName} */ (bank.name)]
         : undefined;
-    const read = recognisedChoices(columns.header, prepared.notes, preset);
+    const read = columns.headerless
+      ? headerlessChoices(columns, prepared.rows[0], core?.DATE_FORMATS ?? [])
+      : recognisedChoices(columns.header, prepared.notes, preset);
     const changed = new Set(this.state.changed);
     return choices.map((c, i) => (changed.has(i) ? c : (read[i] ?? c)));
   }

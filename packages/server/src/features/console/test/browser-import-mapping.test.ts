@@ -169,5 +169,38 @@ describe.runIf(browserAvailable())(
       ]);
       expect(person.problems).toEqual([]);
     });
+
+    it('names a headerless file’s columns from its first row, and a changed column is read as chosen', async () => {
+      const { page } = person;
+      await page.reload();
+      await page.getByRole('heading', { name: 'Import', level: 1 }).waitFor();
+      await page.getByLabel('Bank file (CSV)').setInputFiles({
+        name: 'umsatz.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('03.02.2026;Miete Februar;-850,00\n05.02.2026;Gehalt;2.400,00\n', 'utf8'),
+      });
+      await page.getByRole('combobox', { name: 'Account' }).fill('giro');
+      const columns = page.getByRole('group', { name: 'Columns' });
+      await columns.getByLabel('Column 3').waitFor();
+      await page.getByRole('button', { name: 'Check file' }).click();
+      await page.getByRole('status').filter({ hasText: '2 new rows to add of 2' }).waitFor();
+      await expect.poll(() => columns.getByLabel('Column 1').inputValue()).toBe('date');
+      expect(await columns.getByLabel('Column 2').inputValue()).toBe('payee');
+      expect(await columns.getByLabel('Column 3').inputValue()).toBe('amount');
+      // Money out and in need two named columns: a headerless file offers neither.
+      expect(await columns.getByLabel('Column 2').locator('option').allTextContents()).not.toContain(
+        'Money out',
+      );
+
+      await columns.getByLabel('Column 2').selectOption('note');
+      const table = page.getByRole('table', { name: 'The 2 rows of the file' });
+      await table.getByRole('cell', { name: 'Miete Februar' }).waitFor();
+      const first = await table.locator('tbody tr').first().locator('td').allTextContents();
+      expect(first[4]).toBe('');
+      expect(first[5]).toBe('Miete Februar');
+      expect(first[3]?.trim()).toBe('Spending');
+      expect(await pageText(page)).not.toContain('--');
+      expect(person.problems).toEqual([]);
+    });
   },
 );
