@@ -56,7 +56,7 @@ const WORDS = {
   lacking: (lacking) =>
     `Choose the ${lacking === 'out' ? 'money out' : 'money in'} column too: amounts come from both columns.`,
   columns:
-    'What each column of the file holds, as read from the file. Change one and the preview follows; “Balance” and “Ignore” add nothing to the entries.',
+    'What each column of the file holds, as read from the file. Change one and the preview follows. “Balance” and “Ignore” add nothing to the entries; a column read as the payee, the note or the amount stays so until you choose another column for it.',
 };
 
 /** The ledger's kinds in words. */
