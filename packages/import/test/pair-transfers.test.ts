@@ -36,6 +36,8 @@ const entry = (
   amount,
   currency: 'USD',
   kind: amount.startsWith('-') ? 'spend' : 'income',
+  // What the paying account's statement says: the card's settlement.
+  counterparty: 'AMEX AUTOPAY',
   event_id: null,
   external_id: `csv:${id}`,
   ...more,
@@ -50,6 +52,8 @@ describe('pairTransfers', () => {
       entry('evented', 'checking', '-500', '2026-03-18T00:00:00Z', { event_id: 'split-1' }),
       entry('euro', 'checking', '-500', '2026-03-18T00:00:00Z', { currency: 'EUR' }),
       entry('other', 'checking', '-499.99', '2026-03-18T00:00:00Z'),
+      // The nearest of the same amount, but nothing says it settles a card: a rent stays spending.
+      entry('rent', 'checking', '-500', '2026-03-17T00:00:00Z', { counterparty: 'RENT MARCH', note: null }),
     ];
     const paired = pairTransfers(payment, found);
     expect(paired.rows).toEqual([]);
@@ -90,11 +94,13 @@ describe('pairTransfers', () => {
       entry('clear', CLEARING_ACCOUNT, '-500', '2026-03-18', { kind: 'transfer', event_id: 'transfer:e' }),
     ];
     const charge = row(2, 'amex', '-500.00', '2026-03-19');
-    const paid = row(4, 'checking', '-500.00', '2026-03-15');
-    const twice = row(5, 'checking', '-500.00', '2026-03-16');
-    const paired = pairTransfers([charge, paid, twice], waiting);
-    // The nearer of the two checking rows is the other side; the card's own charge never is.
-    expect(paired.rows).toEqual([charge, paid]);
+    const paid = { ...row(4, 'checking', '-500.00', '2026-03-15'), counterparty: 'AMEX EPAYMENT' };
+    const twice = { ...row(5, 'checking', '-500.00', '2026-03-16'), note: 'Credit card payment' };
+    const rent = { ...row(6, 'checking', '-500.00', '2026-03-18'), counterparty: 'Landlord' };
+    const paired = pairTransfers([charge, paid, twice, rent], waiting);
+    // The nearer of the two checking rows that say they settle a card is the other side; the card's own charge
+    // never is, nor the rent of the same amount on the payment's day.
+    expect(paired.rows).toEqual([charge, paid, rent]);
     expect(paired.steps.map((s) => [s.kind, s.row.line, s.entry.entry_id])).toEqual([['move', 5, 'clear']]);
     expect(paired.notes).toEqual(['line 5: transfer, matched to amex 2026-03-18']);
   });

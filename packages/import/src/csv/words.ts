@@ -752,6 +752,17 @@ export function directionOf(value: string): -1 | 1 | undefined {
 export const CARD_PAYMENT =
   /(?<![\p{L}\p{N}])(?:payment|thank you|autopay|auto pay|paiement|r[eè]glement|versement|zahlung|einzahlung|zahlungseingang|ausgleich|betaling|aflossing|pago|abono tarjeta|pagamento|versamento|p[lł]atno[sś][cć]|sp[lł]ata|wp[lł]ata|inbetalning|innbetaling|indbetaling|suoritus|maksu)(?![\p{L}\p{N}])/iu;
 
+/**
+ * The words by which the paying account's statement names a card's settlement: the card (its network or issuer, a
+ * card word in the banks' languages) or the payment. An entry pairs with a card payment only when it says one of
+ * them: an equal amount within a week is not enough (a rent of 500 beside a card payment of 500 stays spending).
+ */
+const CARD_SIDE =
+  /\b(?:card|crd|credit ?card|visa|amex|american express|master ?card|barclaycard|discover|kreditkarte\w*|creditcard|carte|tarjeta|carta|karta|kort|kortet|luottokortti)\b/i;
+
+/** Whether an entry's words (payee, note) say it settles a card: the card named, or a payment. */
+export const settlesCard = (text: string): boolean => CARD_SIDE.test(text) || CARD_PAYMENT.test(text);
+
 /** The words of a line that carries a balance or a total, not a movement. */
 export const BALANCE_LINE =
   /\b(?:opening|closing|beginning|ending|start(?:ing)?|end|previous|new|old|current|available)\s+balance\b|\bbalance\s+(?:brought|carried)\s+forward\b|\b(?:alter|neuer|aktueller)\s+kontostand\b|\bkontostand\b|\b(?:anfangs|end|schluss)saldo\b|\b(?:begin|eind)saldo\b|\bsaldo\s+(?:inicial|anterior|final|iniziale|finale|precedente|poczatkowe|koncowe|inicio|fim)\b|\bsolde\s+(?:initial|final|precedent|précédent|au)\b|\b(?:ingaende|utgaende|ingående|utgående)\s+saldo\b|\btotals?\b|\bsumme\b|\btotaal\b|\bsubtotal\b/i;

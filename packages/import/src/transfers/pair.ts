@@ -1,3 +1,4 @@
+import { settlesCard } from '../csv/words.js';
 import { units } from '../evidence/money.js';
 import type { LedgerRow } from '../rows/fields.js';
 import { CLEARING_ACCOUNT, clearingLegOf, PAIR_WINDOW_DAYS } from './legs.js';
@@ -10,6 +11,8 @@ export interface WorkspaceEntry {
   amount: string;
   currency: string;
   kind: string;
+  counterparty?: string | null;
+  note?: string | null;
   event_id: string | null;
   external_id: string | null;
   /** When the request that wrote it began (a request's rows share it). */
@@ -40,6 +43,9 @@ const day = (ts: string) => new Date(time(ts)).toISOString().slice(0, 10);
 const same = (a: string, b: string) => units(a) !== undefined && units(a) === units(b);
 const apart = (a: string, b: string) => Math.abs(time(a) - time(b));
 const within = (a: string, b: string) => apart(a, b) <= PAIR_WINDOW_DAYS * DAY;
+/** Whether an entry or a row says it settles a card (csv/words.ts): the amount and the week alone are not enough. */
+const saysCard = (e: { counterparty?: string | null; note?: string | null }) =>
+  settlesCard(`${e.counterparty ?? ''} ${e.note ?? ''}`);
 
 /** The nearest in time of `candidates` (then the earlier, then by id): one choice, the same every run. */
 function nearest(ts: string, candidates: WorkspaceEntry[]): WorkspaceEntry | undefined {
@@ -63,8 +69,9 @@ const bornTogether = (a: WorkspaceEntry, b: WorkspaceEntry) =>
 /**
  * Pairs the transfers of an import with what the workspace holds (pure; `found` is what transferLookups read).
  * A card payment's leg pairs with an entry on another account of the opposite amount, same currency, within
- * ±7 days, in no event yet; its clearing leg is then not inserted. A row that has the amount of a clearing leg
- * waiting on the clearing account (same currency, ±7 days, not on the card's own account) moves that leg.
+ * ±7 days, in no event yet, whose words say it settles a card; its clearing leg is then not inserted. A row that
+ * has the amount of a clearing leg waiting on the clearing account (same currency, ±7 days, not on the card's own
+ * account, its words saying it settles a card) moves that leg.
  *
  * The same file gives the same plan after it was imported as before (what was paired or moved then is planned the
  * same way, its statements changing nothing now), so a repeated request with the same Idempotency-Key replays its
@@ -108,7 +115,8 @@ export function pairTransfers(rows: LedgerRow[], found: WorkspaceEntry[]): Paire
           e.account_id !== CLEARING_ACCOUNT &&
           e.currency === leg.currency &&
           same(e.amount, clearing.amount) &&
-          within(e.ts, leg.ts),
+          within(e.ts, leg.ts) &&
+          saysCard(e),
       ),
     );
     if (entry) pair(leg, clearing, entry);
@@ -154,7 +162,8 @@ export function pairTransfers(rows: LedgerRow[], found: WorkspaceEntry[]): Paire
           r.account_id !== card.account_id &&
           r.currency === waiting.currency &&
           same(r.amount, waiting.amount) &&
-          within(r.ts, waiting.ts),
+          within(r.ts, waiting.ts) &&
+          saysCard(r),
       )
       .sort((a, b) => apart(a.ts, waiting.ts) - apart(b.ts, waiting.ts) || a.line - b.line)[0];
     if (row) move(row, waiting, card);

@@ -7,7 +7,8 @@ import { type Paired, pairTransfers, type TransferStep, type WorkspaceEntry } fr
 
 /** Card legs per lookup: the guard bounds a statement's operators, and a card has a payment or two a month. */
 const LEGS_PER_LOOKUP = 40;
-const COLUMNS = 'entry_id, ts, account_id, amount, currency, kind, event_id, external_id, inserted_at';
+const COLUMNS =
+  'entry_id, ts, account_id, amount, currency, kind, counterparty, note, event_id, external_id, inserted_at';
 const DAY = 86_400_000;
 const literal = (v: string | null) => (v === null ? 'NULL' : quoteLiteral(v));
 
@@ -125,6 +126,8 @@ export async function pairWithWorkspace(
         amount: String(r.amount),
         currency: String(r.currency),
         kind: String(r.kind),
+        counterparty: text(r.counterparty),
+        note: text(r.note),
         event_id: text(r.event_id),
         external_id: text(r.external_id),
         inserted_at: text(r.inserted_at),
