@@ -37,9 +37,10 @@ export class WorkspacesPage extends LoadingPage {
       event.preventDefault();
       await this.attempt(async () => {
         const { workspace } = await api(ROUTES.createWorkspace, { body: { name: this.state.name } });
-        this.setState({ name: '', error: null, created: workspace.name, deleted: null });
         await this.props.reloadWorkspaces();
         this.props.selectWorkspace(workspace.workspaceId);
+        // Said once it is true: the new workspace is selected (and remembered) before the notice says so.
+        this.setState({ name: '', error: null, created: workspace.name, deleted: null });
         await this.load();
       });
     };
