@@ -13,3 +13,4 @@ export { prepareImport } from './prepare.js';
 export { buildInsert, idempotencyKey, MAX_BATCH_ROWS, planBatches } from './send/batches.js';
 export { sha256Hex } from './send/digest.js';
 export { BatchFailed, runBatches } from './send/run.js';
+export { pairedBatches, pairedFingerprint, pairWithWorkspace } from './transfers/sql.js';

@@ -97,6 +97,21 @@ function personWords(text) {
   return /** @type {T} */ (out);
 }
 
+/**
+ * A card payment's line of the pairing (`line 3: transfer, matched to checking 2026-03-15`, or `…, other side not
+ * yet imported (held on unmatched-transfers)`) in a person's words.
+ * @param {string} note
+ */
+function transferWords(note) {
+  const matched = /^line (\d+): transfer, matched to (.+) (\d{4}-\d{2}-\d{2})$/.exec(note);
+  if (matched)
+    return `Line ${matched[1]} is a card payment: a transfer with ${matched[2]}'s entry of ${day(matched[3])}.`;
+  const waiting = /^line (\d+): transfer, other side not yet imported \(held on (.+)\)$/.exec(note);
+  if (waiting)
+    return `Line ${waiting[1]} is a card payment: a transfer whose other side (the account that paid) is not imported yet; it waits on “${waiting[2]}” until that account's file is.`;
+  return note;
+}
+
 /** A failure of the import core (CliError) or of the API, with a person's words. */
 /**
  * @param {unknown} thrown
@@ -163,6 +178,9 @@ function importCore() {
  * @property {{ fileDigest: string, fingerprint: string }} keys
  * @property {number} toAdd
  * @property {number} present
+ * @property {string[]} transfers one line per card payment: matched to an account, or waiting for its other side
+ * @property {PreparedLedger['rows']} rows what the import books, in the file's order (a matched payment's leg
+ *   included, its clearing leg not)
  *
  * @typedef {object} ImportState
  * @property {ImportCore | null} core
@@ -313,13 +331,18 @@ export class ImportPage extends Component {
         this.setState({ choices: this.recognised(columns, prepared, this.state.choices) });
       // This page asks for no other target than ledger entries (a bank file's rows).
       if (prepared.into !== 'ledger_entries') throw new Error('A bank file gives ledger entries.');
-      const batches = core.planBatches(prepared.rows, prepared.target);
+      // Card payments are transfers, paired with the paying account's entry when the workspace holds it (the
+      // lookups and the batches of `expense import` and POST /v1/imports).
+      const workspaceId = this.props.workspaceId;
+      const paired = await core.pairWithWorkspace(prepared.rows, (sql) => selectRows(sql, workspaceId));
+      if (!current()) return;
+      const batches = core.pairedBatches(paired);
       // The batches' Idempotency-Keys as the CLI makes them, plus this preview's own nonce: a retry of this
       // import after a failure resumes (the kept answers replay), while a later import of the same file (after a
       // revert in Activity) is sent afresh and adds what the dry run counted.
       const keys = {
         fileDigest: core.sha256Hex(bytes),
-        fingerprint: `${prepared.fingerprint}\n${crypto.randomUUID()}`,
+        fingerprint: `${core.pairedFingerprint(prepared.fingerprint, prepared.rows, paired)}\n${crypto.randomUUID()}`,
       };
       const dry =
         prepared.rows.length === 0
@@ -330,7 +353,16 @@ export class ImportPage extends Component {
             });
       if (!current()) return;
       this.setState({
-        preview: { name: file.name, prepared, batches, keys, toAdd: dry.inserted, present: dry.skipped },
+        preview: {
+          name: file.name,
+          prepared,
+          batches,
+          keys,
+          toAdd: dry.inserted,
+          present: dry.skipped,
+          transfers: paired.notes,
+          rows: [...paired.rows, ...paired.steps.map((step) => step.row)].sort((a, b) => a.line - b.line),
+        },
       });
     } catch (error) {
       if (!current()) return;
@@ -541,15 +573,16 @@ export class ImportPage extends Component {
    * @param {boolean} busy
    */
   previewBlock(preview, busy) {
-    const { prepared, toAdd, present } = preview;
-    const total = prepared.rows.length;
-    const shown = prepared.rows.slice(0, PREVIEW_ROWS);
+    const { prepared, rows, toAdd, present } = preview;
+    const total = rows.length;
+    const shown = rows.slice(0, PREVIEW_ROWS);
     return html`<section aria-labelledby="import-preview">
       <h2 id="import-preview">${preview.name}</h2>
       ${prepared.bank ? html`<p>Bank: <strong>${prepared.bank.title}</strong>${prepared.bank.recognised ? ' (recognised from the file)' : ''}.</p>` : null}
       ${prepared.notes
         .filter((/** @type {string} */ n) => !n.startsWith('Recognised:'))
         .map((/** @type {string} */ n) => html`<p class="muted">${personWords(n)}</p>`)}
+      ${preview.transfers.map((n) => html`<p class="muted">${transferWords(n)}</p>`)}
       ${
         prepared.left.length
           ? html`<p class="muted">Left out: ${prepared.left.map((/** @type {{ line: number, reason: string }} */ l) => `line ${l.line} (${l.reason})`).join(', ')}.</p>`

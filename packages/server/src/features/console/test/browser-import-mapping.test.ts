@@ -202,5 +202,61 @@ describe.runIf(browserAvailable())(
       expect(await pageText(page)).not.toContain('--');
       expect(person.problems).toEqual([]);
     });
+
+    it("books a card's payment as a transfer with the paying account's entry, as the CLI and the API do", async () => {
+      const { page } = person;
+      // The checking account that paid the card three days before, already in the workspace (one committed write).
+      const written = (await page.evaluate(`(async () => {
+        const res = await fetch('/console/api/sql/execute', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-workspace-id': localStorage.getItem('expense-console-workspace') ?? '',
+            'idempotency-key': crypto.randomUUID(),
+          },
+          body: JSON.stringify({ sql: "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, counterparty) VALUES (TIMESTAMPTZ '2026-03-15 00:00:00', 'checking', -500.00, 'USD', 'spend', 'AMEX AUTOPAY')" }),
+        });
+        return res.json();
+      })()`)) as { ok: boolean };
+      expect(written.ok).toBe(true);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Import', level: 1 }).waitFor();
+      // Charges positive, the payment negative: the file's own convention says it is a card's.
+      await page.getByLabel('Bank file (CSV)').setInputFiles({
+        name: 'amex.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          'Date,Description,Amount\n03/14/2026,GROCERY OUTLET,82.13\n03/18/2026,PAYMENT RECEIVED - THANK YOU,-500.00\n03/20/2026,BOOKSHOP,19.99\n',
+          'utf8',
+        ),
+      });
+      await page.getByRole('combobox', { name: 'Account' }).fill('amex');
+      await page.getByRole('button', { name: 'Check file' }).click();
+      const paired = page.getByText(/^Line 3 is a card payment: a transfer with checking's entry of /);
+      await paired.waitFor();
+      expect(await pageText(page)).not.toContain('unmatched-transfers');
+
+      await page.getByRole('button', { name: /^Import \d+ rows?$/ }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Imported / })
+        .waitFor();
+      const legs = await selectInPage(
+        page,
+        `SELECT account_id, amount, kind, event_id IS NOT NULL AS evented FROM ledger_entries
+         WHERE amount IN (500, -500) ORDER BY account_id`,
+      );
+      // One event of two legs: the card's +500 and the checking entry that paid it, now a transfer; no clearing leg.
+      expect(legs).toEqual([
+        { account_id: 'amex', amount: '500.00', kind: 'transfer', evented: true },
+        { account_id: 'checking', amount: '-500.00', kind: 'transfer', evented: true },
+      ]);
+      const [events] = await selectInPage(
+        page,
+        'SELECT count(DISTINCT event_id) AS n FROM ledger_entries WHERE amount IN (500, -500)',
+      );
+      expect(events).toEqual({ n: '1' });
+      expect(person.problems).toEqual([]);
+    });
   },
 );
