@@ -98,18 +98,40 @@ function personWords(text) {
 }
 
 /**
- * A card payment's line of the pairing (`line 3: transfer, matched to checking 2026-03-15`, or `…, other side not
- * yet imported (held on unmatched-transfers)`) in a person's words.
- * @param {string} note
+ * A card payment of the import, as the pairing planned it: with an entry of another account (`with`, its day when
+ * known), or waiting on the clearing account for its other side.
+ * @typedef {{ line: number, with?: string, day?: string, waiting?: string }} TransferLine
  */
-function transferWords(note) {
-  const matched = /^line (\d+): transfer, matched to (.+) (\d{4}-\d{2}-\d{2})$/.exec(note);
-  if (matched)
-    return `Line ${matched[1]} is a card payment: a transfer with ${matched[2]}'s entry of ${day(matched[3])}.`;
-  const waiting = /^line (\d+): transfer, other side not yet imported \(held on (.+)\)$/.exec(note);
-  if (waiting)
-    return `Line ${waiting[1]} is a card payment: a transfer whose other side (the account that paid) is not imported yet; it waits on “${waiting[2]}” until that account's file is.`;
-  return note;
+
+/**
+ * @param {TransferLine} t
+ * @returns {string}
+ */
+function transferWords(t) {
+  if (t.waiting)
+    return `Line ${t.line} is a card payment: a transfer whose other side (the account that paid) is not imported yet; it waits on “${t.waiting}” until that account's file is.`;
+  return `Line ${t.line} is a card payment: a transfer with ${t.with}'s ${t.day ? `entry of ${day(t.day.slice(0, 10))}` : 'payment'}.`;
+}
+
+/**
+ * The card payments of a paired import, from its steps and the clearing legs it still books (no text parsed).
+ * @param {ImportCore} core
+ * @param {Awaited<ReturnType<ImportCore['pairWithWorkspace']>>} paired
+ * @returns {TransferLine[]}
+ */
+function transfersOf(core, paired) {
+  /** @type {TransferLine[]} */
+  const lines = [
+    ...paired.steps.map((step) =>
+      step.kind === 'pair'
+        ? { line: step.row.line, with: step.entry.account_id, day: step.entry.ts }
+        : { line: step.row.line, with: step.from },
+    ),
+    ...paired.rows
+      .filter((row) => row.account_id === core.CLEARING_ACCOUNT)
+      .map((row) => ({ line: row.line, waiting: core.CLEARING_ACCOUNT })),
+  ];
+  return lines.sort((a, b) => a.line - b.line);
 }
 
 /** A failure of the import core (CliError) or of the API, with a person's words. */
@@ -178,7 +200,7 @@ function importCore() {
  * @property {{ fileDigest: string, fingerprint: string }} keys
  * @property {number} toAdd
  * @property {number} present
- * @property {string[]} transfers one line per card payment: matched to an account, or waiting for its other side
+ * @property {TransferLine[]} transfers each card payment: paired with an account's entry, or waiting for its other side
  * @property {PreparedLedger['rows']} rows what the import books, in the file's order (a matched payment's leg
  *   included, its clearing leg not)
  *
@@ -360,7 +382,7 @@ export class ImportPage extends Component {
           keys,
           toAdd: dry.inserted,
           present: dry.skipped,
-          transfers: paired.notes,
+          transfers: transfersOf(core, paired),
           rows: [...paired.rows, ...paired.steps.map((step) => step.row)].sort((a, b) => a.line - b.line),
         },
       });
