@@ -182,12 +182,15 @@ try {
   const cwd = join(dir, 'work');
   await mkdir(home);
   await mkdir(cwd);
+  await mkdir(join(home, 'run'), { mode: 0o700 });
   for (const [name, text] of Object.entries(FILES)) await writeFile(join(cwd, name), text);
   await copyFile(join(CLI, 'test/fixtures/banks/chase.csv'), join(cwd, 'chase.csv'));
   const env = {
     PATH: process.env.PATH,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
+    // A runtime directory of its own: no session bus that another program (or test) starts where systemd puts one
+    XDG_RUNTIME_DIR: join(home, 'run'),
     EXPENSE_API_URL: server.apiUrl,
     TZ: 'UTC',
   };

@@ -1,8 +1,14 @@
-import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { methodCall, probeSecretService, readMessages, sessionBusSockets } from '../src/credentials/dbus.js';
+import {
+  methodCall,
+  probeSecretService,
+  readMessages,
+  sessionBusSockets,
+  systemdBusSocket,
+} from '../src/credentials/dbus.js';
 import { FileStore } from '../src/credentials/file-store.js';
 import { accountName } from '../src/credentials/store.js';
 
@@ -65,12 +71,28 @@ describe('D-Bus probe', () => {
     expect(messages[1]!.body.length).toBe(0);
   });
 
+  it('takes a set XDG_RUNTIME_DIR as the only place of the systemd bus (not also /run/user/<uid>)', async () => {
+    const runtime = await mkdtemp(join(tmpdir(), 'expense-cli-run-'));
+    try {
+      expect(systemdBusSocket({ XDG_RUNTIME_DIR: runtime })).toBeUndefined();
+      await writeFile(join(runtime, 'bus'), '');
+      expect(systemdBusSocket({ XDG_RUNTIME_DIR: runtime })).toBe(join(runtime, 'bus'));
+    } finally {
+      await rm(runtime, { recursive: true, force: true });
+    }
+  });
+
   it('says plainly when there is no session bus', async () => {
-    expect(await probeSecretService({})).toEqual({
-      ok: false,
-      reason:
-        'there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set, and no /run/user/<uid>/bus)',
-    });
+    const runtime = await mkdtemp(join(tmpdir(), 'expense-cli-run-'));
+    try {
+      expect(await probeSecretService({ XDG_RUNTIME_DIR: runtime })).toEqual({
+        ok: false,
+        reason:
+          'there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set, and no $XDG_RUNTIME_DIR/bus)',
+      });
+    } finally {
+      await rm(runtime, { recursive: true, force: true });
+    }
     const dead = await probeSecretService({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
     expect(dead.ok).toBe(false);
   });

@@ -11,16 +11,20 @@ import { createConnection, type Socket } from 'node:net';
 export const SECRET_SERVICE_NAME = 'org.freedesktop.secrets';
 
 /**
- * Where systemd puts the session bus: `$XDG_RUNTIME_DIR/bus`, else `/run/user/<uid>/bus`. Hosts that start
- * `expense mcp` with the MCP SDK's default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) pass neither
- * DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR, so the uid's directory is tried too.
+ * Where systemd puts the session bus: `$XDG_RUNTIME_DIR/bus`, or `/run/user/<uid>/bus` when XDG_RUNTIME_DIR is
+ * not set. Hosts that start `expense mcp` with the MCP SDK's default environment (HOME, LOGNAME, PATH, SHELL,
+ * TERM, USER) pass neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR, so the uid's directory is the fallback;
+ * a set XDG_RUNTIME_DIR is the user's runtime directory and is not second-guessed.
  */
 export function systemdBusSocket(env: NodeJS.ProcessEnv): string | undefined {
-  const candidates = [
-    ...(env.XDG_RUNTIME_DIR?.trim() ? [`${env.XDG_RUNTIME_DIR.trim()}/bus`] : []),
-    ...(process.getuid ? [`/run/user/${process.getuid()}/bus`] : []),
-  ];
-  return candidates.find((path) => existsSync(path));
+  const path = busSocketPath(env);
+  return path && existsSync(path) ? path : undefined;
+}
+
+function busSocketPath(env: NodeJS.ProcessEnv): string | undefined {
+  const runtimeDir = env.XDG_RUNTIME_DIR?.trim();
+  if (runtimeDir) return `${runtimeDir}/bus`;
+  return process.getuid ? `/run/user/${process.getuid()}/bus` : undefined;
 }
 
 /**
@@ -248,8 +252,7 @@ export async function probeSecretService(env: NodeJS.ProcessEnv, timeoutMs = 200
   if (sockets.length === 0)
     return {
       ok: false,
-      reason:
-        'there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set, and no /run/user/<uid>/bus)',
+      reason: `there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set, and no ${env.XDG_RUNTIME_DIR?.trim() ? '$XDG_RUNTIME_DIR/bus' : '/run/user/<uid>/bus'})`,
     };
   let lastError = '';
   for (const socket of sockets) {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -91,7 +91,17 @@ export interface CliRun {
   write(text: string): void;
 }
 
-/** Starts a command; `env` is the whole environment apart from PATH (no D-Bus, no inherited keys). */
+/**
+ * An empty runtime directory for every command started here: without it the CLI would look for a session bus at
+ * /run/user/<uid>/bus, where another test may have one running at that moment (docs-configs' keyring case).
+ */
+const RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'expense-cli-run-'));
+process.once('exit', () => rmSync(RUNTIME_DIR, { recursive: true, force: true }));
+
+/**
+ * Starts a command; `env` is the whole environment apart from PATH and an empty XDG_RUNTIME_DIR (no D-Bus, no
+ * inherited keys).
+ */
 export function spawnCommand(
   command: string,
   args: string[],
@@ -99,7 +109,7 @@ export function spawnCommand(
   timeoutMs = 60_000,
 ): CliRun {
   const child = spawn(command, args, {
-    env: { PATH: process.env.PATH, ...env },
+    env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: RUNTIME_DIR, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const out = { stdout: '', stderr: '' };
