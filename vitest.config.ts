@@ -13,7 +13,8 @@ const UNIT = [
   'packages/sql-guard/test/check/!(engines|resolution.property).test.ts',
   'packages/wire/test/**/*.test.ts',
   'packages/import/test/**/*.test.ts',
-  'packages/cli/test/{api-routes,cli-words,dialect,exit-codes,find-workspace,import-digest,import-fields,output,paging,report-table,statements,wire-checks,workspace-prefix}.test.ts',
+  'packages/cli/src/{api/test/api-routes,output/test/cli-words,output/test/output,http/test/exit-codes,sql/test/paging,sql/test/statements,checks/test/wire-checks,import/test/import-fields}.test.ts',
+  'packages/cli/src/commands/{workspaces/test/find-workspace,workspaces/test/workspace-prefix,report/test/report-table}.test.ts',
   'packages/test-kit/test/{call,system-dependency,templates}.test.ts',
   'packages/server/src/platform/http/test/wire-codes.test.ts',
   'packages/server/src/platform/storage/test/fair-queue.test.ts',
@@ -50,7 +51,11 @@ const POSTGRES_ONLY = [
   'examples/{guard-pg,guard-shop,guard-saas}/index.test.ts',
 ];
 
-const ALL = ['packages/*/test/**/*.test.ts', 'packages/server/src/**/*.test.ts', 'examples/*/*.test.ts'];
+const ALL = [
+  'packages/*/test/**/*.test.ts',
+  'packages/{server,cli}/src/**/*.test.ts',
+  'examples/*/*.test.ts',
+];
 
 export default defineConfig({
   test: {
