@@ -2,21 +2,14 @@ import { type DateFormat, isoDate, normaliseAmount } from '../csv/dialect.js';
 import type { Mapping } from '../csv/mapping.js';
 import type { CsvRecord } from '../csv/parse.js';
 import type { ImportTarget } from '../send/batches.js';
-import { type BudgetField, type BudgetRow, DIRECTIONS } from './fields.js';
+import { BUDGET_CASTS, BUDGET_FIELDS, type BudgetField, type BudgetRow, DIRECTIONS } from './fields.js';
 import type { RowProblem, Validation } from './validate.js';
 import { parseAmount, parseCurrency, signOf } from './values.js';
 
 /** budget_lines: a line is skipped when the workspace has one for its month, direction and category. */
 export const BUDGET_TARGET: ImportTarget<BudgetRow> = {
   table: 'budget_lines',
-  columns: [
-    ['budget_month', 'date'],
-    ['direction', null],
-    ['category', null],
-    ['currency', null],
-    ['planned_value', 'numeric'],
-    ['note', null],
-  ],
+  columns: BUDGET_FIELDS.map((field) => [field, BUDGET_CASTS[field] ?? null] as const),
   present: [
     'e.budget_month = v.budget_month::date AND e.direction = v.direction AND e.category = v.category',
   ],

@@ -1,3 +1,5 @@
+import type { LiteralType } from '../send/literal.js';
+
 /** The ledger_entries columns an import may fill (data-model.md); the rest are filled by the service. */
 export const LEDGER_FIELDS = [
   'ts',
@@ -12,6 +14,11 @@ export const LEDGER_FIELDS = [
   'external_id',
 ] as const;
 export type LedgerField = (typeof LEDGER_FIELDS)[number];
+/** The cast each non-text value needs in a VALUES list (the rest are text). */
+export const LEDGER_CASTS: Partial<Record<LedgerField, LiteralType>> = {
+  ts: 'timestamptz',
+  amount: 'numeric',
+};
 
 export const REQUIRED_FIELDS: readonly LedgerField[] = ['ts', 'account_id', 'amount', 'currency'];
 export const KINDS = ['income', 'spend', 'transfer'] as const;
@@ -45,6 +52,10 @@ export const BUDGET_FIELDS = [
   'note',
 ] as const;
 export type BudgetField = (typeof BUDGET_FIELDS)[number];
+export const BUDGET_CASTS: Partial<Record<BudgetField, LiteralType>> = {
+  budget_month: 'date',
+  planned_value: 'numeric',
+};
 export const BUDGET_REQUIRED: readonly BudgetField[] = [
   'budget_month',
   'direction',

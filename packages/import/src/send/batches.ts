@@ -1,4 +1,4 @@
-import type { LedgerRow } from '../rows/fields.js';
+import { LEDGER_CASTS, LEDGER_FIELDS, type LedgerRow } from '../rows/fields.js';
 import { sha256Hex } from './digest.js';
 import { type LiteralType, quoteLiteral } from './literal.js';
 
@@ -43,18 +43,7 @@ export const MAX_VALUES_CHARS = 90_000;
  */
 export const LEDGER_TARGET: ImportTarget<LedgerRow> = {
   table: 'ledger_entries',
-  columns: [
-    ['ts', 'timestamptz'],
-    ['account_id', null],
-    ['amount', 'numeric'],
-    ['currency', null],
-    ['kind', null],
-    ['category', null],
-    ['counterparty', null],
-    ['note', null],
-    ['event_id', null],
-    ['external_id', null],
-  ],
+  columns: LEDGER_FIELDS.map((field) => [field, LEDGER_CASTS[field] ?? null] as const),
   present: ['e.external_id = v.external_id', 'e.event_id = v.event_id'],
   group: (row) => row.event_id,
 };
