@@ -12,6 +12,7 @@ const UNIT = [
   // check/ but for the two suites that run on databases
   'packages/sql-guard/test/check/!(engines|resolution.property).test.ts',
   'packages/wire/test/**/*.test.ts',
+  'packages/mcp/test/**/*.test.ts',
   'packages/import/test/**/*.test.ts',
   'packages/cli/src/{api/test/api-routes,output/test/cli-words,output/test/output,http/test/exit-codes,sql/test/paging,sql/test/statements,checks/test/wire-checks,import/test/import-fields}.test.ts',
   'packages/cli/src/commands/{workspaces/test/find-workspace,workspaces/test/workspace-prefix,report/test/report-table}.test.ts',

@@ -4,7 +4,8 @@
 //   outside packages/wire/src/sql.ts (the CLI checks answers with a projection generated from it);
 // - the ledger columns: a literal list of most of ledger_entries' columns outside its home;
 // - the routes: a table of `method: …, path: '/…'` entries outside packages/wire/src/route-paths.ts, and a `/v1/`
-//   path spelled in the console's or the CLI's source (they call routes by name: ROUTES, ROUTE_PATHS, API_ROUTES).
+//   path spelled in the console's, the CLI's or the MCP server's source (they call routes by name: ROUTES,
+//   ROUTE_PATHS, API_ROUTES; the MCP server only through the API client it is given).
 // Comments are not definitions and are skipped; so are tests, which build answers and requests of their own.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -121,7 +122,7 @@ export function secondDefinitions(files, known = KNOWN_COPIES) {
     if (path !== HOMES.sqlResult && declaresSqlResult(code)) found.sqlResult.push(path);
     if (path !== HOMES.ledgerColumns && listsLedgerColumns(code)) found.ledgerColumns.push(path);
     if (path !== HOMES.routes && holdsRouteTable(code)) found.routes.push(path);
-    if (/^packages\/(cli\/src|server\/console)\//.test(path)) {
+    if (/^packages\/(cli\/src|mcp\/src|server\/console)\//.test(path)) {
       for (const line of v1Paths(code))
         problems.push(
           `${path}:${line} — a /v1/ path spelled outside the route table; call the route by name`,

@@ -11,6 +11,7 @@ const bin = buildIfStale({
     'packages/server/src',
     'packages/server/migrations',
     'packages/wire/src',
+    'packages/mcp/src',
   ],
   filter: '@expense/server...',
 });

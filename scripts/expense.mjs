@@ -19,6 +19,7 @@ const bin = buildIfStale({
     'packages/cli/tsup.config.ts',
     'packages/import/src',
     'packages/wire/src',
+    'packages/mcp/src',
   ],
   filter: '@expense/cli',
   script: 'build:bin',

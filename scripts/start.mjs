@@ -27,6 +27,7 @@ const bin = buildIfStale({
     'packages/server/src',
     'packages/server/migrations',
     'packages/wire/src',
+    'packages/mcp/src',
   ],
   filter: '@expense/server',
   args: lean,

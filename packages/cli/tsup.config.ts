@@ -29,10 +29,10 @@ const lazyChildProcessForCommander: Plugin = {
 const shared: Options = {
   target: 'node20',
   sourcemap: true,
-  // The wire schemas are private to the monorepo: they ship inside the CLI, with the parts of zod they use
-  // (one module instead of zod's ~95 files at start-up). The import core (@expense/import) ships inside it too,
-  // with its csv-parse and fast-xml-parser as the CLI's dependencies.
-  noExternal: ['@expense/wire', '@expense/import', 'zod'],
+  // The wire schemas and the MCP server (@expense/mcp) are private to the monorepo: they ship inside the CLI, with
+  // the parts of zod they use (one module instead of zod's ~95 files at start-up). The import core (@expense/import)
+  // ships inside it too, with its csv-parse and fast-xml-parser as the CLI's dependencies.
+  noExternal: ['@expense/wire', '@expense/mcp', '@expense/import', 'zod'],
   define: { __CLI_VERSION__: JSON.stringify(version) },
 };
 

@@ -3,9 +3,9 @@ import { defineConfig, type Options } from 'tsup';
 const server: Options = {
   entry: ['src/index.ts', 'src/bin.ts'],
   format: ['esm', 'cjs'],
-  // @expense/wire is private: bundle its code and inline its types.
-  noExternal: ['@expense/wire'],
-  dts: { entry: 'src/index.ts', resolve: ['@expense/wire'] },
+  // @expense/wire and @expense/mcp are private: bundle their code and inline their types.
+  noExternal: ['@expense/wire', '@expense/mcp'],
+  dts: { entry: 'src/index.ts', resolve: ['@expense/wire', '@expense/mcp'] },
   clean: true,
   sourcemap: true,
   target: 'node20',

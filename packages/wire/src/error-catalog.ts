@@ -1,5 +1,5 @@
 import { GUARD_ERROR_CODES, type GuardErrorCode } from '@expense/sql-guard/codes';
-import { GUIDE_TOPICS } from './guide/index.js';
+import { GUIDE_TOPICS } from './guide-topics.js';
 import { MAX_REPORT_MONTHS } from './report-range.js';
 
 /**

@@ -5,6 +5,7 @@ export * from './currency.js';
 export * from './discovery.js';
 export * from './envelope.js';
 export * from './errors.js';
+export * from './guide-topics.js';
 export * from './imports.js';
 export * from './portability.js';
 export * from './routes.js';

@@ -36,8 +36,8 @@ describe('check-definitions', () => {
   });
 
   it('fails on a second zod object of the SQL result, or a hand-written check of it, anywhere but its home', () => {
-    expect(problems({ path: 'packages/wire/src/mcp/tools.ts', text: ZOD_STATEMENT })).toEqual([
-      expect.stringMatching(/^packages\/wire\/src\/mcp\/tools\.ts: a second definition of the SQL result/),
+    expect(problems({ path: 'packages/mcp/src/tools.ts', text: ZOD_STATEMENT })).toEqual([
+      expect.stringMatching(/^packages\/mcp\/src\/tools\.ts: a second definition of the SQL result/),
     ]);
     const handWritten = `const s = object({ rows: array(record(unknown)), rowCount: int, returnedRowCount: int,
       totalRowCount: int, truncated: boolean });`;
@@ -66,7 +66,7 @@ describe('check-definitions', () => {
     ).toEqual([]);
   });
 
-  it('fails on a second route table, and on a /v1/ path spelled in the console or the CLI', () => {
+  it('fails on a second route table, and on a /v1/ path spelled in the console, the CLI or the MCP server', () => {
     const table = `export const SQL_ROUTES = {
   '/sql/query': { method: 'POST', path: '/sql/query' },
   '/sql': { method: 'POST', path: '/sql' },
@@ -83,6 +83,9 @@ describe('check-definitions', () => {
     expect(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: source text as a planted file holds it
       problems({ path: 'packages/cli/src/http/x.ts', text: "fetch(`${base}/v1/${'sql'}`);" }),
+    ).toHaveLength(1);
+    expect(
+      problems({ path: 'packages/mcp/src/tools.ts', text: "const url = '/v1/sql/query';" }),
     ).toHaveLength(1);
     // a comment, and a file of the server (which registers the routes), are not spelled calls
     expect(problems({ path: 'packages/cli/src/a.ts', text: '/** `/v1/me` → `/me` */' })).toEqual([]);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { MCP_ERRORS } from '../src/error-catalog.js';
 import {
   type Audience,
   CLI_ERRORS,
@@ -14,7 +15,6 @@ import {
   hintFor,
   inAudienceWords,
 } from '../src/index.js';
-import { MCP_ERRORS } from '../src/mcp/index.js';
 
 type Reader = Exclude<Audience, 'http'>;
 

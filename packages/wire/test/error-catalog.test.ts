@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MCP_ERRORS, mcpNextStep } from '../src/error-catalog.js';
 import {
   ERROR_CODES,
   errorEntry,
@@ -7,7 +8,6 @@ import {
   resolveError,
   statusOf,
 } from '../src/index.js';
-import { MCP_ERRORS, mcpNextStep } from '../src/mcp/index.js';
 
 // The status table of the HTTP API, as published (docs/api.md): the catalogue may not move a code.
 const PUBLISHED: Record<number, string[]> = {

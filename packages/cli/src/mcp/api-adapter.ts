@@ -6,7 +6,7 @@ import {
   type McpImportApi,
   type PendingInvitation,
   type SqlResult,
-} from '@expense/wire/mcp';
+} from '@expense/mcp';
 import type { ExpenseApi } from '../api/index.js';
 import { CliError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';

@@ -1,4 +1,4 @@
-import { type McpApi, McpApiError, type McpImportApi } from '@expense/wire/mcp';
+import { type McpApi, McpApiError, type McpImportApi } from '@expense/mcp';
 import type { CliError } from '../errors.js';
 
 /** What the client shows when `expense mcp` holds no key: the host passes on nothing written to stderr. */

@@ -1,4 +1,4 @@
-import { createExpenseMcpServer } from '@expense/wire/mcp';
+import { createExpenseMcpServer } from '@expense/mcp';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ExpenseApi } from '../../api/index.js';
 import type { Context } from '../../context.js';

@@ -1,4 +1,4 @@
-import { GUIDE_TOPICS, guide, isGuideTopic } from '@expense/wire/guide';
+import { GUIDE_TOPICS, guide, isGuideTopic } from '@expense/mcp/guide';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../platform/http/api-error.js';

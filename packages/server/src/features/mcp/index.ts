@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { apiErrorResult, createExpenseMcpServer, type McpApi, McpApiError } from '@expense/wire/mcp';
+import { apiErrorResult, createExpenseMcpServer, type McpApi, McpApiError } from '@expense/mcp';
 import { type AuthInfo, createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';

@@ -1,4 +1,12 @@
 import {
+  type Instructed,
+  importQuery,
+  type McpApi,
+  McpApiError,
+  type McpImportApi,
+  type PendingInvitation,
+} from '@expense/mcp';
+import {
   type Action,
   API_ROUTES,
   type ChangeRevertData,
@@ -10,14 +18,6 @@ import {
   type SchemaData,
   type WorkspacesData,
 } from '@expense/wire';
-import {
-  type Instructed,
-  importQuery,
-  type McpApi,
-  McpApiError,
-  type McpImportApi,
-  type PendingInvitation,
-} from '@expense/wire/mcp';
 import type { ReportData } from '@expense/wire/reports';
 import type { FastifyInstance } from 'fastify';
 

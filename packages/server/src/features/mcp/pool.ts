@@ -1,4 +1,4 @@
-import type { McpApi, McpImportApi } from '@expense/wire/mcp';
+import type { McpApi, McpImportApi } from '@expense/mcp';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { JsonExchange } from './json-exchange.js';
 

@@ -1,5 +1,5 @@
-import type { McpApi, SqlResult } from '@expense/wire/mcp';
-import { McpApiError } from '@expense/wire/mcp';
+import type { McpApi, SqlResult } from '@expense/mcp';
+import { McpApiError } from '@expense/mcp';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { failure } from '../../platform/http/envelope.js';

@@ -1,4 +1,4 @@
-import { GUIDE_TOPICS, guide } from '@expense/wire/guide';
+import { GUIDE_TOPICS, guide } from '@expense/mcp/guide';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
+import { parseErrorText, type ToolError } from '@expense/mcp';
 import { BUILD_CLI, suiteNeedsBuild } from '@expense/test-kit';
-import { parseErrorText, type ToolError } from '@expense/wire/mcp';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { FastifyInstance } from 'fastify';

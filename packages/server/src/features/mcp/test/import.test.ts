@@ -4,7 +4,7 @@
 // the workspace); refusals as coded tool errors in the tools' words that write nothing. And the server's own McpApi
 // (inject-api.ts, what /mcp's tools call) answers the same data as POST /v1/imports.
 import { randomUUID } from 'node:crypto';
-import { inToolWords, McpApiError } from '@expense/wire/mcp';
+import { inToolWords, McpApiError } from '@expense/mcp';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../auth/api-keys.js';

@@ -2,9 +2,10 @@
 // USD subscription, a GBP purchase without a rate, a refund, a transfer and an entry at 2026-11-30T23:30Z (00:30 on
 // 1 December in Berlin): one EUR figure per line, converted by the rate of the entry's local day and rounded to
 // cents, with the rate date used and what could not be converted; on PGlite, PostgreSQL and through PgBouncer.
+
+import { guide } from '@expense/mcp/guide';
 import { createGuard } from '@expense/sql-guard';
 import { pooledEngines } from '@expense/test-kit';
-import { guide } from '@expense/wire/guide';
 import { REPORT_KINDS, reportScript } from '@expense/wire/reports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live, startWithWorkspace, type TestUser } from '../../sql/test/setup.js';

@@ -3,7 +3,7 @@
 // and amount beside the converted ones and count only the range's entries; the guide's FX recipe names the oldest
 // rate a currency used (693 days old here), which the reporting currency's own identity rows cannot hide. On PGlite
 // and PostgreSQL.
-import { guide } from '@expense/wire/guide';
+import { guide } from '@expense/mcp/guide';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live, startWithWorkspace, type TestUser } from '../../sql/test/setup.js';
 

@@ -3,8 +3,9 @@
 // a foreign entry converts by the rate of its LOCAL day (23:30Z on 4 December is 5 December in Berlin); a rate more
 // than 7 days old is called stale in the answer and its notes; raw SQL is never rounded; and the guide's budget and
 // FX recipes count 2026-11-30T23:30Z as December in Berlin. On PGlite, PostgreSQL and through PgBouncer.
+
+import { guide } from '@expense/mcp/guide';
 import { pooledEngines } from '@expense/test-kit';
-import { guide } from '@expense/wire/guide';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, ENGINES, type Live, startWithWorkspace, type TestUser } from '../../sql/test/setup.js';
 

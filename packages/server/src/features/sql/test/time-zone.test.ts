@@ -2,8 +2,9 @@
 // trip), on every engine and behind PgBouncer: DATE literals are local midnight, ts::date is the local day, and
 // timestamps come back with the local offset, across the daylight-saving changes of Europe/Berlin and
 // America/New_York.
+
+import { guide } from '@expense/mcp/guide';
 import { pooledEngines } from '@expense/test-kit';
-import { guide } from '@expense/wire/guide';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
 

@@ -1,5 +1,5 @@
+import { DIALECT_WORDS, HTTP_ERRORS } from '@expense/wire/error-catalog';
 import { describe, expect, it } from 'vitest';
-import { DIALECT_WORDS, HTTP_ERRORS } from '../src/error-catalog.js';
 import {
   errorText,
   fence,
@@ -9,8 +9,8 @@ import {
   parseErrorText,
   relayNotes,
   withNotes,
-} from '../src/mcp/render.js';
-import { inToolWords, mcpHint } from '../src/mcp/words.js';
+} from '../src/render.js';
+import { inToolWords, mcpHint } from '../src/words.js';
 
 describe('tool errors in MCP words', () => {
   it('fences the error JSON and escapes what could close the fence (database text quoted in a message)', () => {

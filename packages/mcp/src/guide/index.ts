@@ -1,19 +1,17 @@
+import { GUIDE_TOPICS, type GuideTopic, isGuideTopic } from '@expense/wire';
 import { MCP_GUIDE } from './mcp.js';
 import { RECIPES } from './recipes.js';
 import { SQL_DIALECT } from './sql-dialect.js';
 import { GUIDE_TRANSPORTS, type GuideTransport } from './transport.js';
 import { WRITING_DATA } from './writing-data.js';
 
-export { GUIDE_TRANSPORTS, type GuideTransport };
+export { GUIDE_TOPICS, GUIDE_TRANSPORTS, type GuideTopic, type GuideTransport, isGuideTopic };
 
 /**
  * The agent guide: short markdown an agent reads before writing SQL (MCP `get_guide` and resources, GET /v1/guide).
  * A topic is a text, or a function of the transport it is served over when the two differ (the write flow, the
  * names of the calls): no text served over one transport describes the other's flow.
  */
-export const GUIDE_TOPICS = ['sql-dialect', 'writing-data', 'recipes', 'mcp'] as const;
-export type GuideTopic = (typeof GUIDE_TOPICS)[number];
-
 type GuideText = string | ((transport: GuideTransport) => string);
 
 const TEXTS: Record<GuideTopic, GuideText> = {
@@ -28,6 +26,3 @@ export function guide(topic: GuideTopic, transport: GuideTransport = 'mcp'): str
   const text = TEXTS[topic];
   return typeof text === 'string' ? text : text(transport);
 }
-
-export const isGuideTopic = (topic: string): topic is GuideTopic =>
-  (GUIDE_TOPICS as readonly string[]).includes(topic);

@@ -1,6 +1,6 @@
+import type { ChangeRevertData } from '@expense/wire';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { ChangeRevertData } from '../changes.js';
 import { type Instructed, McpApiError } from './api.js';
 import { askUser, inputRequiredResult } from './confirm.js';
 import { inp, out, READ } from './lean-schema.js';

@@ -1,6 +1,6 @@
+import { HTTP_ERRORS, MCP_ERRORS, type McpErrorCode, mcpNextStep } from '@expense/wire/error-catalog';
+import { ReportInputError } from '@expense/wire/reports';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { HTTP_ERRORS, MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
-import { ReportInputError } from '../reports.js';
 import { type ApiErrorObject, McpApiError } from './api.js';
 import { errorText } from './render.js';
 import { inToolWords, mcpHint } from './words.js';

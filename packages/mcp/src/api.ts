@@ -1,10 +1,14 @@
-import type { ChangeRevertData, ChangesData } from '../changes.js';
-import type { Action } from '../envelope.js';
-import type { ImportData, ImportQuery } from '../imports.js';
-import type { ReportData, ReportInput } from '../reports.js';
-import type { SchemaData } from '../schema.js';
-import type { SqlResultData } from '../sql.js';
-import type { WorkspacesData } from '../workspaces.js';
+import type {
+  Action,
+  ChangeRevertData,
+  ChangesData,
+  ImportData,
+  ImportQuery,
+  SchemaData,
+  SqlResultData,
+  WorkspacesData,
+} from '@expense/wire';
+import type { ReportData, ReportInput } from '@expense/wire/reports';
 
 export type SqlEndpoint = '/sql/query' | '/sql/execute' | '/sql';
 

@@ -1,4 +1,4 @@
-import { hintFor, inAudienceWords } from '../error-catalog.js';
+import { hintFor, inAudienceWords } from '@expense/wire/error-catalog';
 
 /**
  * MCP wording of API errors: an agent on MCP calls tools, never routes. Both texts come from the error catalogue

@@ -1,10 +1,10 @@
+import { SqlResultDataSchema } from '@expense/wire';
+import { checkedReportInput, REPORT_KINDS, ReportInputError, ReportInputSchema } from '@expense/wire/reports';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { GUIDE_TOPICS, guide } from '../guide/index.js';
-import { checkedReportInput, REPORT_KINDS, ReportInputError, ReportInputSchema } from '../reports.js';
-import { SqlResultDataSchema } from '../sql.js';
 import { McpApiError, type SqlResult } from './api.js';
 import { askUser, inputRequiredResult } from './confirm.js';
+import { GUIDE_TOPICS, guide } from './guide/index.js';
 import { registerHistoryTools } from './history-tools.js';
 import { registerImportTool } from './import-tool.js';
 import { inp, out, READ } from './lean-schema.js';

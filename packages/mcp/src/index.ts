@@ -4,7 +4,7 @@ import { registerPrompts, registerResources } from './resources.js';
 import { sdkFailure } from './results.js';
 import { registerTools } from './tools.js';
 
-export { MCP_ERRORS, type McpErrorCode, mcpNextStep } from '../error-catalog.js';
+export { MCP_ERRORS, type McpErrorCode, mcpNextStep } from '@expense/wire/error-catalog';
 export * from './api.js';
 export type { ToolOptions } from './options.js';
 export {

@@ -1,7 +1,7 @@
+import type { ImportData } from '@expense/wire';
+import { MCP_IMPORT_LAYOUT_HINT } from '@expense/wire/error-catalog';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { MCP_IMPORT_LAYOUT_HINT } from '../error-catalog.js';
-import type { ImportData } from '../imports.js';
 import { type ImportCall, type Instructed, importerOf, McpApiError } from './api.js';
 import { askUser, inputRequiredResult } from './confirm.js';
 import { inp, out } from './lean-schema.js';

@@ -1,7 +1,7 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { GUIDE_TOPICS, guide, isGuideTopic } from '../guide/index.js';
 import type { McpApi } from './api.js';
+import { GUIDE_TOPICS, guide, isGuideTopic } from './guide/index.js';
 
 /** Resources: a workspace's schema and the guide's topics. */
 export function registerResources(server: McpServer, api: McpApi, pinnedWorkspaceId?: string): void {

@@ -1,0 +1,3 @@
+import { expenseProject } from '../../vitest.project.js';
+
+export default expenseProject();
