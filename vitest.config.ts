@@ -22,6 +22,7 @@ const UNIT = [
   'packages/server/src/platform/ratelimit/test/{client-address,key-limits}.test.ts',
   'packages/server/src/features/{fx/test/parse,sql/test/check-cache,mcp/test/legacy-routing}.test.ts',
   'packages/server/src/features/auth/test/consent-check.test.ts',
+  'packages/server/src/features/reports/test/{report-data,report-sql}.test.ts',
 ];
 /**
  * Minutes each, or what not every machine has: SIGKILL, disk growth, npm install, a browser, a client process per

@@ -15,7 +15,6 @@ import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { buildInsert, type LedgerRow } from '@expense/import';
 import { freshPostgres } from '@expense/test-kit';
-import { reportScript } from '@expense/wire/reports';
 import pg from 'pg';
 import { changeConflicts, listChanges, revertRows } from '../src/features/changes/store.js';
 import { relationColumns } from '../src/features/portability/columns.js';
@@ -27,6 +26,7 @@ import {
   newestChange,
   relationBatches,
 } from '../src/features/portability/reader.js';
+import { reportScript } from '../src/features/reports/sql.js';
 import type { Queryable } from '../src/platform/storage/database.js';
 import { contextSelect } from '../src/platform/storage/user-context.js';
 import { call, type HttpResponse } from './lib/http.js';

@@ -6,8 +6,6 @@ import {
   ReportInputError,
   ReportParamsSchema,
   ReportQuerySchema,
-  reportData,
-  reportScript,
 } from '@expense/wire/reports';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,11 +20,13 @@ import { ArrivalDeadline, clientGone } from '../sql/deadline.js';
 import { toSqlApiError } from '../sql/errors.js';
 import { runGuarded } from '../sql/pipeline.js';
 import { WorkspaceResolution } from '../sql/workspace.js';
+import { reportData } from './data.js';
+import { reportScript } from './sql.js';
 
 /**
- * GET /v1/reports/{kind}: the fixed reports of @expense/wire/reports, run as one read-only script (one snapshot)
- * under the caller's context, through the guard and its limits like any SQL request, and shaped by the same
- * function for every client (the MCP `report` tool, `expense report`, the console).
+ * GET /v1/reports/{kind}: the fixed reports of @expense/wire/reports, their SQL (sql.ts) run as one read-only script
+ * (one snapshot) under the caller's context, through the guard and its limits like any SQL request, and shaped by
+ * the same function (data.ts) for every client (the MCP `report` tool, `expense report`, the console).
  */
 /** What to send instead of a range that is not a report's (the catalogue's words), for any of its refusals. */
 const RANGE_HINT = resolveError('invalid_request', 'report_range').hint;

@@ -6,8 +6,9 @@
 import { guide } from '@expense/mcp/guide';
 import { createGuard } from '@expense/sql-guard';
 import { pooledEngines } from '@expense/test-kit';
-import { REPORT_KINDS, reportScript } from '@expense/wire/reports';
+import { REPORT_KINDS } from '@expense/wire/reports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportScript } from '../../reports/sql.js';
 import { ENGINES, type Live, startWithWorkspace, type TestUser } from '../../sql/test/setup.js';
 import { call, httpClient } from './helpers.js';
 

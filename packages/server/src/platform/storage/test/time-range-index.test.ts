@@ -3,8 +3,9 @@
 // leakproof, so PostgreSQL may not evaluate it before the workspace policy: it is no index condition, and the scan
 // reads every entry of the workspace. The guard refuses EXPLAIN, so the plans are asked for over the server's own
 // user path (db.userTransaction: the SQL role, the workspace's RLS settings and time zone), as the server runs SQL.
-import { reportScript } from '@expense/wire/reports';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportScript } from '../../../features/reports/sql.js';
 import type { Database } from '../database.js';
 import { RECIPES } from '../relation-hints.js';
 import { ENGINES, type EngineFixture } from './engines.js';
