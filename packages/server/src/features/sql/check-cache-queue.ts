@@ -44,7 +44,7 @@ export class FairCheckQueue {
   async check(userId: string, run: () => Promise<CheckResult>, wait?: Wait): Promise<CheckResult> {
     if (wait?.signal.aborted) throw wait.gaveUp(true);
     if (this.#turns.held(userId) >= this.options.perUser) throw new GuardBusyError(this.options.perUser);
-    if (this.#turns.running >= this.options.concurrency && this.#turns.waiting >= this.options.maxWaiting) {
+    if (this.#turns.running >= this.options.concurrency && this.#turns.waiting() >= this.options.maxWaiting) {
       throw new GuardBusyError(this.options.maxWaiting);
     }
     let release: () => void;

@@ -1,5 +1,5 @@
 import type { SessionResult, SqlSession } from '@expense/sql-guard';
-import type { ListenHandlers } from './engine.js';
+import type { ListenHandlers, TurnsState } from './engine.js';
 
 /**
  * Rows of an internal (owner-role) query. Without parameters the text may hold several statements (one
@@ -145,5 +145,7 @@ export interface Database extends Queryable {
   ping(): Promise<void>;
   /** The embedded engine only: a consistent copy of the data directory, a gzipped tarball (Engine.dumpDataDir). */
   dumpDataDir?(): Promise<Uint8Array>;
+  /** The embedded engine only: who has its one connection and who waits (Engine.turns). */
+  turns?(): TurnsState;
   close(): Promise<void>;
 }

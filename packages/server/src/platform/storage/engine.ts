@@ -89,7 +89,21 @@ export interface Engine {
    * between transactions (docs/operations.md, Backups).
    */
   dumpDataDir?(): Promise<Uint8Array>;
+  /** The embedded engine: the state of its one connection's turns (TurnsState). */
+  turns?(): TurnsState;
   close(): Promise<void>;
+}
+
+/**
+ * Who has the embedded engine's one connection: transactions holding it (admitted: at most one, the server's
+ * maintenance included), user transactions running on the engine (executing), and user transactions waiting for
+ * their turn. Read by tests that must know
+ * a statement runs before they send the next request, instead of pausing.
+ */
+export interface TurnsState {
+  admitted: number;
+  executing: number;
+  waiting: number;
 }
 
 export interface ListenHandlers {

@@ -32,10 +32,10 @@ export class FairQueue {
     return this.#running;
   }
 
-  /** Requests waiting, over all tenants. */
-  get waiting(): number {
+  /** Requests waiting, over all tenants but those given. */
+  waiting(...otherThan: string[]): number {
     let n = 0;
-    for (const list of this.#waiting.values()) n += list.length;
+    for (const [tenant, list] of this.#waiting) if (!otherThan.includes(tenant)) n += list.length;
     return n;
   }
 

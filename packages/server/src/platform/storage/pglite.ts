@@ -197,6 +197,8 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
   // not in front of everyone), and one that cannot start by its deadline leaves the queue without running.
   // Owner queries (key checks, sign-in) do not queue here: they wait at most for the transaction running.
   const turns = new FairQueue(1);
+  /** User transactions whose body runs on the engine (TurnsState.executing). */
+  let executing = 0;
   // Owner queries waiting for the connection (key checks, /me, sign-in): they do not take turns, but a read
   // that had its fair share is stopped for them as for another user's transaction.
   const ownerWaits = new Set<{ since: number }>();
@@ -315,8 +317,11 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     let rolledBack = true;
     const { fairShareMs } = exclusiveOptions;
     let preempted = false;
+    let onEngine = false;
     try {
       const value = await onHost(async (session) => {
+        onEngine = true;
+        executing++;
         if (fairShareMs === undefined) return body(session);
         // A statement cannot be paused: a transaction, read or write, is stopped and rolled back once it had its
         // fair share while another user waited as long, so that a bystander waits a share, not a whole deadline
@@ -347,6 +352,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
       if (preempted) throw new PreemptedError(fairShareMs as number);
       throw error;
     } finally {
+      if (onEngine) executing--;
       release();
       // Rolled-back rows stay on disk until a VACUUM (there is no autovacuum): reclaim them after the answer.
       if (rolledBack && exclusiveOptions.writes?.length) vacuum.touched(exclusiveOptions.writes);
@@ -360,6 +366,7 @@ export async function openPglite(options: PgliteOptions): Promise<Engine> {
     transaction,
     exclusive,
     isConnectionError: isPgliteConnectionError,
+    turns: () => ({ admitted: turns.running, executing, waiting: turns.waiting(MAINTENANCE) }),
     // A turn of its own in the fair queue (like VACUUM), then the host's queue: no transaction is half-way.
     async dumpDataDir() {
       notNested();

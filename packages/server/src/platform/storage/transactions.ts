@@ -89,6 +89,7 @@ export function databaseOn(engine: Engine): Database {
   let closed = false;
   const listen = engine.listen?.bind(engine);
   const dump = engine.dumpDataDir?.bind(engine);
+  const turns = engine.turns?.bind(engine);
 
   const unavailableOr = (error: unknown): unknown =>
     !(error instanceof StorageError) && engine.isConnectionError(error)
@@ -206,6 +207,7 @@ export function databaseOn(engine: Engine): Database {
         return dump();
       },
     }),
+    ...(turns && { turns }),
     async ping() {
       await this.query('SELECT 1');
     },

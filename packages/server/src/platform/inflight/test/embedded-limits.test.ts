@@ -11,7 +11,7 @@ import {
 } from '../../../features/sql/test/setup.js';
 import { createServer } from '../../../index.js';
 import { type Database, openDatabase } from '../../storage/index.js';
-import { ENDLESS } from './helpers.js';
+import { ENDLESS, untilRunning } from './helpers.js';
 
 interface Served {
   db: Database;
@@ -76,8 +76,8 @@ describe('a read while the server has its own work to do, on PGlite', () => {
       key: attacker.apiKey,
       body: { sql: ENDLESS },
     });
-    // The read is running (the server's own queries pending when its turn came would have gone first).
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The read runs on the engine (the server's own queries pending when its turn came would have gone first).
+    await untilRunning(served.db);
     // A key never checked before: its check and /me are the server's own queries on the one connection.
     const bystander = await createUser(served.db);
     const me = await request(served.origin, 'GET', '/v1/me', { key: bystander.apiKey });

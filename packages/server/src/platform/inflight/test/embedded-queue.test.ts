@@ -13,9 +13,8 @@ import {
   startFair,
   type Tenant,
   tenant,
+  untilRunning,
 } from './helpers.js';
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(ENGINES)('fair turns on $name', (engine) => {
   let live: Live;
@@ -35,7 +34,8 @@ describe.each(ENGINES)('fair turns on $name', (engine) => {
     const attack = Array.from({ length: 4 }, (_, i) =>
       answered(query(live, attacker.keys[i % 2] as string, SLOW)),
     );
-    await pause(150);
+    // The first of them runs on the embedded engine, the other three wait for their turn.
+    await untilRunning(live.db, { waiting: 3 });
     const other = answered(query(live, bystander.keys[0] as string, 'SELECT 1 AS one'));
     const results = await Promise.all(attack);
     const mine = await other;
@@ -100,7 +100,7 @@ describe.each(ENGINES)('a fair share while others wait on $name', (engine) => {
 
   it("stops a read that ran its one-second slice while another user waited, and answers the other user's SELECT", async () => {
     const slow = query(live, attacker.keys[0] as string, ENDLESS);
-    await pause(300);
+    await untilRunning(live.db);
     const other = await query(live, bystander.keys[0] as string, 'SELECT 1 AS one');
     const stopped = await slow;
     expect(other.status).toBe(200);
@@ -122,7 +122,7 @@ describe.each(ENGINES)('a fair share while others wait on $name', (engine) => {
       key: attacker.keys[0] as string,
       body: { sql: SLOW_WRITE },
     });
-    await pause(300);
+    await untilRunning(live.db);
     const other = await query(live, bystander.keys[0] as string, 'SELECT 1 AS one');
     const stopped = await slow;
     expect(other.status).toBe(200);

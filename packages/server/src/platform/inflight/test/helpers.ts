@@ -20,6 +20,24 @@ import type { Database } from '../../storage/index.js';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /**
+ * Waits until a slow statement runs on the embedded engine's one connection (`executing`) and `waiting` more
+ * user transactions wait for their turn, instead of pausing. PostgreSQL runs them side by side: nothing to wait for.
+ */
+export async function untilRunning(db: Database, state: { waiting?: number } = {}): Promise<void> {
+  const turns = db.turns?.bind(db);
+  if (!turns) return;
+  await expect
+    .poll(
+      () => {
+        const now = turns();
+        return now.executing === 1 && now.waiting === (state.waiting ?? 0);
+      },
+      { timeout: 60_000, interval: 10 },
+    )
+    .toBe(true);
+}
+
+/**
  * A server on a fresh database of the engine (like startLive), whose verified keys stay cached for the whole
  * test: a key check then never waits for the database, so what is measured is the SQL requests alone.
  */

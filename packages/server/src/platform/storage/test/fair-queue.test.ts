@@ -56,7 +56,7 @@ describe('FairQueue (the embedded engine takes turns between users)', () => {
     void take('a', 'a1');
     const late = take('b', 'b1', Date.now() + 20);
     await expect(late).rejects.toBeInstanceOf(StartDeadlineError);
-    expect(queue.waiting).toBe(0);
+    expect(queue.waiting()).toBe(0);
     void take('c', 'c1');
     await release('a1');
     expect(granted).toEqual(['a1', 'c1']);
@@ -74,10 +74,11 @@ describe('FairQueue (the embedded engine takes turns between users)', () => {
     const client = new AbortController();
     const leaving = queue.acquire('b', undefined, client.signal);
     void take('b', 'b2');
-    expect([queue.running, queue.waiting, queue.held('a'), queue.held('b')]).toEqual([1, 2, 1, 2]);
+    expect([queue.running, queue.waiting(), queue.held('a'), queue.held('b')]).toEqual([1, 2, 1, 2]);
+    expect(queue.waiting('b')).toBe(0);
     client.abort(new Error('client gone'));
     await expect(leaving).rejects.toThrow('client gone');
-    expect([queue.waiting, queue.held('b')]).toEqual([1, 1]);
+    expect([queue.waiting(), queue.held('b')]).toEqual([1, 1]);
     await release('a1');
     expect(granted).toEqual(['a1', 'b2']);
     await expect(queue.acquire('c', undefined, client.signal)).rejects.toThrow('client gone');
