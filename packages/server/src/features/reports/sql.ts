@@ -184,8 +184,3 @@ export function reportScript(input: ReportInput): string[] {
     `${cte} ${fxSql(kind, from, to, range)}`,
   ];
 }
-
-/** The SQL of a report's rows (the second statement of reportScript). */
-export function reportSql(input: ReportInput): string {
-  return reportScript(input)[1] as string;
-}
