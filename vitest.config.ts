@@ -19,6 +19,7 @@ const UNIT = [
   'packages/test-kit/test/{call,system-dependency,templates}.test.ts',
   'packages/server/src/platform/http/test/wire-codes.test.ts',
   'packages/server/src/platform/storage/test/fair-queue.test.ts',
+  'packages/server/src/platform/clock/test/clock.test.ts',
   'packages/server/src/platform/ratelimit/test/{client-address,key-limits}.test.ts',
   'packages/server/src/features/{fx/test/parse,sql/test/check-cache,mcp/test/legacy-routing}.test.ts',
   'packages/server/src/features/auth/test/consent-check.test.ts',

@@ -22,13 +22,22 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
   return formatter;
 }
 
+/** The last date asked per zone, for the minute it was asked in: a date changes only at a whole minute. */
+const lastDates = new Map<string, { minute: number; date: string }>();
+
 /** The date of `at` in `timeZone` as YYYY-MM-DD, or undefined for a zone Node does not know. */
 export function dateIn(at: Date, timeZone: string): string | undefined {
+  const minute = Math.floor(at.getTime() / 60_000);
+  const last = lastDates.get(timeZone);
+  if (last?.minute === minute) return last.date;
   const formatter = formatterFor(timeZone);
   if (!formatter) return undefined;
   const parts = formatter.formatToParts(at);
   const part = (type: string) => parts.find((p) => p.type === type)?.value;
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  const date = `${part('year')}-${part('month')}-${part('day')}`;
+  if (lastDates.size >= MAX_FORMATTERS) lastDates.clear();
+  lastDates.set(timeZone, { minute, date });
+  return date;
 }
 
 /**
