@@ -15,6 +15,7 @@ import { findColumn, normalise, parseMapArgs, resolveMapping } from './csv/mappi
 import { CsvSyntaxError } from './csv/parse.js';
 import { PRESET_NAMES, type Preset, presetNamed } from './csv/presets.js';
 import { type NamedPreset, NotThatLayout, type Recognition, recognise } from './csv/recognise.js';
+import { assignRoles } from './csv/roles.js';
 import { ExitCode, ImportError, usageError } from './errors.js';
 import type { ImportHooks, ImportRequest, PreparedImport } from './request.js';
 import { BUDGET_TARGET, validateBudget } from './rows/budget.js';
@@ -307,10 +308,11 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     !mappedFields.has('account_id') &&
     findColumn(header, 'account_id') === -1
   ) {
-    const inColumn =
-      understood?.roles.account === undefined
-        ? undefined
-        : accountInColumn(records, understood.roles.account);
+    // A bank's layout read by its preset names its account the way any file does: a column of one account.
+    const accountColumn =
+      understood?.roles.account ??
+      (understood === undefined && !headerless ? assignRoles(header, records).roles.account : undefined);
+    const inColumn = accountColumn === undefined ? undefined : accountInColumn(records, accountColumn);
     const named = ibanInLines(preamble) ?? inColumn ?? numberInLines(preamble);
     account = hooks.account ? ((await hooks.account(named, { card })) ?? named) : named;
     if (account !== undefined && named !== undefined && account === named)
@@ -360,7 +362,13 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       notes.push(`Dates read as ${detected.format} (--date-format to say otherwise).`);
     } else if (detected.kind === 'ambiguous') {
       // A bank's layout says its date order; a file read from its content only says it when a value does.
-      const order = understood ? undefined : style;
+      // Read from its content, a file whose amounts have a decimal comma is day-first: month-first dates are
+      // American, and American amounts have a decimal point.
+      const order = understood
+        ? understood.decimalComma
+          ? { dayFirst: true, monthFirst: false, title: 'a file with decimal commas' }
+          : undefined
+        : style;
       dateFormat = order?.dayFirst
         ? (detected.formats.find((f) => f.startsWith('DD')) ?? 'DD/MM/YYYY')
         : order?.monthFirst

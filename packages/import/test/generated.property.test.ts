@@ -16,7 +16,7 @@ interface Movement {
 type Convention = 'signed' | 'trailing' | 'brackets' | 'crdr' | 'outin' | 'direction' | 'cardPositive';
 
 interface Layout {
-  delimiter: ',' | ';' | '\t';
+  delimiter: ',' | ';' | '\t' | '|';
   decimalComma: boolean;
   thousands: '' | 'mark' | ' ' | "'";
   dateFormat:
@@ -289,7 +289,7 @@ const movement = fc.record({
 });
 
 const layout = fc.record<Layout>({
-  delimiter: fc.constantFrom(',', ';', '\t'),
+  delimiter: fc.constantFrom(',', ';', '\t', '|'),
   decimalComma: fc.boolean(),
   thousands: fc.constantFrom('', 'mark', ' ', "'"),
   dateFormat: fc.constantFrom(
@@ -311,31 +311,38 @@ const layout = fc.record<Layout>({
   header: fc.boolean(),
 });
 
+const realistic = layout.filter((l) => !(l.dateFormat === 'MM/DD/YYYY' && l.decimalComma));
+
 describe('generated exports', () => {
   it('are read back exactly, or refused: never a wrong sign, amount or date', async () => {
     let recovered = 0;
     let refused = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(movement, { minLength: 3, maxLength: 25 }), layout, async (movements, l) => {
-        // Distinct days keep the expected order of the rows the same however a reader sorts a day's rows.
-        const seen = new Set<number>();
-        const rows = movements.filter((m) => !seen.has(m.day) && seen.add(m.day));
-        if (rows.length < 3) return;
-        const { bytes, expected } = synthesise(rows, l);
-        let got: LedgerRow[];
-        try {
-          const prepared = await prepareImport({ fileName: 'generated.csv', bytes }, hooks);
-          got = prepared.rows as LedgerRow[];
-        } catch (error) {
-          if (error instanceof ImportError) {
-            refused++;
-            return;
+      // Month-first dates are American, and American amounts have a decimal point: no bank writes the two others.
+      fc.asyncProperty(
+        fc.array(movement, { minLength: 3, maxLength: 25 }),
+        realistic,
+        async (movements, l) => {
+          // Distinct days keep the expected order of the rows the same however a reader sorts a day's rows.
+          const seen = new Set<number>();
+          const rows = movements.filter((m) => !seen.has(m.day) && seen.add(m.day));
+          if (rows.length < 3) return;
+          const { bytes, expected } = synthesise(rows, l);
+          let got: LedgerRow[];
+          try {
+            const prepared = await prepareImport({ fileName: 'generated.csv', bytes }, hooks);
+            got = prepared.rows as LedgerRow[];
+          } catch (error) {
+            if (error instanceof ImportError) {
+              refused++;
+              return;
+            }
+            throw error;
           }
-          throw error;
-        }
-        expect(got.map((r) => [r.ts.slice(0, 10), r.amount])).toEqual(expected);
-        recovered++;
-      }),
+          expect(got.map((r) => [r.ts.slice(0, 10), r.amount])).toEqual(expected);
+          recovered++;
+        },
+      ),
       { numRuns: 400, seed: 37 },
     );
     // Refusing is allowed, refusing everything is not: most layouts carry the evidence they need.

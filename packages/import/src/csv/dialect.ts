@@ -1,7 +1,7 @@
 /** How a bank's export is written: its delimiter, date order and number format (`expense import` options). */
 
-export type Delimiter = ',' | ';' | '\t';
-const CANDIDATES: Delimiter[] = [',', ';', '\t'];
+export type Delimiter = ',' | ';' | '\t' | '|';
+const CANDIDATES: Delimiter[] = [',', ';', '\t', '|'];
 
 /** The delimiter of the header line: the candidate that occurs most often outside quotes (comma on a tie). */
 export function detectDelimiter(firstLine: string): Delimiter {
@@ -18,8 +18,10 @@ export function detectDelimiter(firstLine: string): Delimiter {
 }
 
 export function parseDelimiter(value: string): Delimiter {
-  const v = value === '\\t' || value.toLowerCase() === 'tab' ? '\t' : value;
-  if (!(CANDIDATES as string[]).includes(v)) throw new Error(`--delimiter takes , ; or tab, not "${value}"`);
+  const v =
+    value === '\\t' || value.toLowerCase() === 'tab' ? '\t' : value.toLowerCase() === 'pipe' ? '|' : value;
+  if (!(CANDIDATES as string[]).includes(v))
+    throw new Error(`--delimiter takes , ; | or tab, not "${value}"`);
   return v as Delimiter;
 }
 

@@ -132,8 +132,10 @@ const SYMBOLS: Record<string, string> = { '€': 'EUR', '£': 'GBP', zł: 'PLN',
 function currencyOf(headers: string[], cells: string[], context: string): string | undefined {
   const found = new Set<string>();
   for (const h of headers) {
-    const code = /\(([A-Z]{3})\)|\bin ([A-Z]{3})\b/.exec(h);
-    if (code && CODES.has(code[1] ?? code[2]!)) found.add(code[1] ?? code[2]!);
+    // `Amount (GBP)`, `Umsatz in EUR`, `Belastung CHF`, `EUR Betrag`.
+    const code = /\(([A-Z]{3})\)|\bin ([A-Z]{3})\b|(?:^|[\s_-])([A-Z]{3})$|^([A-Z]{3})[\s_-]/.exec(h.trim());
+    const named = code && (code[1] ?? code[2] ?? code[3] ?? code[4]);
+    if (named && CODES.has(named)) found.add(named);
     for (const [sym, c] of Object.entries(SYMBOLS)) if (h.toLowerCase().includes(sym)) found.add(c);
   }
   if (found.size === 0)

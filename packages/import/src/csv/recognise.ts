@@ -10,7 +10,7 @@ import { headerWords } from './words.js';
  * preamble or summary block, or no header at all, and the bank whose layout it is.
  */
 
-const DELIMITERS: Delimiter[] = [',', ';', '\t'];
+const DELIMITERS: Delimiter[] = [',', ';', '\t', '|'];
 /** How far down a file a header row is looked for (ING Germany's preamble is 14 lines). */
 const HEADER_SEARCH_RECORDS = 100;
 
@@ -70,6 +70,15 @@ function hasSignature(row: readonly string[], signature: readonly string[]): boo
 /** Width of a record, not counting one trailing empty field (a trailing delimiter). */
 const width = (r: CsvRecord) =>
   r.values.length > 1 && r.values.at(-1)?.trim() === '' ? r.values.length - 1 : r.values.length;
+/** Two records of one table: as wide, or as many fields (a last column empty on some rows). */
+const sameShape = (a: CsvRecord, b: CsvRecord) =>
+  width(a) === width(b) ||
+  (a.values.length === b.values.length &&
+    filledMost(a) &&
+    filledMost(b) &&
+    Math.abs(width(a) - width(b)) <= 1);
+/** Most of a record's fields hold something (a data row, not a title line padded with delimiters). */
+const filledMost = (r: CsvRecord) => r.values.filter((v) => v.trim() !== '').length * 2 > r.values.length;
 
 /**
  * Where the table is: the runs of consecutive records of one width (at least 2 columns), the one that starts at
@@ -84,7 +93,7 @@ function longestRun(
     (r.headed ? 1e9 : 0) + r.length * 1000 + r.width;
   let start = 0;
   for (let i = 1; i <= records.length; i++) {
-    if (i < records.length && width(records[i]!) === width(records[start]!)) continue;
+    if (i < records.length && sameShape(records[i]!, records[start]!)) continue;
     const w = width(records[start]!);
     const length = i - start;
     const headed =
@@ -281,7 +290,9 @@ export function recognise(text: string, options: RecogniseOptions = {}): Recogni
         header: [],
         headerless: true,
         headerLine: undefined,
-        records: from(best.delimiter, best.records[run.start]!.line).filter((r) => width(r) === run.width),
+        records: from(best.delimiter, best.records[run.start]!.line).filter((r) =>
+          sameShape(r, best.records[run.start]!),
+        ),
       },
       bank: given,
       recognised: false,

@@ -1,6 +1,6 @@
 import { DATE_FORMATS, dateIn, normaliseAmount } from './dialect.js';
 import type { CsvRecord } from './parse.js';
-import { directionOf, headerKey, type Role, rankOf, rolesOf } from './words.js';
+import { CARD_PAYMENT, directionOf, headerKey, type Role, rankOf, rolesOf } from './words.js';
 
 /**
  * What each column of a table in no bank's layout holds, read the way a person reads a statement: by the words of
@@ -38,6 +38,10 @@ interface Profile {
   digitsOnly: number;
   withDigit: number;
   ibans: number;
+  /** Masked card numbers (`4500********1234`). */
+  masked: number;
+  /** Characters in all its cells, to tell a merchant's words from a short type code. */
+  length: number;
   /** Cells with two decimals (`12.50`, `-1.234,56`): money, where a whole number may be a count or a code. */
   decimals: number;
 }
@@ -63,6 +67,8 @@ function profile(records: CsvRecord[], index: number): Profile {
     digitsOnly: 0,
     withDigit: 0,
     ibans: 0,
+    masked: 0,
+    length: 0,
     decimals: 0,
   };
   for (const c of cells) {
@@ -81,6 +87,8 @@ function profile(records: CsvRecord[], index: number): Profile {
     if (directionOf(c) !== undefined) p.directions++;
     if (/^[\d\s/'.-]+$/.test(c)) p.digitsOnly++;
     if (/^[A-Z]{2}\d{2}[A-Z0-9 ]{10,30}$/.test(c)) p.ibans++;
+    if (/^\d{0,6}(?:[*xX•]{4,}|\.{3}|…)\d{4}$/.test(c)) p.masked++;
+    p.length += c.length;
   }
   return p;
 }
@@ -163,6 +171,12 @@ export function assignRoles(header: string[], records: CsvRecord[]): RolesResult
       if (pair) {
         take('amount', pair.amount);
         take('balance', pair.balance);
+      } else {
+        const split = outInByPayments(records, a, b);
+        if (split) {
+          take('out', split.out);
+          take('in', split.in);
+        }
       }
     }
   }
@@ -203,13 +217,21 @@ export function assignRoles(header: string[], records: CsvRecord[]): RolesResult
         ),
       ),
     );
-  take('account', found(named('account', (p) => p.filled > 0 && p.distinct <= 3 && p.withDigit > 0)));
+  // The account is on every row: a card number filled on some rows only is the card each payment used.
+  take(
+    'account',
+    found(named('account', (p) => p.filled >= rows * 0.9 && p.distinct <= 3 && p.withDigit > 0)),
+  );
   if (roles.account === undefined)
     take(
       'account',
       found(
         profiles.findIndex(
-          (p, i) => !used.has(i) && p.filled >= rows * 0.9 && p.distinct === 1 && p.ibans === p.filled,
+          (p, i) =>
+            !used.has(i) &&
+            p.filled >= rows * 0.9 &&
+            p.distinct === 1 &&
+            (p.ibans === p.filled || p.masked === p.filled),
         ),
       ),
     );
@@ -238,7 +260,14 @@ export function assignRoles(header: string[], records: CsvRecord[]): RolesResult
     let best = -1;
     profiles.forEach((p, i) => {
       if (used.has(i) || p.filled === 0 || p.digitsOnly === p.filled || p.dates > 0 || isMoney(p)) return;
-      if (best === -1 || p.distinct > profiles[best]!.distinct) best = i;
+      const b = profiles[best];
+      // The most different values, then the longest: a merchant's words, not a type (`EFTPOS DEBIT`, `POS`).
+      if (
+        !b ||
+        p.distinct > b.distinct ||
+        (p.distinct === b.distinct && p.length / p.filled > b.length / b.filled)
+      )
+        best = i;
     });
     take('description', found(best));
   }
@@ -299,6 +328,28 @@ function outInBalance(
       }
     }
   }
+  return undefined;
+}
+
+/**
+ * Of two money columns without a header, never both filled on a row: money out and money in when the rows of one
+ * are the payments to a card (`PAYMENT THANK YOU`) and the other's never are. Without such words nothing is told.
+ */
+function outInByPayments(
+  records: CsvRecord[],
+  a: number,
+  b: number,
+): { out: number; in: number } | undefined {
+  const sample = records.slice(0, SAMPLE);
+  const filled = (r: CsvRecord, i: number) => (r.values[i] ?? '').trim() !== '';
+  if (sample.some((r) => filled(r, a) && filled(r, b))) return undefined;
+  const paid = (i: number) => {
+    const rows = sample.filter((r) => filled(r, i));
+    return { rows: rows.length, payments: rows.filter((r) => CARD_PAYMENT.test(r.values.join(' '))).length };
+  };
+  const [pa, pb] = [paid(a), paid(b)];
+  if (pa.payments === 0 && pb.payments > 0 && pb.payments * 2 >= pb.rows) return { out: a, in: b };
+  if (pb.payments === 0 && pa.payments > 0 && pa.payments * 2 >= pa.rows) return { out: b, in: a };
   return undefined;
 }
 

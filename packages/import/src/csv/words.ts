@@ -26,6 +26,7 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
   date: [
     'date',
     'transaction date',
+    'transaktionsdatum',
     'trans date',
     'trans. date',
     'booking date',
@@ -54,6 +55,7 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'fecha',
     'fecha operacion',
     'fecha de operacion',
+    'fecha contable',
     'f. operacion',
     'data',
     'data operazione',
@@ -76,6 +78,7 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'date posted',
     'datum transactie',
     'date de valeur comptable',
+    'reskontradatum',
   ],
   valueDate: [
     'value date',
@@ -345,8 +348,16 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'nome',
     'favorecido',
     'counter party name',
+    'sender',
+    'receiver',
+    'name of sender/receiver',
+    'navn',
+    'namn',
   ],
   description: [
+    'full description',
+    'descrizione completa',
+    'descripcion completa',
     'description',
     'transaction description',
     'details',
@@ -457,6 +468,8 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
   ],
   currency: [
     'currency',
+    'payment currency',
+    'account currency',
     'currency code',
     'ccy',
     'curr',
@@ -493,6 +506,8 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
   account: [
     'account',
     'account number',
+    'posted account',
+    'bank account',
     'account no',
     'account no.',
     'accountnum',
@@ -570,7 +585,8 @@ export function headerKey(cell: string): string {
     .replace(/æ/g, 'ae')
     .replace(/ł/g, 'l')
     .replace(/\s*\([^)]*\)\s*$/g, '')
-    .replace(/^[#*'"\s]+|[:*'"\s.]+$/g, '')
+    .replace(/_/g, ' ')
+    .replace(/^[#*'"\s]+|[:*'"\s.#]+$/g, '')
     .replace(/(?<=[a-z])[\s_-]*\d$/, '')
     .replace(/\s+/g, ' ')
     .trim();
@@ -587,14 +603,27 @@ const KEYED = new Map<Role, Map<string, number>>(
   }),
 );
 
+/**
+ * Where a key stands in a role's list: its words exactly, or a header of two names for one column
+ * (`Sender / Empfänger`, `Saaja/Maksaja`) when each of them is the role's, after the exact words.
+ */
+function rankIn(key: string, role: Role): number | undefined {
+  const ranks = KEYED.get(role)!;
+  const exact = ranks.get(key);
+  if (exact !== undefined || !key.includes('/')) return exact;
+  const parts = key.split(/\s*\/\s*/);
+  if (parts.length < 2 || parts.some((p) => !ranks.has(p))) return undefined;
+  return 1000 + Math.max(...parts.map((p) => ranks.get(p)!));
+}
+
 /** Where a header cell's words stand in a role's list (earlier is the likelier column), or undefined. */
-export const rankOf = (cell: string, role: Role): number | undefined => KEYED.get(role)!.get(headerKey(cell));
+export const rankOf = (cell: string, role: Role): number | undefined => rankIn(headerKey(cell), role);
 
 /** The roles a header cell's words name (exactly, after headerKey). */
 export function rolesOf(cell: string): Role[] {
   const key = headerKey(cell);
   if (key === '') return [];
-  return (Object.keys(ROLE_WORDS) as Role[]).filter((r) => KEYED.get(r)!.has(key));
+  return (Object.keys(ROLE_WORDS) as Role[]).filter((r) => rankIn(key, r) !== undefined);
 }
 
 /** How many cells of a row are header words: a row with two or more is a header. */

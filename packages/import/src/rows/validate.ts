@@ -215,8 +215,9 @@ export function validateRecords(
       else kind = sign < 0 ? 'spend' : 'income';
     }
     const category = text('category');
-    const counterparty = text('counterparty');
     const note = text('note');
+    // A row whose payee column is empty (a card purchase among transfers) is named by its description.
+    const counterparty = text('counterparty') ?? (mapping.columns.counterparty === undefined ? null : note);
     const eventId = text('event_id');
     const givenExternal = text('external_id');
 

@@ -5,6 +5,32 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)?$/i;
 
+/** A timestamp followed by the abbreviation of its time zone. */
+const ZONED = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)\s*([A-Z]{2,5})$/i;
+const ZONES: Record<string, string> = {
+  UTC: 'Z',
+  GMT: 'Z',
+  Z: 'Z',
+  EST: '-05:00',
+  EDT: '-04:00',
+  CST: '-06:00',
+  CDT: '-05:00',
+  MST: '-07:00',
+  MDT: '-06:00',
+  PST: '-08:00',
+  PDT: '-07:00',
+  AKST: '-09:00',
+  AKDT: '-08:00',
+  HST: '-10:00',
+  BST: '+01:00',
+  CET: '+01:00',
+  CEST: '+02:00',
+  EET: '+02:00',
+  EEST: '+03:00',
+  AEST: '+10:00',
+  AEDT: '+11:00',
+};
+
 function validCalendarDate(y: number, m: number, d: number): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1;
@@ -22,6 +48,13 @@ export function parseTimestamp(raw: string): Parsed {
   };
   const date = DATE.exec(s);
   if (date) return validCalendarDate(+date[1]!, +date[2]!, +date[3]!) ? { ok: true, value: s } : bad;
+  const zoned = ZONED.exec(s);
+  if (zoned) {
+    // `2026-03-16 18:22:10 EDT` (Cash App, PayPal): a zone named by its abbreviation is its offset; another is
+    // read as the local time it is written in.
+    const offset = ZONES[zoned[2]!.toUpperCase()];
+    return parseTimestamp(offset === undefined ? zoned[1]! : `${zoned[1]!}${offset}`);
+  }
   const ts = TIMESTAMP.exec(s);
   if (!ts) return bad;
   const [, y, mo, d, h, mi, sec = '0', offsetHours = '0', offsetMinutes = '0'] = ts;
