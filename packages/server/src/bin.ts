@@ -3,12 +3,11 @@ import { Command, Option } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createServer } from './app.js';
-import { registerBackupCommands } from './features/backup/commands.js';
+import { describeCommandFailure, registerBackupCommands } from './features/backup/commands.js';
 import { registerFxCommands } from './features/fx/index.js';
 import { registerMigrateCommand } from './features/migrate/index.js';
 import {
   CONFIG_ENV,
-  ConfigError,
   configFromEnv,
   databaseOptions,
   parseConfig,
@@ -101,8 +100,7 @@ function configFrom(options: Record<string, unknown>): ServerConfigInput {
 }
 
 function fail(error: unknown): never {
-  const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
-  process.stderr.write(`expense-server: ${message}\n`);
+  process.stderr.write(describeCommandFailure(error));
   process.exit(1);
 }
 

@@ -10,6 +10,7 @@ import {
   type ServerConfig,
   type ServerConfigInput,
 } from '../../platform/config/config.js';
+import { DATA_DIR_LOCK_FILE, type LockHolder, lockDataDir } from '../../platform/storage/data-dir-lock.js';
 import { ADMIN_BACKUP_PATH, runningServer, SERVER_STATE_FILE } from './admin.js';
 import { writeAtomically } from './files.js';
 
@@ -28,6 +29,11 @@ function embeddedDataDir(config: ServerConfig): string {
 }
 
 const say = (line: string) => process.stdout.write(`expense-server: ${line}\n`);
+
+const BACKUP_HINT = (holder: LockHolder) =>
+  `If it is a server that is starting, run the backup again once it serves (the backup then goes through it); otherwise wait for pid ${holder.pid} to finish, or stop it.`;
+const RESTORE_HINT = (holder: LockHolder) =>
+  `Stop the server first (Ctrl-C, or SIGTERM to pid ${holder.pid}), then restore; to copy its data while it serves, use \`expense-server backup <file>\` instead.`;
 
 /** A consistent copy: through the running server (between its transactions), or the directory opened here. */
 export async function backup(file: string, config: ServerConfig): Promise<void> {
@@ -54,74 +60,88 @@ export async function backup(file: string, config: ServerConfig): Promise<void> 
     return;
   }
   if (!existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`no embedded database in ${dataDir}`);
-  const db = await PGlite.create({ dataDir });
+  // No server serves the folder: open it here, unless another process (a server still starting) has it.
+  const lock = await lockDataDir(dataDir, BACKUP_HINT);
   try {
-    await db.exec('CHECKPOINT');
-    bytes = new Uint8Array(await (await db.dumpDataDir('gzip')).arrayBuffer());
+    const db = await PGlite.create({ dataDir });
+    try {
+      await db.exec('CHECKPOINT');
+      bytes = new Uint8Array(await (await db.dumpDataDir('gzip')).arrayBuffer());
+    } finally {
+      await db.close();
+    }
   } finally {
-    await db.close();
+    await lock.release();
   }
   await writeAtomically(target, bytes);
   say(`backup of ${dataDir} (no server running on it) written to ${target} (${bytes.length} bytes)`);
 }
 
-async function isEmptyOrMissing(dir: string): Promise<boolean> {
-  try {
-    return (await readdir(dir)).length === 0;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    throw error;
-  }
-}
-
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
 
+/** Moves every entry of `from` but the lock into `to` (renames within one file system). */
+async function moveEntries(from: string, to: string, names: string[]): Promise<void> {
+  for (const name of names) await rename(join(from, name), join(to, name));
+}
+
 /**
- * Restores a backup into the data directory: refused while a server runs on it; the directory must be empty or
- * missing, or `replace` set (the old directory is then kept beside it as `<dir>.before-restore-<time>`).
+ * Restores a backup into the data directory, holding its lock throughout (refused while a server or anything else
+ * has it open); the directory must be empty or missing, or `replace` set (the old files are then kept beside it in
+ * `<dir>.before-restore-<time>`). The directory itself stays, with its lock, and its files are swapped.
  */
 export async function restore(file: string, config: ServerConfig, replace: boolean): Promise<void> {
   const dataDir = embeddedDataDir(config);
   const bytes = await readFile(resolve(file));
-  const server = await runningServer(dataDir);
-  if (server) {
-    throw new Error(`a server (pid ${server.pid}) runs on ${dataDir}: stop it before restoring into it`);
-  }
-  const empty = await isEmptyOrMissing(dataDir);
-  if (!empty && !replace) {
-    throw new Error(`${dataDir} is not empty: restore into an empty directory, or add --replace`);
-  }
-  // Unpacked and opened once beside the target (PostgreSQL checks it), then moved into place.
-  const staging = `${dataDir}.restoring-${stamp()}`;
-  await mkdir(dirname(dataDir), { recursive: true });
+  const lock = await lockDataDir(dataDir, RESTORE_HINT);
   try {
-    const db = await PGlite.create({ dataDir: staging, loadDataDir: new Blob([bytes]) });
-    try {
-      await db.query('SELECT 1');
-    } finally {
-      await db.close();
+    const old = (await readdir(dataDir)).filter((name) => name !== DATA_DIR_LOCK_FILE);
+    if (old.length > 0 && !replace) {
+      throw new Error(`${dataDir} is not empty: restore into an empty directory, or add --replace`);
     }
-    await rm(join(staging, SERVER_STATE_FILE), { force: true }); // the backed-up server's, not a running one
-  } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    throw new Error(`${file} is not a backup this server can restore: ${(error as Error).message}`);
+    // Unpacked and opened once beside the target (PostgreSQL checks it), then moved into place.
+    const staging = `${dataDir}.restoring-${stamp()}`;
+    await mkdir(dirname(dataDir), { recursive: true });
+    try {
+      const db = await PGlite.create({ dataDir: staging, loadDataDir: new Blob([bytes]) });
+      try {
+        await db.query('SELECT 1');
+      } finally {
+        await db.close();
+      }
+      // The backed-up server's state file and lock, not a running one's.
+      await rm(join(staging, SERVER_STATE_FILE), { force: true });
+      await rm(join(staging, DATA_DIR_LOCK_FILE), { force: true });
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw new Error(`${file} is not a backup this server can restore: ${(error as Error).message}`);
+    }
+    let kept: string | undefined;
+    if (old.length > 0) {
+      kept = `${dataDir}.before-restore-${stamp()}`;
+      await mkdir(kept);
+      await moveEntries(dataDir, kept, old);
+    }
+    await moveEntries(staging, dataDir, await readdir(staging));
+    await rmdir(staging);
+    say(
+      `restored ${resolve(file)} into ${dataDir}${kept ? ` (the previous files are kept in ${kept})` : ''}; start the server on it`,
+    );
+  } finally {
+    await lock.release();
   }
-  let kept: string | undefined;
-  if (!empty) {
-    kept = `${dataDir}.before-restore-${stamp()}`;
-    await rename(dataDir, kept);
-  } else if (existsSync(dataDir)) {
-    await rmdir(dataDir);
+}
+
+/** A refusal with a code and a hint (the lock's, migrate-to's) as two lines; anything else as one. */
+export function describeCommandFailure(error: unknown): string {
+  if (error instanceof Error && 'code' in error && 'hint' in error && typeof error.hint === 'string') {
+    return `expense-server: error: ${error.message} (${String(error.code)})\nhint: ${error.hint}\n`;
   }
-  await rename(staging, dataDir);
-  say(
-    `restored ${resolve(file)} into ${dataDir}${kept ? ` (the previous directory is kept as ${kept})` : ''}; start the server on it`,
-  );
+  return `expense-server: ${error instanceof Error ? error.message : String(error)}\n`;
 }
 
 export function registerBackupCommands(program: Command, deps: BackupCommandDeps): void {
   const fail = (error: unknown) => {
-    process.stderr.write(`expense-server: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(describeCommandFailure(error));
     process.exit(1);
   };
   deps

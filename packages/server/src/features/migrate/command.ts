@@ -2,9 +2,9 @@
  * `expense-server migrate-to <postgres url>`: moves an embedded installation (EXPENSE_DATA_DIR) to PostgreSQL
  * (docs/operations.md, "Moving to PostgreSQL").
  *
- * A move is a cut-over, so it refuses while a server runs on the data folder (the state file `backup` uses, with a
- * live pid): a copy taken from a snapshot of a serving folder would leave every later write behind in a folder
- * nobody reads any more. The folder itself is never opened: its files are copied beside it, the copy is opened
+ * A move is a cut-over, so it takes the folder's lock (data-dir-lock.ts) for the whole move and refuses while a
+ * server (or anything else) has it: a copy taken from a snapshot of a serving folder would leave every later write
+ * behind in a folder nobody reads any more. The folder itself is never opened: its files are copied beside it, the copy is opened
  * (and brought to this version's migrations, when it is behind), read, and removed. The target is migrated with
  * the server's own migrations, then filled in one transaction (copy.ts).
  */
@@ -19,9 +19,15 @@ import {
   type ServerConfigInput,
 } from '../../platform/config/config.js';
 import { copyDirectory } from '../../platform/storage/copy-dir.js';
+import {
+  DATA_DIR_LOCK_FILE,
+  DataDirInUseError,
+  type DataDirLock,
+  lockDataDir,
+} from '../../platform/storage/data-dir-lock.js';
 import type { Database } from '../../platform/storage/database.js';
 import { isPostgresUrl, migrate, openDatabase } from '../../platform/storage/index.js';
-import { runningServer, SERVER_STATE_FILE } from '../backup/admin.js';
+import { SERVER_STATE_FILE } from '../backup/admin.js';
 import { type CopyOptions, copyDatabase, type MigrateReport } from './copy.js';
 import { MigrateError, redactUrl } from './errors.js';
 
@@ -36,13 +42,17 @@ export interface MigrateToOptions {
 
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
 
-async function refuseWhileServing(dataDir: string, when: string): Promise<void> {
-  const server = await runningServer(dataDir);
-  if (server) {
+/** The folder's lock, held for the whole move: no server starts on it while it is read. */
+async function lockSource(dataDir: string): Promise<DataDirLock> {
+  try {
+    return await lockDataDir(dataDir);
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
     throw new MigrateError(
       'migrate_server_running',
-      `A server (pid ${server.pid}) ${when} on ${dataDir}: a move made now would leave its later writes behind. Nothing was copied.`,
-      'Stop the server (Ctrl-C, or SIGTERM to its pid), run migrate-to again, then start the server with DATABASE_URL set to the target.',
+      `A server or another command (pid ${error.holder.pid}, ${error.holder.command}) has ${dataDir} open: a move made now would leave its later writes behind. Nothing was copied.`,
+      `Stop the server (Ctrl-C, or SIGTERM to pid ${error.holder.pid}), run migrate-to again, then start the server with DATABASE_URL set to the target.`,
+      { cause: error },
     );
   }
 }
@@ -94,7 +104,7 @@ export async function migrateTo(
       'Name the folder the server runs on with --data-dir or EXPENSE_DATA_DIR (default ./.expense/data).',
     );
   }
-  await refuseWhileServing(dataDir, 'runs');
+  const lock = await lockSource(dataDir);
   say(`moving the embedded database in ${dataDir} to ${redactUrl(targetUrl)}`);
   const snapshot = `${dataDir}.migrate-to-${stamp()}`;
   let source: Database | undefined;
@@ -108,8 +118,8 @@ export async function migrateTo(
         { cause: error },
       );
     });
-    await refuseWhileServing(dataDir, 'started while the folder was read');
     await rm(join(snapshot, SERVER_STATE_FILE), { force: true });
+    await rm(join(snapshot, DATA_DIR_LOCK_FILE), { force: true });
     let behind: number;
     try {
       source = await openDatabase({ dataDir: snapshot, migrate: false });
@@ -143,6 +153,7 @@ export async function migrateTo(
     await target?.close().catch(() => {});
     await source?.close().catch(() => {});
     await rm(snapshot, { recursive: true, force: true });
+    await lock.release();
   }
 }
 

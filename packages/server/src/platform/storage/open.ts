@@ -1,3 +1,4 @@
+import { lockDataDir } from './data-dir-lock.js';
 import type { Database } from './database.js';
 import type { Engine, StorageLogger } from './engine.js';
 import { StorageError } from './errors.js';
@@ -87,12 +88,26 @@ async function openEngine(config: OpenDatabaseConfig): Promise<Engine> {
   }
   const template =
     config.migrate === false ? undefined : (config.memoryTemplate ?? process.env[PGLITE_TEMPLATE_ENV]);
-  return openPglite({
-    dataDir: url ?? config.dataDir ?? DEFAULT_DATA_DIR,
-    ...(config.embeddedMaxMemoryMb === undefined ? {} : { maxMemoryMb: config.embeddedMaxMemoryMb }),
-    ...(template ? { template } : {}),
-    ...(config.logger ? { logger: config.logger } : {}),
-  });
+  const dataDir = url ?? config.dataDir ?? DEFAULT_DATA_DIR;
+  // One process per data directory, for as long as it is open (data-dir-lock.ts).
+  const lock = dataDir === MEMORY_URL ? undefined : await lockDataDir(dataDir);
+  let engine: Engine;
+  try {
+    engine = await openPglite({
+      dataDir,
+      ...(config.embeddedMaxMemoryMb === undefined ? {} : { maxMemoryMb: config.embeddedMaxMemoryMb }),
+      ...(template ? { template } : {}),
+      ...(config.logger ? { logger: config.logger } : {}),
+    });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+  if (lock) {
+    const close = engine.close.bind(engine);
+    engine.close = () => close().finally(() => lock.release());
+  }
+  return engine;
 }
 
 /** Opens the configured database and (unless `migrate: false`) brings its schema up to date. */

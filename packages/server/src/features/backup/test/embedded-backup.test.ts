@@ -1,7 +1,7 @@
 // Issue 40: backups of the embedded engine while it serves. A backup taken through the running server while 4
 // writers write restores (into an empty directory, through `expense-server restore`) to a server that holds every
-// write acknowledged before the backup began; restore refuses while a server runs on the target and into a
-// directory that is not empty. Scheduled backups rotate (EXPENSE_BACKUP_EVERY=1s, KEEP=2): asserted on the files.
+// write acknowledged before the backup began; restore refuses while a server runs on the target (its lock) and
+// into a directory that is not empty. Scheduled backups rotate (EXPENSE_BACKUP_EVERY=1s, KEEP=2): asserted on the files.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -96,7 +96,8 @@ describe('backups of the embedded engine', () => {
       // Not while a server runs on the target, not into a directory that is not empty.
       const busy = await cli(['restore', file, '--replace'], { EXPENSE_DATA_DIR: dataDir });
       expect(busy.code).not.toBe(0);
-      expect(busy.out).toMatch(/runs on/);
+      expect(busy.out).toMatch(/\(data_dir_in_use\)/);
+      expect(busy.out).toContain(`pid ${server.pid}`);
     } finally {
       stop = true;
       await server.stop();
