@@ -13,6 +13,7 @@ import { signOfTable, type Understood, understand } from './csv/generic.js';
 import { detectDecimalComma } from './csv/looks.js';
 import { findColumn, normalise, parseMapArgs, resolveMapping } from './csv/mapping.js';
 import { CsvSyntaxError } from './csv/parse.js';
+import { partiesOf } from './csv/parties.js';
 import { PRESET_NAMES, type Preset, presetNamed } from './csv/presets.js';
 import { type NamedPreset, NotThatLayout, type Recognition, recognise } from './csv/recognise.js';
 import { assignRoles } from './csv/roles.js';
@@ -462,6 +463,12 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       ? { name: generic.name, title: generic.preset.title, recognised: true }
       : undefined;
 
+  const counterpartyGiven = (request.map ?? []).some((m) => /=\s*counterparty\s*$/i.test(m));
+  const parties = budget || counterpartyGiven ? undefined : partiesOf(header, records);
+  if (parties)
+    notes.push(
+      `Counterparty: the side of ${header[parties.payer]} / ${header[parties.payee]} that is not ${parties.holder}.`,
+    );
   const identity = rowIdentity(
     header,
     own,
@@ -478,6 +485,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
         ...(fee ? { fee } : {}),
         rowIdentity: identity,
         card: card || cardByEvidence,
+        ...(parties ? { parties } : {}),
       });
   if (validation.problems.length) {
     const n = validation.problems.length;

@@ -75,6 +75,12 @@ export function understand(header: string[], records: CsvRecord[], context: stri
     }
     return why;
   };
+  // A first or last row with a date and money and nothing else, in a table whose rows say what they are: the
+  // balance a statement opens or closes with (LCL ends its headerless file so).
+  const bare = (values: string[]) =>
+    values.every((v, i) => i === roles.date || money.includes(i) || v.trim() === '');
+  const edges = new Set([records[0]?.values, records.at(-1)?.values]);
+  const worded = records.length >= 3 && records.filter((r) => !bare(r.values)).length >= records.length - 2;
   const judge = (values: string[]): string | undefined => {
     if (roles.status !== undefined) {
       const why = statusOf(values[roles.status] ?? '');
@@ -85,6 +91,7 @@ export function understand(header: string[], records: CsvRecord[], context: stri
     const pending = dated ? undefined : statusOf(date);
     if (pending) return `${head[roles.date!]} is ${pending}`;
     if (texts.some((i) => OPENING.test(values[i] ?? ''))) return 'a balance line';
+    if (worded && edges.has(values) && bare(values)) return 'a balance line';
     if (!dated) {
       if (BALANCE_LINE.test(values.map(headerKey).join(' '))) return 'a balance line';
       const amounts = [roles.amount, roles.out, roles.in].filter((i): i is number => i !== undefined);

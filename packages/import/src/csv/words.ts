@@ -27,6 +27,7 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'date',
     'transaction date',
     'transaktionsdatum',
+    'verrichtingsdatum',
     'trans date',
     'trans. date',
     'booking date',
@@ -134,6 +135,7 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
   out: [
     'debit',
     'debit amount',
+    'amount debit',
     'debits',
     'paid out',
     'money out',
@@ -182,6 +184,7 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
   in: [
     'credit',
     'credit amount',
+    'amount credit',
     'credits',
     'paid in',
     'money in',
@@ -351,6 +354,13 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'sender',
     'receiver',
     'name of sender/receiver',
+    'zleceniodawca',
+    'saajan nimi',
+    'zahlungspflichtige',
+    'betaler',
+    'avsender',
+    'afsender',
+    'remitter',
     'navn',
     'namn',
   ],
@@ -576,20 +586,27 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
 
 /** A header cell as compared: no case, accents, a unit in brackets, `#`, surrounding punctuation or doubled spaces. */
 export function headerKey(cell: string): string {
-  return cell
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/ß/g, 'ss')
-    .replace(/ø/g, 'o')
-    .replace(/æ/g, 'ae')
-    .replace(/ł/g, 'l')
-    .replace(/\s*\([^)]*\)\s*$/g, '')
-    .replace(/_/g, ' ')
-    .replace(/^[#*'"\s]+|[:*'"\s.#]+$/g, '')
-    .replace(/(?<=[a-z])[\s_-]*\d$/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    cell
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/ß/g, 'ss')
+      .replace(/ø/g, 'o')
+      .replace(/æ/g, 'ae')
+      .replace(/ł/g, 'l')
+      // A unit in brackets goes (`Betrag (EUR)`); a side stays (`Amount (debit)` is not `Amount (credit)`).
+      .replace(/\s*\(([^)]*)\)\s*$/g, (_m, inner: string) =>
+        /^(?:debit|credit|dr|cr)$/i.test(inner.trim()) ? ` ${inner.trim()}` : '',
+      )
+      // German gender endings: `Zahlungsempfänger*in`, `Zahlungspflichtige*r`.
+      .replace(/(?<=[a-z])(?:\*|:)(?:r|in|innen)$/, '')
+      .replace(/_/g, ' ')
+      .replace(/^[#*'"\s]+|[:*'"\s.#]+$/g, '')
+      .replace(/(?<=[a-z])[\s_-]*\d$/, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 const KEYED = new Map<Role, Map<string, number>>(
@@ -795,3 +812,45 @@ export const settlesCard = (text: string): boolean => CARD_SIDE.test(text) || CA
 /** The words of a line that carries a balance or a total, not a movement. */
 export const BALANCE_LINE =
   /\b(?:opening|closing|beginning|ending|start(?:ing)?|end|previous|new|old|current|available)\s+balance\b|\bbalance\s+(?:brought|carried)\s+forward\b|\b(?:alter|neuer|aktueller)\s+kontostand\b|\bkontostand\b|\b(?:anfangs|end|schluss)saldo\b|\b(?:begin|eind)saldo\b|\bsaldo\s+(?:inicial|anterior|final|iniziale|finale|precedente|poczatkowe|koncowe|inicio|fim)\b|\bsolde\s+(?:initial|final|precedent|précédent|au)\b|\b(?:ingaende|utgaende|ingående|utgående)\s+saldo\b|\btotals?\b|\bsumme\b|\btotaal\b|\bsubtotal\b/i;
+
+/** The header words of a column of who pays and of who is paid, when a file has both (the holder is one side). */
+export const PAYER_WORDS = new Set(
+  [
+    'payer',
+    'payer name',
+    'maksaja',
+    'zahlungspflichtige',
+    'zahlungspflichtiger',
+    'auftraggeber',
+    'nadawca',
+    'zleceniodawca',
+    'avsandare',
+    'avsender',
+    'afsender',
+    'betaler',
+    'ordenante',
+    'sender',
+    'remitter',
+  ].map(headerKey),
+);
+export const PAYEE_WORDS = new Set(
+  [
+    'payee',
+    'payee name',
+    'saaja',
+    'saajan nimi',
+    'maksunsaaja',
+    'empfanger',
+    'zahlungsempfanger',
+    'begunstigter',
+    'odbiorca',
+    'mottagare',
+    'modtager',
+    'mottaker',
+    'beneficiario',
+    'beneficiary',
+    'beneficiaire',
+    'recipient',
+    'receiver',
+  ].map(headerKey),
+);

@@ -1,6 +1,7 @@
 import { type DateFormat, isoDate, normaliseAmount } from '../csv/dialect.js';
 import type { Mapping } from '../csv/mapping.js';
 import type { CsvRecord } from '../csv/parse.js';
+import { otherParty, type Parties } from '../csv/parties.js';
 import { CARD_PAYMENT, directionOf } from '../csv/words.js';
 import { MAX_BATCH_ROWS } from '../send/batches.js';
 import { sha256Hex } from '../send/digest.js';
@@ -62,6 +63,8 @@ export interface ValueOptions {
    * that paid, booked as two legs (see transfers/legs.ts), never income.
    */
   card?: boolean;
+  /** Payer and payee columns with the holder on one side: a row's counterparty is the other side. */
+  parties?: Parties;
 }
 
 /** A preset's filter with its column found: `keep` rows whose value is listed, or `drop` them. */
@@ -217,7 +220,10 @@ export function validateRecords(
     const category = text('category');
     const note = text('note');
     // A row whose payee column is empty (a card purchase among transfers) is named by its description.
-    const counterparty = text('counterparty') ?? (mapping.columns.counterparty === undefined ? null : note);
+    const counterparty =
+      (values.parties && otherParty(record.values, values.parties)) ??
+      text('counterparty') ??
+      (mapping.columns.counterparty === undefined ? null : note);
     const eventId = text('event_id');
     const givenExternal = text('external_id');
 

@@ -1,0 +1,56 @@
+import type { CsvRecord } from './parse.js';
+import { headerKey, PAYEE_WORDS, PAYER_WORDS } from './words.js';
+
+/**
+ * A file with a column of who pays and a column of who is paid (DKB's `Zahlungspflichtige*r` and
+ * `Zahlungsempfänger*in`, S-Pankki's `Maksaja` and `Saajan nimi`) writes the account holder on one side of every
+ * row: the holder is the name found in both columns on most rows, and a row's counterparty is the other side.
+ * Read from the names alone, never from the amount's sign (which a card file may write either way). Pure.
+ */
+
+export interface Parties {
+  payer: number;
+  payee: number;
+  holder: string;
+}
+
+export function partiesOf(header: readonly string[], records: readonly CsvRecord[]): Parties | undefined {
+  const keys = header.map(headerKey);
+  const payer = keys.findIndex((k) => PAYER_WORDS.has(k));
+  const payee = keys.findIndex((k) => PAYEE_WORDS.has(k));
+  if (payer === -1 || payee === -1 || payer === payee) return undefined;
+  const sample = records.slice(0, 500);
+  const sides = new Map<string, { paying: number; paid: number }>();
+  for (const r of sample) {
+    const a = (r.values[payer] ?? '').trim();
+    const b = (r.values[payee] ?? '').trim();
+    if (a !== '') {
+      const s = sides.get(a) ?? { paying: 0, paid: 0 };
+      s.paying++;
+      sides.set(a, s);
+    }
+    if (b !== '' && b !== a) {
+      const s = sides.get(b) ?? { paying: 0, paid: 0 };
+      s.paid++;
+      sides.set(b, s);
+    }
+  }
+  let holder: string | undefined;
+  let most = 0;
+  for (const [name, s] of sides)
+    if (s.paying > 0 && s.paid > 0 && s.paying + s.paid > most) {
+      holder = name;
+      most = s.paying + s.paid;
+    }
+  if (holder === undefined || most * 2 < sample.length) return undefined;
+  return { payer, payee, holder };
+}
+
+/** A row's counterparty: the side that is not the holder (undefined when neither side is the holder). */
+export function otherParty(values: readonly string[], parties: Parties): string | undefined {
+  const a = (values[parties.payer] ?? '').trim();
+  const b = (values[parties.payee] ?? '').trim();
+  if (a === parties.holder && b !== '') return b;
+  if (b === parties.holder && a !== '') return a;
+  return undefined;
+}

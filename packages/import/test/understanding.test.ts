@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { otherParty, partiesOf } from '../src/csv/parties.js';
+import { rolesOf } from '../src/csv/words.js';
+import {
+  detectDateFormat,
+  ImportError,
+  type ImportHooks,
+  type LedgerRow,
+  parseTimestamp,
+  prepareImport,
+} from '../src/index.js';
+
+// What the second corpus taught the general reader, each held on its own (the corpus holds the whole files).
+
+const corpusHooks: ImportHooks = {
+  chooseDateFormat: async (_formats, example) => {
+    throw new Error(`dates read two ways: ${example}`);
+  },
+  workspaceCurrency: async () => 'USD',
+  account: async (named) => named ?? 'asked',
+};
+const bytes = (text: string) => new TextEncoder().encode(text);
+const read = async (text: string, fileName = 'export.csv') => {
+  const p = await prepareImport({ fileName, bytes: bytes(text) }, corpusHooks);
+  return (p.rows as LedgerRow[]).map((r) => [r.ts.slice(0, 10), r.amount, r.counterparty]);
+};
+
+describe('header words', () => {
+  it('keep the side a bracket names and drop a unit', () => {
+    expect(rolesOf('Amount (debit)')).toContain('out');
+    expect(rolesOf('Amount (credit)')).toContain('in');
+    expect(rolesOf('Betrag (EUR)')).toContain('amount');
+  });
+  it('read a header of two names for one column and gendered German words', () => {
+    expect(rolesOf('Sender / Empfänger')).toContain('payee');
+    expect(rolesOf('Saaja/Maksaja')).toContain('payee');
+    expect(rolesOf('Zahlungsempfänger*in')).toContain('payee');
+    expect(rolesOf('Account #')).toContain('account');
+  });
+});
+
+describe('payer and payee columns', () => {
+  it('name the side that is not the holder, whichever way the money goes', () => {
+    const header = ['Datum', 'Maksaja', 'Saajan nimi', 'Summa'];
+    const records = [
+      ['16.03.2026', 'MATTI M', 'PRISMA', '-32,40'],
+      ['15.03.2026', 'ACME OY', 'MATTI M', '2450,00'],
+      ['11.03.2026', 'MATTI M', 'ELISA OYJ', '-79,90'],
+    ].map((values, i) => ({ line: i + 2, values }));
+    const parties = partiesOf(header, records)!;
+    expect(parties.holder).toBe('MATTI M');
+    expect(records.map((r) => otherParty(r.values, parties))).toEqual(['PRISMA', 'ACME OY', 'ELISA OYJ']);
+  });
+  it('say nothing when no name is on both sides', () => {
+    const records = [
+      { line: 2, values: ['A', 'B'] },
+      { line: 3, values: ['C', 'D'] },
+    ];
+    expect(partiesOf(['Payer', 'Payee'], records)).toBeUndefined();
+  });
+});
+
+describe('dates', () => {
+  it('take a zone abbreviation as its offset', () => {
+    expect(parseTimestamp('2026-03-16 18:22:10 EDT')).toEqual({
+      ok: true,
+      value: '2026-03-16T18:22:10-04:00',
+    });
+    expect(parseTimestamp('2026-03-16 18:22 XYZ')).toEqual({ ok: true, value: '2026-03-16T18:22' });
+  });
+  it('stay ambiguous on their own when no day is past the 12th', () => {
+    expect(detectDateFormat(['03/03/2026', '05/03/2026', '11/03/2026']).kind).toBe('ambiguous');
+  });
+  it('are day-first in a file whose amounts have decimal commas', async () => {
+    expect(
+      await read(
+        'Datum;Omschrijving;Bedrag\n03/03/2026;Bakker;-4,50\n05/03/2026;Loon;1200,00\n11/03/2026;Huur;-650,00\n',
+      ),
+    ).toEqual([
+      ['2026-03-03', '-4.50', 'Bakker'],
+      ['2026-03-05', '1200.00', 'Loon'],
+      ['2026-03-11', '-650.00', 'Huur'],
+    ]);
+  });
+  it('are asked for when the amounts have decimal points', async () => {
+    await expect(
+      read('Date,Description,Amount\n03/03/2026,Bakery,-4.50\n05/03/2026,Salary,1200.00\n'),
+    ).rejects.toThrow(/dates read two ways/);
+  });
+});
+
+describe('headerless files', () => {
+  it('tell money out from money in by the card payments written in one of them', async () => {
+    expect(
+      await read(
+        '2026-03-03,SAFEWAY,45.67,\n2026-03-08,PAYMENT THANK YOU,,500.00\n2026-03-11,SHOPPERS,23.10,\n',
+      ),
+    ).toEqual([
+      ['2026-03-03', '-45.67', 'SAFEWAY'],
+      ['2026-03-08', '500.00', 'PAYMENT THANK YOU'],
+      ['2026-03-11', '-23.10', 'SHOPPERS'],
+    ]);
+  });
+  it('refuse two money columns that nothing tells apart, naming the option', async () => {
+    const refused = await read(
+      '2026-03-03,SAFEWAY,45.67,\n2026-03-08,ACME PAYROLL,,500.00\n2026-03-11,SHOPPERS,23.10,\n',
+    ).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ImportError);
+    expect((refused as ImportError).message + (refused as ImportError).hint).toMatch(/--columns/);
+  });
+  it('leave out a closing balance line of a date and an amount only', async () => {
+    const p = await prepareImport(
+      {
+        fileName: 'lcl.csv',
+        bytes: bytes(
+          '16/03/2026;-45,67;Carte;;CB MONOPRIX;;\n14/03/2026;2100,00;Virement;;VIR ACME;;\n31/03/2026;2054,33;;;;;\n',
+        ),
+      },
+      corpusHooks,
+    );
+    expect(p.rows).toHaveLength(2);
+    expect(p.left.map((l) => l.reason)).toEqual(['a balance line']);
+  });
+});
