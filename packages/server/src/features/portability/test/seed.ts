@@ -1,11 +1,23 @@
-// A generated workspace for the portability suites: a few thousand ledger entries over 18 months in two
+// A generated workspace for the portability suites: thousands of ledger entries spread over 18 months in two
 // currencies (income, spending, balanced transfers, text a spreadsheet would run), budget lines, account metadata,
 // settings, and a change history written through the SQL API.
+import { REPORT_KINDS } from '@expense/wire/reports';
 import { expect } from 'vitest';
 import type { Live, TestUser } from '../../sql/test/setup.js';
 
 export const RANGE = { from: '2025-01-01', to: '2026-06-30' };
-export const REPORT_KINDS = ['spend_by_category', 'budget_vs_actual', 'balances', 'monthly_trend'] as const;
+
+/** The whole range, then each of its months (first and last day). */
+export function reportRanges(): { from: string; to: string }[] {
+  const ranges = [RANGE];
+  for (let month = new Date(`${RANGE.from}T00:00:00Z`); month.toISOString() < RANGE.to; ) {
+    const next = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
+    const last = new Date(next.getTime() - 86_400_000);
+    ranges.push({ from: month.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) });
+    month = next;
+  }
+  return ranges;
+}
 
 /** Seeds `entries` generated rows as the owner, and a history of API writes on top. */
 export async function seedWorkspace(
@@ -17,7 +29,7 @@ export async function seedWorkspace(
   await live.db.query(
     `INSERT INTO public.ledger_entries
        (workspace_id, ts, account_id, amount, currency, kind, category, counterparty, note, external_id)
-     SELECT $1, timestamptz '2025-01-01 08:00:00+00' + g * interval '263 minutes',
+     SELECT $1, timestamptz '2025-01-01 08:00:00+00' + g * (interval '545 days' / $2::int),
             (ARRAY['checking', 'savings', 'card'])[1 + g % 3],
             CASE WHEN g % 10 = 0 THEN round(1000 + (g % 97) * 13.37, 2) ELSE -round(1 + (g * 37 % 20000) / 100.0, 2) END,
             CASE WHEN g % 7 = 0 THEN 'USD' ELSE 'EUR' END,
@@ -63,7 +75,10 @@ export async function seedWorkspace(
   );
 }
 
-/** Every report kind over the range, in the workspace, without the parts that name the time of asking. */
+/**
+ * Every report kind (the contract's list) over the whole range and over each month of it, in the workspace, without
+ * the parts that name the time of asking.
+ */
 export async function reports(
   live: Live,
   key: string,
@@ -71,12 +86,18 @@ export async function reports(
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const kind of REPORT_KINDS) {
-    const res = await live.request('GET', `/v1/reports/${kind}?from=${RANGE.from}&to=${RANGE.to}`, {
-      key,
-      headers: { 'x-workspace-id': workspaceId },
-    });
-    expect(res.status, res.text).toBe(200);
-    out[kind] = { rows: res.body.data.rows, currency: res.body.data.currency, fx: res.body.data.fx };
+    for (const { from, to } of reportRanges()) {
+      const res = await live.request('GET', `/v1/reports/${kind}?from=${from}&to=${to}`, {
+        key,
+        headers: { 'x-workspace-id': workspaceId },
+      });
+      expect(res.status, res.text).toBe(200);
+      out[`${kind} ${from}..${to}`] = {
+        rows: res.body.data.rows,
+        currency: res.body.data.currency,
+        fx: res.body.data.fx,
+      };
+    }
   }
   return out;
 }
