@@ -9,6 +9,8 @@ import type { CsvRecord } from './parse.js';
 const IBAN = /\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)\b/g;
 const NUMBER_LINE =
   /\b(?:account|a\/c|konto(?:nummer)?|kontonr|rekening(?:nummer)?|compte|cuenta|conto|conta|rachunek|numer rachunku|tilinumero|card|carte|karte(?:nnummer)?|tarjeta)\b[^\d\n*•…]{0,40}?((?:\d[\d -]{4,30}\d(?:[A-Z]\d+)*)|(?:(?:[*•]{2,}|[xX]{2,}|\.{3}|…)[\d -]*\d{4}))/i;
+const BALANCE_WORDS = /\b(?:balance|saldo|solde|kontostand|stand)\b/i;
+const NUMBER_WORD = /\b(?:number|no|nr|nummer|num[eé]ro|numer|n[uú]mero)\b|#/i;
 /** A preamble cell that is nothing but an account number (`="000123456789"`). */
 const NUMBER_CELL = /^[="']*(\d{8,20})["']*$/;
 
@@ -41,11 +43,18 @@ export function ibanInLines(lines: readonly string[]): string | undefined {
 
 /** The account number named in some lines of text (`Account: 12345678`, `="000123456789"`), if exactly one. */
 export function numberInLines(lines: readonly string[]): string | undefined {
-  const found = new Set<string>();
+  let found = new Set<string>();
+  const numbered = new Set<string>();
   for (const line of lines) {
     const m = NUMBER_LINE.exec(line);
-    if (m) found.add(cleaned(m[1]!).replace(/\s/g, ''));
+    // `Account Balance as of March 17 2026` names a balance and a date, not the account.
+    if (!m || BALANCE_WORDS.test(m[0])) continue;
+    const number = cleaned(m[1]!).replace(/\s/g, '');
+    found.add(number);
+    if (NUMBER_WORD.test(line)) numbered.add(number);
   }
+  // Two candidates: the one its line calls a number (`Account Number:`) is the account.
+  if (found.size > 1 && numbered.size === 1) found = numbered;
   if (found.size === 0)
     for (const line of lines)
       for (const cell of line.split(/[;,\t]/)) {

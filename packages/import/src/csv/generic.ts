@@ -92,11 +92,10 @@ export function understand(header: string[], records: CsvRecord[], context: stri
     if (pending) return `${head[roles.date!]} is ${pending}`;
     if (texts.some((i) => OPENING.test(values[i] ?? ''))) return 'a balance line';
     if (worded && edges.has(values) && bare(values)) return 'a balance line';
-    if (!dated) {
-      if (BALANCE_LINE.test(values.map(headerKey).join(' '))) return 'a balance line';
-      const amounts = [roles.amount, roles.out, roles.in].filter((i): i is number => i !== undefined);
-      if (amounts.every((i) => (values[i] ?? '').trim() === '')) return 'not a movement';
-    }
+    if (!dated && BALANCE_LINE.test(values.map(headerKey).join(' '))) return 'a balance line';
+    // No amount at all (a card hold whose sum is in a column of its own, a line of text): nothing to book.
+    const amounts = [roles.amount, roles.out, roles.in].filter((i): i is number => i !== undefined);
+    if (amounts.every((i) => (values[i] ?? '').trim() === '')) return 'not a movement';
     return undefined;
   };
   // Each row is judged once, for the evidence of signs and for the rows alike.
@@ -139,8 +138,10 @@ const SYMBOLS: Record<string, string> = { '€': 'EUR', '£': 'GBP', zł: 'PLN',
 function currencyOf(headers: string[], cells: string[], context: string): string | undefined {
   const found = new Set<string>();
   for (const h of headers) {
-    // `Amount (GBP)`, `Umsatz in EUR`, `Belastung CHF`, `EUR Betrag`.
-    const code = /\(([A-Z]{3})\)|\bin ([A-Z]{3})\b|(?:^|[\s_-])([A-Z]{3})$|^([A-Z]{3})[\s_-]/.exec(h.trim());
+    // `Amount (GBP)`, `Umsatz in EUR`, `Belastung CHF`, `CAD$`, `EUR Betrag`.
+    const code = /\(([A-Z]{3})\)|\bin ([A-Z]{3})\b|(?:^|[\s_-])([A-Z]{3})[$€£]?$|^([A-Z]{3})[\s_-]/.exec(
+      h.trim(),
+    );
     const named = code && (code[1] ?? code[2] ?? code[3] ?? code[4]);
     if (named && CODES.has(named)) found.add(named);
     for (const [sym, c] of Object.entries(SYMBOLS)) if (h.toLowerCase().includes(sym)) found.add(c);

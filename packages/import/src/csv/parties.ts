@@ -20,6 +20,12 @@ export function partiesOf(header: readonly string[], records: readonly CsvRecord
   const payee = keys.findIndex((k) => PAYEE_WORDS.has(k));
   if (payer === -1 || payee === -1 || payer === payee) return undefined;
   const sample = records.slice(0, 500);
+  // Names, not account numbers (Nordea's `Avsändare` and `Mottagare` hold accounts).
+  const named = (i: number) => {
+    const cells = sample.map((r) => (r.values[i] ?? '').trim()).filter((c) => c !== '');
+    return cells.filter((c) => /\p{L}/u.test(c)).length * 2 >= cells.length && cells.length > 0;
+  };
+  if (!named(payer) || !named(payee)) return undefined;
   const sides = new Map<string, { paying: number; paid: number }>();
   for (const r of sample) {
     const a = (r.values[payer] ?? '').trim();

@@ -260,6 +260,8 @@ export function assignRoles(header: string[], records: CsvRecord[]): RolesResult
     let best = -1;
     profiles.forEach((p, i) => {
       if (used.has(i) || p.filled === 0 || p.digitsOnly === p.filled || p.dates > 0 || isMoney(p)) return;
+      // A column its header calls a type, a category or a status says what kind of row it is, never who.
+      if (said[i]!.some((r) => r === 'type' || r === 'category' || r === 'status')) return;
       const b = profiles[best];
       // The most different values, then the longest: a merchant's words, not a type (`EFTPOS DEBIT`, `POS`).
       if (
