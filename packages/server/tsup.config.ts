@@ -1,7 +1,12 @@
 import { defineConfig, type Options } from 'tsup';
 
 const server: Options = {
-  entry: ['src/index.ts', 'src/bin.ts'],
+  // The import read pool's worker is an entry of its own (src/features/imports/read-pool.ts starts it from dist/).
+  entry: {
+    index: 'src/index.ts',
+    bin: 'src/bin.ts',
+    'import-read-worker': 'src/features/imports/read-worker.ts',
+  },
   format: ['esm', 'cjs'],
   // @expense/wire and @expense/mcp are private: bundle their code and inline their types.
   noExternal: ['@expense/wire', '@expense/mcp'],

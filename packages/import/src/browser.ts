@@ -13,5 +13,6 @@ export { prepareImport } from './prepare.js';
 export { buildInsert, idempotencyKey, MAX_BATCH_ROWS, planBatches } from './send/batches.js';
 export { sha256Hex } from './send/digest.js';
 export { BatchFailed, runBatches } from './send/run.js';
+export { fileRows, transfersLine } from './transfers/booked.js';
 export { CLEARING_ACCOUNT } from './transfers/legs.js';
 export { pairedBatches, pairedFingerprint, pairWithWorkspace } from './transfers/sql.js';

@@ -61,7 +61,15 @@ export {
   runBatches,
   type SqlResultData,
 } from './send/run.js';
-export { CLEARING_ACCOUNT, cardPaymentLegs, cardPaymentsOn, PAIR_WINDOW_DAYS } from './transfers/legs.js';
+export { fileRows, type TransferBooked, transfersLine } from './transfers/booked.js';
+export {
+  CLEARING_ACCOUNT,
+  cardPaymentLegs,
+  cardPaymentsOn,
+  clearingLegOf,
+  isClearingId,
+  PAIR_WINDOW_DAYS,
+} from './transfers/legs.js';
 export { type Paired, pairTransfers, type TransferStep, type WorkspaceEntry } from './transfers/pair.js';
 export {
   pairedBatches,

@@ -32,6 +32,8 @@ export interface Batch<R extends ImportRow = LedgerRow> {
   rows: R[];
   /** A statement of its own instead of the rows' INSERT (a transfer's step, transfers/sql.ts). */
   sql?: string;
+  /** A transfer's step: what it does with its row, and the account on the other side. */
+  transfer?: { kind: 'paired' | 'moved'; with: string };
 }
 
 /** Room for the VALUES rows of one statement, under the server's 100,000-character SQL limit. */

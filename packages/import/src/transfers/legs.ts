@@ -36,6 +36,10 @@ export function cardPaymentLegs(row: LedgerRow): [LedgerRow, LedgerRow] {
   ];
 }
 
+/** Whether an external_id is a clearing leg's (the other side of the row whose external_id it extends). */
+export const isClearingId = (externalId: string | null | undefined): boolean =>
+  externalId?.endsWith(OTHER_SIDE) === true;
+
 /** The clearing leg this import adds for `leg`, if `row` is one: its external_id names the leg's. */
 export const clearingLegOf = (row: LedgerRow): string | undefined =>
   row.account_id === CLEARING_ACCOUNT && row.external_id.endsWith(OTHER_SIDE)

@@ -95,7 +95,16 @@ export function stepSql(step: TransferStep): string {
 
 /** The steps as batches after the row batches (`first` is the next batch index), each one row of the file. */
 export function stepBatches(steps: TransferStep[], first: number): Batch<LedgerRow>[] {
-  return steps.map((step, i) => ({ index: first + i, probe: false, rows: [step.row], sql: stepSql(step) }));
+  return steps.map((step, i) => ({
+    index: first + i,
+    probe: false,
+    rows: [step.row],
+    sql: stepSql(step),
+    transfer:
+      step.kind === 'pair'
+        ? { kind: 'paired' as const, with: step.entry.account_id }
+        : { kind: 'moved' as const, with: step.from },
+  }));
 }
 
 /** Runs the lookups through `read` (a SELECT in the workspace) and pairs the rows with what they found. */

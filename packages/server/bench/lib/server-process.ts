@@ -7,6 +7,8 @@ export interface ServerProcessOptions {
   env: Record<string, string>;
   /** `dist` runs the built bin (what users run); `source` runs src/bin.ts through tsx (no build needed). */
   build?: 'dist' | 'source';
+  /** Another built bin to run instead of dist/bin.js (a build of an earlier commit, to compare with). */
+  bin?: string;
   /** Extra node flags, e.g. --cpu-prof. */
   nodeArgs?: string[];
   startTimeoutMs?: number;
@@ -41,7 +43,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const build = options.build ?? defaultBuild();
   const args =
     build === 'dist'
-      ? [...(options.nodeArgs ?? []), SERVER_BIN_DIST, 'start']
+      ? [...(options.nodeArgs ?? []), options.bin ?? SERVER_BIN_DIST, 'start']
       : [
           '--conditions=@expense/source',
           '--import',

@@ -219,7 +219,7 @@ function importCore() {
  * @property {number | null} progress
  * @property {ImportPreview | null} preview
  * @property {boolean} importing
- * @property {{ summary: import('../types/import-core').ImportSummary, changeId: string | null } | null} done
+ * @property {{ summary: import('../types/import-core').ImportSummary, changeId: string | null, transfers: string | null } | null} done
  * @property {ApiError | null} error
  * @property {import('../types/import-core').RowProblem[]} problems
  */
@@ -383,7 +383,10 @@ export class ImportPage extends Component {
           toAdd: dry.inserted,
           present: dry.skipped,
           transfers: transfersOf(core, paired),
-          rows: [...paired.rows, ...paired.steps.map((step) => step.row)].sort((a, b) => a.line - b.line),
+          // The file's rows: a clearing leg is the other side of one of them (its line says so above).
+          rows: core
+            .fileRows([...paired.rows, ...paired.steps.map((step) => step.row)])
+            .sort((a, b) => a.line - b.line),
         },
       });
     } catch (error) {
@@ -418,7 +421,14 @@ export class ImportPage extends Component {
           changeGroup: { id: crypto.randomUUID(), label: `import ${preview.name}` },
         },
       );
-      this.setState({ done: { summary, changeId: changeIds.at(-1) ?? null }, preview: null });
+      this.setState({
+        done: {
+          summary,
+          changeId: changeIds.at(-1) ?? null,
+          transfers: core.transfersLine(summary.transfers) ?? null,
+        },
+        preview: null,
+      });
     } catch (error) {
       const cause = error instanceof core.BatchFailed ? error.cause : error;
       const problem = problemOf(cause);
@@ -507,8 +517,8 @@ export class ImportPage extends Component {
       ${
         done
           ? html`<${Notice} kind="success">Imported ${done.summary.inserted} ${done.summary.inserted === 1 ? 'row' : 'rows'}${
-              done.summary.skipped ? `; ${done.summary.skipped} already there were skipped` : ''
-            }.${
+              done.transfers ? ` (${done.transfers})` : ''
+            }${done.summary.skipped ? `; ${done.summary.skipped} already there were skipped` : ''}.${
               done.changeId
                 ? html` One change in <a href="#/activity">Activity</a>: <${ChangeId} id=${done.changeId} />.`
                 : ''

@@ -1,12 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   buildInsert,
+  clearingLegOf,
+  fileRows,
   ImportError,
   type LedgerRow,
   type PreparedImport,
   pairedBatches,
   pairWithWorkspace,
-  prepareImport,
+  type TransferBooked,
+  transfersLine,
 } from '@expense/import';
 import {
   API_ROUTES,
@@ -36,9 +39,12 @@ import { redeemConfirmation } from '../sql/confirm-tokens.js';
 import { clientGone } from '../sql/deadline.js';
 import type { SqlRequest } from '../sql/service.js';
 import { WorkspaceResolution } from '../sql/workspace.js';
+import { ReadBusyError, readPool } from './read-pool.js';
+import { DATE_ORDER } from './read-protocol.js';
 
 /**
- * POST /v1/imports (issue 37): a bank file's bytes read by @expense/import's prepareImport with hooks that never ask
+ * POST /v1/imports (issue 37): a bank file's bytes read by @expense/import's prepareImport in the read pool's worker
+ * threads (read-pool.ts: off the event loop, bounded) with hooks that never ask
  * (what a person would be asked is a coded refusal naming the query parameter that settles it), then written as
  * the CLI writes it: INSERT ... SELECT FROM VALUES batches of at most 100 rows that skip external_ids already
  * there, each run through the SQL endpoints' own handler (guard, limits, row-level security, history), all in one
@@ -107,6 +113,9 @@ export function importRefusal(error: ImportError): ApiError {
   }
 }
 
+/** Seconds a refused read is told to wait: a file of the limit's size reads in about that. */
+const READ_RETRY_SECONDS = 2;
+
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** A UUID made from a hash (version 4 bits set): the same request key gives the same change group. */
@@ -134,6 +143,15 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES },
       (_request, body, done) => done(null, body),
     );
+
+    /** The workspace's reporting_currency, for a file whose rows name none. */
+    async function workspaceCurrency(workspaceId: string): Promise<string> {
+      const { rows } = await ctx.db.query<{ reporting_currency: string }>(
+        'SELECT reporting_currency FROM public.workspace_settings WHERE workspace_id = $1',
+        [workspaceId],
+      );
+      return rows[0]?.reporting_currency ?? 'USD';
+    }
 
     async function run(call: ImportCall): Promise<{ data: ImportData; replayed: boolean; notes: string[] }> {
       const { principal, query } = call;
@@ -184,7 +202,8 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
       let prepared: PreparedImport;
       try {
-        prepared = await prepareImport(
+        // The file is read off the event loop (read-pool.ts); the one thing it may need of the workspace first.
+        prepared = await readPool().read(
           {
             fileName: name,
             bytes: call.bytes,
@@ -192,24 +211,17 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             ...(options.currency ? { currency: options.currency } : {}),
             ...(options.charges ? { charges: options.charges as 'positive' | 'negative' } : {}),
           },
-          {
-            // Never asks: an ambiguous date order is refused like wrong usage, a card's sign by its code.
-            chooseDateFormat: async (formats, example) => {
-              throw new ApiError(
-                'import_unreadable',
-                `${name}: its dates read two ways (${example}: ${formats.join(' or ')}); nothing was imported.`,
-              );
-            },
-            workspaceCurrency: async () => {
-              const { rows } = await ctx.db.query<{ reporting_currency: string }>(
-                'SELECT reporting_currency FROM public.workspace_settings WHERE workspace_id = $1',
-                [workspaceId],
-              );
-              return rows[0]?.reporting_currency ?? 'USD';
-            },
-          },
+          options.currency ?? (await workspaceCurrency(workspaceId)),
         );
       } catch (error) {
+        if (error instanceof ReadBusyError)
+          throw new ApiError('rate_limited', error.message, {
+            details: { retryAfterSeconds: READ_RETRY_SECONDS },
+            headers: { 'retry-after': String(READ_RETRY_SECONDS) },
+          });
+        // Dates that read two ways: refused like wrong usage, never asked.
+        if (error instanceof ImportError && error.code === DATE_ORDER)
+          throw new ApiError('import_unreadable', error.message);
         if (error instanceof ImportError) throw importRefusal(error);
         throw error;
       }
@@ -320,8 +332,25 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         changeId: string | undefined,
         replayed: boolean,
       ): Promise<{ data: ImportData; replayed: boolean; notes: string[] }> {
-        const toAdd = rows.filter((r) => added.has(r.external_id));
-        const present = rows.filter((r) => !added.has(r.external_id));
+        // The file's rows: a clearing leg is the other side of one of them, told in the transfers' note.
+        const own = fileRows(rows);
+        const toAdd = own.filter((r) => added.has(r.external_id));
+        const present = own.filter((r) => !added.has(r.external_id));
+        const booked: TransferBooked[] = [];
+        for (const row of rows) {
+          const leg = clearingLegOf(row);
+          const of = leg === undefined ? undefined : own.find((r) => r.external_id === leg);
+          if (of && added.has(row.external_id))
+            booked.push({ line: of.line, kind: 'held', with: row.account_id });
+        }
+        for (const step of paired.steps)
+          if (added.has(step.row.external_id))
+            booked.push(
+              step.kind === 'pair'
+                ? { line: step.row.line, kind: 'paired', with: step.entry.account_id }
+                : { line: step.row.line, kind: 'moved', with: step.from },
+            );
+        const transfers = transfersLine(booked.sort((a, b) => a.line - b.line));
         const skipped = [
           ...prepared.left,
           ...present.map((r) => ({ line: r.line, reason: 'already in the workspace' })),
@@ -342,7 +371,12 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reconciliation: r0
             ? { opening: r0.opening, closing: r0.closing, sum: r0.sum, balanced: r0.balanced }
             : null,
-          notes,
+          notes: transfers
+            ? [
+                ...notes,
+                `${toAdd.length} row${toAdd.length === 1 ? '' : 's'} ${dryRun ? 'to add' : 'added'}, ${transfers}.`,
+              ]
+            : notes,
           committed: changeId !== undefined,
           ...(changeId ? { changeId } : {}),
           ...(token ?? {}),

@@ -2,7 +2,7 @@
 // does (batches that skip external_ids already there, one change). On both engines, over real HTTP: the same file
 // gives the same rows as the reader used directly (what the CLI runs), a re-import adds nothing, and what cannot be
 // read right is refused with its code and changes nothing.
-import type { LedgerRow } from '@expense/import';
+import { fileRows, type LedgerRow } from '@expense/import';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -65,15 +65,17 @@ describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
       const dryBody = (await dry.json()) as Json;
       expect(dry.status, JSON.stringify(dryBody)).toBe(200);
       expect(dryBody.data.committed).toBe(false);
-      expect(dryBody.data.rows.add).toBe(expected.length);
-      expect(dryBody.data.toAdd.map(shape)).toEqual(expected.slice(0, 100).map((r) => shape(r as never)));
+      // The file's rows (a card payment's clearing leg is the other side of one of them, not counted).
+      const own = fileRows(expected);
+      expect(dryBody.data.rows.add).toBe(own.length);
+      expect(dryBody.data.toAdd.map(shape)).toEqual(own.slice(0, 100).map((r) => shape(r as never)));
       const before = await count();
       const historyBefore = (await changes()).length;
 
       const done = await post(fixture(file.name), query, { 'idempotency-key': `import-${file.name}` });
       const doneBody = (await done.json()) as Json;
       expect(done.status, JSON.stringify(doneBody)).toBe(200);
-      expect(doneBody.data).toMatchObject({ committed: true, rows: { add: expected.length } });
+      expect(doneBody.data).toMatchObject({ committed: true, rows: { add: own.length } });
       expect(doneBody.data.changeId).toEqual(expect.any(String));
       expect(await count()).toBe(before + expected.length);
       expect((await changes()).length).toBe(historyBefore + 1);
@@ -83,7 +85,7 @@ describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       const again = await (await post(fixture(file.name), query)).json();
       expect(again.data).toMatchObject({ committed: false, rows: { add: 0 } });
-      expect(again.data.skipped.length).toBeGreaterThanOrEqual(expected.length);
+      expect(again.data.skipped.length).toBeGreaterThanOrEqual(own.length);
       expect(await count()).toBe(before + expected.length);
       expect((await changes()).length).toBe(historyBefore + 1);
     },

@@ -1,0 +1,115 @@
+// POST /v1/imports of a 10,000-row bank export (Chase checking's layout, as bench/import.ts writes it) against the
+// built server: each round a fresh workspace, a dry run then the commit, timed from the request to the answer.
+// With --before-bin, the same rounds against another build (an earlier commit's dist/bin.js) to compare with:
+// issue 37 wants the import within 1.2x of before reading the file in the read pool's worker threads.
+//
+//   node --conditions=@expense/source --import tsx bench/import-http.ts [--rows 10000] [--rounds 5]
+//     [--engines postgres,pglite] [--before-bin /path/to/before/dist/bin.js]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freshPostgres } from '@expense/test-kit';
+import { call } from './lib/http.js';
+import { machineInfo } from './lib/machine.js';
+import { arg, log, writeResult } from './lib/results.js';
+import { openForSeeding, type SeededKey, seed } from './lib/seed.js';
+import { startServerProcess } from './lib/server-process.js';
+
+const ROWS = Number(arg('rows', '10000'));
+const ROUNDS = Number(arg('rounds', '5'));
+const ENGINES = arg('engines', 'postgres,pglite').split(',');
+const BEFORE = arg('before-bin', '');
+
+function csv(rows: number): string {
+  const lines = ['Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #'];
+  let balance = 0;
+  for (let i = 0; i < rows; i++) {
+    const day = String((i % 28) + 1).padStart(2, '0');
+    const spend = i % 5 !== 0;
+    const amount = (spend ? -1 : 1) * ((i % 400) + 1 + (i % 100) / 100);
+    balance += amount;
+    lines.push(
+      `${spend ? 'DEBIT' : 'CREDIT'},02/${day}/2026,"SHOP ${i} OAKLAND CA",${amount.toFixed(2)},${spend ? 'DEBIT_CARD' : 'ACH_CREDIT'},${balance.toFixed(2)},,`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (t: number) => Math.round(performance.now() - t);
+
+async function rounds(bin: string | undefined, env: Record<string, string>, key: SeededKey, file: Buffer) {
+  const server = await startServerProcess({
+    env: { ...env, EXPENSE_RATE_PER_SECOND: '100000', EXPENSE_RATE_PER_DAY: '10000000' },
+    ...(bin ? { bin } : {}),
+  });
+  const dry: number[] = [];
+  const commit: number[] = [];
+  try {
+    for (let r = 0; r < ROUNDS; r++) {
+      const ws = await call(server.origin, 'POST', '/v1/workspaces', {
+        key: key.apiKey,
+        body: { name: `import bench ${r} ${Math.random().toString(36).slice(2, 8)}` },
+      });
+      const workspaceId = ws.body?.data?.workspace?.workspaceId as string;
+      if (!workspaceId) throw new Error(`no workspace: ${JSON.stringify(ws.body)}`);
+      for (const [times, query] of [
+        [dry, '?account=checking&dryRun=true'],
+        [commit, '?account=checking'],
+      ] as const) {
+        const started = performance.now();
+        const res = await call(server.origin, 'POST', `/v1/imports${query}`, {
+          key: key.apiKey,
+          rawBody: file,
+          headers: { 'content-type': 'text/csv', 'x-workspace-id': workspaceId },
+          timeoutMs: 600_000,
+        });
+        times.push(ms(started));
+        if (res.status !== 200 || res.body?.data?.rows?.add !== ROWS)
+          throw new Error(`import ${query}: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return { dryRunMs: median(dry), commitMs: median(commit), dryRuns: dry, commits: commit };
+}
+
+const file = Buffer.from(csv(ROWS));
+const work = mkdtempSync(join(tmpdir(), 'expense-bench-import-http-'));
+const runs = [];
+try {
+  for (const engine of ENGINES) {
+    for (const [build, bin] of [
+      ...(BEFORE ? ([['before', BEFORE]] as const) : []),
+      ['after', undefined] as const,
+    ]) {
+      let env: Record<string, string>;
+      let drop = async () => {};
+      if (engine === 'postgres') {
+        const db = await freshPostgres({ prefix: 'expense_bench_import_http' });
+        env = { DATABASE_URL: db.url };
+        drop = () => db.drop();
+      } else env = { EXPENSE_DATA_DIR: join(work, `pglite-${build}`) };
+      try {
+        const s = await openForSeeding(
+          engine === 'postgres' ? { databaseUrl: env.DATABASE_URL! } : { dataDir: env.EXPENSE_DATA_DIR! },
+        );
+        const [key] = await seed(s, { users: 1 });
+        await s.close();
+        const result = { engine, build, rows: ROWS, ...(await rounds(bin, env, key!, file)) };
+        log(
+          `  ${engine} ${build}: dry run ${result.dryRunMs} ms, commit ${result.commitMs} ms (medians of ${ROUNDS})`,
+        );
+        runs.push(result);
+      } finally {
+        await drop();
+      }
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+log(
+  `wrote ${writeResult('import-http', { machine: await machineInfo(), command: `node bench/import-http.ts --rows ${ROWS} --rounds ${ROUNDS}`, runs })}`,
+);
