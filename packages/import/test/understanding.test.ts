@@ -36,6 +36,7 @@ describe('header words', () => {
     expect(rolesOf('Saaja/Maksaja')).toContain('payee');
     expect(rolesOf('Zahlungsempfänger*in')).toContain('payee');
     expect(rolesOf('Account #')).toContain('account');
+    expect(rolesOf('Libellés')).toContain('description');
   });
 });
 
@@ -107,6 +108,23 @@ describe('headerless files', () => {
     ).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ImportError);
     expect((refused as ImportError).message + (refused as ImportError).hint).toMatch(/--columns/);
+  });
+  it('name the counterparty by the text after a column of counter-accounts, without its quotes', async () => {
+    const line = (d: string, iban: string, name: string, amount: string, text: string) =>
+      `${d},NL45ASNB0708091234,${iban},${name},EUR,${amount},'${text}'`;
+    expect(
+      await read(
+        [
+          line('10-03-2026', 'NL20INGB0001234567', 'VATTENFALL', '-60.00', 'Termijnbedrag'),
+          line('14-03-2026', 'BE71096123456769', 'ACME BV', '2000.00', 'Salaris maart'),
+          line('16-03-2026', '', 'ALBERT HEIJN 1234', '-45.67', 'Betaalautomaat ALBERT HEIJN'),
+        ].join('\n'),
+      ),
+    ).toEqual([
+      ['2026-03-10', '-60.00', 'VATTENFALL'],
+      ['2026-03-14', '2000.00', 'ACME BV'],
+      ['2026-03-16', '-45.67', 'ALBERT HEIJN 1234'],
+    ]);
   });
   it('leave out a closing balance line of a date and an amount only', async () => {
     const p = await prepareImport(

@@ -252,6 +252,24 @@ export function assignRoles(header: string[], records: CsvRecord[]): RolesResult
       for (const i of parties) used.add(i);
     }
   }
+  if (header.length === 0 && roles.payee === undefined) {
+    // No header: the text right after a column of the other sides' IBANs is their name (ASN, and the layout
+    // of most Dutch and Belgian exports: counter-account, then its holder).
+    const counter = (p: Profile) =>
+      p.filled > 0 && p.ibans * 2 >= p.filled && !(p.distinct === 1 && p.filled >= rows);
+    const holder = profiles.findIndex(
+      (p, i) =>
+        i > 0 &&
+        i - 1 !== roles.account &&
+        !used.has(i) &&
+        counter(profiles[i - 1]!) &&
+        p.filled > 0 &&
+        p.digitsOnly === 0 &&
+        p.dates === 0 &&
+        p.distinct > 1,
+    );
+    take('payee', found(holder));
+  }
   take('description', found(named('description', isText)));
   take('category', found(named('category', isText)));
   take('reference', found(named('reference', (p) => p.filled > 0)));

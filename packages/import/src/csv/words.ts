@@ -375,7 +375,6 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'description',
     'transaction description',
     'details',
-    'detail',
     'memo',
     'narrative',
     'narration',
@@ -396,6 +395,8 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'libelle',
     'label',
     "libelle de l'operation",
+    // After `Libellé`: a French file with both books its label, its detail goes to the note.
+    'detail',
     "detail de l'ecriture",
     'communication',
     'details',
@@ -630,7 +631,8 @@ const KEYED = new Map<Role, Map<string, number>>(
  */
 function rankIn(key: string, role: Role): number | undefined {
   const ranks = KEYED.get(role)!;
-  const exact = ranks.get(key);
+  // A plural is its word (`Libellés`, `Transactions`), after it.
+  const exact = ranks.get(key) ?? (key.endsWith('s') ? ranks.get(key.slice(0, -1)) : undefined);
   if (exact !== undefined || !key.includes('/')) return exact;
   const parts = key.split(/\s*\/\s*/);
   if (parts.length < 2 || parts.some((p) => !ranks.has(p))) return undefined;

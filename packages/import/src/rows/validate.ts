@@ -165,7 +165,8 @@ export function validateRecords(
       return index === undefined ? undefined : record.values[index];
     };
     const text = (field: LedgerField): string | null => {
-      const raw = get(field)?.trim() ?? '';
+      // A text some banks wrap in single quotes (ASN's `'Termijnbedrag'`) is the text inside them.
+      const raw = (get(field)?.trim() ?? '').replace(/^'([^']*)'$/, '$1').trim();
       if (raw.includes('\u0000')) {
         problem('contains a NUL character', field);
         return null;
