@@ -26,6 +26,7 @@ import { LEDGER_TARGET } from './send/batches.js';
 import { formatOf } from './sniff/format.js';
 import { refuseBytes, refuseText } from './sniff/refuse.js';
 import { prepareStatement } from './statements/prepare.js';
+import { keepTypeWords, typeColumns } from './transfers/type-words.js';
 
 export type { ImportHooks, ImportRequest, PreparedImport } from './request.js';
 
@@ -502,7 +503,13 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   const base = { notes, bank: bankInfo, left: validation.left, fingerprint, format, reconciliation: [] };
   return budget
     ? { ...base, into: 'budget_lines', rows: validation.rows as BudgetRow[], target: BUDGET_TARGET }
-    : { ...base, into: 'ledger_entries', rows: validation.rows as LedgerRow[], target: LEDGER_TARGET };
+    : {
+        ...base,
+        into: 'ledger_entries',
+        // A type column's payment words are evidence for the pairing of card payments (transfers/type-words.ts).
+        rows: keepTypeWords(validation.rows as LedgerRow[], records, typeColumns(header)),
+        target: LEDGER_TARGET,
+      };
 }
 
 /** The columns as read, for stderr: `Datum → ts, Bedrag → amount, Saldo → balance`. */

@@ -1,0 +1,39 @@
+import { rolesOf, settlesCard } from '../csv/words.js';
+import type { LedgerRow } from '../rows/fields.js';
+import { CLEARING_ACCOUNT } from './legs.js';
+
+/**
+ * The columns that say what kind of movement a row is (`Type`, `Transaction type`, `Mutatiesoort`, `Umsatzart`,
+ * `Typ`, a debit/credit indicator), whatever role the reader then gave them: mapped elsewhere or left out.
+ */
+export function typeColumns(header: readonly string[]): number[] {
+  return header.flatMap((h, i) => (rolesOf(h).some((r) => r === 'type' || r === 'direction') ? [i] : []));
+}
+
+/**
+ * Rows whose type column says they settle a card (`PAYMENT`, `Zahlung`, `Paiement`) while their payee and note do
+ * not keep those words in their note (`ONLINE TRANSFER 88231` becomes `ONLINE TRANSFER 88231 (PAYMENT)`): the
+ * pairing (pair.ts, legs.ts) reads the words of a row, and later of the entry stored from it, in its payee and
+ * note, and an equal amount within a week never makes a transfer without them. A fee's row and a clearing leg
+ * keep theirs. `records` are the file's rows by line, as the rows were read from them.
+ */
+export function keepTypeWords(
+  rows: LedgerRow[],
+  records: readonly { line: number; values: readonly string[] }[],
+  columns: readonly number[],
+): LedgerRow[] {
+  if (columns.length === 0) return rows;
+  const byLine = new Map(records.map((r) => [r.line, r]));
+  return rows.map((row) => {
+    if (row.account_id === CLEARING_ACCOUNT || row.external_id.endsWith(':fee')) return row;
+    const record = byLine.get(row.line);
+    if (!record) return row;
+    const own = `${row.counterparty ?? ''} ${row.note ?? ''}`;
+    if (settlesCard(own)) return row;
+    const words = [...new Set(columns.map((i) => (record.values[i] ?? '').trim()))]
+      .filter((w) => w !== '' && !own.includes(w))
+      .join(' ');
+    if (!settlesCard(words)) return row;
+    return { ...row, note: row.note ? `${row.note} (${words})` : words };
+  });
+}
