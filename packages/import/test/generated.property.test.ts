@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ImportError, type ImportHooks, type LedgerRow, prepareImport } from '../src/index.js';
 
 // Exports synthesised from random layout parameters (delimiter, decimal mark, thousands separator, date format,
-// header language, sign convention, preamble and footer, encoding, a running balance, the order of the rows),
+// header language, sign convention, preamble and footer, encoding, a running balance, the order of the rows, a
+// pending row),
 // with the rows they hold known: the reader gives back exactly those rows, or refuses with a coded error. It never
 // books a row with a wrong sign, a wrong amount or a wrong date.
 
@@ -26,7 +27,9 @@ interface Layout {
     | 'MM/DD/YYYY'
     | 'DD-MM-YYYY'
     | 'YYYYMMDD'
-    | 'DD MMM YYYY';
+    | 'DD MMM YYYY'
+    | 'DD/MM/YY'
+    | 'MM/DD/YY';
   language: keyof typeof WORDS;
   convention: Convention;
   balance: boolean;
@@ -35,6 +38,8 @@ interface Layout {
   footer: boolean;
   encoding: 'utf8' | 'utf8-bom' | 'windows-1252' | 'utf-16le';
   header: boolean;
+  /** A status column, and a pending row (never to be booked) at the newest end. */
+  pending: boolean;
 }
 
 const WORDS = {
@@ -170,6 +175,10 @@ function writeDate(day: number, format: Layout['dateFormat']): string {
       return `${y}${m}${d}`;
     case 'DD MMM YYYY':
       return `${d} ${MONTHS[Number(m) - 1]} ${y}`;
+    case 'DD/MM/YY':
+      return `${d}/${m}/${y.slice(2)}`;
+    case 'MM/DD/YY':
+      return `${m}/${d}/${y.slice(2)}`;
   }
 }
 
@@ -243,6 +252,8 @@ function synthesise(
   else header.push(w.amount);
   if (conv === 'direction') header.push(w.type);
   if (layout.balance) header.push(w.balance);
+  const pending = layout.pending && layout.header;
+  if (pending) header.push('Status');
   const d = layout.delimiter;
   const lines: string[] = [];
   // A card's export says it is a card's (its title, its account block): without that no reader could tell.
@@ -251,14 +262,31 @@ function synthesise(
     lines.push(i === 0 ? `Account${d}NL91ABNA0417164300` : `Period${d}2026`);
   if (layout.preamble || conv === 'cardPositive') lines.push('');
   if (layout.header) lines.push(header.map((h) => quote(h, d)).join(d));
-  for (const r of rows) {
+  const last = byDay.at(-1)!.day;
+  const held = { day: last + 1, cents: -1234, payee: 'Pending Shop', balance: undefined, status: 'Pending' };
+  const written: {
+    day: number;
+    cents: number;
+    payee: string;
+    balance: number | undefined;
+    status: string;
+  }[] = rows.map((r) => ({ ...r, status: 'Booked' }));
+  if (pending) {
+    if (layout.newestFirst) written.unshift(held);
+    else written.push(held);
+  }
+  for (const r of written) {
     const cells = [writeDate(r.day, layout.dateFormat), r.payee];
     if (conv === 'outin')
       cells.push(r.cents < 0 ? number(r.cents, layout) : '', r.cents < 0 ? '' : number(r.cents, layout));
     else if (conv === 'direction') cells.push(number(r.cents, layout), r.cents < 0 ? w.dOut : w.dIn);
     else if (conv === 'cardPositive') cells.push(signed(-r.cents, layout, 'signed'));
     else cells.push(signed(r.cents, layout, conv));
-    if (layout.balance) cells.push(signed(r.balance, layout, conv === 'crdr' ? 'crdr' : 'signed'));
+    if (layout.balance)
+      cells.push(
+        r.balance === undefined ? '' : signed(r.balance, layout, conv === 'crdr' ? 'crdr' : 'signed'),
+      );
+    if (pending) cells.push(r.status);
     lines.push(cells.map((c) => quote(c, d)).join(d));
   }
   if (layout.footer)
@@ -300,6 +328,8 @@ const layout = fc.record<Layout>({
     'DD-MM-YYYY',
     'YYYYMMDD',
     'DD MMM YYYY',
+    'DD/MM/YY',
+    'MM/DD/YY',
   ),
   language: fc.constantFrom(...(Object.keys(WORDS) as (keyof typeof WORDS)[])),
   convention: fc.constantFrom('signed', 'trailing', 'brackets', 'crdr', 'outin', 'direction', 'cardPositive'),
@@ -309,9 +339,10 @@ const layout = fc.record<Layout>({
   footer: fc.boolean(),
   encoding: fc.constantFrom('utf8', 'utf8-bom', 'windows-1252', 'utf-16le'),
   header: fc.boolean(),
+  pending: fc.boolean(),
 });
 
-const realistic = layout.filter((l) => !(l.dateFormat === 'MM/DD/YYYY' && l.decimalComma));
+const realistic = layout.filter((l) => !(l.dateFormat.startsWith('MM') && l.decimalComma));
 
 describe('generated exports', () => {
   it('are read back exactly, or refused: never a wrong sign, amount or date', async () => {
