@@ -13,6 +13,7 @@ import {
   parseConfig,
   type ServerConfigInput,
 } from './platform/config/config.js';
+import { DataDirInUseError, DEFAULT_IN_USE_HINT } from './platform/storage/data-dir-lock.js';
 import { openDatabase } from './platform/storage/index.js';
 
 /** Flags of `start` and `migrate`; each defaults to its environment variable. */
@@ -176,7 +177,14 @@ export function buildProgram(): Command {
     config: () => parseConfig(configFrom({})),
     openDatabase: async (opts) => {
       const config = parseConfig(configFrom(opts));
-      return openDatabase(databaseOptions(config));
+      return openDatabase(databaseOptions(config)).catch((error: unknown) => {
+        if (!(error instanceof DataDirInUseError)) throw error;
+        throw new DataDirInUseError(
+          error.dataDir,
+          error.holder,
+          `${DEFAULT_IN_USE_HINT(error.holder)} A running embedded server gets its rates with --fx-sync (EXPENSE_FX_SYNC=1): restart it so.`,
+        );
+      });
     },
   });
   registerBackupCommands(program, { addOptions: addConfigFlags, configFrom });

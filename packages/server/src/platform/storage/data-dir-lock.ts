@@ -63,14 +63,19 @@ export const DEFAULT_IN_USE_HINT = (holder: LockHolder) =>
 /** Directories this process holds (by real path), with their lock's token. */
 const held = new Map<string, string>();
 
-/** Field 22 of /proc/<pid>/stat (after the parenthesised command name, which may hold spaces), or null. */
-export function processStartTime(pid: number): string | null {
+/** Fields 3 on of /proc/<pid>/stat (after the parenthesised command name, which may hold spaces), or null. */
+function procStat(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
+}
+
+/** The process's start time (field 22 of /proc/<pid>/stat: clock ticks after boot), or null where unknown. */
+export function processStartTime(pid: number): string | null {
+  return procStat(pid)?.[19] ?? null;
 }
 
 function commandName(): string {
@@ -105,9 +110,10 @@ function isAlive(holder: LockHolder, key: string): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  if (holder.started === null) return true;
-  const started = processStartTime(holder.pid);
-  return started === null || started === holder.started;
+  const stat = procStat(holder.pid);
+  if (stat === null) return true; // no /proc (macOS): the pid is all there is to go by
+  if (stat[0] === 'Z') return false; // exited, not yet reaped by its parent
+  return holder.started === null || stat[19] === holder.started;
 }
 
 async function readText(file: string): Promise<string | undefined> {

@@ -2,8 +2,8 @@
 // folders: a second `expense-server start` on a served folder is refused with data_dir_in_use naming the first's
 // pid, and the first keeps serving; `restore` is refused while it serves, and an offline `backup` while another
 // process (here this test's own) holds the folder; a lock left by a process that is gone is taken over by `start`.
-// In one process: a second open of a held folder is refused, and a lock copied with a folder (this pid, not held)
-// is stale.
+// In one process: a second open of a held folder is refused, a lock copied with a folder (this pid, not held) is
+// stale, and so is a live pid whose process started at another time than the lock says (a reused pid).
 import { execFile, spawn } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -141,6 +141,28 @@ describe('one process per embedded data folder', () => {
     const backup = await server(['backup', join(root, 'held.tar.gz')], { EXPENSE_DATA_DIR: dataDir });
     expect(backup.out).toMatch(/no server running on it/);
     expect(backup.code).toBe(0);
+  });
+
+  it('a live pid holds the lock only while it names the same process (start time)', async () => {
+    const dataDir = join(root, 'reused-pid');
+    const other = process.ppid; // a live process other than this one
+    const write = (started: string | null) =>
+      writeFile(
+        join(dataDir, DATA_DIR_LOCK_FILE),
+        `${JSON.stringify({ pid: other, started, command: 'expense-server start', since: '2026-01-01T00:00:00.000Z', token: 'other' })}\n`,
+      );
+    const lock = await lockDataDir(dataDir);
+    await lock.release();
+    await write(processStartTime(other));
+    const refused = await lockDataDir(dataDir).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DataDirInUseError);
+    expect((refused as DataDirInUseError).message).toContain(`pid ${other}, expense-server start`);
+    expect((refused as DataDirInUseError).code).toBe('data_dir_in_use');
+    // The same pid with another start time is another process now: the lock is stale.
+    await write('1');
+    const taken = await lockDataDir(dataDir);
+    expect((await readHolder(dataDir)).token).toBe(taken.holder.token);
+    await taken.release();
   });
 
   it('in one process: a second open is refused; a copied lock of this pid is stale', async () => {

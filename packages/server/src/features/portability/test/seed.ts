@@ -83,10 +83,11 @@ export async function reports(
   live: Live,
   key: string,
   workspaceId: string,
+  ranges = reportRanges(),
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const kind of REPORT_KINDS) {
-    for (const { from, to } of reportRanges()) {
+    for (const { from, to } of ranges) {
       const res = await live.request('GET', `/v1/reports/${kind}?from=${from}&to=${to}`, {
         key,
         headers: { 'x-workspace-id': workspaceId },
