@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import {
   BatchFailed,
   buildInsert,
+  fileRows,
   type ImportRow,
   type ImportSummary,
   type ImportTarget,
@@ -10,6 +11,7 @@ import {
   runBatches,
   stepBatches,
   type TransferStep,
+  transfersLine,
 } from '@expense/import';
 import type { Context } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
@@ -23,7 +25,13 @@ export interface SendOptions {
 
 function summaryLine(s: ImportSummary): string {
   const verb = s.dryRun ? 'would be inserted' : 'inserted';
-  const parts = [`${s.inserted} ${verb}`, `${s.skipped} skipped as already present`, `${s.failed} failed`];
+  // A transfer's legs are said apart: `3 inserted (1 of them a card payment paired with checking)`.
+  const transfers = transfersLine(s.transfers ?? []);
+  const parts = [
+    `${s.inserted} ${verb}${transfers ? ` (${transfers})` : ''}`,
+    `${s.skipped} skipped as already present`,
+    `${s.failed} failed`,
+  ];
   if (s.notSent) parts.push(`${s.notSent} not sent`);
   const recorded = s.changeId
     ? ` Committed as change ${s.changeId} (undo the whole import: expense revert ${s.changeId}).`
@@ -55,6 +63,7 @@ export async function send<R extends ImportRow>(
         failed: 0,
         notSent: 0,
         dryRun: Boolean(options.dryRun),
+        transfers: [],
       });
     else ctx.note(`${path} has no rows to import.`);
     return;
@@ -64,7 +73,8 @@ export async function send<R extends ImportRow>(
   const inserts = planBatches(rows, target);
   // A transfer's step is a statement of its own, after the rows' batches (transfers/sql.ts of @expense/import).
   const batches = [...inserts, ...(stepBatches(steps, inserts.length) as unknown as typeof inserts)];
-  const total = rows.length + steps.length;
+  // The file's rows: a clearing leg the import adds is the other side of one of them.
+  const total = fileRows(rows).length + steps.length;
   const where = await workspaceLabel(ctx);
   if (!ctx.json) {
     const rest = batches.length - 1;

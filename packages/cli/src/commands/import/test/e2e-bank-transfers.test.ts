@@ -79,19 +79,27 @@ describe('expense import: a card payment is a transfer', () => {
     await workspace('Card first');
     const dry = await importFile(card, 'amex', '--dry-run');
     expect(dry).toContain(`line 3: transfer, other side not yet imported (held on ${CLEARING})`);
-    await importFile(card, 'amex');
+    // The file's 3 rows, not 4: the payment's other side is told apart, not counted as a row of the file.
+    expect(dry).toContain(
+      `3 would be inserted (1 of them a card payment whose other side waits on ${CLEARING} until the paying account's file is imported), 0 skipped as already present, 0 failed (of 3 rows)`,
+    );
+    expect(await importFile(card, 'amex')).toContain(
+      `3 inserted (1 of them a card payment whose other side waits on ${CLEARING} until the paying account's file is imported), 0 skipped`,
+    );
     expect(await transfers()).toEqual(['amex 500.00', `${CLEARING} -500.00`]);
     expect(await income()).toEqual(['0']);
 
     const checkingDry = await importFile(checking, 'checking', '--dry-run');
     expect(checkingDry).toContain('line 3: transfer, matched to amex 2026-03-18');
     const done = await importFile(checking, 'checking');
-    expect(done).toContain('3 inserted, 0 skipped');
+    expect(done).toContain('3 inserted (1 of them the other side of a card payment on amex), 0 skipped');
     expect(await transfers()).toEqual(['amex 500.00', 'checking -500.00']);
     expect(await balances()).toEqual(['amex 397.88', 'checking 1300.00']);
     expect(await income()).toEqual(['3000.00']);
 
-    expect(await importFile(card, 'amex')).toContain('0 inserted');
+    expect(await importFile(card, 'amex')).toContain(
+      '0 inserted, 3 skipped as already present, 0 failed (of 3 rows)',
+    );
     expect(await importFile(checking, 'checking')).toContain('0 inserted, 3 skipped');
     expect(await balances()).toEqual(['amex 397.88', 'checking 1300.00']);
   });
@@ -106,7 +114,9 @@ describe('expense import: a card payment is a transfer', () => {
     const dry = await importFile(card, 'amex', '--dry-run');
     expect(dry).toContain('line 3: transfer, matched to checking 2026-03-15');
     expect(await transfers()).toEqual([]);
-    expect(await importFile(card, 'amex')).toContain('3 inserted, 0 skipped');
+    expect(await importFile(card, 'amex')).toContain(
+      '3 inserted (1 of them a card payment paired with checking), 0 skipped as already present, 0 failed (of 3 rows)',
+    );
     expect(await transfers()).toEqual(['amex 500.00', 'checking -500.00']);
     expect(await balances()).toEqual(['amex 397.88', 'checking 1300.00']);
     expect(await income()).toEqual(['3000.00']);
