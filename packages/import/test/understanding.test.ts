@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { otherParty, partiesOf } from '../src/csv/parties.js';
 import { rolesOf } from '../src/csv/words.js';
 import {
+  CLEARING_ACCOUNT,
   detectDateFormat,
   ImportError,
   type ImportHooks,
@@ -22,7 +23,10 @@ const corpusHooks: ImportHooks = {
 const bytes = (text: string) => new TextEncoder().encode(text);
 const read = async (text: string, fileName = 'export.csv') => {
   const p = await prepareImport({ fileName, bytes: bytes(text) }, corpusHooks);
-  return (p.rows as LedgerRow[]).map((r) => [r.ts.slice(0, 10), r.amount, r.counterparty]);
+  // A card payment's other leg waits on the clearing account: the file's own rows are the rest.
+  return (p.rows as LedgerRow[])
+    .filter((r) => r.account_id !== CLEARING_ACCOUNT)
+    .map((r) => [r.ts.slice(0, 10), r.amount, r.counterparty]);
 };
 
 describe('header words', () => {
@@ -87,6 +91,27 @@ describe('dates', () => {
     await expect(
       read('Date,Description,Amount\n03/03/2026,Bakery,-4.50\n05/03/2026,Salary,1200.00\n'),
     ).rejects.toThrow(/dates read two ways/);
+  });
+});
+
+describe('a card whose charges are positive', () => {
+  it('is told by a payment received written negative, even when payments and refunds are half the rows', async () => {
+    expect(
+      await read(
+        '16 Mar 2026,TESCO,45.67\n14 Mar 2026,PAYMENT RECEIVED - THANK YOU,-300.00\n10 Mar 2026,TRAINLINE,62.10\n08 Mar 2026,AMAZON REFUND,-12.99\n',
+      ),
+    ).toEqual([
+      ['2026-03-16', '-45.67', 'TESCO'],
+      ['2026-03-14', '300.00', 'PAYMENT RECEIVED - THANK YOU'],
+      ['2026-03-10', '-62.10', 'TRAINLINE'],
+      ['2026-03-08', '12.99', 'AMAZON REFUND'],
+    ]);
+  });
+  it('is not an account whose card purchases say payment', async () => {
+    expect(await read('16/03/2026,CARD PAYMENT TO TESCO,-45.67\n14/03/2026,ACME SALARY,2000.00\n')).toEqual([
+      ['2026-03-16', '-45.67', 'CARD PAYMENT TO TESCO'],
+      ['2026-03-14', '2000.00', 'ACME SALARY'],
+    ]);
   });
 });
 

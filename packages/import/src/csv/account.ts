@@ -8,7 +8,7 @@ import type { CsvRecord } from './parse.js';
 
 const IBAN = /\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)\b/g;
 const NUMBER_LINE =
-  /\b(?:account|a\/c|konto(?:nummer)?|kontonr|rekening(?:nummer)?|compte|cuenta|conto|conta|rachunek|numer rachunku|tilinumero|card|carte|karte(?:nnummer)?|tarjeta)\b[^\d\n*•…]{0,40}?((?:\d[\d -]{4,30}\d(?:[A-Z]\d+)*)|(?:(?:[*•]{2,}|[xX]{2,}|\.{3}|…)[\d -]*\d{4}))/i;
+  /\b(?:account|a\/c|konto(?:nummer)?|kontonr|rekening(?:nummer)?|compte|cuenta|conto|conta|rachunek|numer rachunku|tilinumero|card|carte|karte(?:nnummer)?|tarjeta|hesap(?:\s+no)?)\b[^\d\n*•…]{0,40}?((?:\d[\d -]{4,30}\d(?:[A-Z]\d+)*)|(?:(?:[*•]{2,}|[xX]{2,}|\.{3}|…)[\d -]*\d{4}))/i;
 const BALANCE_WORDS = /\b(?:balance|saldo|solde|kontostand|stand)\b/i;
 const NUMBER_WORD = /\b(?:number|no|nr|nummer|num[eé]ro|numer|n[uú]mero)\b|#/i;
 /** A preamble cell that is nothing but an account number (`="000123456789"`). */

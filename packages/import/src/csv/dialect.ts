@@ -237,8 +237,8 @@ export function normaliseAmount(raw: string, decimalComma: boolean, codes = fals
   // written for the ledger keeps its amounts plain); then CR/DR marks: a debit is money out, a credit money in.
   if (codes)
     s = s
-      .replace(/^([+-]?)(?:[A-Z]{3}|kr|zł|zl)(?=[\d(+-])/i, '$1')
-      .replace(/(?<=[\d)])(?:[A-Z]{3}|kr|zł|zl)$/i, '');
+      .replace(/^([+-]?)(?:[A-Z]{3}|kr|zł|zl|TL|₺)(?=[\d(+-])/i, '$1')
+      .replace(/(?<=[\d)])(?:[A-Z]{3}|kr|zł|zl|TL|₺)$/i, '');
   const mark = /^(CR|DR|Cr|Dr|D|C)(?=[\d(])|(?<=[\d)])(CR|DR|Cr|Dr)$/.exec(s);
   if (mark) {
     if ((mark[1] ?? mark[2])!.toUpperCase().startsWith('D')) negative = true;

@@ -132,7 +132,14 @@ const CODES = new Set(
     ' ',
   ),
 );
-const SYMBOLS: Record<string, string> = { '€': 'EUR', '£': 'GBP', zł: 'PLN', euros: 'EUR', euro: 'EUR' };
+const SYMBOLS: Record<string, string> = {
+  '€': 'EUR',
+  '£': 'GBP',
+  zł: 'PLN',
+  euros: 'EUR',
+  euro: 'EUR',
+  '₺': 'TRY',
+};
 
 /** A currency the money columns' headers (`Amount (GBP)`, `Umsatz in EUR`, `Débit euros`), amounts or preamble name. */
 function currencyOf(headers: string[], cells: string[], context: string): string | undefined {
@@ -152,6 +159,7 @@ function currencyOf(headers: string[], cells: string[], context: string): string
       if (code && CODES.has(code[1] ?? code[2]!)) found.add(code[1] ?? code[2]!);
       else if (c.includes('€')) found.add('EUR');
       else if (c.includes('£')) found.add('GBP');
+      else if (/[\d\s](?:TL|₺)$|^₺/.test(c)) found.add('TRY');
       if (found.size > 1) return undefined;
     }
   if (found.size === 0) {

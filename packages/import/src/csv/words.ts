@@ -81,6 +81,8 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'datum transactie',
     'date de valeur comptable',
     'reskontradatum',
+    'tarih',
+    'islem tarihi',
   ],
   valueDate: [
     'value date',
@@ -120,6 +122,8 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'kwota',
     'kwota operacji',
     'kwota transakcji',
+    'tutar',
+    'islem tutari',
     'belopp',
     'belob',
     'belop',
@@ -256,6 +260,7 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
   ],
   balance: [
     'balance',
+    'bakiye',
     'running balance',
     'running bal',
     'running bal.',
@@ -436,6 +441,7 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'buchungs-info',
     'buchungsinfo',
     'opis transakcji',
+    'aciklama',
     'transactie',
     'omschrijving',
   ],
@@ -600,6 +606,7 @@ export function headerKey(cell: string): string {
       .replace(/ø/g, 'o')
       .replace(/æ/g, 'ae')
       .replace(/ł/g, 'l')
+      .replace(/ı/g, 'i')
       // A unit in brackets goes (`Betrag (EUR)`); a side stays (`Amount (debit)` is not `Amount (credit)`).
       .replace(/\s*\(([^)]*)\)\s*$/g, (_m, inner: string) =>
         /^(?:debit|credit|dr|cr)$/i.test(inner.trim()) ? ` ${inner.trim()}` : '',
@@ -803,6 +810,14 @@ export function directionOf(value: string): -1 | 1 | undefined {
  */
 export const CARD_PAYMENT =
   /(?<![\p{L}\p{N}])(?:payment|thank you|autopay|auto pay|paiement|r[eè]glement|versement|zahlung|einzahlung|zahlungseingang|ausgleich|betaling|aflossing|pago|abono tarjeta|pagamento|versamento|p[lł]atno[sś][cć]|sp[lł]ata|wp[lł]ata|inbetalning|innbetaling|indbetaling|suoritus|maksu)(?![\p{L}\p{N}])/iu;
+
+/**
+ * A payment the card's issuer received, as the card's own statement thanks for it: stronger than CARD_PAYMENT (an
+ * account's `CARD PAYMENT TO TESCO` is a purchase, its `CHASE CREDIT CRD AUTOPAY` money out to the card). Such a row
+ * written negative, and none positive, says the file writes its charges positive.
+ */
+export const PAYMENT_RECEIVED =
+  /thank\s*you|payment\s+received|paiement\s+(?:re[çc]u|merci)|merci\s+pour\s+votre\s+paiement|zahlung\s+erhalten|danke\s+f[üu]r\s+ihre\s+zahlung|pago\s+recibido|pagamento\s+(?:recebido|ricevuto)|betaling\s+ontvangen/iu;
 
 /**
  * The words by which the paying account's statement names a card's settlement: the card (its network or issuer, a

@@ -1,7 +1,7 @@
 import { normaliseAmount } from '../csv/dialect.js';
 import type { CsvRecord } from '../csv/parse.js';
 import type { ColumnRoles } from '../csv/roles.js';
-import { CARD_PAYMENT, directionOf } from '../csv/words.js';
+import { CARD_PAYMENT, directionOf, PAYMENT_RECEIVED } from '../csv/words.js';
 import { microUnits } from './money.js';
 
 /**
@@ -196,6 +196,26 @@ export function decideSign(input: SignInput): SignDecision {
       invert: input.charges === 'positive',
       byDirection: false,
       how: `--charges-${input.charges}`,
+    };
+  // A payment the card received, written negative with none positive: charges are written positive, whatever the
+  // count of rows says (a payment and a refund can outnumber the charges of a short statement).
+  const received = rows
+    .map((r, i) => ({ amount: amounts[i]!, said: PAYMENT_RECEIVED.test(r.values.join(' ')) }))
+    .filter((x) => x.said && x.amount !== 0);
+  const receivedOut = received.some((x) => x.amount < 0) && !received.some((x) => x.amount > 0);
+  if (receivedOut && byPayments === false)
+    return {
+      kind: 'ambiguous',
+      why: 'its payments point both ways (a payment received is negative, others positive)',
+      example: '',
+    };
+  if (receivedOut && byPayments === undefined)
+    return {
+      kind: 'decided',
+      invert: true,
+      byDirection: false,
+      how: 'a card statement: its payment received is negative, its charges positive',
+      card: true,
     };
   if (byPayments !== undefined)
     return {
