@@ -3,12 +3,13 @@ import { ReportInputError } from '@expense/wire/reports';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { type ApiErrorObject, McpApiError } from './api.js';
 import { errorText } from './render.js';
-import { inToolWords, mcpHint } from './words.js';
+import { mcpWords } from './words.js';
 
 // Tool errors: what every tool answers when the API refuses, in MCP words.
 
 interface Failure {
-  error: ApiErrorObject;
+  /** The error as the API answers it (HTTP words), or as this layer makes it (`variant`: its situation). */
+  error: ApiErrorObject & { variant?: string };
   nextAction: string;
 }
 
@@ -17,10 +18,11 @@ interface Failure {
  * and the text content the error as fenced JSON (errorText). Hints and messages name tools, not HTTP routes.
  */
 export function failure(f: Failure): CallToolResult {
-  const { code, message, hint, retryable, details } = f.error;
+  const { code, retryable, details } = f.error;
+  const { message, hint } = mcpWords(f.error);
   const error = {
     code,
-    message: inToolWords(message),
+    message: message ?? f.error.message,
     ...(hint === undefined ? {} : { hint }),
     retryable: retryable ?? false,
     ...(details === undefined ? {} : { details }),
@@ -48,10 +50,7 @@ export function sdkFailure(message: string): CallToolResult {
   const code = refused ? 'invalid_request' : 'internal_error';
   const entry = HTTP_ERRORS[code];
   const error = { code, message: refused?.[1] ?? entry.message, retryable: entry.retryable };
-  return failure({
-    error: { ...error, hint: mcpHint({ code, hint: entry.hint }) },
-    nextAction: mcpNextStep(error, entry.status),
-  });
+  return failure({ error, nextAction: mcpNextStep(error, entry.status) });
 }
 
 /** The next legal step after an API error, in words an agent can act on (the error catalogue's). */
@@ -64,22 +63,14 @@ export function outcomeUnknown(message: string, variant?: 'revert' | 'import'): 
   const entry = HTTP_ERRORS.mutation_outcome_unknown;
   const error = { code: 'mutation_outcome_unknown', message };
   return failure({
-    error: {
-      ...error,
-      hint: variant ? entry.variants[variant].hint : entry.hint,
-      retryable: entry.retryable,
-    },
+    error: { ...error, ...(variant ? { variant } : {}), retryable: entry.retryable },
     nextAction: mcpNextStep(error, entry.status, variant),
   });
 }
 
 /** An API error as a tool error, in MCP words (`variant`: the tool's situation, e.g. revert). */
 export function apiErrorResult(error: McpApiError, variant?: string): CallToolResult {
-  const hint = mcpHint(error.error);
-  return failure({
-    error: { ...error.error, ...(hint === undefined ? {} : { hint }) },
-    nextAction: nextActionFor(error, variant),
-  });
+  return failure({ error: error.error, nextAction: nextActionFor(error, variant) });
 }
 
 /** Runs a tool; an API error becomes a tool error in MCP words (`variant`: the tool's situation, e.g. revert). */

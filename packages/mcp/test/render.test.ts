@@ -10,7 +10,7 @@ import {
   relayNotes,
   withNotes,
 } from '../src/render.js';
-import { inToolWords, mcpHint } from '../src/words.js';
+import { inToolWords, mcpHint, mcpWords } from '../src/words.js';
 
 describe('tool errors in MCP words', () => {
   it('fences the error JSON and escapes what could close the fence (database text quoted in a message)', () => {
@@ -37,20 +37,34 @@ describe('tool errors in MCP words', () => {
     const hint = HTTP_ERRORS.sql_execution_failed.hint;
     expect(mcpHint({ code: 'sql_execution_failed', hint })).toMatch(/get_schema/);
     expect(mcpHint({ code: 'sql_execution_failed', hint })).not.toMatch(/GET \//);
-    expect(mcpHint({ code: 'not_found', hint: HTTP_ERRORS.not_found.variants.change.hint })).toBe(
-      'Call history and use one of its changeIds.',
-    );
     expect(
       mcpHint({
-        code: 'statement_kind_mismatch',
-        hint: 'send one INSERT, UPDATE or DELETE to /sql/execute',
+        code: 'not_found',
+        hint: HTTP_ERRORS.not_found.variants.change.hint,
+        details: { variant: 'change' },
       }),
-    ).toBe('send one INSERT, UPDATE or DELETE to the execute tool');
-    expect(inToolWords(`${DIALECT_WORDS.modes.query} takes a read; this is INSERT.`)).toBe(
-      'the query tool takes a read; this is INSERT.',
-    );
-    expect(inToolWords(DIALECT_WORDS.oneStatement)).toBe(
+    ).toBe('Call history and use one of its changeIds.');
+    const refusal = {
+      code: 'statement_kind_mismatch',
+      message: `${DIALECT_WORDS.modes.query} takes a read; this is INSERT.`,
+      hint: DIALECT_WORDS.write,
+      details: { variant: 'query_write', facts: { kind: 'INSERT' } },
+    };
+    expect(mcpWords(refusal)).toEqual({
+      message: 'the query tool takes a read; this is INSERT.',
+      hint: 'send one INSERT, UPDATE or DELETE to the execute tool',
+    });
+    expect(
+      mcpHint({
+        code: 'multiple_statements_not_allowed',
+        hint: DIALECT_WORDS.oneStatement,
+        details: { variant: 'query', facts: { count: 2 } },
+      }),
+    ).toBe(
       'send one statement per call, or send the statements together to the execute tool, which runs them atomically',
+    );
+    expect(inToolWords('Undo one with POST /changes/{changeId}/revert.')).toBe(
+      'Undo one with the revert tool.',
     );
   });
 

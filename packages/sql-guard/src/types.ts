@@ -165,6 +165,13 @@ export interface GuardViolation {
   hint?: string;
   position?: Position;
   statementIndex?: number;
+  /**
+   * Which situation of its code the refusal is (e.g. `query_write`: a write sent to the query mode), for a reader
+   * that words it for its own audience; absent where the code has one.
+   */
+  variant?: string;
+  /** The values the message interpolates (e.g. `kind`, `count`), by name. */
+  facts?: Readonly<Record<string, string | number>>;
 }
 
 /** How a statement touches a relation (the contract's `access`): reads are 'read', not 'select'. */

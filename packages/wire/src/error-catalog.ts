@@ -42,8 +42,19 @@ export interface AudienceHints {
   consoleHint?: string;
 }
 
+/**
+ * A variant's message in the audiences' words, where its message names something of one audience (a route, a
+ * tool). `{{name}}` in any catalogue text is the fact of that name (`Facts`).
+ */
+export interface AudienceMessages {
+  message?: string;
+  mcpMessage?: string;
+  cliMessage?: string;
+  consoleMessage?: string;
+}
+
 /** What a variant of a code (one situation it arises in) may say differently. */
-export interface ErrorVariant extends AudienceHints {
+export interface ErrorVariant extends AudienceHints, AudienceMessages {
   hint?: string;
   retryable?: boolean;
   actions?: readonly ErrorActionName[];
@@ -78,6 +89,19 @@ const CLI_CONFIRM_AGAIN =
 
 const CONFIRM_AGAIN =
   'Call the same tool (execute, revert or import) without confirmToken for a new dry run, show the user its effect, then confirm with its new token.';
+
+/**
+ * The texts the SQL routes' refusals are built from (the guard's `DialectHints`, naming this API's routes): the
+ * server's dialect gives them to the guard, and `inAudienceWords` knows them, so each has one owner here.
+ */
+export const DIALECT_WORDS = {
+  modes: { query: '/sql/query', execute: '/sql/execute', script: '/sql' },
+  read: 'send reads (SELECT) to /sql/query',
+  write: 'send one INSERT, UPDATE or DELETE to /sql/execute',
+  mixed: 'send statements that read and write in one WITH to /sql (script mode)',
+  oneStatement:
+    'send one statement per request, or send the statements together to /sql (script mode), which runs them atomically',
+} as const;
 
 /** The codes of `http-api.md`, in the order of its status table. */
 export const HTTP_ERRORS = {
@@ -218,6 +242,14 @@ export const HTTP_ERRORS = {
           'Fix the statement (`expense schema` lists the relations, columns and rules) and run it again; nothing was changed.',
         consoleHint: 'Fix the statement and run it again; nothing was changed.',
       },
+      not_null: {
+        hint: '{{column}} is required: give it a value in every row (GET /schema shows which columns are required and which are filled for you).',
+        mcpHint:
+          '{{column}} is required: give it a value in every row (get_schema shows which columns are required and which are filled for you).',
+        cliHint:
+          '{{column}} is required: give it a value in every row (`expense schema` shows which columns are required and which are filled for you).',
+        consoleHint: '{{column}} is required: give it a value in every row.',
+      },
       revert: {
         hint: 'Nothing was reverted. Read the rows this change touched (GET /v1/changes/{changeId}) and fix them with SQL.',
         mcpHint: 'Nothing was reverted. Read the rows this change touched (query) and fix them with execute.',
@@ -281,6 +313,21 @@ export const HTTP_ERRORS = {
       narrow_key: {
         hint: 'Create keys from the console or with a key from `expense login` (full access, all workspaces).',
         consoleHint: 'Create keys on the Keys page.',
+      },
+      // facts: {workspace}, the one workspace the key may use
+      workspace_bound_key: {
+        hint: 'Work in workspace {{workspace}}, or ask the user to connect again with access to all workspaces.',
+        cliHint:
+          'Work in workspace {{workspace}}, or sign in again with `expense login` for a key to all workspaces.',
+        consoleHint: 'Work in workspace {{workspace}}, or connect again with access to all workspaces.',
+      },
+      other_workspace_key: {
+        hint: 'Use workspace {{workspace}} (or no X-Workspace-Id), or ask the user to connect again with access to this workspace.',
+        mcpHint:
+          'Use workspace {{workspace}} (or no workspaceId), or ask the user to connect again with access to this workspace.',
+        cliHint:
+          'Use workspace {{workspace}} (or no --workspace), or sign in again with `expense login` for a key to this workspace.',
+        consoleHint: 'Use workspace {{workspace}}, or connect again with access to this workspace.',
       },
       account_scope: {
         hint: "This key's consent covers data, not your account: manage keys and invitations in the console or with a key from `expense login` (full access, all workspaces).",
@@ -740,8 +787,96 @@ export const GUARD_ERROR = {
   mcpNext: 'Fix the SQL as the hint says (get_guide topic sql-dialect lists the rules) and call again.',
 } as const satisfies ErrorEntry;
 
+/** How the SQL refusals name each SQL mode and next step, in every audience's words. */
+const MODE_WORDS = {
+  query: {
+    http: DIALECT_WORDS.modes.query,
+    mcp: 'the query tool',
+    cli: '`expense query`',
+    console: '“Run query”',
+  },
+  execute: {
+    http: DIALECT_WORDS.modes.execute,
+    mcp: 'the execute tool',
+    cli: '`expense exec`',
+    console: '“Dry run write”',
+  },
+} as const;
+const NEXT_WORDS = {
+  read: {
+    http: DIALECT_WORDS.read,
+    mcp: 'send reads (SELECT) to the query tool',
+    cli: 'run reads with `expense query`',
+    console: 'Use “Run query” to read data',
+  },
+  write: {
+    http: DIALECT_WORDS.write,
+    mcp: 'send one INSERT, UPDATE or DELETE to the execute tool',
+    cli: 'run one INSERT, UPDATE or DELETE with `expense exec`',
+    console: 'Use “Dry run write” for a statement that changes data',
+  },
+  mixed: {
+    http: DIALECT_WORDS.mixed,
+    mcp: 'send a statement that reads and writes in one WITH to the execute tool',
+    cli: 'run statements that read and write in one WITH with `expense sql`',
+    console: 'Write the change as one statement',
+  },
+  oneStatement: {
+    http: DIALECT_WORDS.oneStatement,
+    mcp: 'send one statement per call, or send the statements together to the execute tool, which runs them atomically',
+    cli: 'run one statement at a time, or the statements together with `expense sql -f <file>`, which runs them atomically',
+    console: 'Run one statement at a time',
+  },
+} as const;
+
+/** A refusal of the SQL routes: its message names the mode (`said`), its hint the next step, in each audience's words. */
+function modeRefusal(
+  mode: keyof typeof MODE_WORDS,
+  said: string,
+  next: keyof typeof NEXT_WORDS,
+): ErrorVariant {
+  const words = MODE_WORDS[mode];
+  const hints = NEXT_WORDS[next];
+  return {
+    message: `${words.http}${said}`,
+    mcpMessage: `${words.mcp}${said}`,
+    cliMessage: `${words.cli}${said}`,
+    consoleMessage: `${words.console}${said}`,
+    hint: hints.http,
+    mcpHint: hints.mcp,
+    cliHint: hints.cli,
+    consoleHint: hints.console,
+  };
+}
+
 /** Guard codes with an entry of their own; every other guard code shares GUARD_ERROR. */
 export const GUARD_ERRORS = {
+  // The server's dialect (DIALECT_WORDS) names the routes; the guard names the variant and its facts (kind, count).
+  statement_kind_mismatch: {
+    ...GUARD_ERROR,
+    variants: {
+      query_write: modeRefusal('query', ' takes a read; this is {{kind}}.', 'write'),
+      execute_read: modeRefusal('execute', ' takes INSERT, UPDATE or DELETE; this is SELECT.', 'read'),
+      execute_mixed: modeRefusal('execute', ' takes INSERT, UPDATE or DELETE; this is SELECT.', 'mixed'),
+      query_writes_in_with: modeRefusal(
+        'query',
+        ' takes a read-only SELECT; this one writes in its WITH clause.',
+        'mixed',
+      ),
+      query_not_read_only: modeRefusal('query', ' takes a read-only SELECT.', 'mixed'),
+    },
+  },
+  multiple_statements_not_allowed: {
+    ...GUARD_ERROR,
+    variants: {
+      query: modeRefusal('query', ' takes exactly one statement; this SQL holds {{count}}.', 'oneStatement'),
+      execute: modeRefusal(
+        'execute',
+        ' takes exactly one statement; this SQL holds {{count}}.',
+        'oneStatement',
+      ),
+    },
+  },
   statement_too_complex: {
     status: 400,
     message:
@@ -762,7 +897,11 @@ export type ErrorVariantOf<C extends ErrorCode> = C extends HttpErrorCode
   ? (typeof HTTP_ERRORS)[C] extends { variants: infer V }
     ? keyof V & string
     : never
-  : never;
+  : C extends keyof typeof GUARD_ERRORS
+    ? (typeof GUARD_ERRORS)[C] extends { variants: infer V }
+      ? keyof V & string
+      : never
+    : never;
 
 const GUARD_CODES: ReadonlySet<string> = new Set(GUARD_ERROR_CODES);
 
@@ -834,19 +973,6 @@ export function mcpNextStep(
   return 'Report the error to the user.';
 }
 
-/**
- * The texts the SQL routes' refusals are built from (the guard's `DialectHints`, naming this API's routes): the
- * server's dialect gives them to the guard, and `inAudienceWords` knows them, so each has one owner here.
- */
-export const DIALECT_WORDS = {
-  modes: { query: '/sql/query', execute: '/sql/execute', script: '/sql' },
-  read: 'send reads (SELECT) to /sql/query',
-  write: 'send one INSERT, UPDATE or DELETE to /sql/execute',
-  mixed: 'send statements that read and write in one WITH to /sql (script mode)',
-  oneStatement:
-    'send one statement per request, or send the statements together to /sql (script mode), which runs them atomically',
-} as const;
-
 /** A phrase of hints and messages built at a throw site, in each audience's words (absent: as on HTTP). */
 type Phrase = { readonly http: string } & { readonly [A in Exclude<Audience, 'http'>]?: string };
 
@@ -855,37 +981,6 @@ type Phrase = { readonly http: string } & { readonly [A in Exclude<Audience, 'ht
  * in every audience's words; longest first, each replaced as written (no patterns).
  */
 const PHRASES: readonly Phrase[] = [
-  {
-    http: DIALECT_WORDS.oneStatement,
-    mcp: 'send one statement per call, or send the statements together to the execute tool, which runs them atomically',
-    cli: 'run one statement at a time, or the statements together with `expense sql -f <file>`, which runs them atomically',
-    console: 'run one statement at a time',
-  },
-  {
-    http: DIALECT_WORDS.mixed,
-    mcp: 'send a statement that reads and writes in one WITH to the execute tool',
-    cli: 'run statements that read and write in one WITH with `expense sql`',
-    console: 'write the change as one statement',
-  },
-  {
-    http: DIALECT_WORDS.write,
-    mcp: 'send one INSERT, UPDATE or DELETE to the execute tool',
-    cli: 'run one INSERT, UPDATE or DELETE with `expense exec`',
-    console: 'use “Dry run write” for a statement that changes data',
-  },
-  {
-    http: DIALECT_WORDS.read,
-    mcp: 'send reads (SELECT) to the query tool',
-    cli: 'run reads with `expense query`',
-    console: 'use “Run query” to read data',
-  },
-  { http: ' (or no X-Workspace-Id)', mcp: ' (or no workspaceId)', cli: ' (or no --workspace)', console: '' },
-  {
-    http: ' (GET /schema shows which columns are required and which are filled for you)',
-    mcp: ' (get_schema shows which columns are required and which are filled for you)',
-    cli: ' (`expense schema` shows which columns are required and which are filled for you)',
-    console: '',
-  },
   {
     http: ' (and GET /schema, GET /me)',
     mcp: ' (and get_schema)',
@@ -941,31 +1036,128 @@ export function inAudienceWords(text: string, audience: Audience): string {
   return out;
 }
 
-const AUDIENCE_FIELD = { mcp: 'mcpHint', cli: 'cliHint', console: 'consoleHint' } as const;
+/** The values an error's texts interpolate, by name: `{{name}}` in a catalogue text. */
+export type Facts = Readonly<Record<string, string | number>>;
 
 /**
- * The situation (the entry, or one of its variants) whose HTTP hint an error carries; undefined for a hint built
- * at the throw site, or an unknown code.
+ * The variant of an error whose hint its throw site built from values only it knows (a constraint's rule, the
+ * fields of a request): every audience reads that hint as sent.
  */
-function situationOf(error: { code: string; hint?: string | undefined }): AudienceHints | undefined {
-  if (!isErrorCode(error.code)) return undefined;
-  const entry = errorEntry(error.code);
-  if (error.hint === undefined || error.hint === entry.hint) return entry;
-  return Object.values(entry.variants ?? {}).find((v) => v.hint === error.hint);
+export const OWN_HINT = 'own';
+
+/** An error's situation as data: its code, the catalogue variant it arose in, the values its texts interpolate. */
+export interface ErrorSituation<C extends string = string> {
+  code: C;
+  variant?: string | undefined;
+  facts?: Facts | undefined;
 }
 
 /**
- * The hint of an API error (as answered: code and HTTP hint) for one audience: the catalogue's text of its
- * situation for that audience, else the HTTP hint in that audience's words (`inAudienceWords`).
+ * An error as someone receives it: its situation (as fields, or as an API answer carries it, in
+ * `details.variant` and `details.facts`) and its texts as sent, in HTTP words.
  */
-export function hintFor(
-  error: { code: string; hint?: string | undefined },
-  audience: Audience,
-): string | undefined {
-  if (audience === 'http') return error.hint;
-  const own = situationOf(error)?.[AUDIENCE_FIELD[audience]];
-  if (own !== undefined) return own;
-  return error.hint === undefined ? undefined : inAudienceWords(error.hint, audience);
+export interface ReceivedError {
+  code: string;
+  message?: string | undefined;
+  hint?: string | undefined;
+  variant?: string | undefined;
+  facts?: Facts | undefined;
+  details?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** An error's texts for one audience. */
+export interface RenderedError {
+  message: string | undefined;
+  hint: string | undefined;
+}
+
+/**
+ * One error value, made at its throw site from the catalogue: the code, its variant and the facts its texts
+ * interpolate; the message and the hint are the catalogue's HTTP texts of that situation (`render` words them for
+ * the other audiences).
+ */
+export function errorOf<C extends ErrorCode>(
+  code: C,
+  variant?: ErrorVariantOf<C>,
+  facts?: Facts,
+): ErrorSituation<C> & { message: string; hint: string } {
+  const situation: ErrorSituation<C> = {
+    code,
+    ...(variant === undefined ? {} : { variant }),
+    ...(facts === undefined ? {} : { facts }),
+  };
+  const { message, hint } = render(situation, 'http');
+  return { ...situation, message: message ?? '', hint: hint ?? '' };
+}
+
+/** A catalogue text with its `{{name}}` facts put in (a fact the error lacks stays as written). */
+export function withFacts(text: string, facts: Facts | undefined): string {
+  if (facts === undefined || !text.includes('{{')) return text;
+  return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
+    Object.hasOwn(facts, name) ? String(facts[name]) : whole,
+  );
+}
+
+function factsIn(value: unknown): Facts | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value).filter(
+    (e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number',
+  );
+  return Object.fromEntries(entries);
+}
+
+/** The situation an error carries: its own fields, else the API answer's `details.variant` and `details.facts`. */
+export function situationIn(error: ReceivedError): ErrorSituation {
+  const variant =
+    error.variant ?? (typeof error.details?.variant === 'string' ? error.details.variant : undefined);
+  const facts = error.facts ?? factsIn(error.details?.facts);
+  return {
+    code: error.code,
+    ...(variant === undefined ? {} : { variant }),
+    ...(facts === undefined ? {} : { facts }),
+  };
+}
+
+const HINT_FIELD = { mcp: 'mcpHint', cli: 'cliHint', console: 'consoleHint' } as const;
+const MESSAGE_FIELD = { mcp: 'mcpMessage', cli: 'cliMessage', console: 'consoleMessage' } as const;
+
+/**
+ * An error's message and hint for one audience, from its catalogue entry, its variant and its facts: the
+ * audience's own text of the situation, else the situation's HTTP text (the fallback rule). A hint the throw site
+ * built (variant `OWN_HINT`), a code the catalogue does not know, and a message the catalogue has no audience
+ * words for are read as sent, with the route words they may carry in the audience's (`inAudienceWords`).
+ */
+export function render(error: ReceivedError, audience: Audience): RenderedError {
+  const { code, variant, facts } = situationIn(error);
+  const asSent = (text: string | undefined) =>
+    text === undefined ? undefined : inAudienceWords(text, audience);
+  if (!isErrorCode(code)) return { message: asSent(error.message), hint: asSent(error.hint) };
+  const entry = errorEntry(code);
+  if (variant === OWN_HINT) {
+    return { message: asSent(error.message ?? entry.message), hint: asSent(error.hint) };
+  }
+  const v: ErrorVariant | undefined = variant === undefined ? undefined : entry.variants?.[variant];
+  // The situation whose hint the error has: the variant where it has a hint of its own, else the entry.
+  const situation: AudienceHints & { hint: string } = v?.hint === undefined ? entry : { ...v, hint: v.hint };
+  if (audience === 'http') {
+    return {
+      message: error.message ?? withFacts(v?.message ?? entry.message, facts),
+      hint: error.hint ?? withFacts(situation.hint, facts),
+    };
+  }
+  const message = v?.[MESSAGE_FIELD[audience]];
+  return {
+    message:
+      message === undefined
+        ? asSent(error.message ?? withFacts(v?.message ?? entry.message, facts))
+        : withFacts(message, facts),
+    hint: withFacts(situation[HINT_FIELD[audience]] ?? situation.hint, facts),
+  };
+}
+
+/** The hint of an error for one audience (`render`). */
+export function hintFor(error: ReceivedError, audience: Audience): string | undefined {
+  return render(error, audience).hint;
 }
 
 /** The exit codes of `cli.md`. */

@@ -17,9 +17,12 @@ export {
   type ErrorActionName,
   type ErrorCode,
   type ErrorEntry,
+  type ErrorSituation,
   type ErrorVariant,
   type ErrorVariantOf,
   errorEntry,
+  errorOf,
+  type Facts,
   GUARD_ERROR,
   GUARD_ERRORS,
   HTTP_ERRORS,
@@ -27,9 +30,15 @@ export {
   hintFor,
   inAudienceWords,
   isErrorCode,
+  OWN_HINT,
+  type ReceivedError,
+  type RenderedError,
   type ResolvedError,
+  render,
   resolveError,
+  situationIn,
   statusOf,
+  withFacts,
 } from './error-catalog.js';
 
 /** Every error code a response can carry. */

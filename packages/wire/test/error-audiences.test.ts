@@ -11,9 +11,12 @@ import {
   ERROR_CODES,
   type ErrorEntry,
   errorEntry,
+  errorOf,
   HTTP_ERRORS,
   hintFor,
   inAudienceWords,
+  OWN_HINT,
+  render,
 } from '../src/index.js';
 
 type Reader = Exclude<Audience, 'http'>;
@@ -39,64 +42,98 @@ const FOREIGN: Record<Reader, readonly RegExp[]> = {
 };
 const READERS = Object.keys(FOREIGN) as Reader[];
 
-/** Every situation of every API code: its entry, and each variant with a hint of its own. */
-function situations(): { name: string; code: string; hint: string }[] {
+/** A value for every fact a catalogue text interpolates. */
+const FACTS = { kind: 'INSERT', count: 2, column: 'amount', workspace: 'w1' };
+
+/** Every situation of every API code: its entry, and each variant (with the facts its texts interpolate). */
+function situations(): { name: string; code: string; variant?: string; hint: string }[] {
   return ERROR_CODES.flatMap((code) => {
     const entry: ErrorEntry = errorEntry(code);
     return [
       { name: code, code, hint: entry.hint },
       ...Object.entries(entry.variants ?? {}).flatMap(([variant, v]) =>
-        v.hint === undefined ? [] : [{ name: `${code}.${variant}`, code, hint: v.hint }],
+        v.hint === undefined ? [] : [{ name: `${code}.${variant}`, code, variant, hint: v.hint }],
       ),
     ];
   });
 }
 
 describe('every error text for every audience', () => {
-  it('gives every API code and variant a hint for each audience, in its words (own text or the fallback)', () => {
+  it('gives every API code and variant a message and hint for each audience, in its words (own text or the fallback)', () => {
     const problems: string[] = [];
-    for (const { name, code, hint } of situations()) {
+    for (const { name, code, variant, hint } of situations()) {
       for (const reader of READERS) {
-        const text = hintFor({ code, hint }, reader);
+        const { message, hint: text } = render({ code, variant, facts: FACTS }, reader);
         if (!text) problems.push(`${name}: no ${reader} hint`);
-        for (const word of FOREIGN[reader])
+        for (const word of FOREIGN[reader]) {
           if (text && word.test(text)) problems.push(`${name} (${reader}): ${text}`);
+        }
+        // Messages say what happened (a header or a field may be named); none names a route to another audience.
+        if (message && ROUTE.test(message)) problems.push(`${name} (${reader} message): ${message}`);
+        if (`${message} ${text}`.includes('{{')) problems.push(`${name} (${reader}): a fact left out`);
       }
-      expect(hintFor({ code, hint }, 'http'), name).toBe(hint);
+      expect(render({ code, variant }, 'http').hint, name).toBe(hint);
     }
     expect(problems).toEqual([]);
   });
 
-  it('words the texts built at a throw site (the SQL refusals) for each audience', () => {
-    const texts = [
-      ...[DIALECT_WORDS.read, DIALECT_WORDS.write, DIALECT_WORDS.mixed, DIALECT_WORDS.oneStatement],
-      `${DIALECT_WORDS.modes.query} takes a read; this is INSERT.`,
-      `${DIALECT_WORDS.modes.execute} takes INSERT, UPDATE or DELETE; this is SELECT.`,
-      'Use workspace w1 (or no X-Workspace-Id), or ask the user to connect again with access to this workspace.',
-      'amount is required: give it a value in every row (GET /schema shows which columns are required and which are filled for you).',
-    ];
-    for (const text of texts) {
-      for (const reader of READERS) {
-        const worded = inAudienceWords(text, reader);
-        expect(worded, `${reader}: ${text}`).not.toMatch(ROUTE);
-        expect(worded, `${reader}: ${text}`).not.toMatch(/X-Workspace-Id/);
-        expect(hintFor({ code: 'statement_kind_mismatch', hint: text }, reader)).toBe(worded);
-      }
-    }
-    expect(inAudienceWords(`This writes; ${DIALECT_WORDS.read}.`, 'cli')).toBe(
-      'This writes; run reads with `expense query`.',
+  it('renders the SQL refusals from their variant and facts, as the guard words them on HTTP', () => {
+    const write = errorOf('statement_kind_mismatch', 'query_write', { kind: 'INSERT' });
+    expect(write).toMatchObject({
+      message: `${DIALECT_WORDS.modes.query} takes a read; this is INSERT.`,
+      hint: DIALECT_WORDS.write,
+    });
+    expect(render(write, 'mcp')).toEqual({
+      message: 'the query tool takes a read; this is INSERT.',
+      hint: 'send one INSERT, UPDATE or DELETE to the execute tool',
+    });
+    expect(render(write, 'console')).toEqual({
+      message: '“Run query” takes a read; this is INSERT.',
+      hint: 'Use “Dry run write” for a statement that changes data',
+    });
+    const several = errorOf('multiple_statements_not_allowed', 'execute', { count: 3 });
+    expect(several.message).toBe(
+      `${DIALECT_WORDS.modes.execute} takes exactly one statement; this SQL holds 3.`,
     );
+    expect(render(several, 'cli').message).toBe(
+      '`expense exec` takes exactly one statement; this SQL holds 3.',
+    );
+    // An API answer carries the situation in details.
+    const answered = {
+      code: write.code,
+      message: write.message,
+      hint: write.hint,
+      details: { variant: 'query_write', facts: { kind: 'INSERT' } },
+    };
+    expect(render(answered, 'cli').hint).toBe('run one INSERT, UPDATE or DELETE with `expense exec`');
+    expect(render(errorOf('sql_execution_failed', 'not_null', { column: 'amount' }), 'mcp').hint).toBe(
+      'amount is required: give it a value in every row (get_schema shows which columns are required and which are filled for you).',
+    );
+  });
+
+  it("reads a throw site's own hint as sent, with the route words of the texts no catalogue entry holds yet", () => {
+    const own = {
+      code: 'import_unreadable',
+      hint: 'Send it to POST /sql/query.',
+      details: { variant: OWN_HINT },
+    };
+    expect(render(own, 'mcp').hint).toBe('Send it to the query tool.');
+    expect(render(own, 'http').hint).toBe('Send it to POST /sql/query.');
     expect(inAudienceWords('Ask the user to check the file.', 'console')).toBe('Check the file.');
     expect(inAudienceWords('Ask the user to check the file.', 'mcp')).toBe('Ask the user to check the file.');
   });
 
-  it('picks the situation by its HTTP hint: a variant over its entry, and no hint as the entry', () => {
+  it('picks the situation by its variant: a variant over its entry, and none as the entry', () => {
     const change = HTTP_ERRORS.not_found.variants.change;
-    expect(hintFor({ code: 'not_found', hint: change.hint }, 'console')).toBe(change.consoleHint);
+    expect(hintFor({ code: 'not_found', variant: 'change' }, 'console')).toBe(change.consoleHint);
+    expect(hintFor({ code: 'not_found', details: { variant: 'change' } }, 'console')).toBe(
+      change.consoleHint,
+    );
     expect(hintFor({ code: 'not_found' }, 'cli')).toBe(HTTP_ERRORS.not_found.cliHint);
-    expect(
-      hintFor({ code: 'invalid_code', hint: HTTP_ERRORS.invalid_code.variants.void.hint }, 'console'),
-    ).toBe(HTTP_ERRORS.invalid_code.variants.void.hint);
+    expect(hintFor({ code: 'not_found', variant: 'key' }, 'cli')).toBe(HTTP_ERRORS.not_found.cliHint);
+    expect(hintFor({ code: 'invalid_code', variant: 'void' }, 'console')).toBe(
+      HTTP_ERRORS.invalid_code.variants.void.hint,
+    );
     expect(hintFor({ code: 'something_new', hint: 'Send it to /sql/query.' }, 'mcp')).toBe(
       'Send it to the query tool.',
     );

@@ -4,9 +4,9 @@ import { ApiError } from '../http/api-error.js';
 
 /**
  * The hint of a failure on the command line. The server's hints are written for agents reading the HTTP answer;
- * the CLI shows the error catalogue's CLI text of the same situation (`cliHint`, or its phrases for a hint built
- * at a throw site). The CLI's own errors carry CLI words already. Only the human rendering uses it: --json keeps
- * the server's words.
+ * the CLI shows the error catalogue's CLI text of the same situation (its code, and the variant and facts the
+ * answer carries in `details`). The CLI's own errors carry CLI words already. Only the human rendering uses it:
+ * --json keeps the server's words.
  */
 export function cliHint(error: unknown): string | undefined {
   const api = error instanceof ApiError ? error : error instanceof Error ? error.cause : undefined;

@@ -193,6 +193,7 @@ function judge(
         `${sentence(dialect.texts.modes[mode])} takes exactly one statement; this SQL holds ${statements.length}.`,
         dialect.texts.oneStatement,
         statements[1]!.stmt_location ?? 0,
+        { variant: mode, facts: { count: statements.length } },
       ),
       undefined,
     );
@@ -250,6 +251,7 @@ function checkStatement(
       `${sentence(dialect.texts.modes.query)} takes a read; this is ${kind.toUpperCase()}.`,
       dialect.texts.write,
       at,
+      { variant: 'query_write', facts: { kind: kind.toUpperCase() } },
     );
   }
   if (mode === 'execute' && kind === 'select') {
@@ -258,6 +260,7 @@ function checkStatement(
       `${sentence(dialect.texts.modes.execute)} takes INSERT, UPDATE or DELETE; this is SELECT.`,
       writesInWith(fields) ? dialect.texts.mixed : dialect.texts.read,
       at,
+      { variant: writesInWith(fields) ? 'execute_mixed' : 'execute_read' },
     );
   }
   if (mode === 'query' && writesInWith(fields)) {
@@ -266,6 +269,7 @@ function checkStatement(
       `${sentence(dialect.texts.modes.query)} takes a read-only SELECT; this one writes in its WITH clause.`,
       dialect.texts.mixed,
       at,
+      { variant: 'query_writes_in_with' },
     );
   }
   const walker = new Walker(dialect, at, limits.maxExpandedNodes, limits.maxExpandedBytes);
@@ -280,6 +284,7 @@ function checkStatement(
       `${sentence(dialect.texts.modes.query)} takes a read-only SELECT.`,
       dialect.texts.mixed,
       at,
+      { variant: 'query_not_read_only' },
     );
   }
   return {
@@ -403,6 +408,10 @@ function failure(code: GuardErrorCode, message: string, hint?: string): CheckRes
 function fail(source: Source, v: Violation, statementIndex: number | undefined): CheckResult {
   const error: GuardViolation = { code: v.code, message: v.message };
   if (v.hint) error.hint = v.hint;
+  if (v.situation) {
+    error.variant = v.situation.variant;
+    if (v.situation.facts) error.facts = v.situation.facts;
+  }
   if (v.byte >= 0) error.position = source.positionOfByte(v.byte);
   if (statementIndex !== undefined) error.statementIndex = statementIndex;
   return { ok: false, error };

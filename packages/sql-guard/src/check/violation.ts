@@ -10,6 +10,8 @@ export class Violation {
     readonly message: string,
     readonly hint: string | undefined,
     readonly byte: number,
+    /** The situation of the code the refusal names, and the values its texts interpolate (GuardViolation). */
+    readonly situation?: { variant: string; facts?: Readonly<Record<string, string | number>> },
   ) {}
 }
 

@@ -8,20 +8,27 @@ import { createColours } from '../colour.js';
 import { errorView, renderError } from '../render-error.js';
 
 const plain = createColours(false);
-const apiError = (status: number, code: string, hint?: string) =>
-  new ApiError(status, { code, message: 'm', ...(hint ? { hint } : {}) }, [], undefined, undefined);
+/** An API error as the server answers it: its situation (variant, facts) in details. */
+const apiError = (status: number, code: string, hint?: string, details?: Record<string, unknown>) =>
+  new ApiError(
+    status,
+    { code, message: 'm', ...(hint ? { hint } : {}), ...(details ? { details } : {}) },
+    [],
+    undefined,
+    undefined,
+  );
 const hintLines = (error: unknown) =>
   renderError(error, plain)
     .split('\n')
     .filter((l) => l.startsWith('hint:'));
 
 describe('the CLI words of a server error', () => {
-  it("shows the catalogue's CLI hint of the situation, by code and the server's hint", () => {
+  it("shows the catalogue's CLI hint of the situation, by code and variant", () => {
     expect(hintLines(apiError(400, 'sql_execution_failed', HTTP_ERRORS.sql_execution_failed.hint))).toEqual([
       `hint: ${HTTP_ERRORS.sql_execution_failed.cliHint}`,
     ]);
     const revert = HTTP_ERRORS.sql_execution_failed.variants.revert;
-    expect(hintLines(apiError(400, 'sql_execution_failed', revert.hint))).toEqual([
+    expect(hintLines(apiError(400, 'sql_execution_failed', revert.hint, { variant: 'revert' }))).toEqual([
       `hint: ${revert.cliHint}`,
     ]);
     expect(hintLines(apiError(400, 'syntax_error', GUARD_ERROR.hint))).toEqual([
@@ -32,14 +39,26 @@ describe('the CLI words of a server error', () => {
     );
   });
 
-  it('names commands for the routes of a refusal built at the throw site', () => {
-    const [read] = hintLines(apiError(400, 'statement_kind_mismatch', `This writes; ${DIALECT_WORDS.read}.`));
-    expect(read).toBe('hint: This writes; run reads with `expense query`.');
-    const [write] = hintLines(apiError(400, 'statement_kind_mismatch', DIALECT_WORDS.write));
+  it('names commands for the routes of a SQL refusal, by its variant', () => {
+    const [read] = hintLines(
+      apiError(400, 'statement_kind_mismatch', DIALECT_WORDS.read, { variant: 'execute_read' }),
+    );
+    expect(read).toBe('hint: run reads with `expense query`');
+    const [write] = hintLines(
+      apiError(400, 'statement_kind_mismatch', DIALECT_WORDS.write, {
+        variant: 'query_write',
+        facts: { kind: 'INSERT' },
+      }),
+    );
     expect(write).toContain('`expense exec`');
-    for (const words of [DIALECT_WORDS.mixed, DIALECT_WORDS.oneStatement]) {
-      expect(hintLines(apiError(400, 'statement_kind_mismatch', words))[0]).not.toMatch(/\/sql/);
-    }
+    const refusals = [
+      apiError(400, 'statement_kind_mismatch', DIALECT_WORDS.mixed, { variant: 'execute_mixed' }),
+      apiError(400, 'multiple_statements_not_allowed', DIALECT_WORDS.oneStatement, {
+        variant: 'query',
+        facts: { count: 2 },
+      }),
+    ];
+    for (const refusal of refusals) expect(hintLines(refusal)[0]).not.toMatch(/\/sql/);
   });
 
   it('gives a write over the row cap one hint, the batching pattern, also when the SQL was rejected', () => {

@@ -84,14 +84,16 @@ export function checkKeyConsent(principal: Principal, ask: ConsentAsk): string |
   if (!bound) return undefined;
   if (ask.workspaceBoundKeys === 'refuse') {
     throw new ApiError('forbidden', 'This key is limited to one workspace and cannot do this.', {
-      hint: `Work in workspace ${bound}, or ask the user to connect again with access to all workspaces.`,
+      variant: 'workspace_bound_key',
+      facts: { workspace: bound },
       details: { workspaceId: bound },
     });
   }
   for (const id of ask.workspaceIds) {
     if (id.trim().toLowerCase() !== bound) {
       throw new ApiError('forbidden', 'This key is limited to another workspace.', {
-        hint: `Use workspace ${bound} (or no X-Workspace-Id), or ask the user to connect again with access to this workspace.`,
+        variant: 'other_workspace_key',
+        facts: { workspace: bound },
         details: { workspaceId: bound },
       });
     }

@@ -11,7 +11,6 @@ import {
   sendPage,
   setPageHeaders,
 } from '../../platform/http/browser-pages.js';
-import { catalogEntry } from '../../platform/http/error-catalog.js';
 import { consoleAssetsDirectory, VENDOR_FILES, vendorRoots } from './assets.js';
 import { appShell, codePage, emailPage, isSignInNotice, type PageProblem } from './pages.js';
 import { proxyToApi } from './proxy.js';
@@ -52,7 +51,7 @@ function problemOf(
     status: error.status,
     problem: {
       message: error.message,
-      hint: signInHint(error.code, error.options.hint ?? catalogEntry(error.code).hint),
+      hint: signInHint(error.received()),
     },
   };
 }
@@ -128,7 +127,7 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
       if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) {
         const problem = {
           message: 'This is not an e-mail address.',
-          hint: signInHint('invalid_email', catalogEntry('invalid_email').hint),
+          hint: signInHint({ code: 'invalid_email' }),
         };
         return sendPage(reply, 400, emailPage(base, returnTo, problem, email));
       }

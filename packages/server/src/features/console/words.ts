@@ -1,26 +1,31 @@
-import { hintFor, inAudienceWords } from '@expense/wire';
+import { type ReceivedError, render } from '@expense/wire';
 
 /**
- * The console's words for API errors: the error catalogue's console texts (`consoleHint`, and its phrases for
- * texts built at a throw site), for a person rather than an agent. The sign-in pages show them, and the proxy
+ * The console's words for API errors: the error catalogue's console texts of the error's situation (its code, the
+ * variant and facts the answer carries in `details`), for a person rather than an agent. The sign-in pages show them, and the proxy
  * gives the console's pages their errors in them (docs/architecture.md, "Errors").
  */
 
-/** A sign-in page's hint for an API error (code and HTTP hint). */
-export function signInHint(code: string, hint: string | undefined): string | undefined {
-  return hintFor({ code, hint }, 'console');
+/** A sign-in page's hint for an API error (its situation: code, variant, facts). */
+export function signInHint(error: ReceivedError): string | undefined {
+  return render(error, 'console').hint;
 }
 
 interface ErrorBody {
   code: string;
   message?: unknown;
   hint?: string;
+  details?: Record<string, unknown>;
 }
 
 function isErrorBody(value: unknown): value is ErrorBody {
   if (typeof value !== 'object' || value === null) return false;
-  const { code, hint } = value as Record<string, unknown>;
-  return typeof code === 'string' && (hint === undefined || typeof hint === 'string');
+  const { code, hint, details } = value as Record<string, unknown>;
+  return (
+    typeof code === 'string' &&
+    (hint === undefined || typeof hint === 'string') &&
+    (details === undefined || (typeof details === 'object' && details !== null))
+  );
 }
 
 /**
@@ -36,10 +41,13 @@ export function inConsoleWords(payload: Buffer): Buffer | undefined {
   }
   const error = (envelope as { error?: unknown } | null)?.error;
   if (!isErrorBody(error)) return undefined;
-  const hint = hintFor(error, 'console');
+  const { message, hint } = render(
+    { ...error, message: typeof error.message === 'string' ? error.message : undefined },
+    'console',
+  );
   const worded = {
     ...error,
-    ...(typeof error.message === 'string' ? { message: inAudienceWords(error.message, 'console') } : {}),
+    ...(typeof error.message === 'string' && message !== undefined ? { message } : {}),
     ...(hint === undefined ? {} : { hint }),
   };
   return Buffer.from(JSON.stringify({ ...(envelope as object), error: worded }));

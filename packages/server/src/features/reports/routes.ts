@@ -1,5 +1,5 @@
 import { createGuard } from '@expense/sql-guard';
-import { API_ROUTES, fastifyRoute, resolveError, WORKSPACE_HEADER } from '@expense/wire';
+import { API_ROUTES, fastifyRoute, WORKSPACE_HEADER } from '@expense/wire';
 import {
   type ReportData,
   ReportDataSchema,
@@ -29,7 +29,7 @@ import { reportScript } from './sql.js';
  * the same function (data.ts) for every client (the MCP `report` tool, `expense report`, the console).
  */
 /** What to send instead of a range that is not a report's (the catalogue's words), for any of its refusals. */
-const RANGE_HINT = resolveError('invalid_request', 'report_range').hint;
+const RANGE_HINT = { variant: 'report_range' } as const;
 
 export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

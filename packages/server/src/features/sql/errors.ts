@@ -1,11 +1,11 @@
 import { GuardBusyError, GuardCheckError, GuardRunError } from '@expense/sql-guard';
+import type { ErrorVariantOf, GuardErrorCode } from '@expense/wire';
 import { ApiError, isApiError } from '../../platform/http/api-error.js';
 import { storageApiError } from '../../platform/http/storage-errors.js';
 import { isConnectionSqlstate } from '../../platform/storage/connection-failure.js';
 import { USER_RELATIONS } from '../../platform/storage/names.js';
 import {
   constraintHint,
-  notNullHint,
   OTHER_WORKSPACE_HINT,
   type RefusalFacts,
   VALUE_SYNTAX_HINT,
@@ -21,7 +21,15 @@ function executionFailed(message: string, d: RunErrorDetails, pgHint: string | u
   if (d.position) details.position = d.position;
   if (d.constraint) details.constraint = d.constraint;
   if (d.column) details.column = d.column;
-  const hint = refusalHint(d, message) ?? pgHint;
+  const own = refusalHint(d, message);
+  if (own === undefined && d.sqlstate === '23502' && d.column) {
+    return new ApiError('sql_execution_failed', message, {
+      variant: 'not_null',
+      facts: { column: d.column },
+      details,
+    });
+  }
+  const hint = own ?? pgHint;
   return new ApiError('sql_execution_failed', message, {
     ...(hint !== undefined ? { hint } : d.position === undefined ? { variant: 'no_position' as const } : {}),
     details,
@@ -35,8 +43,6 @@ function refusalHint(d: RunErrorDetails, message: string): string | undefined {
     if (hint) return hint;
   }
   switch (d.sqlstate) {
-    case '23502':
-      return d.column ? notNullHint(d.column) : undefined;
     case '42501':
       return message.includes('row-level security') ? OTHER_WORKSPACE_HINT : undefined;
     case '22P02':
@@ -125,8 +131,13 @@ export function toSqlApiError(error: unknown): unknown {
     const details: Record<string, unknown> = {};
     if (v.position) details.position = v.position;
     if (v.statementIndex !== undefined) details.statementIndex = v.statementIndex;
+    // A refusal the catalogue knows (its variant: every audience's words) keeps no hint of its own.
     return new ApiError(v.code, v.message, {
-      ...(v.hint ? { hint: v.hint } : {}),
+      ...(v.variant !== undefined
+        ? { variant: v.variant as ErrorVariantOf<GuardErrorCode>, ...(v.facts ? { facts: v.facts } : {}) }
+        : v.hint
+          ? { hint: v.hint }
+          : {}),
       ...(Object.keys(details).length > 0 ? { details } : {}),
     });
   }

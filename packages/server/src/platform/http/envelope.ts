@@ -1,4 +1,10 @@
-import type { Action, ErrorCode, FailureEnvelope, SuccessEnvelope } from '@expense/wire';
+import {
+  type Action,
+  type ErrorCode,
+  type FailureEnvelope,
+  render,
+  type SuccessEnvelope,
+} from '@expense/wire';
 import type { ActionBuilder } from './actions.js';
 import type { ApiError } from './api-error.js';
 import { catalogEntry } from './error-catalog.js';
@@ -7,21 +13,32 @@ export function success<T>(data: T, instructions: string[] = [], actions: Action
   return { ok: true, data, instructions, actions };
 }
 
+/**
+ * The failure envelope of an ApiError. Its situation travels in `details` (docs/api.md, "Errors"): `variant`, the
+ * catalogue variant it arose in (OWN_HINT for a hint the throw site built), and `facts`, the values the variant's
+ * texts interpolate, so that the CLI, the MCP tools and the console render their own words of it.
+ */
 export function failure(error: ApiError, actions: ActionBuilder): FailureEnvelope {
   const o = error.options;
   const entry = catalogEntry(error.code, o.variant);
+  const { variant } = error.received();
   const body: FailureEnvelope = {
     ok: false,
     error: {
       code: error.code,
       message: error.message,
-      hint: o.hint ?? entry.hint,
+      hint: render(error.received(), 'http').hint ?? entry.hint,
       retryable: o.retryable ?? entry.retryable,
     },
     instructions: o.instructions ?? [],
     actions: o.actions ?? entry.actions(actions),
   };
-  if (o.details) body.error.details = o.details;
+  const details = {
+    ...o.details,
+    ...(variant === undefined ? {} : { variant }),
+    ...(o.facts === undefined ? {} : { facts: o.facts }),
+  };
+  if (Object.keys(details).length > 0) body.error.details = details;
   return body;
 }
 

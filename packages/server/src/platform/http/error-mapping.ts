@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@expense/wire';
+import { type ErrorCode, type ErrorVariantOf, resolveError } from '@expense/wire';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError, isApiError } from './api-error.js';
@@ -10,9 +10,9 @@ declare module 'fastify' {
     fieldCodes?: Record<string, ErrorCode>;
     /**
      * Body or query string fields whose invalid value has its own hint (the next step for that field), under
-     * invalid_request.
+     * invalid_request: a variant of the catalogue's (its words for every audience), or a text of the route's.
      */
-    fieldHints?: Record<string, string>;
+    fieldHints?: Record<string, string | { variant: ErrorVariantOf<'invalid_request'> }>;
   }
 }
 
@@ -40,13 +40,25 @@ function validationError(
       return new ApiError(code, `${field}: ${issues[0]?.message ?? 'invalid'}`, { details: { issues } });
     }
   }
-  const hints = [...new Set([...fields].map((f) => request.routeOptions.config.fieldHints?.[f]))].filter(
-    (h) => h,
-  );
+  const named = [...fields].flatMap((f) => request.routeOptions.config.fieldHints?.[f] ?? []);
+  const variants = new Set(named.flatMap((h) => (typeof h === 'string' ? [] : [h.variant])));
+  const texts = [
+    ...new Set(
+      named.map((h) => (typeof h === 'string' ? h : resolveError('invalid_request', h.variant).hint)),
+    ),
+  ];
+  const [variant] = variants;
+  // One variant alone keeps its name (every audience's words); several hints are the route's own text.
+  const situation =
+    variant !== undefined && texts.length === 1
+      ? { variant }
+      : texts.length > 0
+        ? { hint: texts.join(' ') }
+        : {};
   return new ApiError(
     'invalid_request',
     `The request ${where} is not valid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-    { details: { issues }, ...(hints.length > 0 ? { hint: hints.join(' ') } : {}) },
+    { details: { issues }, ...situation },
   );
 }
 

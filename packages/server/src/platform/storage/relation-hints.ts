@@ -182,11 +182,6 @@ export function constraintHint(constraint: string, facts: RefusalFacts = {}): st
   return rule ? `${length?.[1]} must be ${rule}.` : undefined;
 }
 
-/** The hint for a NOT NULL refusal: the column is required. */
-export function notNullHint(column: string): string {
-  return `${column} is required: give it a value in every row (GET /schema shows which columns are required and which are filled for you).`;
-}
-
 /** The hint for a row naming another workspace (row-level security). */
 export const OTHER_WORKSPACE_HINT = `Leave workspace_id out of the statement: ${FILLED}`;
 

@@ -1,5 +1,6 @@
 // The consent rule over plain values (checkKeyConsent): what the ApiKey hook applies to every keyed route and
 // MCP's in-process SQL calls directly, with no request object.
+import { render } from '@expense/wire';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../platform/http/api-error.js';
 import type { Principal } from '../api-keys.js';
@@ -49,7 +50,9 @@ describe('checkKeyConsent', () => {
     expect(refusal(() => checkKeyConsent(key('read'), { ...ask, access: 'read' })).code).toBe('forbidden');
     expect(checkKeyConsent(key('read_write'), ask)).toBeUndefined();
     const create = { access: 'write', workspaceBoundKeys: 'refuse', workspaceIds: [] } as const;
-    expect(refusal(() => checkKeyConsent(key('read_write', W1), create)).options.hint).toContain(W1);
+    const bound = refusal(() => checkKeyConsent(key('read_write', W1), create));
+    expect(bound.options).toMatchObject({ variant: 'workspace_bound_key', facts: { workspace: W1 } });
+    expect(render(bound.received(), 'http').hint).toContain(W1);
   });
 
   it('is what the hook applies to a request: the bound workspace becomes its X-Workspace-Id', () => {

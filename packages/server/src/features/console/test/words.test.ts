@@ -16,7 +16,7 @@ const ORIGIN = 'http://console.example.test';
 const envelope = (error: Record<string, unknown>) => Buffer.from(JSON.stringify({ ok: false, error }));
 
 describe('the console words of an API error', () => {
-  it("gives the catalogue's console text of the situation, and a throw site's phrases in a person's words", () => {
+  it("gives the catalogue's console texts of the situation (its variant and facts in details)", () => {
     const missing = inConsoleWords(
       envelope({ code: 'missing_workspace', message: 'm', hint: HTTP_ERRORS.missing_workspace.hint }),
     );
@@ -31,14 +31,18 @@ describe('the console words of an API error', () => {
             code: 'statement_kind_mismatch',
             message: `${DIALECT_WORDS.modes.query} takes a read; this is INSERT.`,
             hint: DIALECT_WORDS.write,
-            details: { position: { line: 1, column: 1 } },
+            details: { position: { line: 1, column: 1 }, variant: 'query_write', facts: { kind: 'INSERT' } },
           }),
         ),
       ),
     ).error;
     expect(refused.message).toBe('“Run query” takes a read; this is INSERT.');
     expect(refused.hint).toBe('Use “Dry run write” for a statement that changes data');
-    expect(refused.details).toEqual({ position: { line: 1, column: 1 } });
+    expect(refused.details).toEqual({
+      position: { line: 1, column: 1 },
+      variant: 'query_write',
+      facts: { kind: 'INSERT' },
+    });
   });
 
   it('leaves what is not an error envelope alone', () => {
@@ -47,10 +51,10 @@ describe('the console words of an API error', () => {
   });
 
   it("words the sign-in pages' hints the same way", () => {
-    expect(signInHint('invalid_code', HTTP_ERRORS.invalid_code.hint)).toBe(
+    expect(signInHint({ code: 'invalid_code', hint: HTTP_ERRORS.invalid_code.hint })).toBe(
       'Check the 8-digit code in the e-mail and type it again.',
     );
-    expect(signInHint('invalid_code', HTTP_ERRORS.invalid_code.variants.void.hint)).toBe(
+    expect(signInHint({ code: 'invalid_code', variant: 'void' })).toBe(
       HTTP_ERRORS.invalid_code.variants.void.hint,
     );
   });
