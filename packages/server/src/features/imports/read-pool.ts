@@ -62,8 +62,7 @@ export class ReadPool {
    * given, dates that read two ways refused (an ImportError whose code is read-protocol.ts's DATE_ORDER).
    */
   read(request: ImportRequest, workspaceCurrency: string): Promise<PreparedImport> {
-    if (this.#workers.length === 0)
-      for (let i = 0; i < this.#threads; i++) this.#workers.push(new ReadWorker(this));
+    while (this.#workers.length < this.#threads) this.#workers.push(new ReadWorker(this));
     const idle = this.#workers.find((w) => w.idle);
     if (!idle && this.#queue.length >= this.#maxQueue)
       return Promise.reject(new ReadBusyError(this.#maxQueue));
@@ -92,16 +91,30 @@ export class ReadPool {
     for (const listener of [...this.#onStart]) listener();
   }
 
+  /** @internal A worker finished its job (or lost it with its thread). */
+  finished(): void {
+    this.#reading--;
+  }
+
   /** @internal A worker finished its job: the next one waiting, if any. */
   next(): Job | undefined {
-    this.#reading--;
+    this.finished();
     return this.#queue.shift();
   }
 
-  /** @internal A worker whose thread died is replaced by a fresh one, which takes the next job. */
-  replace(dead: ReadWorker): void {
+  /**
+   * @internal A worker whose thread died is replaced by a fresh one, which takes the next job; one that died
+   * before it could start (its script did not load) is not: the files waiting are refused with its error, and the
+   * next read starts threads again, so a broken script never respawns in a loop.
+   */
+  replace(dead: ReadWorker, started: boolean, error: Error): void {
     const i = this.#workers.indexOf(dead);
     if (i < 0) return;
+    if (!started) {
+      this.#workers.splice(i, 1);
+      for (const job of this.#queue.splice(0)) job.reject(error);
+      return;
+    }
     const fresh = new ReadWorker(this);
     this.#workers[i] = fresh;
     const job = this.#queue.shift();
@@ -117,12 +130,17 @@ class ReadWorker {
   #job: Job | undefined;
   #id = 0;
   #gone = false;
+  #ready = false;
 
   constructor(private readonly pool: ReadPool) {
     this.#worker = spawnReader();
     this.#worker.unref();
     this.#worker.on('message', (message: ReadResponse) => {
-      if ('ready' in message || message.id !== this.#id || !this.#job) return;
+      if ('ready' in message) {
+        this.#ready = true;
+        return;
+      }
+      if (message.id !== this.#id || !this.#job) return;
       const job = this.#job;
       this.#job = undefined;
       if ('prepared' in message) {
@@ -158,10 +176,10 @@ class ReadWorker {
     if (this.#job) {
       this.#job.reject(error);
       this.#job = undefined;
-      this.pool.next();
+      this.pool.finished();
     }
     void this.#worker.terminate();
-    this.pool.replace(this);
+    this.pool.replace(this, this.#ready, error);
   }
 }
 
