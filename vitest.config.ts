@@ -33,7 +33,7 @@ const SLOW = [
   'packages/server/src/features/changes/test/history-sigkill.test.ts',
   'packages/server/src/platform/inflight/test/disk-growth.test.ts',
   'packages/cli/test/e2e-install.test.ts',
-  'packages/server/src/features/console/test/{browser,browser-portability,browser-import-mapping,journey}.test.ts',
+  'packages/server/src/features/console/test/{browser,browser-portability,browser-import-mapping,journey,browser-partner}.test.ts',
   'packages/server/src/features/mcp/test/clients-inspector.test.ts',
 ];
 

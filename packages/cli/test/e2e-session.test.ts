@@ -7,12 +7,13 @@ import { assertBuilt, spawnCommand } from './e2e/harness.js';
 const CLI = resolve(import.meta.dirname, '..');
 
 /**
- * A transcript with what differs between runs masked: ids, timestamps, and the note of a wait for the server's
+ * A transcript with what differs between runs masked: ids (short change ids too), timestamps, and the note of a wait for the server's
  * per-second limit (the session's commands run back to back, so whether one is paced depends on the machine).
  */
 const masked = (text: string) =>
   text
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+    .replace(/\b(change|expense revert) [0-9a-f]{8}(?:[0-9a-f]{4})?\b/g, '$1 <short id>')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '<time>')
     .replace(/^Rate limited by the server; waiting \d+s as it asks \(Retry-After\)\.\n/gm, '');
 

@@ -17,7 +17,7 @@ import { inToolWords } from './words.js';
 const WorkspaceArg = z.string().optional();
 
 // The SQL result's own schemas (sql.ts), with the text's cut said and the clock optional.
-const { workspaceId, committed, statements, clock, changeId } = SqlResultDataSchema.shape;
+const { workspaceId, committed, statements, clock, changeId, shortId } = SqlResultDataSchema.shape;
 const SqlOutput = z.object({
   workspaceId,
   committed,
@@ -25,6 +25,7 @@ const SqlOutput = z.object({
   textTruncated: z.boolean(),
   clock: clock.optional(),
   changeId,
+  shortId,
 });
 const ExecuteOutput = SqlOutput.extend({
   confirmToken: z.string().optional(),
@@ -249,7 +250,7 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
               );
             }
             return sqlResult(result, [
-              `COMMITTED in workspace ${result.workspaceId}${result.changeId ? ` as change ${result.changeId} (the revert tool undoes it)` : ''}.`,
+              `COMMITTED in workspace ${result.workspaceId}${result.changeId ? ` as change ${result.changeId}${result.shortId ? ` (short id ${result.shortId}, as the console and the CLI show it to the user)` : ''}; the revert tool undoes it` : ''}.`,
             ]);
           } catch (error) {
             // A 4xx answer is definite: nothing ran. Anything else leaves the outcome unknown.

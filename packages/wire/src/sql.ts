@@ -54,6 +54,12 @@ export const SqlResultDataSchema = z.object({
     .string()
     .optional()
     .describe('a committed write: its entry in the change history (GET /changes/{changeId}, revert)'),
+  shortId: z
+    .string()
+    .optional()
+    .describe(
+      "a committed write: its change's short id, as GET /changes, the console and the CLI show it (every change route takes it)",
+    ),
   confirmToken: z
     .string()
     .optional()

@@ -42,6 +42,7 @@ const sqlResult = {
   limits: { maxReturnedRows: 500, maxAffectedRows: 1000, deadlineMs: 5000, maxResultBytes: 1_000_000 },
   clock: { now: '2026-03-01T10:00:00.000Z', today: '2026-03-01', timeZone: 'Europe/Berlin' },
   changeId: 'chg_1',
+  shortId: 'chg1',
 };
 
 const anAction = {
@@ -154,6 +155,7 @@ describe('hand-written checks against the wire schemas', () => {
       committed: false,
       statements: [],
       changeId: undefined,
+      shortId: undefined,
       confirmToken: 'tok',
       confirmTokenExpiresAt: '2026-03-01T10:10:00.000Z',
     });

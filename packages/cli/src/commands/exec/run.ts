@@ -23,7 +23,9 @@ function printEffect(ctx: Context, data: SqlResultData): void {
   const wrote = data.statements.some((s) => s.command !== 'SELECT');
   if (!data.committed) ctx.note(`${ctx.err.yellow('Dry run:')} rolled back, nothing was changed.\n${lines}`);
   else if (wrote) {
-    const change = data.changeId ? ` as change ${data.changeId} (undo: expense revert ${data.changeId})` : '';
+    // The short id, as `expense history` and the console show it and `expense revert` takes it.
+    const id = data.shortId ?? data.changeId;
+    const change = id ? ` as change ${id} (undo: expense revert ${id})` : '';
     ctx.note(`${ctx.err.green('✓')} Committed${change}.\n${lines}`);
   } else ctx.note(lines);
 }

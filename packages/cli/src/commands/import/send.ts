@@ -23,7 +23,10 @@ export interface SendOptions {
   dryRun?: boolean;
 }
 
-function summaryLine(s: ImportSummary): string {
+/** An import's summary with the short id of its change (the form `expense history` shows and `expense revert` takes). */
+type Summary = ImportSummary & { shortId?: string };
+
+function summaryLine(s: Summary): string {
   const verb = s.dryRun ? 'would be inserted' : 'inserted';
   // A transfer's legs are said apart: `3 inserted (1 of them a card payment paired with checking)`.
   const transfers = transfersLine(s.transfers ?? []);
@@ -33,13 +36,12 @@ function summaryLine(s: ImportSummary): string {
     `${s.failed} failed`,
   ];
   if (s.notSent) parts.push(`${s.notSent} not sent`);
-  const recorded = s.changeId
-    ? ` Committed as change ${s.changeId} (undo the whole import: expense revert ${s.changeId}).`
-    : '';
+  const id = s.shortId ?? s.changeId;
+  const recorded = id ? ` Committed as change ${id} (undo the whole import: expense revert ${id}).` : '';
   return `${s.dryRun ? 'Dry run (nothing was changed): ' : ''}${parts.join(', ')} (of ${s.rows} row${s.rows === 1 ? '' : 's'}).${recorded}`;
 }
 
-function printSummary(ctx: Context, summary: ImportSummary): void {
+function printSummary(ctx: Context, summary: Summary): void {
   if (ctx.json) ctx.printJson(summary);
   else ctx.note(`${summary.failed ? ctx.err.red('✗') : ctx.err.green('✓')} ${summaryLine(summary)}`);
 }
@@ -96,12 +98,23 @@ export async function send<R extends ImportRow>(
     await approve(ctx, `Import ${total} row${total === 1 ? '' : 's'} into ${where}?`, options.yes);
 
   const progress = new ProgressBar(ctx.io.stderr, total, options.dryRun ? 'checking' : 'importing');
+  // The short id of each change a batch answered: the summary names its change by it.
+  const shortIds = new Map<string, string>();
+  const withShortId = (summary: ImportSummary): Summary => {
+    const shortId = summary.changeId ? shortIds.get(summary.changeId) : undefined;
+    return shortId ? { ...summary, shortId } : summary;
+  };
   try {
     const summary = await runBatches(
       batches,
       target,
       { fileDigest: keys.digest, fingerprint: keys.fingerprint },
-      (sql, o) => callSql(ctx, '/sql/execute', sql, o),
+      async (sql, o) => {
+        const result = await callSql(ctx, '/sql/execute', sql, o);
+        if (result.data.changeId && result.data.shortId)
+          shortIds.set(result.data.changeId, result.data.shortId);
+        return result;
+      },
       {
         dryRun: Boolean(options.dryRun),
         onProgress: (done) => !ctx.json && progress.update(done),
@@ -110,13 +123,13 @@ export async function send<R extends ImportRow>(
       },
     );
     progress.done();
-    printSummary(ctx, summary);
+    printSummary(ctx, withShortId(summary));
   } catch (error) {
     progress.done();
     if (!(error instanceof BatchFailed)) throw error;
     const cause = error.cause instanceof CliError ? error.cause : undefined;
     const lines = `lines ${error.batch.rows[0]!.line}–${error.batch.rows.at(-1)!.line}`;
-    if (!ctx.json) ctx.note(`${ctx.err.red('✗')} ${summaryLine(error.summary)}`);
+    if (!ctx.json) ctx.note(`${ctx.err.red('✗')} ${summaryLine(withShortId(error.summary))}`);
     throw new CliError(
       cause?.code ?? 'import_failed',
       `${error.batch.probe ? 'The probe' : `Batch ${error.batch.index}`} (${lines}) failed: ${

@@ -32,6 +32,17 @@ const shortIdOf = (c: string) => `CASE
       THEN right(${c}.change_id::text, 12)
     ELSE ${c}.change_id::text END`;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The statement that reads one change's short id (as GET /changes shows it), the id spelt as a literal: for a
+ * session without parameters (a write's own transaction, as the owner). Refuses an id that is not a UUID.
+ */
+export function shortIdSelect(changeId: string): string {
+  if (!UUID.test(changeId)) throw new Error('change: refusing an unexpected id');
+  return `SELECT ${shortIdOf('c')} AS short_id FROM expense_internal.changes c WHERE c.change_id = '${changeId}'`;
+}
+
 const SELECT_CHANGES = `
   SELECT c.change_id, ${shortIdOf('c')} AS short_id, c.at, c.endpoint, c.sql_text, c.statements, c.user_id, u.email, c.connection_id, k.label,
          c.reverts, c.group_id, c.group_label,

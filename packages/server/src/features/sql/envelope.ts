@@ -13,6 +13,8 @@ export interface SqlSuccess {
   clock: Clock;
   /** The change-history entry of a committed write (none for reads, dry runs and scripts that wrote nothing). */
   changeId?: string | undefined;
+  /** That change's short id, as GET /changes shows it (the form people read and type; every change route takes it). */
+  shortId?: string | undefined;
   /** The instruction about carried-forward FX rates, when the request read them (features/fx/coverage.ts). */
   staleRates: string | undefined;
   /** A write's dry run: the token that commits the same SQL once (features/sql/confirm-tokens.ts). */
@@ -42,6 +44,7 @@ export function successEnvelope(success: SqlSuccess, actions: ActionBuilder): st
     },
     clock: success.clock,
     ...(success.changeId ? { changeId: success.changeId } : {}),
+    ...(success.changeId && success.shortId ? { shortId: success.shortId } : {}),
     ...success.token,
     ...(success.warnings?.length ? { warnings: success.warnings } : {}),
   };
@@ -73,6 +76,7 @@ function instructionsFor({
   limits,
   staleRates,
   changeId,
+  shortId,
   token,
   warnings,
 }: SqlSuccess): string[] {
@@ -84,7 +88,7 @@ function instructionsFor({
       dryRun
         ? dryRunInstruction('statements', token !== undefined)
         : changeId
-          ? `Committed: every statement was applied, recorded as change ${changeId} (POST /changes/${changeId}/revert undoes it).`
+          ? `Committed: every statement was applied, recorded as change ${changeId}${shortId ? ` (short id ${shortId}, as the console and the CLI show it)` : ''}; POST /changes/${changeId}/revert undoes it.`
           : 'Committed: every statement was applied.',
     );
   }

@@ -43,6 +43,7 @@ import {
 } from '../../platform/storage/user-context.js';
 import type { Principal } from '../auth/api-keys.js';
 import { type FxCoverage, staleRatesInstruction } from '../fx/coverage.js';
+import { changeShortId } from './change-short-id.js';
 import { type ConfirmClaims, type IssuedToken, spendInTransaction } from './confirm-tokens.js';
 import type { ArrivalDeadline } from './deadline.js';
 import { successEnvelope } from './envelope.js';
@@ -274,6 +275,7 @@ export class SqlPipeline {
         const token = dryRun ? issueToken?.(workspaceId) : undefined;
         const wrote = result.statements.some((s) => s.command !== 'SELECT');
         const changeId = wrote ? scope.changeId : undefined;
+        const shortId = changeId ? await changeShortId(session, changeId) : undefined;
         const warnings = dryRun && wrote ? await wideWrites(session, checked, result) : undefined;
         const success = {
           mode,
@@ -284,6 +286,7 @@ export class SqlPipeline {
           clock,
           staleRates,
           changeId,
+          shortId,
           token,
           warnings,
         };

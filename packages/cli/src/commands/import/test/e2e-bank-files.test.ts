@@ -378,7 +378,7 @@ describe('expense import of bank files as the banks write them', () => {
     expect(entry.group).toMatchObject({ label: 'import big-export.csv', rowCount: 250, reverted: 0 });
     expect(entry.group.changes).toBeGreaterThan(2);
     // The summary names the change that stands for the import, the one to revert.
-    expect(imported.stderr).toContain(`Committed as change ${entry.changeId}`);
+    expect(imported.stderr).toContain(`Committed as change ${entry.shortId}`);
     const table = await run(['history']);
     // The table names a change by its short id (the id's last 8 hex digits).
     expect(table.stdout).toContain(entry.changeId.slice(-8));

@@ -55,7 +55,7 @@ describe('expense CLI end to end: SQL, approval and import', () => {
     const done = await run(['exec', '--yes', insert]);
     expect(done.code).toBe(0);
     expect(done.stderr).toMatch(
-      /Committed as change ([0-9a-f-]{36}) \(undo: expense revert \1\)\.\n1\. INSERT: affected 1 row/,
+      /Committed as change ([0-9a-f]{8}) \(undo: expense revert \1\)\.\n1\. INSERT: affected 1 row/,
     );
     expect(await count()).toBe(1);
   });

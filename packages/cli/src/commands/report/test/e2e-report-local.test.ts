@@ -85,17 +85,21 @@ INSERT INTO budget_lines (budget_month, direction, category, currency, planned_v
     });
   });
 
-  it('exec and revert print the changeId of what they committed (issue 23, item 4)', async () => {
-    const newest = async () =>
-      JSON.parse((await run(['--json', 'history', '--limit', '1'])).stdout).changes[0].changeId as string;
+  it('exec and revert print the change of what they committed (issue 23, item 4; exec by its short id, issue 41)', async () => {
+    const newestChange = async () =>
+      JSON.parse((await run(['--json', 'history', '--limit', '1'])).stdout).changes[0] as {
+        changeId: string;
+        shortId: string;
+      };
+    const newest = async () => (await newestChange()).changeId;
     const write = await run([
       'exec',
       '--yes',
       "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2027-01-02 10:00:00', 'cash', -3, 'EUR', 'spend', 'coffee')",
     ]);
     expect(write.code, write.stderr).toBe(0);
-    const written = /Committed as change ([0-9a-f-]{36})/.exec(write.stderr)?.[1];
-    expect(written).toBe(await newest());
+    const written = /Committed as change ([0-9a-f]{8,12}) /.exec(write.stderr)?.[1];
+    expect(written).toBe((await newestChange()).shortId);
     const revert = await run(['revert', '--yes', written!]);
     expect(revert.code, revert.stderr).toBe(0);
     const reverted = /Undid change [0-9a-f]{8}.*expense revert ([0-9a-f-]{36})\)/.exec(revert.stderr)?.[1];

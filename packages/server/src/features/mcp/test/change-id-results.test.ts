@@ -20,10 +20,11 @@ describe.each(ENGINES)('changeId in MCP write results on $name', (engine) => {
   });
   afterAll(async () => live?.close());
 
-  const newest = async (): Promise<string> => {
+  const newestChange = async (): Promise<{ changeId: string; shortId: string }> => {
     const res = await live.request('GET', '/v1/changes?limit=1', { key: user.apiKey });
-    return res.body.data.changes[0].changeId;
+    return res.body.data.changes[0];
   };
+  const newest = async (): Promise<string> => (await newestChange()).changeId;
 
   it('execute and revert answer the changeId of what they committed', async () => {
     const client = await httpClient(live, user.apiKey, 'inject');
@@ -37,7 +38,10 @@ describe.each(ENGINES)('changeId in MCP write results on $name', (engine) => {
         workspaceId,
         confirmToken: dry.structuredContent.confirmToken,
       });
-      expect(done.structuredContent.changeId).toBe(await newest());
+      // Issue 41: and the short id the history, the console and the CLI show, in the text too.
+      const { changeId, shortId } = await newestChange();
+      expect(done.structuredContent).toMatchObject({ changeId, shortId });
+      expect(done.content[0].text).toContain(`as change ${changeId} (short id ${shortId}`);
 
       const preview = await call(client, 'revert', {
         changeId: done.structuredContent.changeId,
