@@ -3,6 +3,9 @@ import { CliError, ExitCode } from '../../errors.js';
 import { renderTable } from '../../output/table.js';
 import type { Action } from '../action.js';
 
+/** A rule of GET /schema written for an agent: about its user, or in the HTTP routes' words. */
+const AGENT_RULE = /\bthe user\b|\buser's\b|\b(?:GET|POST) \//i;
+
 export function registerSchema(program: Command, action: Action): void {
   program
     .command('schema')
@@ -35,7 +38,10 @@ export function registerSchema(program: Command, action: Action): void {
             ),
           );
           ctx.print(`\nFunctions: ${functions.join(', ')}`);
-          if (rules.length) ctx.print(`Rules:\n${rules.map((r) => `  - ${r}`).join('\n')}`);
+          // The rules of the SQL, not those addressed to an agent about its user and the HTTP routes (issue 41):
+          // the CLI asks for the approval itself, and `expense history` / `expense revert` are the history.
+          const forPeople = rules.filter((r) => !AGENT_RULE.test(r));
+          if (forPeople.length) ctx.print(`Rules:\n${forPeople.map((r) => `  - ${r}`).join('\n')}`);
           ctx.note('\nRun `expense schema <relation>` for its columns and hints.');
           return;
         }
