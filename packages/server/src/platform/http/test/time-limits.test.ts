@@ -116,7 +116,8 @@ describe.each(ENGINES.slice(0, 1))('HTTP time limits on a server ($name)', (engi
       REQUEST_MS * 10,
     );
     expect(kept.text.match(/HTTP\/1\.1 200/g), kept.text).toHaveLength(2);
-    expect(kept.text).not.toContain('408');
+    // Not "408" anywhere: a request id in the answer may hold those digits.
+    expect(kept.text).not.toMatch(/HTTP\/1\.1 408|request_timeout/);
     expect(kept.closed).toBe(true);
   });
 });
