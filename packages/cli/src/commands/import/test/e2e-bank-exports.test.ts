@@ -36,7 +36,7 @@ const FILES = [
   'pl-mbank.csv',
 ];
 
-/** Card payments whose other side waits on the clearing account (issue 37): one more row each on the first import. */
+/** Card payments whose other side waits on the clearing account (issue 37): said apart, not counted as rows. */
 const HELD: Record<string, number> = { 'us-chase-card.qfx': 1, 'us-discover.csv': 1 };
 
 describe('expense import of exports in any layout, with no options', () => {
@@ -85,7 +85,11 @@ describe('expense import of exports in any layout, with no options', () => {
       const accounts = named ? expected.accounts : [stem];
       const args = ['import', join(EXPORTS, file), '--yes', ...(named ? [] : ['--account', stem])];
       const first = await run(args);
-      expect(first.stderr).toContain(`${expected.rows.length + (HELD[file] ?? 0)} inserted`);
+      expect(first.stderr).toContain(`${expected.rows.length} inserted`);
+      if (HELD[file])
+        expect(first.stderr).toContain(
+          `(${HELD[file]} of them a card payment whose other side waits on unmatched-transfers`,
+        );
       expect(first.code).toBe(0);
       if (expected.format !== 'csv') expect(first.stderr).toMatch(/Recognised: (OFX|QFX|QIF|CAMT|MT940)/);
       const want = expected.rows
@@ -94,9 +98,7 @@ describe('expense import of exports in any layout, with no options', () => {
       const got = (await rowsOf(accounts)).sort((a, b) => a.localeCompare(b));
       expect(got).toEqual(want);
       const again = await run(args);
-      expect(again.stderr).toContain(
-        `0 inserted, ${expected.rows.length + (HELD[file] ?? 0)} skipped as already present`,
-      );
+      expect(again.stderr).toContain(`0 inserted, ${expected.rows.length} skipped as already present`);
       expect(again.code).toBe(0);
     });
   }

@@ -23,7 +23,7 @@ interface Case {
   balance: string;
   /** Rows left out as not booked (pending, authorisations, reverted, a balance line). */
   left?: number;
-  /** Card payments whose other side waits on the clearing account: one more row each on the first import. */
+  /** Card payments whose other side waits on the clearing account: said apart on the first import, not counted. */
   held?: number;
 }
 
@@ -221,7 +221,11 @@ describe('expense import of bank files as the banks write them', () => {
       const first = await term.result;
       const out = plain(first.stdout);
       expect(out).toContain(c.recognised);
-      expect(out).toContain(`${c.rows.length + (c.held ?? 0)} inserted`);
+      expect(out).toContain(`${c.rows.length} inserted`);
+      if (c.held)
+        expect(out).toContain(
+          `(${c.held} of them a card payment whose other side waits on unmatched-transfers`,
+        );
       if (c.left) expect(out).toContain(`Leaving out ${c.left} row`);
       expect(first.code).toBe(0);
       const after = await bookedWithBalance(account);
@@ -229,9 +233,7 @@ describe('expense import of bank files as the banks write them', () => {
       expect(after.balance).toBe(c.balance);
 
       const again = await run(['import', join(BANKS, c.file), '--account', account, '--yes']);
-      expect(again.stderr).toContain(
-        `0 inserted, ${c.rows.length + (c.held ?? 0)} skipped as already present`,
-      );
+      expect(again.stderr).toContain(`0 inserted, ${c.rows.length} skipped as already present`);
       expect(again.code).toBe(0);
     });
   }
