@@ -6,14 +6,16 @@ const FLOW: Record<GuideTransport, string> = {
    with \`"dryRun": true\`. It runs, reports the per-statement effect (\`committed: false\`) and rolls back. Without
    \`dryRun\` the request COMMITS AT ONCE. Show the user the SQL and the effect; after they approve, send the
    same request without \`dryRun\`, with an \`Idempotency-Key\` header (a fresh UUID per change): a retry with the
-   same key and body replays the kept answer instead of writing twice. The answer carries \`data.changeId\`.
+   same key and body replays the kept answer instead of writing twice. The answer carries \`data.changeId\` and
+   \`data.shortId\`: name the change to the user by the short id, the one the console and the CLI show.
    A dry run that would change every row of a relation, or more than half of them, says so in
    \`data.warnings\` and its first instruction: tell the user before committing.`,
   mcp: `2. \`execute\` without \`confirmToken\` is a dry run: it runs, reports the per-statement effect, rolls back,
    and returns a \`confirmToken\`. Show the user the SQL and the effect; after they approve, call \`execute\`
    again with the SAME \`sql\` and the \`confirmToken\` (valid 10 minutes, once) to commit it atomically. The
-   result carries \`changeId\`. A dry run that would change every row of a relation, or more than half of them,
-   says so in a note: tell the user before committing.`,
+   result carries \`changeId\` and \`shortId\` (name the change to the user by the short id). A dry run that
+   would change every row of a relation, or more than half of them, says so in a note: tell the user before
+   committing.`,
 };
 
 const OUTCOME_UNKNOWN: Record<GuideTransport, string> = {
