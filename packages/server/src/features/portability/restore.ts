@@ -9,6 +9,7 @@ import {
 import { ApiError } from '../../platform/http/api-error.js';
 import type { Queryable } from '../../platform/storage/database.js';
 import { GENERATED_IDS, quoteIdent, relationColumns } from './columns.js';
+import { applyIds, restoreHistory, takenIds } from './history-restore.js';
 import { lockWorkspaceRows } from './locks.js';
 
 /** Rows per INSERT of a restore (one JSON parameter each). */
@@ -43,6 +44,8 @@ export interface RestoreTarget {
   userId: string;
   connectionId: string;
   replace: boolean;
+  /** The JSON text of each element of the document's change_rows as sent (exact numbers; see raw-json.ts). */
+  changeRowTexts?: string[];
 }
 
 /** Whether the workspace holds any row of its relations beyond its settings (which every workspace has). */
@@ -59,9 +62,10 @@ async function holdsData(tx: Queryable, workspaceId: string): Promise<boolean> {
 /**
  * Loads an export into a workspace, in the caller's owner transaction, as one change of its history (endpoint
  * `restore`): the history's triggers record every row written, so the restore can be reverted like any write.
+ * The export's own history is replayed first, older than that change (history-restore.ts).
  * A workspace that holds data is refused (workspace_not_empty) unless `replace`, which first deletes its rows
  * in the same change. Rows keep their ids unless another workspace on this server holds the id (a restore next
- * to the original): those get new ones. Values are checked by the tables' own constraints.
+ * to the original): those get new ones, in the history's images too. Values are checked by the tables' own constraints.
  */
 export async function restoreExport(
   tx: Queryable,
@@ -84,23 +88,35 @@ export async function restoreExport(
       `-- restore of the export of workspace "${document.workspace.name}"${document.exportedAt ? ` made ${document.exportedAt}` : ''}`,
     ],
   );
+  const restoreChangeId = opened[0]?.change_id ?? '';
+  // The history first: its changes are older than the restore's own, which the first row written records.
+  const ids = await takenIds(tx, document, workspaceId);
+  const history = await restoreHistory(tx, document, {
+    workspaceId,
+    restoreChangeId,
+    ids,
+    ...(target.changeRowTexts ? { changeRowTexts: target.changeRowTexts } : {}),
+  });
   if (nonEmpty) {
     for (const relation of ['ledger_entries', 'budget_lines', 'account_metadata'] as const) {
       await tx.query(`DELETE FROM public.${quoteIdent(relation)} WHERE workspace_id = $1`, [workspaceId]);
     }
   }
   const restored: Record<string, number> = {};
-  let newIds = 0;
+  let newIds = applyIds(document.ledger_entries, 'entry_id', ids.ledger_entries);
+  newIds += applyIds(document.budget_lines, 'line_id', ids.budget_lines);
   for (const relation of EXPORT_RELATIONS) {
     const rows = document[relation];
     const result = await restoreRelation(tx, relation, rows, workspaceId);
     restored[relation] = result.rows;
     newIds += result.newIds;
   }
-  const written = Object.values(restored).some((n) => n > 0) || nonEmpty;
+  restored.changes = history.changes;
+  restored.change_rows = history.changeRows;
+  const written = EXPORT_RELATIONS.some((r) => (restored[r] ?? 0) > 0) || nonEmpty;
   return {
     workspaceId,
-    changeId: written ? (opened[0]?.change_id ?? null) : null,
+    changeId: written ? restoreChangeId || null : null,
     restored,
     replaced: nonEmpty,
     newIds,

@@ -24,6 +24,7 @@ import { exportFileName, exportHeader } from './header.js';
 import { jsonExport } from './json-export.js';
 import { busyOr } from './locks.js';
 import { holdPlace } from './place.js';
+import { bodyText, keepBodyText, topLevelArrayTexts } from './raw-json.js';
 import { parseExportDocument, restoreExport } from './restore.js';
 
 const FINAL =
@@ -76,7 +77,7 @@ export function portabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.route({
       ...fastifyRoute(API_ROUTES.restoreWorkspace),
       bodyLimit: ctx.config.restoreMaxBytes,
-      preParsing: async (request, reply) => {
+      preParsing: async (request, reply, payload) => {
         const length = Number(request.headers['content-length'] ?? 0);
         if (length > ctx.config.restoreMaxBytes) {
           throw new ApiError(
@@ -86,11 +87,12 @@ export function portabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           );
         }
         await holdPlace(ctx, request, reply);
+        return keepBodyText(request, payload);
       },
       schema: {
         tags: ['workspaces'],
         summary:
-          'Load an export (the JSON document of GET /workspaces/{id}/export) into this workspace, empty unless ?replace=true, as one change of its history (owners)',
+          'Load an export (the JSON document of GET /workspaces/{id}/export) into this workspace, empty unless ?replace=true, as one change of its history, after the history the export carries (owners)',
         description: `The body is the export document as written, at most ${ctx.config.restoreMaxBytes} bytes.`,
         security: apiKeySecurity,
         params: WorkspaceParamsSchema,
@@ -101,6 +103,8 @@ export function portabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { userId, connectionId } = principalOf(request);
         const document = parseExportDocument(request.body);
         const replace = request.query.replace === 'true';
+        const text = bodyText(request);
+        const changeRowTexts = text === undefined ? undefined : topLevelArrayTexts(text, 'change_rows');
         const data = await ctx.db
           .transaction(async (tx) => {
             const workspace = await ownedWorkspace(tx, userId, request.params.workspaceId);
@@ -109,6 +113,7 @@ export function portabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               userId,
               connectionId,
               replace,
+              ...(changeRowTexts ? { changeRowTexts } : {}),
             });
           })
           .catch((error: unknown) => {
