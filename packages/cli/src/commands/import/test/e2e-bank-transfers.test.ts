@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -102,6 +102,25 @@ describe('expense import: a card payment is a transfer', () => {
     );
     expect(await importFile(checking, 'checking')).toContain('0 inserted, 3 skipped');
     expect(await balances()).toEqual(['amex 397.88', 'checking 1300.00']);
+  });
+
+  it("the built server reads a file in its import worker thread: POST /v1/imports counts the file's rows", async () => {
+    await workspace('Over HTTP');
+    const credentials = JSON.parse(
+      await readFile(join(sandbox.dir.path, 'config', 'expense', 'credentials.json'), 'utf8'),
+    ) as { keys: Record<string, { apiKey: string }> };
+    const key = Object.values(credentials.keys)[0]!.apiKey;
+    const res = await fetch(`${sandbox.server.apiUrl}/imports?account=amex&currency=USD&dryRun=true`, {
+      method: 'POST',
+      headers: { authorization: `ApiKey ${key}`, 'content-type': 'text/csv' },
+      body: CARD,
+    });
+    const body = (await res.json()) as { data: { rows: { add: number }; notes: string[] } };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.data.rows.add).toBe(3);
+    expect(body.data.notes).toContain(
+      `3 rows to add, 1 of them a card payment whose other side waits on ${CLEARING} until the paying account's file is imported.`,
+    );
   });
 
   it("the paying account's file first: the card's payment is paired with its entry", async () => {
