@@ -235,4 +235,48 @@ describe.each(ENGINES)('restore replays the history on $name', (engine) => {
     expect(await count(target)).toBe(0);
     expect(await count(source)).toBeGreaterThan(0);
   });
+
+  it('leaves out changes past 90 days, applies the history bound, and writes nothing when refused', async () => {
+    const changesOf = async (workspaceId: string) =>
+      (
+        await live.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM expense_internal.changes WHERE workspace_id = $1',
+          [workspaceId],
+        )
+      ).rows[0]!.n;
+    const small = JSON.parse(document);
+    small.ledger_entries = small.ledger_entries.filter((e: { kind: string }) => e.kind !== 'transfer');
+    // A refused row: nothing is written, the history neither.
+    const bad = structuredClone(small);
+    bad.ledger_entries[3].kind = 'gift';
+    const refusedIn = await newWorkspace('Refused');
+    const refused = await restore(refusedIn, JSON.stringify(bad));
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'invalid_request']);
+    expect([await changesOf(refusedIn), await count(refusedIn)]).toEqual([0, 0]);
+
+    small.changes[0].at = new Date(Date.now() - 91 * 86_400_000).toISOString();
+    const old = await newWorkspace('Old');
+    const res = await restore(old, JSON.stringify(small));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.restored.changes).toBe(7);
+    expect(await changesOf(old)).toBe(8);
+
+    await live.db.query('UPDATE expense_internal.change_history_limits SET max_changes = 4');
+    try {
+      const bounded = await newWorkspace('Bounded');
+      const res2 = await restore(bounded, JSON.stringify(small));
+      expect(res2.status, res2.text).toBe(200);
+      const kept = await history(bounded);
+      expect(kept.map((c) => c.endpoint)[0]).toBe('restore');
+      expect(kept).toHaveLength(4);
+      expect(kept.slice(1).map((c) => c.sql)).toEqual(original.slice(0, 3).map((c) => c.sql));
+      const usage = await live.db.query<{ changes: number; dropped: string }>(
+        'SELECT changes, dropped_changes::text AS dropped FROM expense_internal.change_usage WHERE workspace_id = $1',
+        [bounded],
+      );
+      expect(usage.rows[0]).toEqual({ changes: 4, dropped: '4' });
+    } finally {
+      await live.db.query('UPDATE expense_internal.change_history_limits SET max_changes = 100000');
+    }
+  });
 });
