@@ -157,7 +157,8 @@ export async function restoreWorkspace(
   ctx.note(`${ctx.err.green('✓')} Restored into ${ctx.err.bold(workspace.name)}: ${counts}.`);
   if (envelope.data.changeId)
     ctx.note(
-      `One change: ${envelope.data.changeId} (\`expense revert ${envelope.data.changeId.slice(0, 8)}\` undoes it).`,
+      // The whole id: its first digits are shared with the history the restore replays (UUIDv7 of the same minutes).
+      `One change: ${envelope.data.changeId} (\`expense revert ${envelope.data.changeId}\` undoes it).`,
     );
 }
 

@@ -52,6 +52,21 @@ describe('expense CLI end to end: export, restore, delete', () => {
     expect(restored.stderr).toMatch(
       /Restored into Copy: 1 workspace_settings, 0 account_metadata, 0 budget_lines, 2 ledger_entries/,
     );
+    // The undo names the restore's whole change id, which no replayed change of its history shares.
+    const undo = /`expense revert ([0-9a-f-]{36})` undoes it/.exec(restored.stderr);
+    expect(undo, restored.stderr).not.toBeNull();
+    const reverted = await run(['revert', undo?.[1] as string, '--yes', '--workspace', copy]);
+    expect(reverted.code, reverted.stderr).toBe(0);
+    const emptied = await run([
+      'query',
+      'SELECT count(*) AS n FROM ledger_entries',
+      '--workspace',
+      copy,
+      '--json',
+    ]);
+    expect(JSON.parse(emptied.stdout).statements[0].rows).toEqual([{ n: '0' }]);
+    const redo = await run(['restore', file, '--workspace', copy]);
+    expect(redo.code, redo.stderr).toBe(0);
     const again = await run(['restore', file, '--workspace', copy]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/workspace_not_empty|already holds data/);
