@@ -114,6 +114,8 @@ export function readOfx(text: string): Statement {
         id: t.values.get('FITID'),
         booked: true,
       };
+      const type = t.values.get('TRNTYPE')?.toUpperCase();
+      if (type) entry.type = type;
       return entry;
     });
     const ledger = all(st, 'LEDGERBAL')[0];

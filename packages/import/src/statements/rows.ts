@@ -4,6 +4,7 @@ import type { LedgerRow } from '../rows/fields.js';
 import { deriveExternalId } from '../rows/validate.js';
 import { parseTimestamp } from '../rows/values.js';
 import { cardPaymentLegs } from '../transfers/legs.js';
+import { keepStatementType } from '../transfers/type-words.js';
 import { type Reconciliation, reconcile } from './reconcile.js';
 import type { Statement } from './statement.js';
 
@@ -92,9 +93,12 @@ export function statementRows(
         event_id: null,
         external_id: deriveExternalId(identity, occurrence),
       };
-      // A card's payment in is a transfer from the account that paid, never income (transfers/legs.ts).
-      if (account.card && row.kind === 'income' && CARD_PAYMENT.test(`${e.payee ?? ''} ${e.memo ?? ''}`))
-        rows.push(...cardPaymentLegs(row));
+      // A card's payment in is a transfer from the account that paid, never income (transfers/legs.ts): its words
+      // say so, or its type does (TRNTYPE PAYMENT with an empty NAME).
+      const paymentIn = account.card && row.kind === 'income';
+      const typed = paymentIn ? keepStatementType(row, e.type) : row;
+      if (typed !== row || (paymentIn && CARD_PAYMENT.test(`${e.payee ?? ''} ${e.memo ?? ''}`)))
+        rows.push(...cardPaymentLegs(typed));
       else rows.push(row);
     }
   });

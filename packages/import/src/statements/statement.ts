@@ -17,6 +17,8 @@ export interface StatementEntry {
   memo: string | undefined;
   /** The statement's own identifier of the entry (FITID, entry reference): the duplicate key. */
   id: string | undefined;
+  /** The kind of movement as the statement codes it (OFX `TRNTYPE`: `PAYMENT`, `XFER`, `DEBIT` ...), if it does. */
+  type?: string;
   /** Only booked entries are imported; the others are skipped and counted with why. */
   booked: boolean;
   reason?: string;

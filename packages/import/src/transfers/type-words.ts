@@ -1,4 +1,4 @@
-import { rolesOf, settlesCard } from '../csv/words.js';
+import { CARD_PAYMENT, rolesOf, settlesCard } from '../csv/words.js';
 import type { LedgerRow } from '../rows/fields.js';
 import { CLEARING_ACCOUNT } from './legs.js';
 
@@ -33,7 +33,23 @@ export function keepTypeWords(
     const words = [...new Set(columns.map((i) => (record.values[i] ?? '').trim()))]
       .filter((w) => w !== '' && !own.includes(w))
       .join(' ');
-    if (!settlesCard(words)) return row;
-    return { ...row, note: row.note ? `${row.note} (${words})` : words };
+    return settlesCard(words) ? noted(row, words) : row;
   });
+}
+
+const noted = (row: LedgerRow, words: string): LedgerRow => ({
+  ...row,
+  note: row.note ? `${row.note} (${words})` : words,
+});
+
+/**
+ * A card statement's row whose own type says it is a payment (OFX `TRNTYPE` `PAYMENT`) while its payee and note do
+ * not (an empty `NAME`, `ONLINE`): the type's word is kept in its note, as a CSV type column's is, so the row and
+ * the entry stored from it say they settle the card. Only a card's rows: on a bank's statement `PAYMENT` is any
+ * bill paid, and an equal amount within a week never makes a transfer without the words.
+ */
+export function keepStatementType(row: LedgerRow, type: string | undefined): LedgerRow {
+  if (type === undefined || !CARD_PAYMENT.test(type)) return row;
+  if (CARD_PAYMENT.test(`${row.counterparty ?? ''} ${row.note ?? ''}`)) return row;
+  return noted(row, type);
 }
