@@ -63,6 +63,29 @@ describe('payer and payee columns', () => {
     ];
     expect(partiesOf(['Payer', 'Payee'], records)).toBeUndefined();
   });
+  it('find the holder of a file whose money goes one way only: the one name of a side', () => {
+    const header = ['Buchungsdatum', 'Zahlungspflichtige*r', 'Zahlungsempfänger*in', 'Betrag (€)'];
+    const incoming = [
+      ['31.03.26', 'DKB AG', 'Erika Mustermann', '4,17'],
+      ['15.03.26', 'ACME GmbH', 'Erika Mustermann', '1.000,00'],
+    ].map((values, i) => ({ line: i + 6, values }));
+    const parties = partiesOf(header, incoming)!;
+    expect(parties.holder).toBe('Erika Mustermann');
+    expect(incoming.map((r) => otherParty(r.values, parties))).toEqual(['DKB AG', 'ACME GmbH']);
+    const outgoing = [
+      ['16.03.26', 'Erika Mustermann', 'REWE Markt GmbH', '-45,67'],
+      ['10.03.26', 'Erika Mustermann', 'Stadtwerke Berlin', '-72,00'],
+    ].map((values, i) => ({ line: i + 6, values }));
+    expect(partiesOf(header, outgoing)?.holder).toBe('Erika Mustermann');
+  });
+  it('say nothing when one side has one name and the other one name too (one counterparty throughout)', () => {
+    const records = [
+      { line: 2, values: ['ACME GmbH', 'Erika Mustermann'] },
+      { line: 3, values: ['ACME GmbH', 'Erika Mustermann'] },
+    ];
+    expect(partiesOf(['Zahlungspflichtige*r', 'Zahlungsempfänger*in'], records)).toBeUndefined();
+    expect(partiesOf(['Payer', 'Payee'], [{ line: 2, values: ['ACME', 'Erika'] }])).toBeUndefined();
+  });
 });
 
 describe('dates', () => {

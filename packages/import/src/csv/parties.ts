@@ -4,7 +4,8 @@ import { headerKey, PAYEE_WORDS, PAYER_WORDS } from './words.js';
 /**
  * A file with a column of who pays and a column of who is paid (DKB's `Zahlungspflichtige*r` and
  * `Zahlungsempfänger*in`, S-Pankki's `Maksaja` and `Saajan nimi`) writes the account holder on one side of every
- * row: the holder is the name found in both columns on most rows, and a row's counterparty is the other side.
+ * row: the holder is the name found in both columns on most rows (or, when the money goes one way only, the one
+ * name of a side), and a row's counterparty is the other side.
  * Read from the names alone, never from the amount's sign (which a card file may write either way). Pure.
  */
 
@@ -48,8 +49,25 @@ export function partiesOf(header: readonly string[], records: readonly CsvRecord
       holder = name;
       most = s.paying + s.paid;
     }
-  if (holder === undefined || most * 2 < sample.length) return undefined;
-  return { payer, payee, holder };
+  if (holder === undefined) holder = oneSided(sample, payer, payee);
+  else if (most * 2 < sample.length) return undefined;
+  return holder === undefined ? undefined : { payer, payee, holder };
+}
+
+/**
+ * The holder of a file whose money goes one way only (a savings account paid into, a month of spending): the one
+ * name of a side filled on every row, beside a side of several names. One counterparty throughout says nothing.
+ */
+function oneSided(sample: readonly CsvRecord[], payer: number, payee: number): string | undefined {
+  const names = (i: number) => new Set(sample.map((r) => (r.values[i] ?? '').trim()));
+  const paying = names(payer);
+  const paid = names(payee);
+  const only = (side: Set<string>, other: Set<string>) => {
+    const [name] = side;
+    const others = [...other].filter((n) => n !== '');
+    return side.size === 1 && name !== '' && others.length > 1 && !other.has(name!) ? name : undefined;
+  };
+  return only(paying, paid) ?? only(paid, paying);
 }
 
 /** A row's counterparty: the side that is not the holder (undefined when neither side is the holder). */

@@ -211,7 +211,7 @@ export const PRESETS = {
   dkb: {
     title: 'DKB',
     description:
-      'DKB Girokonto CSV, new layout (UTF-8, Status) or old (Latin-1): a preamble, ";", -1.234,56, EUR; "Vorgemerkt" rows skipped',
+      'DKB Girokonto/Tagesgeld CSV, new layout (UTF-8, Status) or old (Latin-1): a preamble, ";", -1.234,56, EUR; "Vorgemerkt" rows skipped; the counterparty is the side of Zahlungspflichtige*r / Zahlungsempfänger*in that is not the holder',
     signatures: [
       ['Buchungsdatum', 'Wertstellung', 'Status', 'Verwendungszweck', 'Betrag (€)'],
       ['Buchungsdatum', 'Wertstellung', 'Status', 'Verwendungszweck', 'Betrag (EUR)'],
@@ -220,6 +220,8 @@ export const PRESETS = {
     columns: {
       ts: ['Buchungsdatum', 'Buchungstag'],
       amount: ['Betrag (€)', 'Betrag (EUR)'],
+      // The new layout's payer and payee columns are read by csv/parties.ts (the side that is not the holder); this
+      // column stands in only when the file does not say who the holder is (a single row).
       counterparty: ['Zahlungsempfänger*in', 'Auftraggeber / Begünstigter'],
       note: ['Verwendungszweck'],
     },
