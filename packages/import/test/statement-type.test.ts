@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   CLEARING_ACCOUNT,
+  cardPaymentLegs,
+  cardPaymentsOn,
   type LedgerRow,
   pairTransfers,
   prepareImport,
@@ -47,10 +49,10 @@ ${transactions.join('\n')}
 </OFX>
 `;
 
-const read = async (text: string) =>
+const read = async (text: string, account = 'visa') =>
   (
     await prepareImport(
-      { fileName: 'card.qfx', bytes: new TextEncoder().encode(text), account: 'visa', currency: 'USD' },
+      { fileName: `${account}.qfx`, bytes: new TextEncoder().encode(text), account, currency: 'USD' },
       hooks,
     )
   ).rows as LedgerRow[];
@@ -125,16 +127,40 @@ describe("a card statement's own type", () => {
     expect(paired.rows).toEqual(rows);
   });
 
-  it("a bank statement's PAYMENT (a bill paid) keeps its words as they are", async () => {
+  it("a bank statement's PAYMENT out (a bill paid) keeps its words; one in says payment but stays income", async () => {
     const rows = await read(
       ofx('STMTRS', [
         trn('PAYMENT', '20260312', '-500.00', 'B1', 'CITY POWER'),
         trn('PAYMENT', '20260313', '500.00', 'B2', undefined),
       ]),
+      'checking',
     );
     expect(rows.map((r) => [r.kind, r.counterparty, r.note])).toEqual([
       ['spend', 'CITY POWER', null],
-      ['income', null, null],
+      ['income', null, 'PAYMENT'],
     ]);
+    // The bill is no card's settlement: a card's payment of 500 waiting on the clearing account stays there.
+    const [leg, clearing] = cardPaymentLegs({ ...rows[1]!, account_id: 'visa', external_id: 'csv:visa:2' });
+    const stored = (r: LedgerRow, id: string): WorkspaceEntry => ({
+      ...r,
+      entry_id: id,
+      ts: r.ts,
+      inserted_at: '2026-03-14T10:00:00Z',
+    });
+    const found = [stored(leg, 'card-leg'), stored(clearing, 'clearing-leg')];
+    expect(pairTransfers(rows, found).steps).toEqual([]);
+    // The same row naming the card would move it: only the words were missing.
+    const named = rows.map((r) =>
+      r.external_id === rows[0]!.external_id ? { ...r, counterparty: 'VISA' } : r,
+    );
+    expect(pairTransfers(named, found).steps.map((s) => s.kind)).toEqual(['move']);
+    // Imported into an account the workspace keeps as a credit card, the payment in is a transfer's leg.
+    expect(cardPaymentsOn(rows, new Set(['visa']))).toEqual(rows);
+    expect(
+      cardPaymentsOn(
+        rows.map((r) => ({ ...r, account_id: 'visa' })),
+        new Set(['visa']),
+      ).map((r) => r.kind),
+    ).toEqual(['spend', 'transfer', 'transfer']);
   });
 });

@@ -93,13 +93,13 @@ export function statementRows(
         event_id: null,
         external_id: deriveExternalId(identity, occurrence),
       };
-      // A card's payment in is a transfer from the account that paid, never income (transfers/legs.ts): its words
-      // say so, or its type does (TRNTYPE PAYMENT with an empty NAME).
-      const paymentIn = account.card && row.kind === 'income';
-      const typed = paymentIn ? keepStatementType(row, e.type) : row;
-      if (typed !== row || (paymentIn && CARD_PAYMENT.test(`${e.payee ?? ''} ${e.memo ?? ''}`)))
+      // Money in whose type says payment keeps the word (a workspace's credit-card account reads it too); on a
+      // card's statement it is a transfer from the account that paid, never income (transfers/legs.ts), as when
+      // its words say so.
+      const typed = row.kind === 'income' ? keepStatementType(row, e.type) : row;
+      if (account.card && (typed !== row || CARD_PAYMENT.test(`${e.payee ?? ''} ${e.memo ?? ''}`)))
         rows.push(...cardPaymentLegs(typed));
-      else rows.push(row);
+      else rows.push(typed);
     }
   });
   if (problems.length)

@@ -43,10 +43,10 @@ const noted = (row: LedgerRow, words: string): LedgerRow => ({
 });
 
 /**
- * A card statement's row whose own type says it is a payment (OFX `TRNTYPE` `PAYMENT`) while its payee and note do
- * not (an empty `NAME`, `ONLINE`): the type's word is kept in its note, as a CSV type column's is, so the row and
- * the entry stored from it say they settle the card. Only a card's rows: on a bank's statement `PAYMENT` is any
- * bill paid, and an equal amount within a week never makes a transfer without the words.
+ * A statement's row of money in whose own type says it is a payment (OFX `TRNTYPE` `PAYMENT`) while its payee and
+ * note do not (an empty `NAME`, `ONLINE`): the type's word is kept in its note, as a CSV type column's is, so a
+ * card's row and the entry stored from it say they settle the card. Money out keeps its words: on a bank's
+ * statement `PAYMENT` is any bill paid, and an equal amount within a week never makes a transfer without the words.
  */
 export function keepStatementType(row: LedgerRow, type: string | undefined): LedgerRow {
   if (type === undefined || !CARD_PAYMENT.test(type)) return row;
