@@ -108,7 +108,7 @@ export function registerHistoryTools(
           // The API checks the token (key, workspace, this change, expiry) and spends it with the revert, once.
           const result = await revertChange(args.changeId, { confirmToken: args.confirmToken, ...scope });
           return revertResult(result, [
-            `REVERTED change ${args.changeId} in workspace ${result.workspaceId}; the revert is change ${result.changeId ?? '(none)'}.`,
+            `REVERTED change ${args.changeId} in workspace ${result.workspaceId}; the revert is change ${result.changeId ?? '(none)'}${result.shortId ? ` (short id ${result.shortId})` : ''}.`,
           ]);
         } catch (error) {
           if (error instanceof McpApiError && error.status < 500) throw error;

@@ -187,7 +187,9 @@ export function registerImportTool(
             ...(args.dryRun ? { dryRun: true } : {}),
             ...(args.idempotencyKey ? { idempotencyKey: args.idempotencyKey } : {}),
           });
-          const change = done.changeId ? ` as change ${done.changeId}` : '';
+          const change = done.changeId
+            ? ` as change ${done.changeId}${done.shortId ? ` (short id ${done.shortId}, as the console and the CLI show it to the user)` : ''}`
+            : '';
           return importResult(done, [
             done.replayed
               ? `ALREADY COMMITTED in workspace ${done.workspaceId} with this confirmToken${change}: this is that import's kept answer; nothing ran again.`

@@ -142,6 +142,10 @@ export const ChangeRevertDataSchema = z.object({
   committed: z.boolean(),
   reverted: z.string().describe('The change that was (or would be) reverted.'),
   changeId: z.string().nullable().describe('The revert as a change of its own (null for a dry run).'),
+  shortId: z
+    .string()
+    .optional()
+    .describe("A committed revert: its change's short id, as GET /changes, the console and the CLI show it"),
   sql: z.string().describe('The inverse statements that ran.'),
   rows: z.array(ChangeRowSchema).describe('Per row: before = as it is now, after = as the revert leaves it.'),
   confirmToken: z.string().optional().describe('A dry run: send it back with the revert to commit it, once.'),

@@ -85,6 +85,12 @@ export const ImportDataSchema = z.object({
   notes: z.array(z.string()).describe('What the reader decided (layout, date order, signs), to relay'),
   committed: z.boolean(),
   changeId: z.string().optional().describe('The one change of the history the import is (revert undoes it)'),
+  shortId: z
+    .string()
+    .optional()
+    .describe(
+      "The change's short id, as GET /changes, the console and the CLI show it (every change route takes it)",
+    ),
   confirmToken: z.string().optional().describe('A dry run: commits the same file once, within 10 minutes'),
   confirmTokenExpiresAt: z.string().optional(),
 });

@@ -64,6 +64,10 @@ export const RestoreDataSchema = z.object({
     .string()
     .nullable()
     .describe('The change of the history that holds the restore (null: nothing written)'),
+  shortId: z
+    .string()
+    .optional()
+    .describe("The restore's change's short id, as GET /changes, the console and the CLI show it"),
   restored: z.record(z.string(), z.number().int()).describe('Rows written per relation'),
   replaced: z.boolean(),
   newIds: z.number().int().describe('Rows whose id was taken on this server and got a new one'),

@@ -9,7 +9,7 @@ import type { Principal } from '../auth/api-keys.js';
 import { type ConfirmClaims, spendInOwnerTransaction } from '../sql/confirm-tokens.js';
 import type { ArrivalDeadline } from '../sql/deadline.js';
 import { toSqlApiError } from '../sql/errors.js';
-import { changeConflicts, revertRows } from './store.js';
+import { changeConflicts, revertRows, shortIdSelect } from './store.js';
 
 export interface RevertRequest {
   principal: Principal;
@@ -135,11 +135,20 @@ export async function revertChange(db: Database, request: RevertRequest): Promis
         // The context of every user-SQL transaction (open_user_context, migration 0045): the role switch last.
         await tx.query(contextSelect({ userId: principal.userId, workspaceId, readOnly: false }));
         if (sql !== '') await tx.query(sql);
+        // The revert's short id as GET /changes shows it, read in its own transaction as the owner (the history is
+        // not the SQL role's to read; its row exists once the inverse statements wrote).
+        let shortId: string | undefined;
+        if (revertId) {
+          await tx.query('RESET ROLE');
+          const read = await tx.query<{ short_id: string }>(shortIdSelect(revertId));
+          shortId = read.rows[0]?.short_id;
+        }
         const text = request.render({
           workspaceId,
           committed: !dryRun,
           reverted: changeId,
           changeId: revertId,
+          ...(shortId ? { shortId } : {}),
           sql,
           rows,
         });

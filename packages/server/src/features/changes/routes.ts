@@ -252,7 +252,7 @@ export function changeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           JSON.stringify(
             success({ ...data, ...token }, [
               data.committed
-                ? `Reverted: the rows are as they were before change ${changeId}. The revert is change ${data.changeId ?? '(none: nothing to undo)'} and can be reverted too.`
+                ? `Reverted: the rows are as they were before change ${changeId}. The revert is change ${data.changeId ?? '(none: nothing to undo)'}${data.shortId ? ` (short id ${data.shortId})` : ''} and can be reverted too.`
                 : dryRunInstruction('revert', token !== undefined),
             ]),
           );

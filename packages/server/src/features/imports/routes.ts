@@ -63,6 +63,7 @@ interface SqlData {
   workspaceId: string;
   statements: SqlStatement[];
   changeId?: string | null;
+  shortId?: string;
 }
 
 /** What the reader's CLI words become on the HTTP API. */
@@ -242,16 +243,17 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const groupId = key ? uuidOf(sha256(`import-group\n${principal.connectionId}\n${key}`)) : randomUUID();
 
       let changeId: string | undefined;
+      let shortId: string | undefined;
       let replays = 0;
       const batches = pairedBatches(paired);
       // Every batch is dry-run first (all are checked before any commits); a file with nothing new then commits
       // nothing and makes no change in the history, unless a keyed request is to replay its kept answers.
       if (!dryRun) {
         const news = await runBatches(true);
-        if (news.size === 0 && !key) return answer(news, undefined, false);
+        if (news.size === 0 && !key) return answer(news, undefined, undefined, false);
       }
       const final = await runBatches(dryRun);
-      return answer(final, changeId, batches.length > 0 && replays === batches.length);
+      return answer(final, changeId, shortId, batches.length > 0 && replays === batches.length);
 
       /** A read in the workspace through the SQL endpoints' handler (guard, limits, row-level security). */
       async function readRows(sql: string): Promise<Record<string, unknown>[]> {
@@ -322,7 +324,11 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           } else
             for (const row of envelope.data.statements[0]?.rows ?? [])
               if (row.external_id) found.add(row.external_id);
-          if (!dry && envelope.data.changeId) changeId = envelope.data.changeId;
+          // The batches are one change (one group): each committed batch answers its id and short id (kept on replay).
+          if (!dry && envelope.data.changeId) {
+            changeId = envelope.data.changeId;
+            shortId = envelope.data.shortId;
+          }
         }
         return found;
       }
@@ -330,6 +336,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async function answer(
         added: Set<string>,
         changeId: string | undefined,
+        shortId: string | undefined,
         replayed: boolean,
       ): Promise<{ data: ImportData; replayed: boolean; notes: string[] }> {
         // The file's rows: a clearing leg is the other side of one of them, told in the transfers' note.
@@ -379,6 +386,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             : notes,
           committed: changeId !== undefined,
           ...(changeId ? { changeId } : {}),
+          ...(changeId && shortId ? { shortId } : {}),
           ...(token ?? {}),
         };
         return { data, replayed, notes };
@@ -427,7 +435,7 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (replayed) reply.header(REPLAYED_HEADER, 'true');
         const instructions = data.committed
           ? [
-              `Imported ${data.rows.add} row(s) as change ${data.changeId}: POST /changes/${data.changeId}/revert undoes it.`,
+              `Imported ${data.rows.add} row(s) as change ${data.changeId}${data.shortId ? ` (short id ${data.shortId})` : ''}: POST /changes/${data.changeId}/revert undoes it.`,
             ]
           : data.confirmToken
             ? [

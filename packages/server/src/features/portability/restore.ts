@@ -8,6 +8,7 @@ import {
 } from '@expense/wire';
 import { ApiError } from '../../platform/http/api-error.js';
 import type { Queryable } from '../../platform/storage/database.js';
+import { shortIdSelect } from '../changes/store.js';
 import { GENERATED_IDS, quoteIdent, relationColumns } from './columns.js';
 import { applyIds, restoreHistory, takenIds } from './history-restore.js';
 import { lockWorkspaceRows } from './locks.js';
@@ -114,9 +115,15 @@ export async function restoreExport(
   restored.changes = history.changes;
   restored.change_rows = history.changeRows;
   const written = EXPORT_RELATIONS.some((r) => (restored[r] ?? 0) > 0) || nonEmpty;
+  const changeId = written ? restoreChangeId || null : null;
+  // Its short id as GET /changes shows it, told apart from the replayed history's changes of the same minutes.
+  const shortId = changeId
+    ? (await tx.query<{ short_id: string }>(shortIdSelect(changeId))).rows[0]?.short_id
+    : undefined;
   return {
     workspaceId,
-    changeId: written ? restoreChangeId || null : null,
+    changeId,
+    ...(shortId ? { shortId } : {}),
     restored,
     replaced: nonEmpty,
     newIds,

@@ -131,7 +131,7 @@ export function portabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           data,
           [
             data.changeId
-              ? `Restored as one change (${data.changeId}): GET /changes shows it; POST /changes/${data.changeId}/revert undoes it.`
+              ? `Restored as one change (${data.changeId}${data.shortId ? `, short id ${data.shortId}` : ''}): GET /changes shows it; POST /changes/${data.changeId}/revert undoes it.`
               : 'The export held no rows: nothing was written.',
           ],
           [a.selectWorkspace(data.workspaceId), a.schema()],

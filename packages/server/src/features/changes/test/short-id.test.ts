@@ -83,6 +83,33 @@ describe.each(ENGINES)('short change ids on $name', (engine) => {
     expect((await get(hex(id).slice(-12))).body.data.change.changeId).toBe(id);
   });
 
+  it("answers a committed revert's own shortId as GET /changes lists it, the same again on a replay", async () => {
+    const id = await write('short-e');
+    const revert = (headers: Record<string, string> = {}) =>
+      live.request('POST', `/v1/changes/${id}/revert`, { key: user.apiKey, headers });
+    const dry = await live.request('POST', `/v1/changes/${id}/revert`, {
+      key: user.apiKey,
+      body: { dryRun: true },
+    });
+    expect(dry.body.data.changeId).toBeNull();
+    expect(dry.body.data).not.toHaveProperty('shortId');
+
+    const key = { 'idempotency-key': `revert-short-${id}` };
+    const done = await revert(key);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const { changeId, shortId } = done.body.data;
+    expect(shortId).toMatch(/^[0-9a-f]{8,}/);
+    expect((await listed()).find((c) => c.changeId === changeId)?.shortId).toBe(shortId);
+    expect(done.body.instructions.join(' ')).toContain(`(short id ${shortId})`);
+    const replay = await revert(key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data).toMatchObject({ changeId, shortId });
+    // The short id names the revert in turn: reverting it writes the row again.
+    const again = await live.request('POST', `/v1/changes/${shortId}/revert`, { key: user.apiKey });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data.reverted).toBe(changeId);
+  });
+
   it('refuses a prefix shared by several changes, and answers not_found for one no change has', async () => {
     const a = await write('short-c');
     const b = await write('short-d');

@@ -46,7 +46,7 @@ describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
     ).rows[0]!.n;
   const changes = async () =>
     (await live.request('GET', '/v1/changes', { key: user.apiKey, headers: { 'x-workspace-id': ws } })).body
-      .data.changes as { changeId: string }[];
+      .data.changes as { changeId: string; shortId: string }[];
 
   beforeAll(async () => {
     live = await startLive(engine);
@@ -65,6 +65,7 @@ describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
       const dryBody = (await dry.json()) as Json;
       expect(dry.status, JSON.stringify(dryBody)).toBe(200);
       expect(dryBody.data.committed).toBe(false);
+      expect(dryBody.data).not.toHaveProperty('shortId');
       // The file's rows (a card payment's clearing leg is the other side of one of them, not counted).
       const own = fileRows(expected);
       expect(dryBody.data.rows.add).toBe(own.length);
@@ -79,10 +80,20 @@ describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
       expect(doneBody.data.changeId).toEqual(expect.any(String));
       expect(await count()).toBe(before + expected.length);
       expect((await changes()).length).toBe(historyBefore + 1);
+      // Issue 41: the change's short id, as the history lists it (its newest batch stands for the import).
+      const listed = (await changes()).find((c) => c.changeId === doneBody.data.changeId);
+      expect(doneBody.data.shortId).toMatch(/^[0-9a-f]{8,}/);
+      expect(listed?.shortId).toBe(doneBody.data.shortId);
+      expect(doneBody.instructions.join(' ')).toContain(`(short id ${doneBody.data.shortId})`);
 
       // The same key and file: the kept answer, nothing run; the same file without a key: nothing to add.
       const replay = await post(fixture(file.name), query, { 'idempotency-key': `import-${file.name}` });
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      const replayBody = (await replay.json()) as Json;
+      expect(replayBody.data).toMatchObject({
+        changeId: doneBody.data.changeId,
+        shortId: doneBody.data.shortId,
+      });
       const again = await (await post(fixture(file.name), query)).json();
       expect(again.data).toMatchObject({ committed: false, rows: { add: 0 } });
       expect(again.data.skipped.length).toBeGreaterThanOrEqual(own.length);

@@ -121,6 +121,10 @@ describe.each(ENGINES)('restore replays the history on $name', (engine) => {
     const copied = await history(target);
     expect(copied).toHaveLength(9);
     expect(copied[0]).toMatchObject({ changeId: res.body.data.changeId, endpoint: 'restore' });
+    // Issue 41: the restore's short id, as the history lists it beside the replayed changes.
+    expect(res.body.data.shortId).toMatch(/^[0-9a-f]{8,}/);
+    expect(copied[0]!.shortId).toBe(res.body.data.shortId);
+    expect(res.body.instructions.join(' ')).toContain(`short id ${res.body.data.shortId}`);
     const restored = copied.slice(1);
     const strip = (c: Change) => ({
       at: c.at,
@@ -227,11 +231,14 @@ describe.each(ENGINES)('restore replays the history on $name', (engine) => {
     expect(rows[0]!.n).toBe(9);
     expect(await count(target)).toBeGreaterThan(0);
 
-    const undo = await live.request('POST', `/v1/changes/${res.body.data.changeId}/revert`, {
+    // Its short id, as the history lists it, names the restore for a revert.
+    expect(second[0]).toMatchObject({ changeId: res.body.data.changeId, shortId: res.body.data.shortId });
+    const undo = await live.request('POST', `/v1/changes/${res.body.data.shortId}/revert`, {
       ...as(target),
       body: {},
     });
     expect(undo.status, undo.text).toBe(200);
+    expect(undo.body.data.reverted).toBe(res.body.data.changeId);
     expect(await count(target)).toBe(0);
     expect(await count(source)).toBeGreaterThan(0);
   });
