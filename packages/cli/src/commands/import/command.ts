@@ -11,7 +11,7 @@ import { type Action, lazy } from '../action.js';
 import { choices } from '../choices.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-/** The delimiter as given (`tab`, `\t`, `;`), when it is one the import reads. */
+/** The delimiter as given (`tab`, `\t`, `;`, `pipe`), when it is one the import reads. */
 const knownDelimiter = (given: string) => {
   try {
     parseDelimiter(given);
@@ -52,8 +52,11 @@ export function registerImport(program: Command, action: Action): void {
     )
     .addOption(
       choices(
-        new Option('--delimiter <char>', 'the field delimiter (detected from the header when absent)'),
-        [',', ';', 'tab'],
+        new Option(
+          '--delimiter <char>',
+          'the field delimiter, | also written pipe (detected from the header when absent)',
+        ),
+        [',', ';', '|', 'tab'],
         knownDelimiter,
       ),
     )

@@ -148,18 +148,19 @@ export async function restoreWorkspace(
   );
   if (!res.ok) return failure(res);
   const envelope = (await res.json()) as {
-    data: { changeId: string | null; restored: Record<string, number>; newIds: number };
+    data: { changeId: string | null; shortId?: string; restored: Record<string, number>; newIds: number };
   };
   if (ctx.json) return ctx.printJson(envelope.data);
   const counts = Object.entries(envelope.data.restored)
     .map(([relation, n]) => `${n} ${relation}`)
     .join(', ');
   ctx.note(`${ctx.err.green('✓')} Restored into ${ctx.err.bold(workspace.name)}: ${counts}.`);
-  if (envelope.data.changeId)
-    ctx.note(
-      // The whole id: its first digits are shared with the history the restore replays (UUIDv7 of the same minutes).
-      `One change: ${envelope.data.changeId} (\`expense revert ${envelope.data.changeId}\` undoes it).`,
-    );
+  if (envelope.data.changeId) {
+    // The server's short id is unique in the workspace, replayed history included; without one, the whole id (its
+    // first digits are shared with the history the restore replays: UUIDv7 of the same minutes).
+    const id = envelope.data.shortId ?? envelope.data.changeId;
+    ctx.note(`One change: ${id} (\`expense revert ${id}\` undoes it).`);
+  }
 }
 
 export async function deleteWorkspace(

@@ -43,7 +43,9 @@ function printRevert(ctx: Context, data: ChangeRevertData, shortId: string, time
   if (!data.committed) {
     ctx.note(`${ctx.err.yellow('Dry run:')} undoing change ${shortId} touches ${data.rows.length} row(s):`);
   } else {
-    const again = data.changeId ? ` (to undo this too: expense revert ${data.changeId})` : '';
+    // The revert's short id (as `expense history` shows it); a server without it answers the whole id only.
+    const own = data.shortId ?? data.changeId;
+    const again = own ? ` (to undo this too: expense revert ${own})` : '';
     ctx.note(`${ctx.err.green('✓')} Undid change ${shortId}, ${data.rows.length} row(s)${again}:`);
   }
   ctx.note(lines.join('\n'));

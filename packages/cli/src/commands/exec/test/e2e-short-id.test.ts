@@ -11,7 +11,7 @@ import {
 
 // Issue 41: one short id for changes. A committed write answers its change's shortId beside its changeId (the one
 // GET /v1/changes, `expense history` and the console's Activity show); `expense exec`, `expense sql` and
-// `expense import` print it, and `expense revert` takes it.
+// `expense import` print it, and `expense revert` takes it; a revert names its own change by it too.
 describe('expense CLI end to end: writes name their change by its short id', () => {
   let sandbox: Sandbox;
   const run = (args: string[]): Promise<CliResult> => cli(args, sandbox.env);
@@ -65,6 +65,25 @@ describe('expense CLI end to end: writes name their change by its short id', () 
     expect(undone.code, undone.stderr).toBe(0);
     expect(undone.stderr).toContain(`Undid change ${shortId}`);
     expect(await count('exec')).toBe(0);
+  });
+
+  it('a revert names its own change by the short id the history shows, and reverting that redoes the write', async () => {
+    const done = await run(['exec', '--yes', insert('redo')]);
+    expect(done.code, done.stderr).toBe(0);
+    const undone = await run(['revert', '--yes', printed(done.stderr)!]);
+    expect(undone.code, undone.stderr).toBe(0);
+    const again = /\(to undo this too: expense revert ([0-9a-f]{8}(?:[0-9a-f]{4})?)\)/.exec(
+      undone.stderr,
+    )?.[1];
+    const revert = await newest();
+    expect(again, undone.stderr).toBe(revert.shortId);
+    expect(undone.stderr).not.toContain(revert.changeId);
+    expect(await count('redo')).toBe(0);
+
+    const redone = await run(['revert', '--yes', again!]);
+    expect(redone.code, redone.stderr).toBe(0);
+    expect(redone.stderr).toContain(`Undid change ${again}`);
+    expect(await count('redo')).toBe(1);
   });
 
   it('--json carries both ids; a script and an import print the short id too', async () => {

@@ -347,6 +347,9 @@ describe('expense import of bank files as the banks write them', () => {
     const wrongDelimiter = await manual('dkb-latin1.csv', '--skip-lines', '3', '--delimiter', ',');
     expect(wrongDelimiter.code).toBe(2);
     expect(wrongDelimiter.stderr).toContain("--delimiter ';'");
+    // Help lists every delimiter the reader takes, the pipe included (`pipe` is read as `|`).
+    const help = await run(['import', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('(choices: ",", ";", "|", "tab")');
     const dkb = await manual(
       'dkb-latin1.csv',
       '--skip-lines',

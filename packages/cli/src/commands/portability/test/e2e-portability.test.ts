@@ -52,9 +52,14 @@ describe('expense CLI end to end: export, restore, delete', () => {
     expect(restored.stderr).toMatch(
       /Restored into Copy: 1 workspace_settings, 0 account_metadata, 0 budget_lines, 2 ledger_entries/,
     );
-    // The undo names the restore's whole change id, which no replayed change of its history shares.
-    const undo = /`expense revert ([0-9a-f-]{36})` undoes it/.exec(restored.stderr);
+    // The undo names the restore's short id from the server: the one the history lists, unique beside the
+    // replayed changes of the same minutes (issue 41).
+    const undo = /One change: ([0-9a-f-]{8,36}) \(`expense revert \1` undoes it\)/.exec(restored.stderr);
     expect(undo, restored.stderr).not.toBeNull();
+    const history = await run(['history', '--json', '--limit', '1', '--workspace', copy]);
+    expect(history.code, history.stderr).toBe(0);
+    const [newest] = JSON.parse(history.stdout).changes as { shortId: string; endpoint: string }[];
+    expect(newest).toMatchObject({ endpoint: 'restore', shortId: undo?.[1] });
     const reverted = await run(['revert', undo?.[1] as string, '--yes', '--workspace', copy]);
     expect(reverted.code, reverted.stderr).toBe(0);
     const emptied = await run([
