@@ -158,5 +158,13 @@ describe("a type column's words", () => {
     expect(keepTypeWords([fee], [{ line: 2, values: ['Payment'] }], [0])).toEqual([fee]);
     const said = { ...row, counterparty: 'AUTOPAY THANK YOU' };
     expect(keepTypeWords([said], [{ line: 2, values: ['Payment'] }], [0])).toEqual([said]);
+    // A type that names how money moved is not a card's payment: Monzo writes `Card payment` on a purchase made
+    // with the card and `Faster payment` on money that came in; their notes stay as the bank wrote them.
+    for (const type of ['Card payment', 'Faster payment', 'Direct Debit payment', 'Zahlung per Karte']) {
+      expect(keepTypeWords([row], [{ line: 2, values: [type] }], [0]), type).toEqual([row]);
+    }
+    for (const type of ['PAYMENT', 'Payment - Thank You', 'Zahlung']) {
+      expect(keepTypeWords([row], [{ line: 2, values: [type] }], [0])[0]?.note, type).toBe(type);
+    }
   });
 });

@@ -11,8 +11,8 @@ export function typeColumns(header: readonly string[]): number[] {
 }
 
 /**
- * Rows whose type column says they settle a card (`PAYMENT`, `Zahlung`, `Paiement`) while their payee and note do
- * not keep those words in their note (`ONLINE TRANSFER 88231` becomes `ONLINE TRANSFER 88231 (PAYMENT)`): the
+ * Rows whose type column says they settle a card (`PAYMENT`, `Zahlung`, `Paiement`, and nothing else: Monzo's
+ * `Card payment` is a purchase made with a card, `Faster payment` how money came in) while their payee and note do not keep those words in their note (`ONLINE TRANSFER 88231` becomes `ONLINE TRANSFER 88231 (PAYMENT)`): the
  * pairing (pair.ts, legs.ts) reads the words of a row, and later of the entry stored from it, in its payee and
  * note, and an equal amount within a week never makes a transfer without them. A fee's row and a clearing leg
  * keep theirs. `records` are the file's rows by line, as the rows were read from them.
@@ -31,10 +31,19 @@ export function keepTypeWords(
     const own = `${row.counterparty ?? ''} ${row.note ?? ''}`;
     if (settlesCard(own)) return row;
     const words = [...new Set(columns.map((i) => (record.values[i] ?? '').trim()))]
-      .filter((w) => w !== '' && !own.includes(w))
+      .filter((w) => w !== '' && onlyPaymentWords(w) && !own.includes(w))
       .join(' ');
-    return settlesCard(words) ? noted(row, words) : row;
+    return words ? noted(row, words) : row;
   });
+}
+
+/**
+ * A type that is a payment word and nothing else (`PAYMENT`, `Zahlung`, `Payment - Thank You`): `Faster payment`,
+ * `Card payment` or `Direct debit payment` name how money moved, not that it settled a card.
+ */
+function onlyPaymentWords(type: string): boolean {
+  const payment = new RegExp(CARD_PAYMENT.source, 'giu');
+  return CARD_PAYMENT.test(type) && type.replace(payment, '').replace(/[\s\p{P}]+/gu, '') === '';
 }
 
 const noted = (row: LedgerRow, words: string): LedgerRow => ({
