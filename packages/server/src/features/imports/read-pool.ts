@@ -24,19 +24,46 @@ import type { ReadRefusal, ReadRequest, ReadResponse } from './read-protocol.js'
 export const READ_THREADS = Math.min(2, Math.max(1, availableParallelism() - 1));
 /** Files that may wait for a thread beyond those being read; more are refused (each holds its bytes meanwhile). */
 export const READ_MAX_QUEUE = 8;
+/** Files one user may have read or waiting at once: one user's files never fill the queue for everyone. */
+export const READ_PER_USER = 2;
 
-/** The pool's queue is full: the file was not read. */
+/** The pool's queue is full, or the user has READ_PER_USER files in it already: the file was not read. */
 export class ReadBusyError extends Error {
   override readonly name = 'ReadBusyError';
-  constructor(readonly maxQueue: number) {
-    super(`The server has ${maxQueue} files waiting to be read; this one was refused.`);
+  constructor(
+    readonly limit: number,
+    readonly mine: boolean,
+  ) {
+    super(
+      mine
+        ? `You have ${limit} files being read already; this one was refused.`
+        : `The server has ${limit} files waiting to be read; this one was refused.`,
+    );
   }
+}
+
+/** A file not read by its deadline (counted from its arrival at the pool): its thread is stopped, nothing is kept. */
+export class ReadDeadlineError extends Error {
+  override readonly name = 'ReadDeadlineError';
+  constructor(readonly deadlineMs: number) {
+    super(`The file was not read within ${deadlineMs} ms; nothing was changed.`);
+  }
+}
+
+export interface ReadOptions {
+  /** Whose file it is (the user): each may have READ_PER_USER files read or waiting. */
+  tenant: string;
+  /** Time from now by which the read must have ended, waiting included; its thread is stopped then. */
+  deadlineMs: number;
 }
 
 interface Job {
   message: Omit<ReadRequest, 'id'>;
   resolve: (prepared: PreparedImport) => void;
   reject: (error: Error) => void;
+  /** Epoch ms by which the read must end, and the budget it was given (for the error). */
+  endBy: number;
+  deadlineMs: number;
 }
 
 export class ReadPool {
@@ -45,6 +72,8 @@ export class ReadPool {
   readonly #workers: ReadWorker[] = [];
   readonly #queue: Job[] = [];
   readonly #onStart = new Set<() => void>();
+  /** Files read or waiting, per tenant. */
+  readonly #held = new Map<string, number>();
   #reading = 0;
 
   constructor(options: { threads?: number; maxQueue?: number } = {}) {
@@ -61,13 +90,34 @@ export class ReadPool {
    * The file read in a worker thread with prepareImport, hooks answered beforehand: the workspace's currency as
    * given, dates that read two ways refused (an ImportError whose code is read-protocol.ts's DATE_ORDER).
    */
-  read(request: ImportRequest, workspaceCurrency: string): Promise<PreparedImport> {
+  read(request: ImportRequest, workspaceCurrency: string, options: ReadOptions): Promise<PreparedImport> {
+    const { tenant, deadlineMs } = options;
     while (this.#workers.length < this.#threads) this.#workers.push(new ReadWorker(this));
+    const held = this.#held.get(tenant) ?? 0;
+    if (held >= READ_PER_USER) return Promise.reject(new ReadBusyError(READ_PER_USER, true));
     const idle = this.#workers.find((w) => w.idle);
     if (!idle && this.#queue.length >= this.#maxQueue)
-      return Promise.reject(new ReadBusyError(this.#maxQueue));
+      return Promise.reject(new ReadBusyError(this.#maxQueue, false));
+    this.#held.set(tenant, held + 1);
+    const release = () => {
+      const left = (this.#held.get(tenant) ?? 1) - 1;
+      if (left > 0) this.#held.set(tenant, left);
+      else this.#held.delete(tenant);
+    };
     return new Promise<PreparedImport>((resolve, reject) => {
-      const job = { message: { request, workspaceCurrency }, resolve, reject };
+      const job: Job = {
+        message: { request, workspaceCurrency },
+        resolve: (prepared) => {
+          release();
+          resolve(prepared);
+        },
+        reject: (error) => {
+          release();
+          reject(error);
+        },
+        endBy: Date.now() + deadlineMs,
+        deadlineMs,
+      };
       if (idle) idle.run(job);
       else this.#queue.push(job);
     });
@@ -131,6 +181,7 @@ class ReadWorker {
   #id = 0;
   #gone = false;
   #ready = false;
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly pool: ReadPool) {
     this.#worker = spawnReader();
@@ -143,6 +194,7 @@ class ReadWorker {
       if (message.id !== this.#id || !this.#job) return;
       const job = this.#job;
       this.#job = undefined;
+      clearTimeout(this.#timer);
       if ('prepared' in message) {
         const p = message.prepared;
         job.resolve(
@@ -167,19 +219,27 @@ class ReadWorker {
     this.#job = job;
     this.#id++;
     this.pool.started();
+    // A read that outlives its deadline (a file that is slow to understand, or one that waited long) is stopped
+    // with its thread: the work ends with the request, and a fresh thread takes the next file.
+    this.#timer = setTimeout(
+      () => this.#die(new ReadDeadlineError(job.deadlineMs)),
+      Math.max(0, job.endBy - Date.now()),
+    );
     this.#worker.postMessage({ id: this.#id, ...job.message } satisfies ReadRequest);
   }
 
   #die(error: Error): void {
     if (this.#gone) return;
     this.#gone = true;
+    clearTimeout(this.#timer);
     if (this.#job) {
       this.#job.reject(error);
       this.#job = undefined;
       this.pool.finished();
     }
     void this.#worker.terminate();
-    this.pool.replace(this, this.#ready, error);
+    // A thread stopped at a deadline had started (or was slow to): it is replaced, the files waiting are not refused.
+    this.pool.replace(this, this.#ready || error instanceof ReadDeadlineError, error);
   }
 }
 

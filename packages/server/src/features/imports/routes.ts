@@ -39,7 +39,7 @@ import { redeemConfirmation } from '../sql/confirm-tokens.js';
 import { clientGone } from '../sql/deadline.js';
 import type { SqlRequest } from '../sql/service.js';
 import { WorkspaceResolution } from '../sql/workspace.js';
-import { ReadBusyError, readPool } from './read-pool.js';
+import { ReadBusyError, ReadDeadlineError, readPool } from './read-pool.js';
 import { DATE_ORDER } from './read-protocol.js';
 
 /**
@@ -213,8 +213,13 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             ...(options.charges ? { charges: options.charges as 'positive' | 'negative' } : {}),
           },
           options.currency ?? (await workspaceCurrency(workspaceId)),
+          { tenant: principal.userId, deadlineMs: ctx.config.sqlDeadlineMs },
         );
       } catch (error) {
+        if (error instanceof ReadDeadlineError)
+          throw new ApiError('deadline_exceeded', error.message, {
+            details: { deadlineMs: error.deadlineMs },
+          });
         if (error instanceof ReadBusyError)
           throw new ApiError('rate_limited', error.message, {
             details: { retryAfterSeconds: READ_RETRY_SECONDS },

@@ -12,7 +12,7 @@ import {
   startLive,
   type TestUser,
 } from '../../sql/test/setup.js';
-import { ReadBusyError, ReadPool, readPool } from '../read-pool.js';
+import { READ_PER_USER, ReadDeadlineError, ReadPool, readPool } from '../read-pool.js';
 import { fixture } from './fixtures.js';
 
 /** A CSV of about 9 MiB in no bank's layout whose last row breaks its running balance: read whole, then refused. */
@@ -80,15 +80,50 @@ describe.each(ENGINES.slice(0, 1))('the import read pool on $name', (engine) => 
   it('refuses a read when its queue is full, with the code to retry', async () => {
     const pool = new ReadPool({ threads: 1, maxQueue: 1 });
     const request = { fileName: 'wise.csv', bytes: fixture('wise.csv'), account: 'wise' };
-    const first = pool.read(request, 'EUR');
-    const second = pool.read(request, 'EUR');
-    await expect(pool.read(request, 'EUR')).rejects.toBeInstanceOf(ReadBusyError);
+    const first = pool.read(request, 'EUR', { tenant: 'a', deadlineMs: 60_000 });
+    const second = pool.read(request, 'EUR', { tenant: 'b', deadlineMs: 60_000 });
+    const third = pool.read(request, 'EUR', { tenant: 'c', deadlineMs: 60_000 });
+    await expect(third).rejects.toMatchObject({ name: 'ReadBusyError', mine: false });
     const [a, b] = await Promise.all([first, second]);
     expect(a.rows.length).toBeGreaterThan(0);
     expect(b.rows).toEqual(a.rows);
     expect(a.target.table).toBe('ledger_entries');
     // A refusal of the reader crosses the thread as the ImportError it was.
-    const refused = pool.read({ fileName: 'x.csv', bytes: new TextEncoder().encode('\u0000\u0001') }, 'EUR');
+    const refused = pool.read({ fileName: 'x.csv', bytes: new TextEncoder().encode('\u0000\u0001') }, 'EUR', {
+      tenant: 'a',
+      deadlineMs: 60_000,
+    });
     await expect(refused).rejects.toBeInstanceOf(ImportError);
+  });
+
+  it("keeps one user's files to READ_PER_USER at once, so they never fill the queue for the others", async () => {
+    const pool = new ReadPool({ threads: 1, maxQueue: 8 });
+    const request = { fileName: 'wise.csv', bytes: fixture('wise.csv'), account: 'wise' };
+    const mine = Array.from({ length: READ_PER_USER }, () =>
+      pool.read(request, 'EUR', { tenant: 'attacker', deadlineMs: 60_000 }),
+    );
+    await expect(pool.read(request, 'EUR', { tenant: 'attacker', deadlineMs: 60_000 })).rejects.toMatchObject(
+      {
+        name: 'ReadBusyError',
+        mine: true,
+      },
+    );
+    const other = pool.read(request, 'EUR', { tenant: 'bystander', deadlineMs: 60_000 });
+    expect((await other).rows.length).toBeGreaterThan(0);
+    await Promise.all(mine);
+    // Once read, the user's places are free again.
+    expect(
+      (await pool.read(request, 'EUR', { tenant: 'attacker', deadlineMs: 60_000 })).rows.length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('stops a read past its deadline with its thread, and reads the next file on a fresh one', async () => {
+    const pool = new ReadPool({ threads: 1, maxQueue: 8 });
+    const request = { fileName: 'wise.csv', bytes: fixture('wise.csv'), account: 'wise' };
+    const late = pool.read(request, 'EUR', { tenant: 'a', deadlineMs: 0 });
+    const next = pool.read(request, 'EUR', { tenant: 'b', deadlineMs: 60_000 });
+    await expect(late).rejects.toBeInstanceOf(ReadDeadlineError);
+    expect((await next).rows.length).toBeGreaterThan(0);
+    expect(pool.reading).toBe(0);
   });
 });
