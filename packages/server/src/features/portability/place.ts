@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../platform/http/api-error.js';
 import { principalOf } from '../auth/authenticate.js';
 
 /**
@@ -15,4 +16,31 @@ export async function holdPlace(
 ): Promise<void> {
   const lease = await ctx.inflight.admit(principalOf(request));
   reply.raw.once('close', () => void lease.release());
+}
+
+/** Restores whose bodies the server holds at once, over all users (each up to EXPENSE_RESTORE_MAX_BYTES). */
+export const MAX_RESTORES = 2;
+const RESTORE_RETRY_SECONDS = 5;
+let restoring = 0;
+
+/**
+ * A restore also takes one of the server's MAX_RESTORES places, before its body is read: a body is held as text and
+ * as parsed JSON until its transaction ends, so the caller's in-flight places alone (4 per user) would let a few
+ * users hold several times EXPENSE_RESTORE_MAX_BYTES. Beyond, 429 rate_limited with Retry-After, nothing read.
+ * Given back when the answer is done or its connection closed.
+ */
+export function holdRestorePlace(reply: FastifyReply): void {
+  if (restoring >= MAX_RESTORES)
+    throw new ApiError(
+      'rate_limited',
+      `The server is restoring ${MAX_RESTORES} exports already; this one was not read.`,
+      {
+        details: { retryAfterSeconds: RESTORE_RETRY_SECONDS },
+        headers: { 'retry-after': String(RESTORE_RETRY_SECONDS) },
+      },
+    );
+  restoring++;
+  reply.raw.once('close', () => {
+    restoring--;
+  });
 }

@@ -23,7 +23,7 @@ import { deleteUserIn, deleteWorkspaceIn, ownedWorkspace, soleOwnedWorkspaces } 
 import { exportFileName, exportHeader } from './header.js';
 import { jsonExport } from './json-export.js';
 import { busyOr } from './locks.js';
-import { holdPlace } from './place.js';
+import { holdPlace, holdRestorePlace } from './place.js';
 import { bodyText, keepBodyText, topLevelArrayTexts } from './raw-json.js';
 import { parseExportDocument, restoreExport } from './restore.js';
 
@@ -87,6 +87,7 @@ export function portabilityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           );
         }
         await holdPlace(ctx, request, reply);
+        holdRestorePlace(reply);
         return keepBodyText(request, payload);
       },
       schema: {

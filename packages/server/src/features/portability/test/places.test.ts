@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { PGLITE } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, createUser, type Live, startLive, type TestUser } from '../../sql/test/setup.js';
+import { MAX_RESTORES } from '../place.js';
 
 describe('export and restore hold an in-flight place', () => {
   let live: Live;
@@ -34,5 +35,54 @@ describe('export and restore hold an in-flight place', () => {
       .toBe('too_many_concurrent_requests');
     partial.destroy();
     await expect.poll(async () => (await exportOf()).status, { timeout: 10_000, interval: 100 }).toBe(200);
+  });
+
+  it(`holds at most ${MAX_RESTORES} restore bodies at once over all users: one more is 429 before its body is read`, async () => {
+    const users = await Promise.all(
+      Array.from({ length: MAX_RESTORES + 1 }, async (_, i) => {
+        const u = await createUser(live.db, `restorer-${i}`);
+        return { user: u, workspaceId: await addWorkspace(live.db, u.userId, `R${i}`) };
+      }),
+    );
+    const partial = (key: string, id: string) => {
+      const req = httpRequest(new URL(`${live.origin}/v1/workspaces/${id}/restore`), {
+        method: 'POST',
+        headers: {
+          authorization: `ApiKey ${key}`,
+          'content-type': 'application/json',
+          'content-length': '100000',
+        },
+      });
+      req.on('error', () => {});
+      req.write('{"format":"expense-export",');
+      return req;
+    };
+    const restoreOf = (i: number) =>
+      live.request('POST', `/v1/workspaces/${users[i]!.workspaceId}/restore`, {
+        key: users[i]!.user.apiKey,
+        body: { format: 'not an export' },
+      });
+    // Each of the first users holds a body still arriving, on a place of the server's.
+    const held = users.slice(0, MAX_RESTORES).map((u) => partial(u.user.apiKey, u.workspaceId));
+    const last = MAX_RESTORES;
+    await expect
+      .poll(async () => (await restoreOf(last)).body?.error?.code, { timeout: 10_000, interval: 100 })
+      .toBe('rate_limited');
+    const refused = await fetch(`${live.origin}/v1/workspaces/${users[last]!.workspaceId}/restore`, {
+      method: 'POST',
+      headers: { authorization: `ApiKey ${users[last]!.user.apiKey}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(((await refused.json()) as { error: { details: unknown } }).error.details).toEqual({
+      retryAfterSeconds: 5,
+    });
+    for (const req of held) req.destroy();
+    // Once they are gone, the same request is read (and refused for what it is: not an export).
+    await expect
+      .poll(async () => (await restoreOf(last)).body?.error?.code, { timeout: 10_000, interval: 100 })
+      .not.toBe('rate_limited');
+    expect((await restoreOf(last)).status).toBe(400);
   });
 });
