@@ -7,14 +7,26 @@
 export const ExitCode = { failure: 1, usage: 2 } as const;
 export type ImportExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * The situation of a refusal whose next step names a setting the API has too (an account, the file's accounts):
+ * the API's error catalogue has a variant of that name with every reader's words (the API, its MCP tools, the
+ * console), so the server answers the variant and its facts, never this refusal's CLI words.
+ */
+export interface ImportSituation {
+  variant: 'import_account' | 'import_one_account' | 'import_columns';
+  facts?: Readonly<Record<string, string | number>>;
+}
+
 export interface ImportErrorOptions {
   hint?: string | undefined;
   details?: Record<string, unknown> | undefined;
+  situation?: ImportSituation | undefined;
 }
 
 export class ImportError extends Error {
   readonly hint: string | undefined;
   readonly details: Record<string, unknown> | undefined;
+  readonly situation: ImportSituation | undefined;
   constructor(
     readonly code: string,
     message: string,
@@ -25,12 +37,16 @@ export class ImportError extends Error {
     this.name = 'ImportError';
     this.hint = options.hint;
     this.details = options.details;
+    this.situation = options.situation;
   }
 }
 
 /** Wrong usage (exit 2): an option is missing, unknown, or does not fit the file. */
-export function usageError(message: string, hint?: string): ImportError {
-  return new ImportError('usage_error', message, ExitCode.usage, { hint });
+export function usageError(message: string, hint?: string, situation?: ImportSituation): ImportError {
+  return new ImportError('usage_error', message, ExitCode.usage, {
+    hint,
+    ...(situation === undefined ? {} : { situation }),
+  });
 }
 
 /** A file that cannot be imported as it is (exit 1), with the next step. */

@@ -21,7 +21,15 @@ export { findColumn, type Mapping, normalise, parseMapArgs, resolveMapping } fro
 export { type CsvRecord, CsvSyntaxError, parseCsv, readRecords } from './csv/parse.js';
 export { PRESET_NAMES, PRESETS, type Preset, type PresetName, presetNamed } from './csv/presets.js';
 export { type NamedPreset, NotThatLayout, type Recognition, recognise } from './csv/recognise.js';
-export { ExitCode, ImportError, type ImportExitCode, refusal, usageError } from './errors.js';
+export {
+  ExitCode,
+  ImportError,
+  type ImportExitCode,
+  type ImportSituation,
+  refusal,
+  usageError,
+} from './errors.js';
+export { type ImportNote, type ImportSetting, type NoteReader, noteWords } from './notes.js';
 export {
   type ImportHooks,
   type ImportRequest,

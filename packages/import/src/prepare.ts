@@ -18,6 +18,7 @@ import { PRESET_NAMES, type Preset, presetNamed } from './csv/presets.js';
 import { type NamedPreset, NotThatLayout, type Recognition, recognise } from './csv/recognise.js';
 import { assignRoles } from './csv/roles.js';
 import { ExitCode, ImportError, usageError } from './errors.js';
+import { type ImportNote, noteWords, said, settable } from './notes.js';
 import type { ImportHooks, ImportRequest, PreparedImport } from './request.js';
 import { BUDGET_TARGET, validateBudget } from './rows/budget.js';
 import { BUDGET_FIELD_SET, type BudgetRow, LEDGER_FIELD_SET, type LedgerRow } from './rows/fields.js';
@@ -72,7 +73,7 @@ function headerlessNames(columns: string): { names: string[]; maps: [string, str
 }
 
 export async function prepareImport(request: ImportRequest, hooks: ImportHooks): Promise<PreparedImport> {
-  const notes: string[] = [];
+  const notes: ImportNote[] = [];
   const path = request.fileName;
   const into = (request.into ?? 'ledger_entries').toLowerCase();
   if (into !== 'ledger_entries' && into !== 'budget_lines')
@@ -124,9 +125,9 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   }
   const { text } = decoded;
   if (decoded.encoding === 'windows-1252' && encoding === undefined)
-    notes.push(`${path} is not UTF-8: read as Latin-1 (Windows-1252) (--encoding to say otherwise).`);
+    notes.push(settable(`${path} is not UTF-8: read as Latin-1 (Windows-1252)`, 'encoding'));
   if (decoded.encoding.startsWith('utf-16') && encoding === undefined)
-    notes.push(`${path} is UTF-16 (${decoded.encoding.slice(7).toUpperCase()}).`);
+    notes.push(said(`${path} is UTF-16 (${decoded.encoding.slice(7).toUpperCase()}).`));
   refuseText(text, path);
   const format = formatOf(text);
   if (format !== 'csv') {
@@ -166,7 +167,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   const { table } = found;
   const bank = found.bank;
   const preset: Preset | undefined = bank?.preset;
-  if (found.recognised && bank) notes.push(`Recognised: ${bank.preset.title} (preset ${bank.name}).`);
+  if (found.recognised && bank) notes.push(said(`Recognised: ${bank.preset.title} (preset ${bank.name}).`));
   const preamble =
     table.headerLine === undefined
       ? text.slice(0, 4000).split(/\r\n|\r|\n/, (table.records[0]?.line ?? 1) - 1)
@@ -176,7 +177,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     understood = understand([], table.records, preamble.join('\n'));
     if (understood) {
       table.header = understood.header;
-      notes.push(`${path} has no header row: its columns read from their values.`);
+      notes.push(said(`${path} has no header row: its columns read from their values.`));
     }
   }
   if (table.headerless && table.header.length === 0) {
@@ -222,7 +223,9 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     ownCredit = understood.credit;
     generic = presetNamed(table.delimiter === ';' || understood.decimalComma ? 'generic-eu' : 'generic-us')!;
     notes.push(
-      `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}), its columns read from their values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`,
+      said(
+        `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}), its columns read from their values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`,
+      ),
     );
   } else if (!budget && !headerless && given !== null) {
     // A file whose columns are named after the ledger's fields is read by those names, as it was written.
@@ -259,9 +262,11 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
         table.delimiter === ';' || detectDecimalComma(amountCells(header, records, own)) === true;
       generic = presetNamed(europe ? 'generic-eu' : 'generic-us')!;
       notes.push(
-        understood
-          ? `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}), its columns read from their names and values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`
-          : `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}): ${shownColumns(own, ownDebit, ownCredit, undefined, header)}.`,
+        said(
+          understood
+            ? `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}), its columns read from their names and values: ${shownColumns(own, ownDebit, ownCredit, understood, header)}.`
+            : `Recognised: no bank's layout; ${generic.preset.title} (preset ${generic.name}): ${shownColumns(own, ownDebit, ownCredit, undefined, header)}.`,
+        ),
       );
     }
   }
@@ -291,12 +296,15 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   let currency = (request.currency ?? preset?.currency)?.trim().toUpperCase();
   if (currency === undefined && understood?.currency && !hasCurrencyColumn()) {
     currency = understood.currency;
-    notes.push(`The rows are in ${currency}, as the file says (--currency to say otherwise).`);
+    notes.push(settable(`The rows are in ${currency}, as the file says`, 'currency'));
   }
   if (currency === undefined && !budget && !hasCurrencyColumn()) {
     currency = (await hooks.workspaceCurrency()).toUpperCase();
     notes.push(
-      `${path} has no currency column: the rows are in ${currency}, the workspace's reporting currency (--currency to say otherwise).`,
+      settable(
+        `${path} has no currency column: the rows are in ${currency}, the workspace's reporting currency`,
+        'currency',
+      ),
     );
   }
   let account = request.account;
@@ -318,7 +326,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     const named = ibanInLines(preamble) ?? inColumn ?? numberInLines(preamble);
     account = hooks.account ? ((await hooks.account(named, { card })) ?? named) : named;
     if (account !== undefined && named !== undefined && account === named)
-      notes.push(`The account: ${named}, as the file names it (--account to say otherwise).`);
+      notes.push(settable(`The account: ${named}, as the file names it`, 'account'));
   }
   const mapping = resolveMapping(header, maps, { account, currency, debitCredit, set });
   if (debitCredit.length) delete mapping.columns.amount;
@@ -351,7 +359,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       : []),
   ]);
   mapping.ignored = mapping.ignored.filter((h) => !consulted.has(header.indexOf(h)));
-  if (mapping.ignored.length) notes.push(`Ignoring columns: ${mapping.ignored.join(', ')}.`);
+  if (mapping.ignored.length) notes.push(said(`Ignoring columns: ${mapping.ignored.join(', ')}.`));
 
   let dateFormat = (forcedDate as DateFormat | undefined) ?? preset?.dateFormat;
   if (dateFormat === undefined) {
@@ -361,7 +369,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     );
     if (detected.kind === 'found') {
       dateFormat = detected.format;
-      notes.push(`Dates read as ${detected.format} (--date-format to say otherwise).`);
+      notes.push(settable(`Dates read as ${detected.format}`, 'dateFormat'));
     } else if (detected.kind === 'ambiguous') {
       // A bank's layout says its date order; a file read from its content only says it when a value does.
       // Read from its content, a file whose amounts have a decimal comma is day-first: month-first dates are
@@ -377,9 +385,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
           ? (detected.formats.find((f) => f.startsWith('MM')) ?? 'MM/DD/YYYY')
           : await hooks.chooseDateFormat(detected.formats, detected.example);
       if (order?.dayFirst || order?.monthFirst)
-        notes.push(
-          `Dates read as ${dateFormat}, as ${order.title} writes them (--date-format to say otherwise).`,
-        );
+        notes.push(settable(`Dates read as ${dateFormat}, as ${order.title} writes them`, 'dateFormat'));
     }
   }
   const amountIndex = mapping.columns[budget ? 'planned_value' : 'amount'];
@@ -431,7 +437,11 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     invertByEvidence = decision.invert;
     cardByEvidence = decision.card === true;
     if (decision.byDirection) direction = understood.roles.direction;
-    notes.push(`Signs: ${decision.how}.`);
+    notes.push(
+      decision.given
+        ? { kind: 'charges', facts: { charges: decision.given } }
+        : said(`Signs: ${decision.how}.`),
+    );
   }
   const valueOptions = {
     ...(dateFormat ? { dateFormat } : {}),
@@ -468,7 +478,9 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   const parties = budget || counterpartyGiven ? undefined : partiesOf(header, records);
   if (parties)
     notes.push(
-      `Counterparty: the side of ${header[parties.payer]} / ${header[parties.payee]} that is not ${parties.holder}.`,
+      said(
+        `Counterparty: the side of ${header[parties.payer]} / ${header[parties.payee]} that is not ${parties.holder}.`,
+      ),
     );
   const identity = rowIdentity(
     header,
@@ -500,7 +512,15 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       },
     );
   }
-  const base = { notes, bank: bankInfo, left: validation.left, fingerprint, format, reconciliation: [] };
+  const base = {
+    notes: notes.map((n) => noteWords(n, 'cli')),
+    noted: notes,
+    bank: bankInfo,
+    left: validation.left,
+    fingerprint,
+    format,
+    reconciliation: [],
+  };
   return budget
     ? { ...base, into: 'budget_lines', rows: validation.rows as BudgetRow[], target: BUDGET_TARGET }
     : {

@@ -1,6 +1,7 @@
 // What prepareImport is asked and answers: the request, the hooks that ask a person or the service, the prepared rows.
 
 import type { DateFormat } from './csv/dialect.js';
+import type { ImportNote } from './notes.js';
 import type { BudgetRow, LedgerRow } from './rows/fields.js';
 import type { ImportTarget } from './send/batches.js';
 import type { FileFormat } from './sniff/format.js';
@@ -46,7 +47,10 @@ export interface ImportHooks {
 }
 
 interface PreparedBase {
+  /** The notes in the CLI's words (`noteWords(note, 'cli')` of `noted`). */
   notes: string[];
+  /** What the reader decided, as data: each reader words it (`noteWords`). */
+  noted: ImportNote[];
   /** The bank's layout applied, and whether it was recognised rather than given. */
   bank: { name: string; title: string; recognised: boolean } | undefined;
   /** Rows left out on purpose (pending, a balance line), with why. */

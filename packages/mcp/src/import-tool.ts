@@ -8,7 +8,6 @@ import { inp, out } from './lean-schema.js';
 import type { ToolOptions } from './options.js';
 import { fencedText, MAX_ROWS_PER_STATEMENT } from './render.js';
 import { guarded, mcpFailure, outcomeUnknown } from './results.js';
-import { inToolWords } from './words.js';
 
 // Built once per process, not per request: a stateless /mcp makes a server for every message. Lean on purpose
 // (every word is context in every session): the result carries POST /imports's data, which docs/mcp.md lists.
@@ -51,8 +50,8 @@ const CLI_OPTION = /(?:^|[\s("'`])--[a-z]/;
 
 /**
  * A refusal of POST /imports for the tool: a hint that proposes options the tool does not take is the catalogue's
- * layout hint for MCP, and the sign's settlement is the tool's argument (the rest is worded by the catalogue's
- * phrases when the result is written).
+ * layout hint for MCP, and the sign's settlement is the tool's argument (the rest is the catalogue's MCP words of
+ * the error's situation when the result is written).
  */
 function forTheTool(error: McpApiError): McpApiError {
   const { hint, details, ...rest } = error.error;
@@ -75,8 +74,9 @@ function forTheTool(error: McpApiError): McpApiError {
 
 /**
  * The import's data as a tool result: the skipped and refused lines capped like rows (their counts stay whole in
- * `rows`), the reader's notes in MCP words. Everything read from the file (rows, notes naming its columns and
- * account) stays inside the fence: only counts and ids are in the lines around it.
+ * `rows`), the reader's notes as the API words them (a setting by the name the tool's argument shares). Everything
+ * read from the file (rows, notes naming its columns and account) stays inside the fence: only counts and ids are
+ * in the lines around it.
  */
 function importResult(answer: ImportData & Instructed, header: string[]): CallToolResult {
   const { instructions: _instructions, replayed, confirmTokenExpiresAt, notes, ...data } = answer;
@@ -86,7 +86,7 @@ function importResult(answer: ImportData & Instructed, header: string[]): CallTo
     ...data,
     skipped: data.skipped.slice(0, MAX_ROWS_PER_STATEMENT),
     refused: data.refused.slice(0, MAX_ROWS_PER_STATEMENT),
-    notes: notes.map(inToolWords),
+    notes,
     ...(truncated ? { truncated: true } : {}),
     ...(confirmTokenExpiresAt ? { expiresAt: confirmTokenExpiresAt } : {}),
     ...(replayed ? { replayed: true } : {}),

@@ -20,7 +20,7 @@ export {
 } from './render.js';
 export { apiErrorResult } from './results.js';
 export { sqlResult } from './tools.js';
-export { inToolWords, mcpHint, mcpWords } from './words.js';
+export { mcpHint, mcpWords } from './words.js';
 
 /** The tools' options (api, readOnly, pinnedWorkspaceId, era, pushElicitation) and the server's version. */
 export interface ExpenseMcpOptions extends ToolOptions {

@@ -1,4 +1,4 @@
-import { SqlResultDataSchema } from '@expense/wire';
+import { rulesFor, SqlResultDataSchema } from '@expense/wire';
 import { checkedReportInput, REPORT_KINDS, ReportInputError, ReportInputSchema } from '@expense/wire/reports';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -11,7 +11,6 @@ import { inp, out, READ } from './lean-schema.js';
 import type { ToolOptions } from './options.js';
 import { fencedText, fitSqlResult, relayNotes, withNotes } from './render.js';
 import { guarded, mcpFailure, outcomeUnknown } from './results.js';
-import { inToolWords } from './words.js';
 
 // No description: every word here is repeated in four tools' schemas (the selected workspace is the default).
 const WorkspaceArg = z.string().optional();
@@ -159,10 +158,10 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
         const ws = workspaceFor(workspaceId);
         if (isResult(ws)) return ws;
         const schema = await api.schema(ws);
-        // The rules of GET /schema name the HTTP routes: an agent on MCP reads them with the tools' names.
+        // The rules of GET /schema that name the HTTP routes: an agent on MCP reads the catalogue's MCP words of them.
         const data = {
           ...schema,
-          rules: schema.rules.map(inToolWords),
+          rules: rulesFor(schema.rules, 'mcp'),
           ...(relations?.length
             ? { relations: schema.relations.filter((r) => relations.includes(r.name)) }
             : {}),

@@ -1,17 +1,11 @@
-import { inAudienceWords, type ReceivedError, render } from '@expense/wire/error-catalog';
+import { type ReceivedError, render } from '@expense/wire/error-catalog';
 
 /**
  * MCP wording: an agent on MCP calls tools, never routes. An API error's texts are the error catalogue's MCP
- * texts of its situation (`render`: its code, variant and facts); nothing is rewritten here.
+ * texts of its situation (`render`: its code, variant and facts); nothing is rewritten here. Texts that are no
+ * error's come as data too: the schema's rules in the catalogue's MCP words (`rulesFor`), an import's notes in the
+ * API's words, which name no route.
  */
-
-/**
- * A text that is no error's (an import's notes, the schema's rules), in MCP words: the catalogue's phrases for
- * the routes it names.
- */
-export function inToolWords(text: string): string {
-  return inAudienceWords(text, 'mcp');
-}
 
 /** An API error's message and hint for an MCP tool result. */
 export function mcpWords(error: ReceivedError): { message: string | undefined; hint: string | undefined } {

@@ -1,4 +1,4 @@
-import { DIALECT_WORDS, HTTP_ERRORS } from '@expense/wire/error-catalog';
+import { DIALECT_WORDS, HTTP_ERRORS, rulesFor, SCHEMA_RULE_WORDS } from '@expense/wire/error-catalog';
 import { describe, expect, it } from 'vitest';
 import {
   errorText,
@@ -10,7 +10,7 @@ import {
   relayNotes,
   withNotes,
 } from '../src/render.js';
-import { inToolWords, mcpHint, mcpWords } from '../src/words.js';
+import { mcpHint, mcpWords } from '../src/words.js';
 
 describe('tool errors in MCP words', () => {
   it('fences the error JSON and escapes what could close the fence (database text quoted in a message)', () => {
@@ -63,9 +63,36 @@ describe('tool errors in MCP words', () => {
     ).toBe(
       'send one statement per call, or send the statements together to the execute tool, which runs them atomically',
     );
-    expect(inToolWords('Undo one with POST /changes/{changeId}/revert.')).toBe(
-      'Undo one with the revert tool.',
-    );
+    // A throw site's own hint is read as sent: nothing rewords it (a hint naming a route is a catalogue variant).
+    expect(
+      mcpHint({
+        code: 'invalid_request',
+        hint: 'Undo one with POST /changes/{changeId}/revert.',
+        details: { variant: 'own' },
+      }),
+    ).toBe('Undo one with POST /changes/{changeId}/revert.');
+  });
+
+  it("gives the schema's rules that name routes in the catalogue's MCP words, every other rule as answered", () => {
+    const zone = 'SQL runs in Europe/Berlin: TIMESTAMPTZ ... means midnight in Europe/Berlin.';
+    const answered = [
+      SCHEMA_RULE_WORDS.modes.http,
+      zone,
+      SCHEMA_RULE_WORDS.history.http,
+      SCHEMA_RULE_WORDS.clock.http,
+    ];
+    const rules = rulesFor(answered, 'mcp');
+    expect(rules).toEqual([
+      SCHEMA_RULE_WORDS.modes.mcp,
+      zone,
+      SCHEMA_RULE_WORDS.history.mcp,
+      SCHEMA_RULE_WORDS.clock.mcp,
+    ]);
+    for (const rule of rules) expect(rule).not.toMatch(/\b(?:GET|POST) \/|\/sql\b/);
+    expect(rules[2]).toContain('the revert tool');
+    // A rule the server words differently from the catalogue is not patched: it stays as answered.
+    const edited = `${SCHEMA_RULE_WORDS.history.http} `;
+    expect(rulesFor([edited], 'mcp')).toEqual([edited]);
   });
 
   it('relays the stale-rate and budget notes of the API instructions, and no others', () => {

@@ -14,4 +14,5 @@ export * from './error-catalog/guard.js';
 export * from './error-catalog/http.js';
 export * from './error-catalog/mcp.js';
 export * from './error-catalog/render.js';
+export * from './error-catalog/rules.js';
 export * from './error-catalog/types.js';

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MCP_ERRORS } from '../src/error-catalog.js';
+import * as catalogue from '../src/index.js';
 import {
   type Audience,
   CLI_ERRORS,
@@ -14,9 +15,10 @@ import {
   errorOf,
   HTTP_ERRORS,
   hintFor,
-  inAudienceWords,
   OWN_HINT,
   render,
+  rulesFor,
+  SCHEMA_RULE_WORDS,
 } from '../src/index.js';
 
 type Reader = Exclude<Audience, 'http'>;
@@ -43,7 +45,16 @@ const FOREIGN: Record<Reader, readonly RegExp[]> = {
 const READERS = Object.keys(FOREIGN) as Reader[];
 
 /** A value for every fact a catalogue text interpolates. */
-const FACTS = { kind: 'INSERT', count: 2, column: 'amount', workspace: 'w1' };
+const FACTS = {
+  kind: 'INSERT',
+  count: 2,
+  column: 'amount',
+  workspace: 'w1',
+  file: 'both.xml',
+  missing: 'ts, amount',
+  length: 11534336,
+  limit: 10485760,
+};
 
 /** Every situation of every API code: its entry, and each variant (with the facts its texts interpolate). */
 function situations(): { name: string; code: string; variant?: string; hint: string }[] {
@@ -111,16 +122,110 @@ describe('every error text for every audience', () => {
     );
   });
 
-  it("reads a throw site's own hint as sent, with the route words of the texts no catalogue entry holds yet", () => {
+  it("reads a throw site's own hint and an unknown code's texts as sent, reworded for no audience", () => {
     const own = {
       code: 'import_unreadable',
-      hint: 'Send it to POST /sql/query.',
+      message: 'The file is not a statement.',
+      hint: 'Check the file.',
       details: { variant: OWN_HINT },
     };
-    expect(render(own, 'mcp').hint).toBe('Send it to the query tool.');
-    expect(render(own, 'http').hint).toBe('Send it to POST /sql/query.');
-    expect(inAudienceWords('Ask the user to check the file.', 'console')).toBe('Check the file.');
-    expect(inAudienceWords('Ask the user to check the file.', 'mcp')).toBe('Ask the user to check the file.');
+    for (const audience of ['http', ...READERS] as const) {
+      expect(render(own, audience)).toEqual({
+        message: 'The file is not a statement.',
+        hint: 'Check the file.',
+      });
+    }
+    // No phrase table is left to patch route words into an audience's: a text naming a route stays as it is, so
+    // a situation whose next step names one must be a variant of the catalogue.
+    expect(render({ ...own, hint: 'Send it to POST /sql/query.' }, 'mcp').hint).toBe(
+      'Send it to POST /sql/query.',
+    );
+    expect(render({ code: 'something_new', hint: 'Ask the user to check the file.' }, 'console').hint).toBe(
+      'Ask the user to check the file.',
+    );
+    expect(Object.keys(catalogue)).not.toContain('inAudienceWords');
+  });
+
+  it('words every SQL refusal that names a mode in each audience, from its variant (no route outside HTTP)', () => {
+    const WORDS: Record<Audience, RegExp> = {
+      http: /\/sql\/(?:query|execute)|\/sql \(script mode\)/,
+      mcp: /the (?:query|execute) tool/,
+      cli: /`expense (?:query|exec|sql)/,
+      console: /“Run query”|“Dry run write”|one statement|Write the change/,
+    };
+    for (const code of ['statement_kind_mismatch', 'multiple_statements_not_allowed'] as const) {
+      for (const variant of Object.keys(errorEntry(code).variants ?? {})) {
+        for (const audience of ['http', ...READERS] as const) {
+          const { message, hint } = render({ code, variant, facts: FACTS }, audience);
+          const name = `${code}.${variant} (${audience})`;
+          expect(`${message} ${hint}`, name).toMatch(WORDS[audience]);
+          if (audience !== 'http') expect(`${message} ${hint}`, name).not.toMatch(ROUTE);
+          expect(`${message} ${hint}`, name).not.toContain('{{');
+        }
+      }
+    }
+  });
+
+  it("words the import's refusals that name the account, the columns and the file's size in each audience", () => {
+    const oneAccount = errorOf('invalid_request', 'import_one_account', { file: 'both.xml', count: 2 });
+    expect(oneAccount.message).toBe('both.xml holds 2 accounts; ?account= names one.');
+    expect(oneAccount.hint).toMatch(/^Send it again without \?account=/);
+    expect(render(oneAccount, 'mcp')).toEqual({
+      message: 'both.xml holds 2 accounts; the account argument names one.',
+      hint: "Call import again without the account argument: each account of the file is imported under its own (the workspace's account of that name, or a new one).",
+    });
+    expect(render(oneAccount, 'cli').message).toBe('both.xml holds 2 accounts; --account names one.');
+    expect(render(oneAccount, 'console').hint).toBe(
+      'Import it without choosing an account: each account of the file is imported under its own.',
+    );
+
+    // ?account=<account_id>, as the HTTP answer has always said it, and no query syntax anywhere else.
+    const account = errorOf('invalid_request', 'import_account');
+    expect(account.hint).toContain('send it again with ?account=<account_id>');
+    for (const reader of READERS) {
+      expect(render(account, reader).hint, reader).not.toMatch(/\?account=/);
+      expect(render(oneAccount, reader).hint, reader).not.toMatch(/\?account=/);
+    }
+    expect(render(account, 'mcp').hint).toContain('the account argument');
+    expect(render(account, 'cli').hint).toContain('--account <id>');
+
+    const columns = errorOf('invalid_request', 'import_columns', { missing: 'ts, amount' });
+    expect(columns.message).toBe('No column for ts, amount.');
+    expect(render(columns, 'mcp').hint).toMatch(/^The file has no column for ts, amount: ask the user/);
+    expect(render(columns, 'console').hint).toBe("Choose which of the file's columns hold ts, amount.");
+    expect(render(columns, 'cli').hint).toContain('--map');
+    expect(render(columns, 'mcp').hint).not.toMatch(/--map|GET \//);
+
+    // ?chargesPositive=true on HTTP; the tool's argument, the CLI's options and the console's words elsewhere.
+    const sign = errorOf('import_ambiguous_sign');
+    expect(sign.hint).toContain('?chargesPositive=true');
+    expect(render(sign, 'mcp').hint).toContain('charges: "positive"');
+    expect(render(sign, 'cli').hint).toContain('--charges-positive');
+    for (const reader of READERS) expect(render(sign, reader).hint, reader).not.toMatch(/\?charges/);
+
+    const large = errorOf('import_too_large', 'declared_length', { length: 11534336, limit: 10485760 });
+    expect(large.message).toBe(
+      'The file is 11534336 bytes; POST /v1/imports reads at most 10485760 (10 MiB).',
+    );
+    expect(render(large, 'mcp').message).toBe(
+      'The file is 11534336 bytes; the import tool reads at most 10485760 (10 MiB).',
+    );
+    expect(render(large, 'console').message).toBe(
+      'The file is 11534336 bytes; an import reads at most 10 MiB.',
+    );
+    for (const reader of READERS) expect(render(large, reader).message, reader).not.toMatch(ROUTE);
+  });
+
+  it("words the schema's rules that name routes in each audience, from the catalogue's texts", () => {
+    const answered = Object.values(SCHEMA_RULE_WORDS).map((rule) => rule.http);
+    expect(answered.join(' ')).toMatch(/POST \/sql\/query.*GET \/me.*POST \/changes\/\{changeId\}\/revert/s);
+    for (const reader of READERS) {
+      for (const rule of rulesFor(answered, reader)) expect(rule, reader).not.toMatch(ROUTE);
+    }
+    expect(rulesFor(answered, 'mcp')).toEqual(Object.values(SCHEMA_RULE_WORDS).map((rule) => rule.mcp));
+    expect(rulesFor(answered, 'cli')[2]).toContain('`expense revert <changeId>`');
+    expect(rulesFor(answered, 'http')).toEqual(answered);
+    expect(rulesFor(['SQL runs in UTC.'], 'mcp')).toEqual(['SQL runs in UTC.']);
   });
 
   it('picks the situation by its variant: a variant over its entry, and none as the entry', () => {
@@ -135,7 +240,7 @@ describe('every error text for every audience', () => {
       HTTP_ERRORS.invalid_code.variants.void.hint,
     );
     expect(hintFor({ code: 'something_new', hint: 'Send it to /sql/query.' }, 'mcp')).toBe(
-      'Send it to the query tool.',
+      'Send it to /sql/query.',
     );
     expect(hintFor({ code: 'something_new' }, 'console')).toBeUndefined();
   });

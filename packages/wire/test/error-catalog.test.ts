@@ -69,7 +69,11 @@ describe('the error catalogue', () => {
       expect(entry.message.length, code).toBeGreaterThan(0);
       expect(entry.hint.length, code).toBeGreaterThan(0);
       for (const [name, variant] of Object.entries(entry.variants ?? {})) {
-        expect(variant.hint ?? variant.actions ?? variant.retryable, `${code}.${name}`).toBeDefined();
+        // A variant says something of its own: its hint, actions, retryability, or a message naming a route.
+        expect(
+          variant.hint ?? variant.actions ?? variant.retryable ?? variant.message,
+          `${code}.${name}`,
+        ).toBeDefined();
         expect(variant.hint, `${code}.${name}`).not.toBe(entry.hint);
       }
     }

@@ -2,7 +2,7 @@ import { CliError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import { errorOffset } from '../sql/error-position.js';
 import { pointAt } from '../sql/pointer.js';
-import { cliHint } from './cli-words.js';
+import { cliHint, cliMessage } from './cli-words.js';
 import type { Colours } from './colour.js';
 
 export interface ErrorView {
@@ -40,7 +40,8 @@ export function errorView(error: unknown): ErrorView {
  */
 export function renderError(error: unknown, colours: Colours, sql?: string): string {
   const view = errorView(error);
-  const lines = [`${colours.red('error:')} ${view.message} ${colours.dim(`(${view.code})`)}`];
+  const message = cliMessage(error) ?? view.message;
+  const lines = [`${colours.red('error:')} ${message} ${colours.dim(`(${view.code})`)}`];
   const details = view.details ?? {};
   if (sql !== undefined) {
     const offset = errorOffset(sql, details);

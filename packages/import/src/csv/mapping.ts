@@ -114,6 +114,9 @@ export function resolveMapping(
           ? ` (one column "${header[0]}": is the delimiter --delimiter ';' or tab?)`
           : ''
       }.`,
+      missing.length === 1 && missing[0] === 'account_id'
+        ? { variant: 'import_account' }
+        : { variant: 'import_columns', facts: { missing: missing.join(', ') } },
     );
   }
   const ignored = header.filter((_, index) => !used.has(index));

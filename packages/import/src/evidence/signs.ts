@@ -17,6 +17,8 @@ export type SignDecision =
       invert: boolean;
       byDirection: boolean;
       how: string;
+      /** The charges' sign as the caller gave it (`--charges-positive`, `chargesPositive=true`), when it decided. */
+      given?: 'positive' | 'negative';
       /** The file proved itself a card's: its charges are written positive against its payments. */
       card?: boolean;
     }
@@ -196,6 +198,7 @@ export function decideSign(input: SignInput): SignDecision {
       invert: input.charges === 'positive',
       byDirection: false,
       how: `--charges-${input.charges}`,
+      given: input.charges,
     };
   // A payment the card received, written negative with none positive: charges are written positive, whatever the
   // count of rows says (a payment and a refund can outnumber the charges of a short statement).

@@ -1,4 +1,5 @@
 import { usageError } from '../errors.js';
+import { type ImportNote, noteWords, said } from '../notes.js';
 import type { ImportHooks, ImportRequest, PreparedImport } from '../request.js';
 import { LEDGER_TARGET } from '../send/batches.js';
 import type { FileFormat } from '../sniff/format.js';
@@ -24,7 +25,7 @@ export async function prepareStatement(
   text: string,
   request: ImportRequest,
   hooks: ImportHooks,
-  notes: string[],
+  notes: ImportNote[],
 ): Promise<PreparedImport> {
   const path = request.fileName;
   const given = CSV_ONLY.filter((o) => {
@@ -55,6 +56,7 @@ export async function prepareStatement(
       throw usageError(
         'No column for account_id.',
         `${path} does not name its account: give --account <name> (an account of the workspace, or a new name).`,
+        { variant: 'import_account' },
       );
     accounts.push(id);
   }
@@ -69,11 +71,15 @@ export async function prepareStatement(
   });
   const entries = statement.accounts.reduce((n, a) => n + a.entries.length, 0);
   notes.push(
-    `Recognised: ${statement.title}, ${statement.accounts.length === 1 ? 'one account' : `${statement.accounts.length} accounts`} (${accounts.join(', ')}), ${entries} entr${entries === 1 ? 'y' : 'ies'}.`,
+    said(
+      `Recognised: ${statement.title}, ${statement.accounts.length === 1 ? 'one account' : `${statement.accounts.length} accounts`} (${accounts.join(', ')}), ${entries} entr${entries === 1 ? 'y' : 'ies'}.`,
+    ),
   );
   for (const r of reconciliation)
     notes.push(
-      `Reconciled${r.account ? ` ${r.account}` : ''}: opening ${r.opening} + ${r.sum} = closing ${r.closing}.`,
+      said(
+        `Reconciled${r.account ? ` ${r.account}` : ''}: opening ${r.opening} + ${r.sum} = closing ${r.closing}.`,
+      ),
     );
   const fingerprint = JSON.stringify({
     into: 'ledger_entries',
@@ -82,7 +88,8 @@ export async function prepareStatement(
     currency: currency ?? null,
   });
   return {
-    notes,
+    notes: notes.map((n) => noteWords(n, 'cli')),
+    noted: notes,
     bank: { name: format, title: statement.title, recognised: true },
     left,
     fingerprint,

@@ -120,5 +120,6 @@ export function oneAccountOnly(count: number, fileName: string): ImportError {
   return usageError(
     `${fileName} holds ${count} accounts; --account names one.`,
     'Leave --account out: each account of the file is imported under its own (matched to the workspace’s accounts, or asked).',
+    { variant: 'import_one_account', facts: { file: fileName, count } },
   );
 }

@@ -49,6 +49,30 @@ export const HTTP_ERRORS = {
           'The file names no account: give --account <id> (`expense query "SELECT account_id FROM accounts"` lists them).',
         consoleHint: 'The file names no account: choose the account its rows go to.',
       },
+      // A statement of several accounts names each itself: an account given for all of them is wrong.
+      import_one_account: {
+        message: '{{file}} holds {{count}} accounts; ?account= names one.',
+        mcpMessage: '{{file}} holds {{count}} accounts; the account argument names one.',
+        cliMessage: '{{file}} holds {{count}} accounts; --account names one.',
+        consoleMessage: '{{file}} holds {{count}} accounts; an account chosen for the import names one.',
+        hint: "Send it again without ?account=: each account of the file is imported under its own (the workspace's account of that name, or a new one).",
+        mcpHint:
+          "Call import again without the account argument: each account of the file is imported under its own (the workspace's account of that name, or a new one).",
+        cliHint:
+          'Leave --account out: each account of the file is imported under its own (matched to the workspace’s accounts, or asked).',
+        consoleHint:
+          'Import it without choosing an account: each account of the file is imported under its own.',
+      },
+      // A CSV whose columns for the ledger's required fields cannot be found (the API takes no column mapping).
+      import_columns: {
+        message: 'No column for {{missing}}.',
+        hint: 'The file has no column for {{missing}}: send the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or a CSV whose header line names the ledger_entries columns (ts, amount, counterparty; GET /schema lists them).',
+        mcpHint:
+          'The file has no column for {{missing}}: ask the user for the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or call import with the header line renamed to ts, amount, counterparty (get_schema lists the ledger_entries columns).',
+        cliHint:
+          'Name the columns after the fields, or map them: --map "Date=ts" --map "Amount=amount" (`expense import --help` lists the options).',
+        consoleHint: "Choose which of the file's columns hold {{missing}}.",
+      },
     },
   },
   invalid_email: {
@@ -524,6 +548,15 @@ export const HTTP_ERRORS = {
     consoleHint: 'The file is too large: export a shorter period from the bank and import each file.',
     retryable: false,
     actions: [],
+    variants: {
+      // The request said its length (Content-Length) before its body was read.
+      declared_length: {
+        message: 'The file is {{length}} bytes; POST /v1/imports reads at most {{limit}} (10 MiB).',
+        mcpMessage: 'The file is {{length}} bytes; the import tool reads at most {{limit}} (10 MiB).',
+        cliMessage: 'The file is {{length}} bytes; the API reads at most {{limit}} (10 MiB) a file.',
+        consoleMessage: 'The file is {{length}} bytes; an import reads at most 10 MiB.',
+      },
+    },
   },
   request_timeout: {
     status: 408,

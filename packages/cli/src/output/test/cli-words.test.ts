@@ -61,6 +61,40 @@ describe('the CLI words of a server error', () => {
     for (const refusal of refusals) expect(hintLines(refusal)[0]).not.toMatch(/\/sql/);
   });
 
+  it("shows the catalogue's CLI message of a situation whose message names a route; --json keeps the server's", () => {
+    const refusal = new ApiError(
+      400,
+      {
+        code: 'statement_kind_mismatch',
+        message: `${DIALECT_WORDS.modes.query} takes a read; this is INSERT.`,
+        hint: DIALECT_WORDS.write,
+        details: { variant: 'query_write', facts: { kind: 'INSERT' } },
+      },
+      [],
+      undefined,
+      undefined,
+    );
+    const [first] = renderError(refusal, plain).split('\n');
+    expect(first).toBe('error: `expense query` takes a read; this is INSERT. (statement_kind_mismatch)');
+    expect(errorView(refusal).message).toBe('/sql/query takes a read; this is INSERT.');
+    const large = new ApiError(
+      413,
+      {
+        code: 'import_too_large',
+        message: 'The file is 11534336 bytes; POST /v1/imports reads at most 10485760 (10 MiB).',
+        details: { variant: 'declared_length', facts: { length: 11534336, limit: 10485760 } },
+      },
+      [],
+      undefined,
+      undefined,
+    );
+    expect(renderError(large, plain)).not.toMatch(/POST \//);
+    // A message the catalogue has no CLI words for is shown as answered.
+    expect(renderError(apiError(400, 'sql_execution_failed'), plain).split('\n')[0]).toBe(
+      'error: m (sql_execution_failed)',
+    );
+  });
+
   it('gives a write over the row cap one hint, the batching pattern, also when the SQL was rejected', () => {
     const entry = HTTP_ERRORS.mutation_row_limit_exceeded;
     const error = apiError(400, 'mutation_row_limit_exceeded', entry.hint);

@@ -5,6 +5,7 @@ import {
   fileRows,
   ImportError,
   type LedgerRow,
+  noteWords,
   type PreparedImport,
   pairedBatches,
   pairWithWorkspace,
@@ -66,16 +67,11 @@ interface SqlData {
   shortId?: string;
 }
 
-/** What the reader's CLI words become on the HTTP API. */
-const QUERY_WORDS: [RegExp, string][] = [
-  [/--charges-positive/g, '?chargesPositive=true'],
-  [/--charges-negative/g, '?chargesNegative=true'],
-  [/--account <[^>]*>|--account/g, '?account=<account_id>'],
-  [/--currency/g, '?currency=XXX'],
-];
-const inQueryWords = (text: string) => QUERY_WORDS.reduce((t, [re, words]) => t.replace(re, words), text);
-
-/** The reader's refusal as the API's: the catalogue's codes, usage errors as invalid_request naming the parameter. */
+/**
+ * The reader's refusal as the API's: the catalogue's codes, usage errors as invalid_request naming the parameter.
+ * A refusal whose next step names a setting the API has too carries its situation (the catalogue's variant, with
+ * every reader's words); any other keeps the reader's message and hint as written.
+ */
 export function importRefusal(error: ImportError): ApiError {
   const details = error.details ?? {};
   switch (error.code) {
@@ -92,22 +88,27 @@ export function importRefusal(error: ImportError): ApiError {
     case 'import_unreadable':
     case 'invalid_csv':
       return new ApiError('import_unreadable', error.message, {
-        ...(error.hint ? { hint: inQueryWords(error.hint) } : {}),
+        ...(error.hint ? { hint: error.hint } : {}),
         details,
       });
     default: {
-      // A file that names no account, and no ?account=: the one thing the caller adds (the catalogue says how).
-      if (/^No column for account_id\.$/.test(error.message))
-        return new ApiError('invalid_request', error.message, {
-          variant: 'import_account',
-          details: { ...details, issues: [{ path: 'query.account', message: 'required for this file' }] },
+      const situation = error.situation;
+      if (situation !== undefined) {
+        // The catalogue's texts of the situation: a file that names no account, several accounts and an
+        // ?account=, columns the API cannot be told (it takes no mapping).
+        const path = situation.variant === 'import_columns' ? 'query' : 'query.account';
+        return new ApiError('invalid_request', undefined, {
+          variant: situation.variant,
+          ...(situation.facts === undefined ? {} : { facts: situation.facts }),
+          details: { ...details, issues: [{ path, message: error.message }] },
         });
+      }
       const account = /account/i.test(`${error.message} ${error.hint ?? ''}`);
-      return new ApiError('invalid_request', inQueryWords(error.message), {
-        ...(error.hint ? { hint: inQueryWords(error.hint) } : {}),
+      return new ApiError('invalid_request', error.message, {
+        ...(error.hint ? { hint: error.hint } : {}),
         details: {
           ...details,
-          issues: [{ path: account ? 'query.account' : 'query', message: inQueryWords(error.message) }],
+          issues: [{ path: account ? 'query.account' : 'query', message: error.message }],
         },
       });
     }
@@ -238,7 +239,8 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const rows: LedgerRow[] = [...paired.rows, ...paired.steps.map((step) => step.row)].sort(
         (a, b) => a.line - b.line,
       );
-      const notes = [...prepared.notes.map(inQueryWords), ...paired.notes];
+      // The reader's notes in the API's words (its settings by their parameter names), from the notes' data.
+      const notes = [...prepared.noted.map((note) => noteWords(note, 'api')), ...paired.notes];
       const accounts = [...new Set(rows.map((r) => r.account_id))];
       const currencies = [...new Set(rows.map((r) => r.currency))];
       const r0 = prepared.reconciliation[0];
@@ -404,11 +406,11 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       preParsing: async (request) => {
         const length = Number(request.headers['content-length'] ?? 0);
         if (length > IMPORT_MAX_BYTES)
-          throw new ApiError(
-            'import_too_large',
-            `The file is ${length} bytes; POST /v1/imports reads at most ${IMPORT_MAX_BYTES} (10 MiB).`,
-            { details: { limit: IMPORT_MAX_BYTES } },
-          );
+          throw new ApiError('import_too_large', undefined, {
+            variant: 'declared_length',
+            facts: { length, limit: IMPORT_MAX_BYTES },
+            details: { limit: IMPORT_MAX_BYTES },
+          });
       },
       schema: {
         tags: ['sql'],

@@ -11,7 +11,8 @@ import { SQL_ROLE } from '../../platform/storage/names.js';
 
 export const serverDialect: Dialect = {
   ...expenseDialect,
-  // The catalogue owns these words, and knows them in every audience's (inAudienceWords).
+  // The catalogue owns these words; a refusal made of them names its variant, whose texts word it for every
+  // audience (GUARD_ERRORS).
   hints: DIALECT_WORDS,
 };
 

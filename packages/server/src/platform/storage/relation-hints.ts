@@ -24,8 +24,6 @@ export const RECIPES = {
     "For many months, generate the calendar: WITH RECURSIVE months (month_start) AS (SELECT TIMESTAMPTZ '2026-01-01 00:00:00' UNION ALL SELECT month_start + INTERVAL '1 month' FROM months WHERE month_start < TIMESTAMPTZ '2026-12-01 00:00:00') SELECT m.month_start::date AS month_start, COALESCE(SUM(e.amount), 0) AS total FROM months m LEFT JOIN ledger_entries e ON e.ts >= m.month_start AND e.ts < m.month_start + INTERVAL '1 month' GROUP BY m.month_start ORDER BY m.month_start",
   numericStrings:
     'numeric and bigint values come back as decimal strings ("-12.50", "100"): a JSON number is binary floating point and would lose digits of money. Parse them as decimals; in SQL write amounts as plain numbers (-12.50).',
-  clock:
-    "There is no NOW() or CURRENT_DATE: every SQL result (and GET /schema, GET /me) carries data.clock {now, today, timeZone}, today being the date in the workspace's time zone; write dates as literals and ranges from it, ts ranges as TIMESTAMPTZ literals (ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00', local midnights), which an index can use where DATE bounds cannot.",
   transferRule:
     'The transfer rows of one event_id must sum to 0 per currency when the request commits: send both legs in one request (one INSERT with two VALUES rows, or a /sql script); a one-legged transfer is refused, in a dry run too. A currency exchange is two transfers through an exchange account under one event_id: -100 EUR from eur-checking and +100 EUR to fx-exchange, -108 USD from fx-exchange and +108 USD to usd-checking.',
 } as const;

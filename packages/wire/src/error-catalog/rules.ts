@@ -1,0 +1,50 @@
+import type { Audience } from './types.js';
+
+/**
+ * A text that is no error's but names something of one audience (a route, a tool): its HTTP words, and each other
+ * audience's where they differ (absent: the HTTP text, which then names nothing foreign to that audience).
+ */
+export type AudienceText = { readonly http: string } & { readonly [A in Exclude<Audience, 'http'>]?: string };
+
+/**
+ * The rules of GET /schema that name the API's routes (the server's `SQL_RULES` sends their HTTP words), in every
+ * audience's words: an agent on MCP reads them naming the tools (`rulesFor`).
+ */
+export const SCHEMA_RULE_WORDS = {
+  modes: {
+    http: 'POST /sql/query takes exactly one read-only statement; POST /sql/execute exactly one INSERT, UPDATE or DELETE; POST /sql one or more, applied atomically.',
+    mcp: 'The query tool takes exactly one read-only statement; the execute tool exactly one INSERT, UPDATE or DELETE, or several, applied atomically.',
+    cli: '`expense query` takes exactly one read-only statement; `expense exec` exactly one INSERT, UPDATE or DELETE; `expense sql -f <file>` one or more, applied atomically.',
+    console:
+      '“Run query” takes exactly one read-only statement; “Dry run write” one INSERT, UPDATE or DELETE, or several, applied atomically.',
+  },
+  clock: {
+    http: "There is no NOW() or CURRENT_DATE: every SQL result (and GET /schema, GET /me) carries data.clock {now, today, timeZone}, today being the date in the workspace's time zone; write dates as literals and ranges from it, ts ranges as TIMESTAMPTZ literals (ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00', local midnights), which an index can use where DATE bounds cannot.",
+    mcp: "There is no NOW() or CURRENT_DATE: every SQL result (and get_schema) carries data.clock {now, today, timeZone}, today being the date in the workspace's time zone; write dates as literals and ranges from it, ts ranges as TIMESTAMPTZ literals (ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00', local midnights), which an index can use where DATE bounds cannot.",
+    console:
+      "There is no NOW() or CURRENT_DATE: write dates as literals in the workspace's time zone, ts ranges as TIMESTAMPTZ literals (ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00', local midnights), which an index can use where DATE bounds cannot.",
+    cli: "There is no NOW() or CURRENT_DATE: every SQL result (and `expense schema`, `expense whoami`) carries data.clock {now, today, timeZone}, today being the date in the workspace's time zone; write dates as literals and ranges from it, ts ranges as TIMESTAMPTZ literals (ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00', local midnights), which an index can use where DATE bounds cannot.",
+  },
+  history: {
+    http: 'Every committed write is recorded: GET /changes lists them (SQL, who, rows) so you can tell the user what you changed; POST /changes/{changeId}/revert undoes one (dry run first).',
+    mcp: 'Every committed write is recorded: the history tool lists them (SQL, who, rows) so you can tell the user what you changed; the revert tool undoes one (dry run first).',
+    cli: 'Every committed write is recorded: `expense history` lists them (SQL, who, rows); `expense revert <changeId>` undoes one (dry run first).',
+    console:
+      'Every committed write is recorded: the Activity page lists them (SQL, who, rows), and Revert there undoes one (dry run first).',
+  },
+} as const satisfies Record<string, AudienceText>;
+
+const RULE_BY_HTTP: ReadonlyMap<string, AudienceText> = new Map(
+  Object.values(SCHEMA_RULE_WORDS).map((rule) => [rule.http, rule]),
+);
+
+/**
+ * The rules GET /schema answered, in one audience's words: a rule of SCHEMA_RULE_WORDS (known by its HTTP text as a
+ * whole) in that audience's, every other rule (the workspace's time zone) as answered.
+ */
+export function rulesFor(rules: readonly string[], audience: Audience): string[] {
+  return rules.map((rule) => {
+    const known = RULE_BY_HTTP.get(rule);
+    return known === undefined ? rule : (known[audience] ?? known.http);
+  });
+}
