@@ -3,23 +3,19 @@
 // amounts point; the Columns panel shows each column with two of its values and what it holds, a column is mapped,
 // the preview follows, and the committed entries read back through the API carry the person's choices. The page
 // speaks in its own words (no CLI option) and fits 390 px.
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
-import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../../index.js';
 import {
   ARTIFACTS,
   axeClean,
-  Browsers,
   browserAvailable,
+  type ConsoleServer,
   fitsNarrow,
   go,
   type Person,
   selectInPage,
-  signIn,
+  startConsole,
 } from './browser-kit.js';
 
 /** A card statement's export: charges positive, no payment row, a comment column the reader leaves out. */
@@ -37,41 +33,18 @@ describe.runIf(browserAvailable())(
   'console import: columns and signs from the file',
   { timeout: 120_000 },
   () => {
-    let drop: () => Promise<void>;
-    let outbox: string;
-    let app: FastifyInstance;
-    let origin: string;
-    const browsers = new Browsers(() => origin);
+    let server: ConsoleServer;
     let person: Person;
 
     beforeAll(async () => {
-      const fresh = await migratedPostgres();
-      drop = fresh.drop;
-      outbox = await tempDir();
-      app = await createServer({
-        databaseUrl: fresh.url,
-        host: '127.0.0.1',
-        port: 0,
-        mailOutbox: outbox,
-        logLevel: 'silent',
-      });
-      origin = await app.listen({ host: '127.0.0.1', port: 0 });
-      await mkdir(ARTIFACTS, { recursive: true });
+      server = await startConsole();
     }, 120_000);
-
-    afterAll(async () => {
-      await browsers.close();
-      await app?.close();
-      await drop?.();
-      await removeDir(outbox);
-    });
+    afterAll(() => server?.close());
 
     it('maps a column and flips the sign of a card file no preset names; the entries follow', async () => {
-      person = await browsers.newPerson();
+      person = await server.newPerson();
       const { page } = person;
-      await signIn(page, `${origin}/console/`, 'card@example.com', async (to) =>
-        codeOf(await lastMailTo(outbox, to)),
-      );
+      await server.signIn(person, 'card@example.com');
       await go(page, 'workspaces', 'Workspaces');
       await page.getByRole('textbox', { name: 'Workspace name' }).fill('Cards');
       await page.getByRole('button', { name: 'Create workspace' }).click();

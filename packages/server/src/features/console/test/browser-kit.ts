@@ -1,14 +1,33 @@
-// What the console's browser tests share: a headless Chromium per person (Debian's package, driven by
-// playwright-core) that records console errors and CSP violations, sign-in with an e-mailed code, the header's
-// navigation, axe-core, the 390 px check, a chart's geometry and a SELECT through the page's own session.
+// What the console's suites share: one server per suite (startConsole: a fresh database, a mail outbox or a real
+// SMTP server, listening on 127.0.0.1), a headless Chromium per person (Debian's package, driven by playwright-core)
+// that records console errors and CSP violations, sign-in with an e-mailed code, the header's navigation, axe-core,
+// the 390 px check, a chart's geometry and a SELECT through the page's own session.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { removeDir, suiteRuns, tempDir } from '@expense/test-kit';
+import {
+  adminQuery,
+  type EngineSpec,
+  type OutboxMail,
+  POSTGRES,
+  type RequestOptions,
+  type Response,
+  type RouteClient,
+  removeDir,
+  request,
+  suiteRuns,
+  tempDir,
+} from '@expense/test-kit';
+import type { FastifyInstance } from 'fastify';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
+import { createServer, type ServerConfigInput } from '../../../index.js';
+import { databaseOptions, parseConfig } from '../../../platform/config/config.js';
+import { type Database, openDatabase } from '../../../platform/storage/index.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = [
@@ -115,6 +134,173 @@ export async function signIn(
   await page.getByRole('textbox', { name: '8-digit code' }).fill(await codeFor(email));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+}
+
+/** A mail the server sent. */
+export interface SentMail {
+  to: string[];
+  subject: string;
+  /** The outbox's text and HTML parts; over SMTP, the message as sent (quoted-printable soft line breaks joined). */
+  body: string;
+}
+
+export interface ConsoleOptions {
+  /** The database: default POSTGRES (a copy of the run's migrated template), dropped by close(). */
+  engine?: EngineSpec;
+  /**
+   * Where the server's mail goes: `outbox` (default), a directory it writes each mail to as JSON; `smtp`, a real
+   * SMTP server on 127.0.0.1 that the fixture runs (the mails as the server sends them over the wire).
+   */
+  mail?: 'outbox' | 'smtp';
+  /** More of the server's configuration (e.g. publicUrl, rate limits); the database and the mail are the fixture's. */
+  config?: ServerConfigInput;
+}
+
+/** One suite's console: its server, database, mail and browsers. */
+export interface ConsoleServer extends RouteClient<Response> {
+  app: FastifyInstance;
+  /** Where it listens, e.g. http://127.0.0.1:43117 (the console under /console/, the API under /v1). */
+  origin: string;
+  /** The server's own database (e.g. for createUser and addWorkspace of sql/test/setup.ts). */
+  db: Database;
+  /** One statement as the database's superuser (row-level security does not apply; PostgreSQL engines). */
+  adminQuery<R extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  /** A request over the socket, so `call(server, API_ROUTES.<name>, …)` calls the API by its route table. */
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  /** The mails the server sent so far, oldest first. */
+  mails(): Promise<SentMail[]>;
+  /** The code of the newest sign-in mail to `email` not used yet (waits for it to arrive). */
+  codeFor(email: string): Promise<string>;
+  /** This suite's people (browsers), closed by close(). */
+  browsers: Browsers;
+  newPerson(): Promise<Person>;
+  /** Signs a person in with the mailed code from `start` (default the console's address); ends on Home. */
+  signIn(person: Person, email: string, start?: string): Promise<void>;
+  /** Closes the browsers, the server, its database (dropped) and its mail, also after a failed start. */
+  close(): Promise<void>;
+}
+
+interface MailSink {
+  config: ServerConfigInput;
+  mails(): Promise<SentMail[]>;
+  close(): Promise<void>;
+}
+
+async function outboxSink(): Promise<MailSink> {
+  const outbox = await tempDir('expense-console-mail-');
+  return {
+    config: { mailOutbox: outbox },
+    async mails() {
+      const files = (await readdir(outbox)).filter((f) => f.endsWith('.json'));
+      const mails = await Promise.all(
+        files.map(async (f) => JSON.parse(await readFile(join(outbox, f), 'utf8')) as OutboxMail),
+      );
+      return mails
+        .sort((a, b) => a.sentAt.localeCompare(b.sentAt))
+        .map((m) => ({ to: [m.to], subject: m.subject, body: `${m.text}\n${m.html}` }));
+    },
+    close: () => removeDir(outbox),
+  };
+}
+
+async function smtpSink(): Promise<MailSink> {
+  const received: SentMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const body = Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/=\r?\n/g, '');
+        const subject = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(body)?.[1]?.replace(/\r?\n[ \t]/g, ' ') ?? '';
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), subject, body });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const { port } = smtp.server.address() as AddressInfo;
+  return {
+    config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Expense <signin@example.test>' },
+    mails: async () => [...received],
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
+/**
+ * A suite's console: a fresh database, the server on it listening on 127.0.0.1 (a free port; the URLs in its mails
+ * follow it), its mail (see ConsoleOptions.mail) and the suite's browsers; `close()` ends them all.
+ */
+export async function startConsole(options: ConsoleOptions = {}): Promise<ConsoleServer> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const close = async () => {
+    let failure: unknown;
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure) throw failure;
+  };
+  try {
+    const target = await (options.engine ?? POSTGRES).open();
+    cleanups.push(() => target.drop());
+    const mail = options.mail === 'smtp' ? await smtpSink() : await outboxSink();
+    cleanups.push(() => mail.close());
+    const config = parseConfig({
+      databaseUrl: target.url,
+      databaseDirectUrl: target.directUrl,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: process.env.LOGS ? 'error' : 'silent',
+      ...mail.config,
+      ...options.config,
+    });
+    const db = await openDatabase(databaseOptions(config));
+    cleanups.push(() => db.close());
+    const app = await createServer(config, { database: db });
+    cleanups.push(() => app.close());
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const browsers = new Browsers(() => origin);
+    cleanups.push(() => browsers.close());
+    await mkdir(ARTIFACTS, { recursive: true });
+
+    const used = new Set<string>();
+    const codeFor = async (email: string) => {
+      const fresh = async () =>
+        (await mail.mails())
+          .filter((m) => m.to.includes(email))
+          .map((m) => /\b(\d{8})\b/.exec(m.subject)?.[1])
+          .filter((code): code is string => code !== undefined && !used.has(code))
+          .at(-1);
+      await expect.poll(fresh, { message: `a sign-in mail to ${email}`, timeout: 15_000 }).toBeDefined();
+      const code = (await fresh()) as string;
+      used.add(code);
+      return code;
+    };
+    return {
+      app,
+      origin,
+      db,
+      adminQuery: (sql, params = []) => adminQuery(sql, params, target.url),
+      request: (method, path, requestOptions) => request(origin, method, path, requestOptions),
+      mails: () => mail.mails(),
+      codeFor,
+      browsers,
+      newPerson: () => browsers.newPerson(),
+      signIn: (person, email, start = `${origin}/console/`) => signIn(person.page, start, email, codeFor),
+      close,
+    };
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
 }
 
 /** Follows the header's navigation link to a page and waits for its heading. */

@@ -1,11 +1,10 @@
 // One page shell, CSP, header set and same-origin rule for the console and the OAuth pages (issue 27, item 2),
 // and the console's session cookie as @fastify/cookie writes it, on an http and on an https public URL.
 
-import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../../index.js';
 import { pageCsp } from '../../../platform/http/browser-pages.js';
+import { type ConsoleServer, startConsole } from './browser-kit.js';
 
 const HTTP = 'http://console.example.test';
 const HTTPS = 'https://expense.example';
@@ -28,27 +27,18 @@ function expectPageHeaders(res: LightMyRequestResponse, csp: string): void {
 }
 
 describe('browser pages', () => {
-  let drop: () => Promise<void>;
-  let outbox: string;
+  // One console per public URL (called by inject: no browser).
+  const consoles: Record<string, ConsoleServer> = {};
   const apps: Record<string, FastifyInstance> = {};
 
   beforeAll(async () => {
-    const fresh = await migratedPostgres();
-    drop = fresh.drop;
-    outbox = await tempDir();
     for (const publicUrl of [HTTP, HTTPS]) {
-      apps[publicUrl] = await createServer({
-        databaseUrl: fresh.url,
-        publicUrl,
-        mailOutbox: outbox,
-        logLevel: process.env.LOGS ? 'error' : 'silent',
-      });
+      consoles[publicUrl] = await startConsole({ config: { publicUrl } });
+      apps[publicUrl] = consoles[publicUrl].app;
     }
   });
   afterAll(async () => {
-    for (const app of Object.values(apps)) await app.close();
-    await drop?.();
-    await removeDir(outbox);
+    for (const server of Object.values(consoles)) await server.close();
   });
 
   /** Signs in through the forms; answers the code form's response (the one that sets the cookie). */
@@ -61,7 +51,7 @@ describe('browser pages', () => {
       payload: new URLSearchParams({ email }).toString(),
     });
     expect(first.statusCode, first.body).toBe(200);
-    const code = codeOf(await lastMailTo(outbox, email));
+    const code = await consoles[origin]!.codeFor(email);
     const second = await app.inject({
       method: 'POST',
       url: '/console/sign-in/code',
@@ -172,7 +162,8 @@ describe('browser pages', () => {
       expect(res.json().error.code).toBe('forbidden');
       expect(res.json().error.hint).toContain(HTTP);
     }
-    await expect(lastMailTo(outbox, 'refused@example.com')).rejects.toThrow('no mail');
+    const mails = await consoles[HTTP]!.mails();
+    expect(mails.filter((m) => m.to.includes('refused@example.com'))).toEqual([]);
   });
 
   it('refuses a cross-site consent form with the same rule and words, as a page', async () => {

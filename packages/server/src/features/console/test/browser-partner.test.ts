@@ -4,21 +4,22 @@
 // written with the CLI is named in Activity by the short id the CLI printed, which `expense revert` takes.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { codeOf, lastMailTo, POSTGRES, tempDir } from '@expense/test-kit';
+import { call, type Response } from '@expense/test-kit';
+import { API_PREFIX, API_ROUTES } from '@expense/wire';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addWorkspace, createUser, type Live, startLive, type TestUser } from '../../sql/test/setup.js';
+import { addWorkspace, createUser, type TestUser } from '../../sql/test/setup.js';
 import {
   AGENT_WORDING,
   axeClean,
-  Browsers,
   browserAvailable,
   CLI_BIN,
+  type ConsoleServer,
   go,
   headerWorkspace,
   inPeoplesWords,
   type Person,
-  signIn,
+  startConsole,
 } from './browser-kit.js';
 
 /** What a person must not read on a page: the kit's agent wording, and any talk of "the user" or an agent. */
@@ -27,24 +28,19 @@ const NOT_FOR_PEOPLE = /tell the user|the user\b|\bagents?\b/i;
 const STORAGE = 'expense-console-workspace';
 
 describe.runIf(browserAvailable())('a partner’s console in Chromium', { timeout: 120_000 }, () => {
-  let live: Live;
-  let outbox: string;
+  let server: ConsoleServer;
   let owner: TestUser;
   let partner: TestUser;
   let household: string;
   let holiday: string;
   let sam: Person;
-  const browsers = new Browsers(() => live.origin);
 
-  const api = async (key: string, method: string, path: string, body?: unknown, workspace?: string) => {
-    const res = await live.request(method, path, {
-      key,
-      ...(body === undefined ? {} : { body }),
-      ...(workspace ? { headers: { 'x-workspace-id': workspace } } : {}),
-    });
-    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+  /** A call's answer, which must be a success: its body. */
+  const ok = (res: Response) => {
+    expect(res.status, res.text).toBeLessThan(300);
     return res.body;
   };
+  const inWorkspace = (workspace: string) => ({ 'x-workspace-id': workspace });
 
   /** The page's whole text, whitespace collapsed. */
   const bodyText = async (page: Page) =>
@@ -58,7 +54,7 @@ describe.runIf(browserAvailable())('a partner’s console in Chromium', { timeou
 
   /** The CLI (built) with the partner's key, in `workspace`. */
   async function cli(args: string[], workspace: string) {
-    const home = await browsers.tempDir('expense-cli-home-');
+    const home = await server.browsers.tempDir('expense-cli-home-');
     try {
       const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI_BIN, ...args], {
         env: {
@@ -66,7 +62,7 @@ describe.runIf(browserAvailable())('a partner’s console in Chromium', { timeou
           HOME: home,
           XDG_CONFIG_HOME: home,
           XDG_RUNTIME_DIR: home,
-          EXPENSE_API_URL: `${live.origin}/v1`,
+          EXPENSE_API_URL: `${server.origin}${API_PREFIX}`,
           EXPENSE_API_KEY: partner.apiKey,
           EXPENSE_WORKSPACE: workspace,
           NO_COLOR: '1',
@@ -80,60 +76,61 @@ describe.runIf(browserAvailable())('a partner’s console in Chromium', { timeou
   }
 
   beforeAll(async () => {
-    outbox = await tempDir('expense-partner-mail-');
-    live = await startLive(POSTGRES, { mailOutbox: outbox });
-    owner = await createUser(live.db, 'owner');
-    partner = await createUser(live.db, 'partner');
-    household = await addWorkspace(live.db, owner.userId, 'Household');
-    holiday = await addWorkspace(live.db, owner.userId, 'Holiday');
+    // The owner's set-up below and the CLI's calls are many requests a second: limits nothing here reaches.
+    server = await startConsole({ config: { ratePerSecond: 100_000, ratePerDay: 1_000_000 } });
+    owner = await createUser(server.db, 'owner');
+    partner = await createUser(server.db, 'partner');
+    household = await addWorkspace(server.db, owner.userId, 'Household');
+    holiday = await addWorkspace(server.db, owner.userId, 'Holiday');
     // Household reports in EUR; its USD book of 20 October converts at a rate carried forward from 1 October.
-    await live.db.query(
+    await server.db.query(
       `INSERT INTO public.fx_rates_daily (base_currency, quote_currency, calendar_date, rate, source_rate_date)
        VALUES ('USD', 'EUR', DATE '2026-10-20', 0.9, DATE '2026-10-01')`,
     );
-    await api(
-      owner.apiKey,
-      'POST',
-      '/v1/sql',
-      {
-        sql: `UPDATE workspace_settings SET reporting_currency = 'EUR', timezone = 'Europe/Berlin';
+    ok(
+      await call(server, API_ROUTES.sqlScript, {
+        key: owner.apiKey,
+        headers: inWorkspace(household),
+        body: {
+          sql: `UPDATE workspace_settings SET reporting_currency = 'EUR', timezone = 'Europe/Berlin';
         INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES
         (TIMESTAMPTZ '2026-10-12 12:00:00+00', 'checking', -54.20, 'EUR', 'spend', 'groceries', 'Weekly shop'),
         (TIMESTAMPTZ '2026-10-20 12:00:00+00', 'card', -20, 'USD', 'spend', 'books', 'Bookshop in New York')`,
-      },
-      household,
+        },
+      }),
     );
-    await api(
-      owner.apiKey,
-      'POST',
-      '/v1/sql/execute',
-      {
-        sql: `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES
+    ok(
+      await call(server, API_ROUTES.sqlExecute, {
+        key: owner.apiKey,
+        headers: inWorkspace(holiday),
+        body: {
+          sql: `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES
         (TIMESTAMPTZ '2026-10-15 12:00:00+00', 'cash', -38, 'EUR', 'spend', 'travel', 'Ferry tickets')`,
-      },
-      holiday,
+        },
+      }),
     );
-    for (const workspace of [household, holiday]) {
-      await api(owner.apiKey, 'POST', `/v1/workspaces/${workspace}/members`, { email: partner.email });
-      await api(partner.apiKey, 'POST', `/v1/invitations/${workspace}/accept`);
+    for (const workspaceId of [household, holiday]) {
+      const params = { workspaceId };
+      ok(
+        await call(server, API_ROUTES.addMember, {
+          key: owner.apiKey,
+          params,
+          body: { email: partner.email },
+        }),
+      );
+      ok(await call(server, API_ROUTES.acceptInvitation, { key: partner.apiKey, params }));
     }
   }, 120_000);
-
-  afterAll(async () => {
-    await browsers.close();
-    await live?.close();
-  });
+  afterAll(() => server?.close());
 
   it('a member with no workspace selected chooses one on the page, and the pages show its data', async () => {
-    sam = await browsers.newPerson();
-    await signIn(sam.page, `${live.origin}/console/`, partner.email, async (to) =>
-      codeOf(await lastMailTo(outbox, to)),
-    );
+    sam = await server.newPerson();
+    await server.signIn(sam, partner.email);
     const { page } = sam;
     await expect.poll(() => headerWorkspace(page)).not.toBe('');
     // The choice is cleared in another tab of the same browser: this tab follows, and has none selected.
     const other = await sam.context.newPage();
-    await other.goto(`${live.origin}/console/#/account`);
+    await other.goto(`${server.origin}/console/#/account`);
     await other.evaluate(`localStorage.removeItem(${JSON.stringify(STORAGE)})`);
     await other.close();
     const choose = page.getByRole('combobox', { name: 'Choose a workspace' });
@@ -217,19 +214,17 @@ describe.runIf(browserAvailable())('a partner’s console in Chromium', { timeou
     const undone = await cli(['revert', '--yes', shortId!], household);
     expect(undone.code, undone.stderr).toBe(0);
     expect(undone.stderr).toContain(`Undid change ${shortId}`);
-    const entries = await api(
-      partner.apiKey,
-      'POST',
-      '/v1/sql/query',
-      {
-        sql: "SELECT count(*)::int AS n FROM ledger_entries WHERE note = 'Cafe with Sam'",
-      },
-      household,
+    const entries = ok(
+      await call(server, API_ROUTES.sqlQuery, {
+        key: partner.apiKey,
+        headers: inWorkspace(household),
+        body: { sql: "SELECT count(*)::int AS n FROM ledger_entries WHERE note = 'Cafe with Sam'" },
+      }),
     );
     expect(entries.data.statements[0].rows).toEqual([{ n: 0 }]);
   });
 
   it('saw no console error and no CSP violation', () => {
-    expect(browsers.people.flatMap((p) => p.problems)).toEqual([]);
+    expect(server.browsers.people.flatMap((p) => p.problems)).toEqual([]);
   });
 });

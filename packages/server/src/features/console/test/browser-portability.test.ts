@@ -3,71 +3,44 @@
 // name leaves the button off; a rename meanwhile is refused by the API and said in a person's words; the database
 // keeps no row of it), and the account deleted after its address is typed: the sign-in page says so, the old
 // session cookie is refused, and the workspace it shared with another owner stays. axe-core and 390 px on each page.
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { adminQuery, codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
-import type { FastifyInstance } from 'fastify';
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { unzipSync } from 'fflate';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../../index.js';
 import {
   ARTIFACTS,
   axeClean,
-  Browsers,
   browserAvailable,
+  type ConsoleServer,
   fitsNarrow,
   go,
   headerWorkspace,
   type Person,
-  signIn as signInWithCode,
+  startConsole,
 } from './browser-kit.js';
 
 const NAME = 'Ménage 2026';
 const DAY = /\d{4}-\d{2}-\d{2}/.source;
 
 describe.runIf(browserAvailable())('console: export and deletion in Chromium', { timeout: 180_000 }, () => {
-  let drop: () => Promise<void>;
-  let databaseUrl: string;
-  let outbox: string;
-  let app: FastifyInstance;
+  let server: ConsoleServer;
   let origin: string;
-  const browsers = new Browsers(() => origin);
   let alice: Person;
   let bob: Person;
 
+  beforeAll(async () => {
+    server = await startConsole();
+    origin = server.origin;
+  }, 120_000);
+  afterAll(() => server?.close());
+
   /** One statement on the test's database as its superuser (row-level security does not apply). */
   const db = <R extends Record<string, unknown>>(sql: string, params: unknown[] = []) =>
-    adminQuery<R>(sql, params, databaseUrl);
-
-  beforeAll(async () => {
-    const fresh = await migratedPostgres();
-    drop = fresh.drop;
-    databaseUrl = fresh.url;
-    outbox = await tempDir();
-    app = await createServer({
-      databaseUrl,
-      host: '127.0.0.1',
-      port: 0,
-      mailOutbox: outbox,
-      logLevel: 'silent',
-    });
-    origin = await app.listen({ host: '127.0.0.1', port: 0 });
-    await mkdir(ARTIFACTS, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browsers.close();
-    await app?.close();
-    await drop?.();
-    await removeDir(outbox);
-  });
-
-  async function signIn(person: Person, email: string): Promise<void> {
-    await signInWithCode(person.page, `${origin}/console/`, email, async (to) =>
-      codeOf(await lastMailTo(outbox, to)),
-    );
-  }
+    server.adminQuery<R>(sql, params);
+  const signIn = (person: Person, email: string) => server.signIn(person, email);
 
   async function createWorkspace(page: Page, name: string): Promise<void> {
     await go(page, 'workspaces', 'Workspaces');
@@ -122,7 +95,7 @@ describe.runIf(browserAvailable())('console: export and deletion in Chromium', {
   let workspaceId: string;
 
   it('downloads the selected workspace as JSON and as a CSV zip', async () => {
-    alice = await browsers.newPerson();
+    alice = await server.newPerson();
     await signIn(alice, 'alice@example.com');
     await createWorkspace(alice.page, NAME);
     workspaceId = (await alice.page.evaluate("localStorage.getItem('expense-console-workspace')")) as string;
@@ -299,7 +272,7 @@ describe.runIf(browserAvailable())('console: export and deletion in Chromium', {
     // "Shared": alice and bob own it; "Holiday": alice alone.
     await createWorkspace(page, 'Shared');
     const shared = (await page.evaluate("localStorage.getItem('expense-console-workspace')")) as string;
-    bob = await browsers.newPerson();
+    bob = await server.newPerson();
     await signIn(bob, 'bob@example.com');
     await go(page, 'members', 'Members');
     await page.getByRole('textbox', { name: 'E-mail address to invite' }).fill('bob@example.com');
@@ -377,7 +350,7 @@ describe.runIf(browserAvailable())('console: export and deletion in Chromium', {
     const shell = await fetch(`${origin}/console/`, { ...withCookie, redirect: 'manual' });
     expect(shell.status).toBe(303);
     expect(shell.headers.get('location')).toMatch(/\/console\/sign-in\?return_to=/);
-    const asKey = await fetch(`${origin}/v1/me`, { headers: { authorization: `ApiKey ${cookie?.value}` } });
+    const asKey = await call(server, API_ROUTES.me, { key: cookie?.value });
     expect(asKey.status).toBe(401);
     // The notice cannot be had from another site, nor by a sign-out of a live session.
     const forged = await fetch(`${origin}/console/sign-out`, {
@@ -417,6 +390,6 @@ describe.runIf(browserAvailable())('console: export and deletion in Chromium', {
     expect(signInAfter).toContain('<h1>Sign in</h1>');
     expect(signInAfter).not.toContain('Your account has been deleted');
 
-    for (const person of browsers.people) expect(person.problems).toEqual([]);
+    for (const person of server.browsers.people) expect(person.problems).toEqual([]);
   });
 });

@@ -8,19 +8,18 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { codeOf, lastMailTo, migratedPostgres, removeDir, tempDir } from '@expense/test-kit';
-import type { FastifyInstance } from 'fastify';
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareImport } from '../../../../../import/src/prepare.js';
-import { createServer } from '../../../index.js';
 import {
   ARTIFACTS,
   axeClean,
   BANKS,
-  Browsers,
   browserAvailable,
   CLI_BIN,
+  type ConsoleServer,
   chartGeometry,
   checkFile as checkBankFile,
   DOCS_IMG,
@@ -31,50 +30,24 @@ import {
   inPeoplesWords,
   type Person,
   selectInPage,
-  signIn as signInWithCode,
+  startConsole,
 } from './browser-kit.js';
 
 describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, () => {
-  let drop: () => Promise<void>;
-  let outbox: string;
-  let app: FastifyInstance;
+  let server: ConsoleServer;
   let origin: string;
-  const browsers = new Browsers(() => origin);
-  const people = browsers.people;
 
   beforeAll(async () => {
-    const fresh = await migratedPostgres();
-    drop = fresh.drop;
-    outbox = await tempDir();
-    app = await createServer({
-      databaseUrl: fresh.url,
-      host: '127.0.0.1',
-      port: 0,
-      mailOutbox: outbox,
-      logLevel: 'silent',
-    });
-    origin = await app.listen({ host: '127.0.0.1', port: 0 });
-    await mkdir(ARTIFACTS, { recursive: true });
+    server = await startConsole();
+    origin = server.origin;
   }, 120_000);
+  afterAll(() => server?.close());
 
-  afterAll(async () => {
-    await browsers.close();
-    await app?.close();
-    await drop?.();
-    await removeDir(outbox);
-  });
-
-  const newPerson = () => browsers.newPerson();
-
-  async function signIn(person: Person, email: string): Promise<void> {
-    await signInWithCode(person.page, `${origin}/console/`, email, async (to) =>
-      codeOf(await lastMailTo(outbox, to)),
-    );
-  }
+  const newPerson = () => server.newPerson();
+  const signIn = (person: Person, email: string) => server.signIn(person, email);
 
   async function statusOf(key: string): Promise<number> {
-    const res = await fetch(`${origin}/v1/workspaces`, { headers: { authorization: `ApiKey ${key}` } });
-    return res.status;
+    return (await call(server, API_ROUTES.workspaces, { key })).status;
   }
 
   async function newKey(page: Page, label: string): Promise<string> {
@@ -159,7 +132,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
         .map((pair) => pair.split(/=(.*)/s).slice(0, 2)),
     );
     expect(env.EXPENSE_API_KEY).toBe(key);
-    const home = await browsers.tempDir();
+    const home = await server.browsers.tempDir();
     const whoami = await promisify(execFile)(process.execPath, [CLI_BIN, 'whoami'], {
       env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, ...env },
     });
@@ -620,15 +593,13 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
     });
     expect(token.status).toBe(200);
     const accessToken = ((await token.json()) as { access_token: string }).access_token;
-    const read = await fetch(`${origin}/v1/workspaces`, {
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
+    const bearer = { authorization: `Bearer ${accessToken}` };
+    const read = await call(server, API_ROUTES.workspaces, { headers: bearer });
     expect(read.status).toBe(200);
     // Read only, as chosen on the consent page.
-    const write = await fetch(`${origin}/v1/workspaces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Not allowed' }),
+    const write = await call(server, API_ROUTES.createWorkspace, {
+      headers: bearer,
+      body: { name: 'Not allowed' },
     });
     expect(write.status).toBe(403);
   });
@@ -757,7 +728,7 @@ describe.runIf(browserAvailable())('console in Chromium', { timeout: 120_000 }, 
   });
 
   it('saw no console error and no CSP violation, and publishes the screenshots', async () => {
-    for (const person of people) expect(person.problems).toEqual([]);
+    for (const person of server.browsers.people) expect(person.problems).toEqual([]);
     await mkdir(DOCS_IMG, { recursive: true });
     if (process.env.UPDATE_DOCS_SCREENSHOTS) {
       const names = ['keys', 'members', 'reports', 'home', 'transactions', 'budgets', 'import', 'home-390'];

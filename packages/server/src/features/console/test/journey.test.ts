@@ -5,28 +5,24 @@
 // Home. Each step is checked in the database too; every page visited passes axe-core, with no console error
 // and no Content-Security-Policy violation.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { createServer as createNetServer } from 'node:net';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { adminQuery, migratedPostgres } from '@expense/test-kit';
-import type { FastifyInstance } from 'fastify';
+import { call, type Response } from '@expense/test-kit';
+import { AGENT_ROUTES, API_ROUTES } from '@expense/wire';
 import type { Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../../index.js';
 import {
   ARTIFACTS,
   axeClean,
   BANKS,
-  Browsers,
   browserAvailable,
+  type ConsoleServer,
   checkFile,
   go,
   headerWorkspace,
   IMPORT_CORE,
   type Person,
-  signIn,
+  startConsole,
 } from './browser-kit.js';
 
 const OWNER = 'owner@example.com';
@@ -51,96 +47,25 @@ interface ApiData {
   workspace?: { workspaceId: string };
 }
 
-interface Received {
-  to: string[];
-  /** The message as sent, quoted-printable soft line breaks joined. */
-  raw: string;
-}
-
-/** A port nobody listens on now: the server's public URL (in its mails) must name the port it listens on. */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 describe.runIf(browserAvailable())('a person’s month in the console', { timeout: 180_000 }, () => {
-  const received: Received[] = [];
-  const usedCodes = new Set<string>();
-  let smtp: SMTPServer;
-  let drop: () => Promise<void>;
-  let databaseUrl: string;
-  let app: FastifyInstance;
+  let server: ConsoleServer;
   let origin: string;
-  const browsers = new Browsers(() => origin);
   let sam: Person;
   let workspaceId: string;
   let today: string;
 
+  // The mails go over real SMTP, as a mail client gets them.
+  beforeAll(async () => {
+    server = await startConsole({ mail: 'smtp' });
+    origin = server.origin;
+  }, 120_000);
+  afterAll(() => server?.close());
+
   /** One statement on the test's database as its superuser (row-level security does not apply). */
   const db = <R extends Record<string, unknown>>(sql: string, params: unknown[] = []) =>
-    adminQuery<R>(sql, params, databaseUrl);
-
-  /** The code of the newest sign-in mail to `email` not used yet (waits for it to arrive). */
-  async function codeFor(email: string): Promise<string> {
-    const fresh = () =>
-      received
-        .filter((m) => m.to.includes(email))
-        .map((m) => /^Subject: .*?\b(\d{8})\b/m.exec(m.raw)?.[1])
-        .filter((code): code is string => code !== undefined && !usedCodes.has(code))
-        .at(-1);
-    await expect.poll(fresh, { message: `a sign-in mail to ${email}` }).toBeDefined();
-    const code = fresh() as string;
-    usedCodes.add(code);
-    return code;
-  }
-
-  beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, done) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks)
-              .toString('utf8')
-              .replace(/=\r?\n/g, ''),
-          });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
-    const fresh = await migratedPostgres();
-    drop = fresh.drop;
-    databaseUrl = fresh.url;
-    const port = await freePort();
-    app = await createServer({
-      databaseUrl,
-      host: '127.0.0.1',
-      port,
-      smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-      mailFrom: 'Expense <signin@example.test>',
-      logLevel: 'silent',
-    });
-    origin = await app.listen({ host: '127.0.0.1', port });
-    await mkdir(ARTIFACTS, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browsers.close();
-    await app?.close();
-    await drop?.();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
-  });
+    server.adminQuery<R>(sql, params);
 
   /** Every page the person visits: axe-core clean, no error shown. */
   async function checked(page: Page, what: string): Promise<void> {
@@ -149,26 +74,25 @@ describe.runIf(browserAvailable())('a person’s month in the console', { timeou
   }
 
   it('an owner (by the API) invites the person; the invitation is mailed with the console’s link', async () => {
-    const post = async (path: string, body: unknown, key?: string) => {
-      const res = await fetch(`${origin}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(key ? { authorization: `ApiKey ${key}` } : {}) },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as { data: ApiData };
-      expect(res.status, `${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
-      return json.data;
+    /** A route's answer, which must be a success: its data. */
+    const ok = (res: Response) => {
+      expect(res.status, res.text).toBeLessThan(300);
+      return res.body.data as ApiData;
     };
-    const sent = await post('/api/agent/send-code', { email: OWNER });
-    const verified = await post('/api/agent/verify-code', {
-      code: await codeFor(OWNER),
-      otpSessionToken: sent.otpSessionToken,
-      label: 'owner script',
-    });
+    const sent = ok(await call(server, AGENT_ROUTES.sendCode, { body: { email: OWNER } }));
+    const verified = ok(
+      await call(server, AGENT_ROUTES.verifyCode, {
+        body: {
+          code: await server.codeFor(OWNER),
+          otpSessionToken: sent.otpSessionToken ?? '',
+          label: 'owner script',
+        },
+      }),
+    );
     const key = verified.apiKey ?? '';
-    const created = await post('/v1/workspaces', { name: 'Household' }, key);
+    const created = ok(await call(server, API_ROUTES.createWorkspace, { key, body: { name: 'Household' } }));
     workspaceId = created.workspace?.workspaceId ?? '';
-    await post(`/v1/workspaces/${workspaceId}/members`, { email: MEMBER }, key);
+    ok(await call(server, API_ROUTES.addMember, { key, params: { workspaceId }, body: { email: MEMBER } }));
     const [pending] = await db<{ n: string }>(
       `SELECT count(*) AS n FROM expense_internal.workspace_invitations i
          JOIN expense_internal.users u USING (user_id) WHERE i.workspace_id = $1 AND u.email = $2`,
@@ -178,17 +102,19 @@ describe.runIf(browserAvailable())('a person’s month in the console', { timeou
   });
 
   it('signs in from the invitation mail’s link and accepts the invitation', async () => {
-    const mail = received.find((m) => m.to.includes(MEMBER) && m.raw.includes('invited you to'));
+    const mail = (await server.mails()).find(
+      (m) => m.to.includes(MEMBER) && m.body.includes('invited you to'),
+    );
     expect(mail, 'the invitation mail').toBeDefined();
-    const link = /https?:\/\/[^\s"<>]+\/console\//.exec(mail?.raw ?? '')?.[0] ?? '';
+    const link = /https?:\/\/[^\s"<>]+\/console\//.exec(mail?.body ?? '')?.[0] ?? '';
     expect(link).toBe(`${origin}/console/`);
 
-    sam = await browsers.newPerson();
+    sam = await server.newPerson();
     const { page } = sam;
     await page.goto(link);
     await page.getByRole('textbox', { name: 'E-mail address' }).waitFor();
     await checked(page, 'sign-in');
-    await signIn(page, link, MEMBER, codeFor);
+    await server.signIn(sam, MEMBER, link);
     await page
       .getByRole('status')
       .filter({ hasText: `${OWNER} invited you to “Household”.` })
@@ -231,7 +157,7 @@ describe.runIf(browserAvailable())('a person’s month in the console', { timeou
       /,\d{2}\/\d{2}\/\d{4},/g,
       `,${m}/${d}/${y},`,
     );
-    const file = join(await browsers.tempDir(), 'chase-checking.csv');
+    const file = join(await server.browsers.tempDir(), 'chase-checking.csv');
     await writeFile(file, csv);
 
     await go(page, 'import', 'Import');

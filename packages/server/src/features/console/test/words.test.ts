@@ -1,8 +1,8 @@
 // The console's pages get the API's errors in a person's words: the error catalogue's console texts, put in by
 // the console's proxy (docs/architecture.md, "Errors"); the API's own answers keep the HTTP words.
 
-import { ENGINES, removeDir, tempDir } from '@expense/test-kit';
-import { DIALECT_WORDS, HTTP_ERRORS } from '@expense/wire';
+import { ENGINES, removeDir, routePath, tempDir } from '@expense/test-kit';
+import { API_ROUTES, DIALECT_WORDS, HTTP_ERRORS } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -102,8 +102,8 @@ describe.each(ENGINES)('the console proxy on $name', (engine) => {
       payload: request,
     });
     const direct = await app.inject({
-      method: 'POST',
-      url: '/v1/sql/query',
+      method: API_ROUTES.sqlQuery.method,
+      url: routePath(API_ROUTES.sqlQuery),
       headers: { authorization: `ApiKey ${user.apiKey}`, 'x-workspace-id': workspaceId },
       payload: request,
     });
