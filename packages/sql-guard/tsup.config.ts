@@ -8,6 +8,7 @@ export default defineConfig({
     'src/adapters/pglite.ts',
     'src/adapters/pglite-worker-thread.ts',
     'src/pool/check-worker.ts',
+    'src/worker-pool.ts',
   ],
   format: ['esm', 'cjs'],
   dts: true,

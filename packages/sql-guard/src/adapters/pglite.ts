@@ -13,7 +13,7 @@
 import type { Worker } from 'node:worker_threads';
 import { type Transaction, types } from '@electric-sql/pglite';
 import type { SessionResult, SqlSession } from '../types.js';
-import { spawnScript } from '../worker-script.js';
+import { spawnScript } from '../worker-pool.js';
 import { compiledPglite } from './pglite-module.js';
 import {
   deserializeError,

@@ -1,9 +1,8 @@
-/** Messages between the check pool and its worker threads. */
+/** What the check pool gives its worker threads (check-worker.ts) and what they answer. */
 import type { StatementShape } from '../run/statement-shape.js';
 import type { CheckResult, Mode } from '../types.js';
 
 export interface PoolRequest {
-  id: number;
   sql: string;
   mode: Mode;
 }
@@ -13,5 +12,3 @@ export interface PoolVerdict {
   result: CheckResult;
   shapes?: StatementShape[];
 }
-
-export type PoolResponse = ({ id: number } & PoolVerdict) | { ready: true } | { fatal: string };
