@@ -1,11 +1,17 @@
-// What the import read pool (read-pool.ts) and its worker threads (read-worker.ts) say to each other.
-import type { ImportRequest, PreparedImport } from '@expense/import';
+// What the import read pool (read-pool.ts) gives its worker threads (read-worker.ts) and what they answer.
+import type { ImportRequest, ImportSituation, PreparedImport } from '@expense/import';
 
 /** A file to read: the request as prepareImport takes it, and the workspace's currency asked beforehand. */
 export interface ReadRequest {
+  /** The read's number in its pool: what the thread's ReadStarted names. */
   id: number;
   request: ImportRequest;
   workspaceCurrency: string;
+}
+
+/** Posted on the thread's parentPort as it starts a read: the pool counts the reads under way. */
+export interface ReadStarted {
+  reading: number;
 }
 
 /** The prepared rows, less their target (functions do not cross threads: the caller puts it back). */
@@ -18,13 +24,10 @@ export interface ReadRefusal {
   exitCode: number;
   hint?: string | undefined;
   details?: Record<string, unknown> | undefined;
+  situation?: ImportSituation | undefined;
 }
 
 /** The dates read two ways: the caller refuses it as it always did (the worker cannot throw its ApiError). */
 export const DATE_ORDER = 'import_date_order';
 
-export type ReadResponse =
-  | { ready: true }
-  | { id: number; prepared: ReadPrepared }
-  | { id: number; refusal: ReadRefusal }
-  | { id: number; failure: string };
+export type ReadResponse = { prepared: ReadPrepared } | { refusal: ReadRefusal } | { failure: string };

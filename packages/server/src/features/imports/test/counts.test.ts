@@ -2,61 +2,25 @@
 // the clearing account, or the paying account's entry it pairs with), yet POST /v1/imports says "3 rows to add" for
 // a card file of 3 rows, with the transfer told apart in a note: "1 of them a card payment paired with checking".
 import { CLEARING_ACCOUNT } from '@expense/import';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addWorkspace,
-  createUser,
-  ENGINES,
-  type Json,
-  type Live,
-  startLive,
-  type TestUser,
-} from '../../sql/test/setup.js';
+import { describe, expect, it } from 'vitest';
+import { addWorkspace, ENGINES } from '../../sql/test/setup.js';
+import { CARD, CHECKING, importSuite } from './fixtures.js';
 
-const CARD = `Date,Description,Amount
-03/14/2026,GROCERY OUTLET,82.13
-03/18/2026,PAYMENT RECEIVED - THANK YOU,-500.00
-03/20/2026,BOOKSHOP,19.99
-`;
-const CHECKING = `Date,Description,Amount,Balance
-03/13/2026,ACME SALARY,3000.00,4000.00
-03/15/2026,AMEX AUTOPAY,-500.00,3500.00
-03/16/2026,RENT,-1200.00,2300.00
-`;
 const HELD = `3 rows to add, 1 of them a card payment whose other side waits on ${CLEARING_ACCOUNT} until the paying account's file is imported.`;
 
 describe.each(ENGINES)('an import counts the rows of its file, on $name', (engine) => {
-  let live: Live;
-  let user: TestUser;
-  const post = async (ws: string, body: string, query: Record<string, string>) => {
-    const res = await fetch(
-      `${live.origin}/v1/imports?${new URLSearchParams({ currency: 'USD', ...query })}`,
-      {
-        method: 'POST',
-        headers: { authorization: `ApiKey ${user.apiKey}`, 'x-workspace-id': ws, 'content-type': 'text/csv' },
-        body,
-      },
-    );
-    const json = (await res.json()) as Json;
-    expect(res.status, JSON.stringify(json)).toBe(200);
-    return json.data as Json;
-  };
+  const suite = importSuite(engine, { currency: 'USD' });
+  const post = suite.post;
   const count = async (ws: string) =>
     (
-      await live.db.query<{ n: number }>(
+      await suite.live.db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM public.ledger_entries WHERE workspace_id = $1',
         [ws],
       )
     ).rows[0]!.n;
 
-  beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-  });
-  afterAll(async () => live?.close());
-
   it("a card's payment held on the clearing account: 3 rows, not 4", async () => {
-    const ws = await addWorkspace(live.db, user.userId, 'Held');
+    const ws = await addWorkspace(suite.live.db, suite.user.userId, 'Held');
     const dry = await post(ws, CARD, { account: 'amex', dryRun: 'true' });
     expect(dry.rows).toEqual({ add: 3, skip: 0, refuse: 0 });
     expect(dry.toAdd.map((r: { account_id: string }) => r.account_id)).toEqual(['amex', 'amex', 'amex']);
@@ -78,7 +42,7 @@ describe.each(ENGINES)('an import counts the rows of its file, on $name', (engin
   });
 
   it("a card's payment paired with the paying account's entry: 3 rows, 1 of them paired with checking", async () => {
-    const ws = await addWorkspace(live.db, user.userId, 'Paired');
+    const ws = await addWorkspace(suite.live.db, suite.user.userId, 'Paired');
     await post(ws, CHECKING, { account: 'checking' });
     const dry = await post(ws, CARD, { account: 'amex', dryRun: 'true' });
     expect(dry.rows).toEqual({ add: 3, skip: 0, refuse: 0 });

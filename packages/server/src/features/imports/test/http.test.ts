@@ -3,6 +3,8 @@
 // gives the same rows as the reader used directly (what the CLI runs), a re-import adds nothing, and what cannot be
 // read right is refused with its code and changes nothing.
 import { fileRows, type LedgerRow } from '@expense/import';
+import { call, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -27,8 +29,8 @@ describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
     query: Record<string, string>,
     headers: Record<string, string> = {},
   ) =>
-    fetch(`${live.origin}/v1/imports?${new URLSearchParams(query)}`, {
-      method: 'POST',
+    fetch(`${live.origin}${routePath(API_ROUTES.importFile, {}, query)}`, {
+      method: API_ROUTES.importFile.method,
       headers: {
         authorization: `ApiKey ${user.apiKey}`,
         'x-workspace-id': ws,
@@ -45,8 +47,8 @@ describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
       )
     ).rows[0]!.n;
   const changes = async () =>
-    (await live.request('GET', '/v1/changes', { key: user.apiKey, headers: { 'x-workspace-id': ws } })).body
-      .data.changes as { changeId: string; shortId: string }[];
+    (await call(live, API_ROUTES.changes, { key: user.apiKey, headers: { 'x-workspace-id': ws } })).body.data
+      .changes as { changeId: string; shortId: string }[];
 
   beforeAll(async () => {
     live = await startLive(engine);

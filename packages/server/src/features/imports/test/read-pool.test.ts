@@ -2,6 +2,8 @@
 // large file is being read, another user's requests are answered; the pool's queue is bounded and a read that
 // finds it full is refused at once (429 rate_limited, variant import_busy, Retry-After).
 import { ImportError } from '@expense/import';
+import { call, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -48,23 +50,26 @@ describe.each(ENGINES.slice(0, 1))('the import read pool on $name', (engine) => 
   it("answers another user's requests while a large file is being read", async () => {
     const answers: string[] = [];
     const reading = readPool().whenReading();
-    const imported = fetch(`${live.origin}/v1/imports?account=checking&dryRun=true`, {
-      method: 'POST',
-      headers: {
-        authorization: `ApiKey ${importer.apiKey}`,
-        'x-workspace-id': ws,
-        'content-type': 'text/csv',
+    const imported = fetch(
+      `${live.origin}${routePath(API_ROUTES.importFile, {}, { account: 'checking', dryRun: true })}`,
+      {
+        method: API_ROUTES.importFile.method,
+        headers: {
+          authorization: `ApiKey ${importer.apiKey}`,
+          'x-workspace-id': ws,
+          'content-type': 'text/csv',
+        },
+        body: largeFile(),
       },
-      body: largeFile(),
-    }).then(async (res) => {
+    ).then(async (res) => {
       answers.push('import');
       return { status: res.status, body: (await res.json()) as Json };
     });
     await reading;
-    const me = await live.request('GET', '/v1/me', { key: other.apiKey });
+    const me = await call(live, API_ROUTES.me, { key: other.apiKey });
     answers.push('me');
     expect(me.status).toBe(200);
-    const query = await live.request('POST', '/v1/sql/query', {
+    const query = await call(live, API_ROUTES.sqlQuery, {
       key: other.apiKey,
       body: { sql: 'SELECT 1 AS one' },
     });

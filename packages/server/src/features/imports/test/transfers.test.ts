@@ -3,54 +3,23 @@
 // account's file first (the card's payment pairs with its entry); monthly income never grows by the payment, both
 // balances are the banks', and importing either file again adds nothing.
 import { CLEARING_ACCOUNT } from '@expense/import';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addWorkspace,
-  createUser,
-  ENGINES,
-  type Json,
-  type Live,
-  startLive,
-  type TestUser,
-} from '../../sql/test/setup.js';
-
-// An American Express-like export: charges positive, the payment negative (the card's convention proves it a card).
-const CARD = `Date,Description,Amount
-03/14/2026,GROCERY OUTLET,82.13
-03/18/2026,PAYMENT RECEIVED - THANK YOU,-500.00
-03/20/2026,BOOKSHOP,19.99
-`;
-// The checking account that paid it, three days earlier.
-const CHECKING = `Date,Description,Amount,Balance
-03/13/2026,ACME SALARY,3000.00,4000.00
-03/15/2026,AMEX AUTOPAY,-500.00,3500.00
-03/16/2026,RENT,-1200.00,2300.00
-`;
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
+import { describe, expect, it } from 'vitest';
+import { addWorkspace, ENGINES } from '../../sql/test/setup.js';
+import { CARD, CHECKING, importSuite } from './fixtures.js';
 
 describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
-  let live: Live;
-  let user: TestUser;
-
-  let replayed: string | null = null;
-  const post = async (ws: string, body: string, query: Record<string, string>, key?: string) => {
-    const res = await fetch(`${live.origin}/v1/imports?${new URLSearchParams(query)}`, {
-      method: 'POST',
-      headers: {
-        authorization: `ApiKey ${user.apiKey}`,
-        'x-workspace-id': ws,
-        'content-type': 'text/csv',
-        ...(key ? { 'idempotency-key': key } : {}),
-      },
-      body,
-    });
-    const json = (await res.json()) as Json;
-    expect(res.status, JSON.stringify(json)).toBe(200);
-    replayed = res.headers.get('idempotent-replayed');
-    return json.data as Json;
-  };
+  const suite = importSuite(engine);
+  const post = suite.post;
   const entries = async (ws: string) =>
     (
-      await live.db.query<{ account_id: string; amount: string; kind: string; event_id: string | null }>(
+      await suite.live.db.query<{
+        account_id: string;
+        amount: string;
+        kind: string;
+        event_id: string | null;
+      }>(
         `SELECT account_id, amount::text AS amount, kind, event_id FROM public.ledger_entries
           WHERE workspace_id = $1 ORDER BY account_id, ts, amount`,
         [ws],
@@ -59,7 +28,7 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
   const balances = async (ws: string) =>
     Object.fromEntries(
       (
-        await live.db.query<{ account_id: string; balance: string }>(
+        await suite.live.db.query<{ account_id: string; balance: string }>(
           `SELECT account_id, sum(amount)::text AS balance FROM public.ledger_entries
             WHERE workspace_id = $1 GROUP BY account_id ORDER BY account_id`,
           [ws],
@@ -68,8 +37,10 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
     );
   /** March's income and spending as the monthly_trend report says them. */
   const march = async (ws: string) => {
-    const res = await live.request('GET', '/v1/reports/monthly_trend?from=2026-03-01&to=2026-03-31', {
-      key: user.apiKey,
+    const res = await call(suite.live, API_ROUTES.report, {
+      params: { kind: 'monthly_trend' },
+      query: { from: '2026-03-01', to: '2026-03-31' },
+      key: suite.user.apiKey,
       headers: { 'x-workspace-id': ws },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -82,14 +53,8 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
       .filter((e) => e.kind === 'transfer')
       .map((e) => `${e.account_id} ${Number(e.amount)} ${e.event_id === null ? 'no event' : 'event'}`);
 
-  beforeAll(async () => {
-    live = await startLive(engine);
-    user = await createUser(live.db);
-  });
-  afterAll(async () => live?.close());
-
   it("the card's file first: the other side waits on the clearing account, the checking file moves it", async () => {
-    const ws = await addWorkspace(live.db, user.userId, 'Card first');
+    const ws = await addWorkspace(suite.live.db, suite.user.userId, 'Card first');
     const dry = await post(ws, CARD, { account: 'amex', currency: 'USD', dryRun: 'true' });
     expect(dry.notes).toContain(
       `line 3: transfer, other side not yet imported (held on ${CLEARING_ACCOUNT})`,
@@ -123,7 +88,7 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
   });
 
   it("the paying account's file first: the card's payment pairs with its entry in one change", async () => {
-    const ws = await addWorkspace(live.db, user.userId, 'Checking first');
+    const ws = await addWorkspace(suite.live.db, suite.user.userId, 'Checking first');
     await post(ws, CHECKING, { account: 'checking', currency: 'USD' });
     expect(await legs(ws)).toEqual([]);
     const dry = await post(ws, CARD, { account: 'amex', currency: 'USD', dryRun: 'true' });
@@ -136,7 +101,7 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
     expect(await legs(ws)).toEqual(['amex 500 event', 'checking -500 event']);
     // The same request again (its Idempotency-Key): the kept answer, planned the same way, nothing run.
     const replay = await post(ws, CARD, { account: 'amex', currency: 'USD' }, `card-${engine.name}`);
-    expect([replayed, replay.changeId]).toEqual(['true', done.changeId]);
+    expect([suite.replayed, replay.changeId]).toEqual(['true', done.changeId]);
     expect(await balances(ws)).toEqual({ amex: 397.88, checking: 1300 });
     expect(await march(ws)).toEqual({ income: 3000, spent: 1302.12 });
 
@@ -147,7 +112,7 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
   });
 
   it('an entry further than seven days away, or of another amount, is not paired', async () => {
-    const ws = await addWorkspace(live.db, user.userId, 'Far apart');
+    const ws = await addWorkspace(suite.live.db, suite.user.userId, 'Far apart');
     await post(ws, CHECKING.replace('03/15/2026', '03/01/2026'), { account: 'checking', currency: 'USD' });
     await post(ws, CARD, { account: 'amex', currency: 'USD' });
     expect(await legs(ws)).toEqual(['amex 500 event', `${CLEARING_ACCOUNT} -500 event`]);
@@ -155,13 +120,13 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
   });
 
   it("a card's file that does not say so: the workspace's account type does", async () => {
-    const ws = await addWorkspace(live.db, user.userId, 'Account type');
+    const ws = await addWorkspace(suite.live.db, suite.user.userId, 'Account type');
     // Charges negative, the payment positive, no title: nothing in the file says card.
     const plain =
       'Date,Description,Amount\n03/14/2026,GROCERY OUTLET,-82.13\n03/18/2026,PAYMENT - THANK YOU,500.00\n03/20/2026,BOOKSHOP,-19.99\n';
     const unknown = await post(ws, plain, { account: 'visa', currency: 'USD', dryRun: 'true' });
     expect(unknown.toAdd.map((r: { kind: string }) => r.kind)).toEqual(['spend', 'income', 'spend']);
-    await live.db.query(
+    await suite.live.db.query(
       "INSERT INTO public.account_metadata (workspace_id, account_id, account_type) VALUES ($1, 'visa', 'credit_card')",
       [ws],
     );
@@ -177,7 +142,7 @@ describe.each(ENGINES)('card payments are transfers, on $name', (engine) => {
   });
 
   it('many payments in one file: the lookups stay within the guard (several reads of at most 40 legs)', async () => {
-    const ws = await addWorkspace(live.db, user.userId, 'Many payments');
+    const ws = await addWorkspace(suite.live.db, suite.user.userId, 'Many payments');
     const lines = ['Date,Description,Amount'];
     for (let i = 0; i < 100; i++)
       lines.push(`03/${String((i % 28) + 1).padStart(2, '0')}/2026,SHOP ${i},${i + 1}.25`);
