@@ -1,4 +1,8 @@
-import { call, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
+import type { ROUTE_PATHS } from '@expense/wire/route-paths';
+import { callRoute, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
+
+/** The SQL routes sqlRequest sends to. */
+export type SqlRoute = (typeof ROUTE_PATHS)['sqlQuery' | 'sqlExecute' | 'sqlScript'];
 
 export interface ScenarioReport {
   name: string;
@@ -36,12 +40,12 @@ export class Scenario {
 export async function sqlRequest(
   origin: string,
   key: string,
-  path: '/v1/sql/query' | '/v1/sql/execute' | '/v1/sql',
+  route: SqlRoute,
   sql: string,
   headers: Record<string, string> = {},
 ): Promise<HttpResponse> {
   try {
-    return await call(origin, 'POST', path, { key, body: { sql }, headers, timeoutMs: 120_000 });
+    return await callRoute(origin, route, { key, body: { sql }, headers, timeoutMs: 120_000 });
   } catch (error) {
     return { status: 0, headers: {}, body: undefined, text: String(error), ms: 0 };
   }

@@ -1,9 +1,11 @@
 // A statement that would run for minutes stops at the deadline, on both engines, and the server keeps serving.
+
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminQuery, freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
 import { codeOf, eventScript, Scenario, type ScenarioReport, sqlRequest, waitFor } from './common.js';
@@ -28,7 +30,7 @@ export async function deadlineScenario(
     const env: Record<string, string> = db ? { DATABASE_URL: db.url } : { EXPENSE_DATA_DIR: dataDir! };
     const server = await startServerProcess({ env: { ...env, EXPENSE_SQL_DEADLINE_MS: String(deadlineMs) } });
     try {
-      const res = await sqlRequest(server.origin, key, '/v1/sql/query', LONG_SQL);
+      const res = await sqlRequest(server.origin, key, ROUTE_PATHS.sqlQuery, LONG_SQL);
       s.numbers.answeredAfterMs = Math.round(res.ms);
       s.numbers.code = codeOf(res);
       s.check(
@@ -47,13 +49,18 @@ export async function deadlineScenario(
         s.check(gone >= 0, 'the statement still runs in PostgreSQL after the answer');
       }
       const event = `deadline-${randomUUID()}`;
-      const script = await sqlRequest(server.origin, key, '/v1/sql', `${eventScript(event)}; ${LONG_SQL}`);
+      const script = await sqlRequest(
+        server.origin,
+        key,
+        ROUTE_PATHS.sqlScript,
+        `${eventScript(event)}; ${LONG_SQL}`,
+      );
       s.numbers.scriptCode = codeOf(script);
       s.check(script.status === 504, `the script got ${script.status} ${codeOf(script)}`);
       const next = await sqlRequest(
         server.origin,
         key,
-        '/v1/sql/query',
+        ROUTE_PATHS.sqlQuery,
         `SELECT count(*) AS n FROM ledger_entries WHERE event_id = '${event}'`,
       );
       s.numbers.nextStatus = next.status;

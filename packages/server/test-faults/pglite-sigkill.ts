@@ -1,8 +1,10 @@
 // The embedded server (PGlite in a data directory) killed with SIGKILL during writes, then restarted.
+
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
 import { codeOf, eventScript, Scenario, type ScenarioReport, sleep, sqlRequest, waitFor } from './common.js';
@@ -48,7 +50,7 @@ export async function pgliteSigkillScenario(options: {
             res = await sqlRequest(
               server.origin,
               keys[w]!.apiKey,
-              '/v1/sql/execute',
+              ROUTE_PATHS.sqlExecute,
               `UPDATE ledger_entries SET note = 'updated ${step}' WHERE event_id = '${target}'`,
             );
           } else if (target && step % 5 === 2) {
@@ -58,12 +60,12 @@ export async function pgliteSigkillScenario(options: {
             res = await sqlRequest(
               server.origin,
               keys[w]!.apiKey,
-              '/v1/sql/execute',
+              ROUTE_PATHS.sqlExecute,
               `DELETE FROM ledger_entries WHERE event_id = '${target}'`,
             );
           } else {
             const event = `kill9-${cycle}-${randomUUID()}`;
-            res = await sqlRequest(server.origin, keys[w]!.apiKey, '/v1/sql', eventScript(event));
+            res = await sqlRequest(server.origin, keys[w]!.apiKey, ROUTE_PATHS.sqlScript, eventScript(event));
             if (res.status === 200) {
               acknowledged.add(event);
               mine.push(event);
@@ -134,7 +136,7 @@ export async function pgliteSigkillScenario(options: {
     const res = await sqlRequest(
       server.origin,
       keys[0]!.apiKey,
-      '/v1/sql/query',
+      ROUTE_PATHS.sqlQuery,
       'SELECT count(*) AS n FROM ledger_entries',
     );
     s.check(res.status === 200, `after restart: ${res.status} ${codeOf(res)}`);

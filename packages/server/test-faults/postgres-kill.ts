@@ -1,6 +1,8 @@
 // Connections killed with pg_terminate_backend mid-statement, mid-script and mid-commit (PostgreSQL).
+
 import { randomUUID } from 'node:crypto';
 import { adminQuery, freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
 import { codeOf, eventScript, Scenario, type ScenarioReport, sqlRequest, waitFor } from './common.js';
@@ -62,7 +64,8 @@ export async function postgresKillScenarios(): Promise<ScenarioReport[]> {
     };
     const serves = async (s: Scenario) => {
       const ms = await waitFor(
-        async () => (await sqlRequest(server.origin, key, '/v1/sql/query', 'SELECT 1 AS one')).status === 200,
+        async () =>
+          (await sqlRequest(server.origin, key, ROUTE_PATHS.sqlQuery, 'SELECT 1 AS one')).status === 200,
         10_000,
       );
       s.numbers.servingAgainMs = ms;
@@ -74,7 +77,7 @@ export async function postgresKillScenarios(): Promise<ScenarioReport[]> {
           'PostgreSQL: connection killed mid-statement',
           'a read whose backend is terminated answers 503 database_unavailable (retryable) and the next request is served',
         );
-        const pending = sqlRequest(server.origin, key, '/v1/sql/query', LONG_SQL);
+        const pending = sqlRequest(server.origin, key, ROUTE_PATHS.sqlQuery, LONG_SQL);
         const pid = await activeBackend(db.name);
         s.check(pid !== undefined, 'the statement never showed up in pg_stat_activity');
         if (pid) await terminate(pid);
@@ -95,7 +98,12 @@ export async function postgresKillScenarios(): Promise<ScenarioReport[]> {
           'a script of three INSERTs and a long SELECT killed in the SELECT leaves none of its rows (no partial scripts)',
         );
         const event = `kill-${randomUUID()}`;
-        const pending = sqlRequest(server.origin, key, '/v1/sql', `${eventScript(event)}; ${LONG_SQL}`);
+        const pending = sqlRequest(
+          server.origin,
+          key,
+          ROUTE_PATHS.sqlScript,
+          `${eventScript(event)}; ${LONG_SQL}`,
+        );
         const pid = await activeBackend(db.name);
         if (pid) await terminate(pid);
         const res = await pending;
@@ -118,7 +126,7 @@ export async function postgresKillScenarios(): Promise<ScenarioReport[]> {
         const externalId = `commit-${randomUUID()}`;
         const insert = `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, external_id) VALUES (TIMESTAMPTZ '2026-05-02T09:00:00Z', 'commit', -9.99, 'EUR', 'spend', 'slow-commit', '${externalId}')`;
         const idem = { 'idempotency-key': `faults-${randomUUID()}` };
-        const pending = sqlRequest(server.origin, key, '/v1/sql/execute', insert, idem);
+        const pending = sqlRequest(server.origin, key, ROUTE_PATHS.sqlExecute, insert, idem);
         const pid = await activeBackend(db.name, "wait_event = 'PgSleep'");
         s.check(pid !== undefined, 'the commit never reached the sleeping trigger');
         if (pid) await terminate(pid);
@@ -150,10 +158,10 @@ export async function postgresKillScenarios(): Promise<ScenarioReport[]> {
           'a change record outlived its write',
         );
         // The retry commits (the trigger sleeps 5 s, nobody kills it this time).
-        const retry = await sqlRequest(server.origin, key, '/v1/sql/execute', insert, idem);
+        const retry = await sqlRequest(server.origin, key, ROUTE_PATHS.sqlExecute, insert, idem);
         s.numbers.retryStatus = retry.status;
         s.check(retry.status === 200, `the retry got ${retry.status} ${codeOf(retry)}`);
-        const replay = await sqlRequest(server.origin, key, '/v1/sql/execute', insert, idem);
+        const replay = await sqlRequest(server.origin, key, ROUTE_PATHS.sqlExecute, insert, idem);
         s.numbers.replayed = String(replay.headers['idempotent-replayed'] ?? 'no');
         s.check(
           replay.status === 200 && replay.headers['idempotent-replayed'] === 'true',

@@ -1,8 +1,10 @@
 // PostgreSQL restarted under load (pg_ctlcluster restart). Always leaves the cluster running.
+
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { adminQuery, freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
 import { codeOf, eventScript, Scenario, type ScenarioReport, sleep, sqlRequest, waitFor } from './common.js';
@@ -81,11 +83,11 @@ export async function postgresRestartScenario(options: {
           const event = `restart-${randomUUID()}`;
           if (write) attempted.push(event);
           const res = write
-            ? await sqlRequest(server.origin, key, '/v1/sql', eventScript(event))
+            ? await sqlRequest(server.origin, key, ROUTE_PATHS.sqlScript, eventScript(event))
             : await sqlRequest(
                 server.origin,
                 key,
-                '/v1/sql/query',
+                ROUTE_PATHS.sqlQuery,
                 'SELECT count(*) AS n, sum(amount) AS total FROM ledger_entries',
               );
           const code = codeOf(res);
@@ -136,7 +138,7 @@ export async function postgresRestartScenario(options: {
       s.numbers.lostAcknowledged = lost;
       s.check(partial === 0, `${partial} scripts stored in part`);
       s.check(lost === 0, `${lost} acknowledged scripts missing`);
-      const after = await sqlRequest(server.origin, keys[0]!.apiKey, '/v1/sql/query', 'SELECT 1 AS one');
+      const after = await sqlRequest(server.origin, keys[0]!.apiKey, ROUTE_PATHS.sqlQuery, 'SELECT 1 AS one');
       s.check(after.status === 200, `after the restart the server answers ${after.status}`);
     } finally {
       await server.stop();

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { API_PREFIX, fillPath, type QueryValues, type RoutePath } from '@expense/wire/route-paths';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON that the harness checks field by field
 export type Json = any;
@@ -74,6 +75,21 @@ export function call(
     if (payload !== undefined) req.write(payload);
     req.end();
   });
+}
+
+/** A route's full path: API_PREFIX and its template (@expense/wire's ROUTE_PATHS) filled with params and query. */
+export function apiPath(route: RoutePath, params?: Record<string, string>, query?: QueryValues): string {
+  return `${API_PREFIX}${fillPath(route.path, params, query)}`;
+}
+
+/** call for a route of the table: its method, and its path filled with the params and the query. */
+export function callRoute(
+  origin: string,
+  route: RoutePath,
+  options: CallOptions & { params?: Record<string, string>; query?: QueryValues } = {},
+): Promise<HttpResponse> {
+  const { params, query, ...rest } = options;
+  return call(origin, route.method, apiPath(route, params, query), rest);
 }
 
 /** The failure or success envelope of http-api.md, checked structurally; returns what is wrong, if anything. */

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_BIN_SOURCE, SERVER_DIR } from '../../../../bench/lib/paths.js';
 import { openForSeeding, seed } from '../../../../bench/lib/seed.js';
@@ -74,7 +75,12 @@ describe('backups of the embedded engine', () => {
       const writer = async (w: number) => {
         while (!stop) {
           const event = `backup-${randomUUID()}`;
-          const res = await sqlRequest(server.origin, keys[w]!.apiKey, '/v1/sql', eventScript(event));
+          const res = await sqlRequest(
+            server.origin,
+            keys[w]!.apiKey,
+            API_ROUTES.sqlScript,
+            eventScript(event),
+          );
           if (res.status === 200) acknowledged.add(event);
           else if (res.body?.error?.code !== 'deadline_exceeded')
             throw new Error(`a write failed: ${res.status} ${res.text}\n${server.output()}`);
@@ -122,7 +128,7 @@ describe('backups of the embedded engine', () => {
       const res = await sqlRequest(
         again.origin,
         keys[0]!.apiKey,
-        '/v1/sql/query',
+        API_ROUTES.sqlQuery,
         "SELECT count(*) AS n FROM ledger_entries WHERE event_id LIKE 'backup-%'",
       );
       expect(res.status).toBe(200);

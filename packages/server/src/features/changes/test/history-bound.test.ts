@@ -2,6 +2,8 @@
 // workspace's oldest changes in its own transaction, GET and revert of a dropped change answer 404 not_found
 // saying it was dropped, and the recorded total always equals what is stored. Real HTTP on both engines.
 import { randomUUID } from 'node:crypto';
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -37,7 +39,7 @@ describe.each(ENGINES)('change history bound on $name', (engine) => {
   afterAll(async () => live?.close());
 
   const execute = (sql: string, apiKey = user.apiKey) =>
-    live.request('POST', '/v1/sql/execute', { key: apiKey, body: { sql } });
+    call(live, API_ROUTES.sqlExecute, { key: apiKey, body: { sql } });
   const bigInsert = (i: number) =>
     `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note) VALUES (TIMESTAMPTZ '2026-01-01 00:00:00+00', 'bound-${i}', ${i + 1}, 'EUR', 'spend', 'test', '${'x'.repeat(1990)}'), (TIMESTAMPTZ '2026-01-01 00:00:00+00', 'bound-${i}', ${i + 2}, 'EUR', 'spend', 'test', '${'y'.repeat(1990)}')`;
   /** The history's size recomputed from what is stored, independently of the running total. */
@@ -80,7 +82,7 @@ describe.each(ENGINES)('change history bound on $name', (engine) => {
     for (let i = 0; i < 30; i++) {
       const res = await execute(bigInsert(i * 10));
       expect(res.status).toBe(200);
-      const list = await live.request('GET', '/v1/changes?limit=1', { key: user.apiKey });
+      const list = await call(live, API_ROUTES.changes, { query: { limit: 1 }, key: user.apiKey });
       ids.push(list.body.data.changes[0].changeId);
       const now = await stored(workspaceId);
       expect(now.bytes).toBeLessThanOrEqual(MAX_BYTES);
@@ -93,8 +95,8 @@ describe.each(ENGINES)('change history bound on $name', (engine) => {
     );
     expect(Number(rows[0]!.n)).toBe(60);
     // The newest changes are listed and the first ones are gone, rows and all.
-    const listed: Json[] = (await live.request('GET', '/v1/changes?limit=100', { key: user.apiKey })).body
-      .data.changes;
+    const listed: Json[] = (await call(live, API_ROUTES.changes, { query: { limit: 100 }, key: user.apiKey }))
+      .body.data.changes;
     expect(listed.length).toBeGreaterThan(1);
     expect(listed[0].changeId).toBe(ids.at(-1));
     expect(listed.map((c) => c.changeId)).not.toContain(ids[0]);
@@ -112,31 +114,39 @@ describe.each(ENGINES)('change history bound on $name', (engine) => {
     ).rows[0]!.id;
     const droppedSql = bigInsert(9999);
     await execute(droppedSql);
-    const newest: string = (await live.request('GET', '/v1/changes?limit=1', { key: user.apiKey })).body.data
-      .changes[0].changeId;
+    const newest: string = (await call(live, API_ROUTES.changes, { query: { limit: 1 }, key: user.apiKey }))
+      .body.data.changes[0].changeId;
     for (let i = 0; i < 30; i++) await execute(bigInsert(20_000 + i * 10));
     for (const id of [first, newest]) {
-      const get = await live.request('GET', `/v1/changes/${id}`, { key: user.apiKey });
+      const get = await call(live, API_ROUTES.change, { params: { changeId: id }, key: user.apiKey });
       expect(get.status).toBe(404);
       expect(get.body.error).toMatchObject({
         code: 'not_found',
         details: { reason: 'dropped_by_history_bound', maxBytes: MAX_BYTES, maxChanges: MAX_CHANGES },
       });
       expect(get.body.error.hint).toMatch(/no longer stored/);
-      const revert = await live.request('POST', `/v1/changes/${id}/revert`, { key: user.apiKey, body: {} });
+      const revert = await call(live, API_ROUTES.revertChange, {
+        params: { changeId: id },
+        key: user.apiKey,
+        body: {},
+      });
       expect(revert.status).toBe(404);
       expect(revert.body.error.details.reason).toBe('dropped_by_history_bound');
     }
     // The end of the list says that older changes were dropped.
-    const all = await live.request('GET', '/v1/changes?limit=100', { key: user.apiKey });
+    const all = await call(live, API_ROUTES.changes, { query: { limit: 100 }, key: user.apiKey });
     expect(all.body.instructions.join(' ')).toMatch(/Older changes are gone/);
     // An id that never existed is told apart.
-    const unknown = await live.request('GET', `/v1/changes/${randomUUID()}`, { key: user.apiKey });
+    const unknown = await call(live, API_ROUTES.change, {
+      params: { changeId: randomUUID() },
+      key: user.apiKey,
+    });
     expect(unknown.body.error).toMatchObject({ code: 'not_found', details: { reason: 'unknown_change' } });
     // The kept changes still revert.
-    const kept: Json[] = (await live.request('GET', '/v1/changes?limit=1', { key: user.apiKey })).body.data
-      .changes;
-    const dry = await live.request('POST', `/v1/changes/${kept[0].changeId}/revert`, {
+    const kept: Json[] = (await call(live, API_ROUTES.changes, { query: { limit: 1 }, key: user.apiKey }))
+      .body.data.changes;
+    const dry = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: kept[0].changeId },
       key: user.apiKey,
       body: { dryRun: true },
     });

@@ -2,7 +2,8 @@
 // which holds its workspace's usage row from its first write statement until COMMIT (migration 0020). The purge
 // skips such a workspace (migration 0047) and purges the others; the skipped one's old changes go in a later round.
 // PostgreSQL, direct and through PgBouncer (the embedded engine has one session: nothing runs beside the purge).
-import { pooledEngines } from '@expense/test-kit';
+import { call, pooledEngines } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -50,7 +51,7 @@ describe.each([
   it('skips the workspace whose usage row a write holds and purges the others, without waiting', async () => {
     for (const { user } of users) {
       for (let i = 0; i < 3; i++) {
-        const res = await live.request('POST', '/v1/sql/execute', {
+        const res = await call(live, API_ROUTES.sqlExecute, {
           key: user.apiKey,
           body: {
             sql: `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2026-01-01 00:00:00+00', 'purge', ${i + 1}, 'EUR', 'spend', 'test')`,

@@ -7,10 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openForSeeding, seed } from '../../../../bench/lib/seed.js';
 import { startServerProcess } from '../../../../bench/lib/server-process.js';
-import { eventScript, sqlRequest } from '../../../../test-faults/common.js';
+import { eventScript, type SqlRoute, sqlRequest } from '../../../../test-faults/common.js';
 import { historyAgreement } from '../../../../test-faults/history-agreement.js';
 
 const WRITERS = 3;
@@ -35,9 +36,9 @@ describe('change history after SIGKILL of the embedded server', () => {
     let killing: Promise<string> | undefined;
     // The embedded engine stops a request that held it a second while another key waited (504 deadline_exceeded, rolled
     // back, retryable): on a loaded machine a write can; it is sent again, as a client would.
-    const send = async (w: number, path: '/v1/sql/execute' | '/v1/sql', sql: string): Promise<boolean> => {
+    const send = async (w: number, route: SqlRoute, sql: string): Promise<boolean> => {
       for (let attempt = 0; attempt < 5; attempt++) {
-        const res = await sqlRequest(server.origin, keys[w]!.apiKey, path, sql);
+        const res = await sqlRequest(server.origin, keys[w]!.apiKey, route, sql);
         if (res.status !== 504 || res.body?.error?.code !== 'deadline_exceeded') return res.status === 200;
       }
       return false;
@@ -49,15 +50,15 @@ describe('change history after SIGKILL of the embedded server', () => {
         let ok: boolean;
         if (target && step % 3 === 1) {
           const sql = `UPDATE ledger_entries SET note = 'updated ${step}' WHERE event_id = '${target}'`;
-          ok = await send(w, '/v1/sql/execute', sql);
+          ok = await send(w, API_ROUTES.sqlExecute, sql);
         } else if (target && step % 5 === 2) {
           acknowledged.delete(target);
           mine.splice(mine.indexOf(target), 1);
           const sql = `DELETE FROM ledger_entries WHERE event_id = '${target}'`;
-          ok = await send(w, '/v1/sql/execute', sql);
+          ok = await send(w, API_ROUTES.sqlExecute, sql);
         } else {
           const event = `sigkill-${randomUUID()}`;
-          ok = await send(w, '/v1/sql', eventScript(event));
+          ok = await send(w, API_ROUTES.sqlScript, eventScript(event));
           if (ok) {
             acknowledged.add(event);
             mine.push(event);
@@ -82,7 +83,7 @@ describe('change history after SIGKILL of the embedded server', () => {
       const res = await sqlRequest(
         again.origin,
         keys[0]!.apiKey,
-        '/v1/sql/query',
+        API_ROUTES.sqlQuery,
         'SELECT count(*) AS n FROM ledger_entries',
       );
       expect(res.status).toBe(200);

@@ -2,7 +2,8 @@
 // rows), and it runs on the user-SQL path, so a revert waiting behind its user's own slow write never takes a
 // connection of the server's own work: other users' GET /v1/me and SELECT 1 keep answering. The server's own
 // transactions give up on a lock after lock_timeout, with a coded retryable error.
-import { ENGINES, POSTGRES } from '@expense/test-kit';
+import { call, ENGINES, POSTGRES, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -22,7 +23,7 @@ import {
 
 const countRows = async (live: Live, key: string) =>
   (
-    await live.request('POST', '/v1/sql/query', {
+    await call(live, API_ROUTES.sqlQuery, {
       key,
       body: { sql: 'SELECT count(*) AS n FROM ledger_entries' },
     })
@@ -51,9 +52,10 @@ describe.each(ENGINES)('revert row cap on $name', (engine) => {
         await session.query(insertEntries(150));
       },
     );
-    const changes = await live.request('GET', '/v1/changes', { key: user.apiKey });
+    const changes = await call(live, API_ROUTES.changes, { key: user.apiKey });
     const changeId = changes.body.data.changes[0].changeId as string;
-    const reverted = await live.request('POST', `/v1/changes/${changeId}/revert`, {
+    const reverted = await call(live, API_ROUTES.revertChange, {
+      params: { changeId },
       key: user.apiKey,
       body: {},
     });
@@ -65,9 +67,10 @@ describe.each(ENGINES)('revert row cap on $name', (engine) => {
     expect(Number(await countRows(live, user.apiKey))).toBe(150);
 
     // A change within the cap is reverted as before.
-    await live.request('POST', '/v1/sql/execute', { key: user.apiKey, body: { sql: insertEntries(3) } });
-    const latest = (await live.request('GET', '/v1/changes', { key: user.apiKey })).body.data.changes[0];
-    const ok = await live.request('POST', `/v1/changes/${latest.changeId}/revert`, {
+    await call(live, API_ROUTES.sqlExecute, { key: user.apiKey, body: { sql: insertEntries(3) } });
+    const latest = (await call(live, API_ROUTES.changes, { key: user.apiKey })).body.data.changes[0];
+    const ok = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: latest.changeId },
       key: user.apiKey,
       body: {},
     });
@@ -105,28 +108,28 @@ describe('a revert waiting behind its user own slow write, on PostgreSQL', () =>
   it("keeps other users' GET /v1/me and SELECT 1 answering", async () => {
     const attacker = await createUser(db);
     await addWorkspace(db, attacker.userId);
-    await request(origin, 'POST', '/v1/sql/execute', {
+    await request(origin, 'POST', routePath(API_ROUTES.sqlExecute), {
       key: attacker.apiKey,
       body: { sql: insertEntries(2) },
     });
-    const changeId = (await request(origin, 'GET', '/v1/changes', { key: attacker.apiKey })).body.data
-      .changes[0].changeId as string;
+    const changeId = (await request(origin, 'GET', routePath(API_ROUTES.changes), { key: attacker.apiKey }))
+      .body.data.changes[0].changeId as string;
     // The slow write holds the workspace's history lock (every recorded write takes it) for 13 s.
-    const slow = request(origin, 'POST', '/v1/sql/execute', {
+    const slow = request(origin, 'POST', routePath(API_ROUTES.sqlExecute), {
       key: attacker.apiKey,
       body: { sql: STUBBORN_INSERT },
     });
     await waitFor(500);
-    const revert = request(origin, 'POST', `/v1/changes/${changeId}/revert`, {
+    const revert = request(origin, 'POST', routePath(API_ROUTES.revertChange, { changeId }), {
       key: attacker.apiKey,
       body: {},
     });
     await waitFor(500);
     const bystander = await createUser(db);
     await addWorkspace(db, bystander.userId);
-    const me = await request(origin, 'GET', '/v1/me', { key: bystander.apiKey });
+    const me = await request(origin, 'GET', routePath(API_ROUTES.me), { key: bystander.apiKey });
     expect(me.status).toBe(200);
-    const one = await request(origin, 'POST', '/v1/sql/query', {
+    const one = await request(origin, 'POST', routePath(API_ROUTES.sqlQuery), {
       key: bystander.apiKey,
       body: { sql: 'SELECT 1 AS one' },
     });

@@ -4,6 +4,8 @@
 // Idempotency-Key it goes through the SQL endpoints' one flow (platform/idempotency/write.ts): replays, refusals kept, keys
 // reused and concurrent requests answer as on /v1/sql.
 import { randomUUID } from 'node:crypto';
+import { call, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ENGINES,
@@ -27,11 +29,12 @@ describe.each(ENGINES)('revert on the user-SQL path on $name', (engine) => {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     live.request('POST', path, { key: user.apiKey, body, headers });
   const latestChangeId = async (): Promise<string> =>
-    (await live.request('GET', '/v1/changes?limit=1', { key: user.apiKey })).body.data.changes[0].changeId;
+    (await call(live, API_ROUTES.changes, { query: { limit: 1 }, key: user.apiKey })).body.data.changes[0]
+      .changeId;
   const accountRows = async (account: string): Promise<number> =>
     Number(
       (
-        await post('/v1/sql/query', {
+        await post(routePath(API_ROUTES.sqlQuery), {
           sql: `SELECT count(*) AS n FROM ledger_entries WHERE account_id = '${account}'`,
         })
       ).body.data.statements[0].rows[0].n,
@@ -40,21 +43,25 @@ describe.each(ENGINES)('revert on the user-SQL path on $name', (engine) => {
   it('needs nothing of begin_user_context: with it gone, reverts of an INSERT and a DELETE restore the rows', async () => {
     await live.db.query('DROP FUNCTION expense_internal.begin_user_context(uuid, uuid, text, text)');
 
-    expect((await post('/v1/sql/execute', { sql: insertEntries(3, 'rp-insert') })).status).toBe(200);
+    expect(
+      (await post(routePath(API_ROUTES.sqlExecute), { sql: insertEntries(3, 'rp-insert') })).status,
+    ).toBe(200);
     const inserted = await latestChangeId();
-    const dry = await post(`/v1/changes/${inserted}/revert`, { dryRun: true });
+    const dry = await post(routePath(API_ROUTES.revertChange, { changeId: inserted }), { dryRun: true });
     expect(dry.status).toBe(200);
     expect(dry.body.data.committed).toBe(false);
     expect(await accountRows('rp-insert')).toBe(3);
-    const undone = await post(`/v1/changes/${inserted}/revert`, {});
+    const undone = await post(routePath(API_ROUTES.revertChange, { changeId: inserted }), {});
     expect(undone.status).toBe(200);
     expect(await accountRows('rp-insert')).toBe(0);
 
     // Reverting a DELETE inserts the rows again: row-level security's check passes only in the workspace's context.
-    await post('/v1/sql/execute', { sql: insertEntries(2, 'rp-delete') });
-    await post('/v1/sql/execute', { sql: "DELETE FROM ledger_entries WHERE account_id = 'rp-delete'" });
+    await post(routePath(API_ROUTES.sqlExecute), { sql: insertEntries(2, 'rp-delete') });
+    await post(routePath(API_ROUTES.sqlExecute), {
+      sql: "DELETE FROM ledger_entries WHERE account_id = 'rp-delete'",
+    });
     expect(await accountRows('rp-delete')).toBe(0);
-    const restored = await post(`/v1/changes/${await latestChangeId()}/revert`, {});
+    const restored = await post(routePath(API_ROUTES.revertChange, { changeId: await latestChangeId() }), {});
     expect(restored.status).toBe(200);
     expect(restored.body.data.committed).toBe(true);
     expect(await accountRows('rp-delete')).toBe(2);
@@ -71,16 +78,16 @@ describe.each(ENGINES)('revert on the user-SQL path on $name', (engine) => {
   it('replays a revert with its Idempotency-Key exactly as /v1/sql/execute replays a write', async () => {
     const sqlKey = { 'idempotency-key': randomUUID() };
     const write = { sql: `${insertEntries(2, 'rp-idem')} RETURNING amount` };
-    const sqlFirst = seen(await post('/v1/sql/execute', write, sqlKey));
-    const sqlAgain = seen(await post('/v1/sql/execute', write, sqlKey));
+    const sqlFirst = seen(await post(routePath(API_ROUTES.sqlExecute), write, sqlKey));
+    const sqlAgain = seen(await post(routePath(API_ROUTES.sqlExecute), write, sqlKey));
     expect(sqlFirst.replayed).toBeNull();
     expect(sqlAgain).toEqual({ ...sqlFirst, replayed: 'true' });
 
     const changeId = await latestChangeId();
     const revertKey = { 'idempotency-key': randomUUID() };
-    const first = seen(await post(`/v1/changes/${changeId}/revert`, {}, revertKey));
+    const first = seen(await post(routePath(API_ROUTES.revertChange, { changeId }), {}, revertKey));
     const revertId = await latestChangeId();
-    const again = seen(await post(`/v1/changes/${changeId}/revert`, {}, revertKey));
+    const again = seen(await post(routePath(API_ROUTES.revertChange, { changeId }), {}, revertKey));
     expect(first).toMatchObject({ status: sqlFirst.status, replayed: sqlFirst.replayed });
     expect(again).toEqual({ ...first, replayed: sqlAgain.replayed });
     // Nothing ran again: no second revert in the history, the rows stay reverted.
@@ -89,9 +96,9 @@ describe.each(ENGINES)('revert on the user-SQL path on $name', (engine) => {
 
     // A key of one request is refused for another, across the endpoints, as among the SQL endpoints.
     for (const res of [
-      await post('/v1/sql/execute', write, revertKey),
-      await post(`/v1/changes/${revertId}/revert`, {}, sqlKey),
-      await post(`/v1/changes/${changeId}/revert`, { dryRun: true }, revertKey),
+      await post(routePath(API_ROUTES.sqlExecute), write, revertKey),
+      await post(routePath(API_ROUTES.revertChange, { changeId: revertId }), {}, sqlKey),
+      await post(routePath(API_ROUTES.revertChange, { changeId }), { dryRun: true }, revertKey),
     ]) {
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('idempotency_key_reused');
@@ -105,23 +112,26 @@ describe.each(ENGINES)('revert on the user-SQL path on $name', (engine) => {
     const bad = {
       sql: "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind) VALUES (TIMESTAMPTZ '2026-01-01 00:00:00+00', 'rp-bad', 1, 'euro', 'spend')",
     };
-    const sqlFirst = seen(await post('/v1/sql/execute', bad, sqlKey));
+    const sqlFirst = seen(await post(routePath(API_ROUTES.sqlExecute), bad, sqlKey));
     expect(sqlFirst.status).toBe(400);
-    expect(seen(await post('/v1/sql/execute', bad, sqlKey))).toEqual({ ...sqlFirst, replayed: 'true' });
+    expect(seen(await post(routePath(API_ROUTES.sqlExecute), bad, sqlKey))).toEqual({
+      ...sqlFirst,
+      replayed: 'true',
+    });
 
     // ...and so is a revert's 409 change_conflict (the row was changed since), even once the conflict is gone.
-    await post('/v1/sql/execute', { sql: insertEntries(1, 'rp-conflict') });
+    await post(routePath(API_ROUTES.sqlExecute), { sql: insertEntries(1, 'rp-conflict') });
     const changeId = await latestChangeId();
-    await post('/v1/sql/execute', {
+    await post(routePath(API_ROUTES.sqlExecute), {
       sql: "UPDATE ledger_entries SET amount = 7 WHERE account_id = 'rp-conflict'",
     });
     const updateId = await latestChangeId();
     const key = { 'idempotency-key': randomUUID() };
-    const refused = seen(await post(`/v1/changes/${changeId}/revert`, {}, key));
+    const refused = seen(await post(routePath(API_ROUTES.revertChange, { changeId }), {}, key));
     expect(refused.status).toBe(409);
     expect(JSON.parse(refused.text).error.code).toBe('change_conflict');
-    expect((await post(`/v1/changes/${updateId}/revert`, {})).status).toBe(200);
-    expect(seen(await post(`/v1/changes/${changeId}/revert`, {}, key))).toEqual({
+    expect((await post(routePath(API_ROUTES.revertChange, { changeId: updateId }), {})).status).toBe(200);
+    expect(seen(await post(routePath(API_ROUTES.revertChange, { changeId }), {}, key))).toEqual({
       ...refused,
       replayed: 'true',
     });
@@ -129,32 +139,38 @@ describe.each(ENGINES)('revert on the user-SQL path on $name', (engine) => {
 
     // A dry run is kept too: the same bytes (its confirmToken included), nothing saved.
     const dryKey = { 'idempotency-key': randomUUID() };
-    const dry = seen(await post(`/v1/changes/${changeId}/revert`, { dryRun: true }, dryKey));
+    const dry = seen(await post(routePath(API_ROUTES.revertChange, { changeId }), { dryRun: true }, dryKey));
     expect(dry.status).toBe(200);
-    expect(seen(await post(`/v1/changes/${changeId}/revert`, { dryRun: true }, dryKey))).toEqual({
+    expect(
+      seen(await post(routePath(API_ROUTES.revertChange, { changeId }), { dryRun: true }, dryKey)),
+    ).toEqual({
       ...dry,
       replayed: 'true',
     });
     expect(await accountRows('rp-conflict')).toBe(1);
     // With a key of its own, the revert the replays kept refused now runs (the conflict was gone all along).
-    const applied = await post(`/v1/changes/${changeId}/revert`, {}, { 'idempotency-key': randomUUID() });
+    const applied = await post(
+      routePath(API_ROUTES.revertChange, { changeId }),
+      {},
+      { 'idempotency-key': randomUUID() },
+    );
     expect(applied.status).toBe(200);
     expect(await accountRows('rp-conflict')).toBe(0);
   });
 
   it('never runs two concurrent reverts with one key: one runs, the others replay its answer', async () => {
-    await post('/v1/sql/execute', { sql: insertEntries(3, 'rp-race') });
+    await post(routePath(API_ROUTES.sqlExecute), { sql: insertEntries(3, 'rp-race') });
     const changeId = await latestChangeId();
     const key = { 'idempotency-key': randomUUID() };
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => post(`/v1/changes/${changeId}/revert`, {}, key)),
+      Array.from({ length: 5 }, () => post(routePath(API_ROUTES.revertChange, { changeId }), {}, key)),
     );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(results.filter((r) => r.headers.get(REPLAYED) === 'true')).toHaveLength(4);
     expect(new Set(results.map((r) => r.text)).size).toBe(1);
     expect(await accountRows('rp-race')).toBe(0);
-    const history = (await live.request('GET', '/v1/changes?limit=3', { key: user.apiKey })).body.data
-      .changes;
+    const history = (await call(live, API_ROUTES.changes, { query: { limit: 3 }, key: user.apiKey })).body
+      .data.changes;
     expect(history.filter((c: { reverts?: string }) => c.reverts === changeId)).toHaveLength(1);
   });
 });

@@ -1,6 +1,8 @@
 // Issue 41: one short id for changes. The history gives each change a shortId (the last 8 hex digits of its id,
 // longer on a clash within the workspace), and the routes that take a change take it, or a unique prefix;
 // several matches are 409 ambiguous_change_id naming them.
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ENGINES,
@@ -21,16 +23,16 @@ describe.each(ENGINES)('short change ids on $name', (engine) => {
   afterAll(async () => live?.close());
 
   const write = async (account: string): Promise<string> => {
-    const res = await live.request('POST', '/v1/sql/execute', {
+    const res = await call(live, API_ROUTES.sqlExecute, {
       key: user.apiKey,
       body: { sql: insertEntries(1, account) },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data.changeId;
   };
-  const get = (id: string) => live.request('GET', `/v1/changes/${id}`, { key: user.apiKey });
+  const get = (id: string) => call(live, API_ROUTES.change, { params: { changeId: id }, key: user.apiKey });
   const listed = async () =>
-    (await live.request('GET', '/v1/changes?limit=100', { key: user.apiKey })).body.data.changes as {
+    (await call(live, API_ROUTES.changes, { query: { limit: 100 }, key: user.apiKey })).body.data.changes as {
       changeId: string;
       shortId: string;
     }[];
@@ -46,10 +48,13 @@ describe.each(ENGINES)('short change ids on $name', (engine) => {
     expect(byShort.body.data.change).toMatchObject({ changeId: id, shortId: id.slice(-8) });
     expect((await get(id.slice(0, 23).toUpperCase())).body.data.change.changeId).toBe(id);
 
-    const reverted = await live.request('POST', `/v1/changes/${id.slice(-8)}/revert`, { key: user.apiKey });
+    const reverted = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: id.slice(-8) },
+      key: user.apiKey,
+    });
     expect(reverted.status, JSON.stringify(reverted.body)).toBe(200);
     expect(reverted.body.data.reverted).toBe(id);
-    const left = await live.request('POST', '/v1/sql/query', {
+    const left = await call(live, API_ROUTES.sqlQuery, {
       key: user.apiKey,
       body: { sql: "SELECT count(*) AS n FROM ledger_entries WHERE account_id = 'short-a'" },
     });
@@ -75,7 +80,8 @@ describe.each(ENGINES)('short change ids on $name', (engine) => {
     expect(
       ambiguous.body.error.details.candidates.map((c: { changeId: string }) => c.changeId).sort(),
     ).toEqual([id, twin].sort());
-    const refused = await live.request('POST', `/v1/changes/${id.slice(-8)}/revert`, {
+    const refused = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: id.slice(-8) },
       key: user.apiKey,
       body: { dryRun: true },
     });
@@ -86,8 +92,9 @@ describe.each(ENGINES)('short change ids on $name', (engine) => {
   it("answers a committed revert's own shortId as GET /changes lists it, the same again on a replay", async () => {
     const id = await write('short-e');
     const revert = (headers: Record<string, string> = {}) =>
-      live.request('POST', `/v1/changes/${id}/revert`, { key: user.apiKey, headers });
-    const dry = await live.request('POST', `/v1/changes/${id}/revert`, {
+      call(live, API_ROUTES.revertChange, { params: { changeId: id }, key: user.apiKey, headers });
+    const dry = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: id },
       key: user.apiKey,
       body: { dryRun: true },
     });
@@ -105,7 +112,10 @@ describe.each(ENGINES)('short change ids on $name', (engine) => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.data).toMatchObject({ changeId, shortId });
     // The short id names the revert in turn: reverting it writes the row again.
-    const again = await live.request('POST', `/v1/changes/${shortId}/revert`, { key: user.apiKey });
+    const again = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: shortId },
+      key: user.apiKey,
+    });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.data.reverted).toBe(changeId);
   });
