@@ -1,6 +1,8 @@
 // Issue 13, point 1: an agent without a clock learns today's date, in the workspace's time zone, from every
 // SQL result, /me and /schema, and the refusal of NOW()/CURRENT_DATE quotes it.
 import { createGuard } from '@expense/sql-guard';
+import { call, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGuarded } from '../../sql/pipeline.js';
 import {
@@ -32,7 +34,7 @@ describe.each(ENGINES)('the clock on $name', (engine) => {
 
   it("carries now, today and the workspace's time zone on every SQL result", async () => {
     const before = Date.now();
-    const read = await sql('/v1/sql/query', 'SELECT 1 AS x');
+    const read = await sql(routePath(API_ROUTES.sqlQuery), 'SELECT 1 AS x');
     expect(read.status).toBe(200);
     const clock = read.body.data.clock;
     expect(clock.timeZone).toBe('UTC');
@@ -42,27 +44,30 @@ describe.each(ENGINES)('the clock on $name', (engine) => {
 
     // UTC+14 and UTC-11 (no daylight saving): 25 hours apart, so their dates always differ.
     const east = await sql(
-      '/v1/sql/execute',
+      routePath(API_ROUTES.sqlExecute),
       "UPDATE workspace_settings SET timezone = 'Pacific/Kiritimati'",
     );
     expect(east.status).toBe(200);
-    const inEast = (await sql('/v1/sql/query', 'SELECT 1 AS x')).body.data.clock;
+    const inEast = (await sql(routePath(API_ROUTES.sqlQuery), 'SELECT 1 AS x')).body.data.clock;
     expect(inEast.timeZone).toBe('Pacific/Kiritimati');
     expect(inEast.today).toBe(dateAt(inEast.now, 14));
 
-    await sql('/v1/sql', "UPDATE workspace_settings SET timezone = 'Pacific/Pago_Pago'; SELECT 1 AS x");
-    const script = await sql('/v1/sql', 'SELECT 1 AS x; SELECT 2 AS y');
+    await sql(
+      routePath(API_ROUTES.sqlScript),
+      "UPDATE workspace_settings SET timezone = 'Pacific/Pago_Pago'; SELECT 1 AS x",
+    );
+    const script = await sql(routePath(API_ROUTES.sqlScript), 'SELECT 1 AS x; SELECT 2 AS y');
     const inWest = script.body.data.clock;
     expect(inWest.timeZone).toBe('Pacific/Pago_Pago');
     expect(inWest.today).toBe(dateAt(inWest.now, -11));
     expect(inWest.today < inEast.today).toBe(true);
 
-    const dry = await live.request('POST', '/v1/sql/execute', {
+    const dry = await call(live, API_ROUTES.sqlExecute, {
       key: user.apiKey,
       body: { sql: 'UPDATE workspace_settings SET note_missing = 1', dryRun: true },
     });
     expect(dry.status).toBe(400); // an unknown column: refused, so no clock (errors carry none)
-    const dryRun = await live.request('POST', '/v1/sql/execute', {
+    const dryRun = await call(live, API_ROUTES.sqlExecute, {
       key: user.apiKey,
       body: { sql: 'UPDATE workspace_settings SET first_day_of_week = 1', dryRun: true },
     });
@@ -71,23 +76,23 @@ describe.each(ENGINES)('the clock on $name', (engine) => {
 
   it('gives the same clock on /me (selected workspace, else UTC) and /schema', async () => {
     const other = await createUser(live.db);
-    const me = await live.request('GET', '/v1/me', { key: other.apiKey });
+    const me = await call(live, API_ROUTES.me, { key: other.apiKey });
     expect(me.body.data.clock).toMatchObject({ timeZone: 'UTC', today: me.body.data.clock.now.slice(0, 10) });
 
     const ws = await addWorkspace(live.db, other.userId, 'Tokyo');
-    await live.request('POST', `/v1/workspaces/${ws}/select`, { key: other.apiKey });
-    await live.request('POST', '/v1/sql/execute', {
+    await call(live, API_ROUTES.selectWorkspace, { params: { workspaceId: ws }, key: other.apiKey });
+    await call(live, API_ROUTES.sqlExecute, {
       key: other.apiKey,
       body: { sql: "UPDATE workspace_settings SET timezone = 'Asia/Tokyo'" },
     });
-    const selected = (await live.request('GET', '/v1/me', { key: other.apiKey })).body.data.clock;
+    const selected = (await call(live, API_ROUTES.me, { key: other.apiKey })).body.data.clock;
     expect(selected.timeZone).toBe('Asia/Tokyo');
     expect(selected.today).toBe(dateAt(selected.now, 9));
 
-    const schema = (await live.request('GET', '/v1/schema', { key: other.apiKey })).body.data.clock;
+    const schema = (await call(live, API_ROUTES.schema, { key: other.apiKey })).body.data.clock;
     expect(schema).toMatchObject({ timeZone: 'Asia/Tokyo', today: dateAt(schema.now, 9) });
     // X-Workspace-Id picks the workspace, as on the SQL endpoints.
-    const own = await live.request('GET', '/v1/schema', {
+    const own = await call(live, API_ROUTES.schema, {
       key: user.apiKey,
       headers: { 'x-workspace-id': workspaceId },
     });
@@ -95,14 +100,17 @@ describe.each(ENGINES)('the clock on $name', (engine) => {
   });
 
   it("quotes today's date in the workspace's zone when NOW() or CURRENT_DATE is refused", async () => {
-    await sql('/v1/sql/execute', "UPDATE workspace_settings SET timezone = 'Pacific/Kiritimati'");
+    await sql(
+      routePath(API_ROUTES.sqlExecute),
+      "UPDATE workspace_settings SET timezone = 'Pacific/Kiritimati'",
+    );
     for (const text of [
       'SELECT * FROM ledger_entries WHERE ts >= NOW()',
       'SELECT CURRENT_DATE AS d',
       'SELECT CURRENT_TIMESTAMP AS t',
       'SELECT LOCALTIMESTAMP AS t',
     ]) {
-      const refused = await sql('/v1/sql/query', text);
+      const refused = await sql(routePath(API_ROUTES.sqlQuery), text);
       expect(refused.status).toBe(400);
       expect(refused.body.error.code).toBe('function_not_allowed');
       const today = dateAt(new Date().toISOString(), 14);
@@ -114,7 +122,7 @@ describe.each(ENGINES)('the clock on $name', (engine) => {
       const range = /ts >= (TIMESTAMPTZ '[^']+') AND ts < (TIMESTAMPTZ '[^']+')/.exec(hint);
       expect(range).not.toBeNull();
       const ran = await sql(
-        '/v1/sql/query',
+        routePath(API_ROUTES.sqlQuery),
         `SELECT count(*) AS n FROM ledger_entries WHERE ts >= ${range?.[1]} AND ts < ${range?.[2]}`,
       );
       expect(ran.status).toBe(200);

@@ -1,6 +1,7 @@
 // Issue 39: an agent that follows discovery's own instructions and actions, mechanically, from a cold start to its
 // first successful SQL, and the calls it needed. Each step takes the action the previous answer offers by name
 // and fills its body from the action's input schema: nothing is guessed.
+// The agent's one known URL is discovery's public one (`${PUBLIC}/v1/`), as the docs give it.
 import { codeOf, ENGINES, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

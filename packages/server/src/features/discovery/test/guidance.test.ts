@@ -1,6 +1,8 @@
 // Issue 13, points 3 and 5: honest FX data (coverage, staleness, how to get fresh rates) and instructions that
 // remove guesswork (settings after creating a workspace, categories, month buckets, decimal strings).
 import { createGuard } from '@expense/sql-guard';
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, daysBetween } from '../../../platform/clock/clock.js';
 import { RECIPES } from '../../../platform/storage/relation-hints.js';
@@ -33,12 +35,12 @@ describe.each(ENGINES)('guidance on $name', (engine) => {
   });
   afterAll(async () => live?.close());
 
-  const query = (sql: string) => live.request('POST', '/v1/sql/query', { key: user.apiKey, body: { sql } });
+  const query = (sql: string) => call(live, API_ROUTES.sqlQuery, { key: user.apiKey, body: { sql } });
   const hintsOf = (schema: Json, name: string): string[] =>
     schema.data.relations.find((r: { name: string }) => r.name === name).hints;
 
   it('states the FX coverage on /schema and warns that the newest rate is old', async () => {
-    const schema = (await live.request('GET', '/v1/schema', { key: user.apiKey })).body;
+    const schema = (await call(live, API_ROUTES.schema, { key: user.apiKey })).body;
     const today = schema.data.clock.today;
     for (const name of ['fx_rates_raw', 'fx_rates_daily']) {
       const hints = hintsOf(schema, name);
@@ -71,16 +73,16 @@ describe.each(ENGINES)('guidance on $name', (engine) => {
   });
 
   it('tells how to get fresh rates on discovery and /me', async () => {
-    const discovery = (await live.request('GET', '/v1/')).body;
+    const discovery = (await call(live, API_ROUTES.discovery)).body;
     expect(discovery.data.docs.guideUrl).toMatch(/\/v1\/guide$/);
     expect(discovery.instructions.join(' ')).toContain('expense-server fx sync');
-    const me = (await live.request('GET', '/v1/me', { key: user.apiKey })).body;
+    const me = (await call(live, API_ROUTES.me, { key: user.apiKey })).body;
     expect(me.instructions.join(' ')).toContain(`The newest exchange rate is from ${NEWEST}`);
     expect(me.instructions.join(' ')).toContain('--fx-sync');
   });
 
   it('asks to confirm currency and time zone after creating a workspace, with an UPDATE that runs', async () => {
-    const created = await live.request('POST', '/v1/workspaces', {
+    const created = await call(live, API_ROUTES.createWorkspace, {
       key: user.apiKey,
       body: { name: 'Trip' },
     });
@@ -89,14 +91,14 @@ describe.each(ENGINES)('guidance on $name', (engine) => {
     expect(said).toContain('reporting currency');
     const update = /"sql": "(UPDATE workspace_settings [^"]+)"/.exec(said)?.[1];
     expect(update).toBeDefined();
-    const ran = await live.request('POST', '/v1/sql/execute', {
+    const ran = await call(live, API_ROUTES.sqlExecute, {
       key: user.apiKey,
-      body: { sql: update },
+      body: { sql: update! },
       headers: { 'x-workspace-id': created.body.data.workspace.workspaceId },
     });
     expect(ran.status).toBe(200);
     // The clock is read as a request begins: the next one shows the new zone.
-    const next = await live.request('POST', '/v1/sql/query', {
+    const next = await call(live, API_ROUTES.sqlQuery, {
       key: user.apiKey,
       body: { sql: 'SELECT reporting_currency, timezone FROM workspace_settings' },
       headers: { 'x-workspace-id': created.body.data.workspace.workspaceId },
@@ -108,7 +110,7 @@ describe.each(ENGINES)('guidance on $name', (engine) => {
   });
 
   it('tells to reuse categories, how numbers come back, and recipes that run', async () => {
-    const schema = (await live.request('GET', '/v1/schema', { key: user.apiKey })).body;
+    const schema = (await call(live, API_ROUTES.schema, { key: user.apiKey })).body;
     expect(hintsOf(schema, 'ledger_entries').join(' ')).toContain(
       'SELECT DISTINCT category FROM ledger_entries',
     );
@@ -116,7 +118,7 @@ describe.each(ENGINES)('guidance on $name', (engine) => {
     expect(schema.data.rules.join(' ')).toContain('decimal strings');
     expect(schema.instructions.join(' ')).toContain('Budget categories must match them exactly');
 
-    await live.request('POST', '/v1/sql', {
+    await call(live, API_ROUTES.sqlScript, {
       key: user.apiKey,
       body: {
         sql: "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2026-01-05 10:00:00+00', 'card', -10.50, 'EUR', 'spend', 'Groceries'), (TIMESTAMPTZ '2026-01-20 10:00:00+00', 'card', -4.25, 'EUR', 'spend', 'groceries'), (TIMESTAMPTZ '2026-02-02 10:00:00+00', 'card', -20, 'EUR', 'spend', 'rent')",

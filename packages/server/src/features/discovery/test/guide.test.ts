@@ -1,4 +1,7 @@
+// The guide's pages (/v1/guide, /v1/guide/{topic}) are served outside the route table, so their paths are spelt.
 import { GUIDE_TOPICS, guide } from '@expense/mcp/guide';
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -13,7 +16,7 @@ describe('GET /v1/guide: the agent guide, linked from discovery', () => {
   });
 
   it('is linked from discovery and serves every topic as Markdown, without a key', async () => {
-    const discovery = (await app.inject({ method: 'GET', url: '/v1/' })).json();
+    const discovery = (await app.inject({ method: 'GET', url: routePath(API_ROUTES.discovery) })).json();
     const url = new URL(discovery.data.docs.guideUrl);
     expect(url.pathname).toBe('/v1/guide');
     const res = await app.inject({ method: 'GET', url: url.pathname });

@@ -1,6 +1,7 @@
 // Issue 23, "Done when": the route changes (GET /v1/reports/{kind}; POST /v1/workspaces {name, currency?,
 // timeZone?} with unknown fields refused; data.changeId of committed writes; a revert whose body is optional;
 // data.clock.timeZone) are in the OpenAPI document, in docs/api.md and in a changeset.
+// The /v1/... paths here are the OpenAPI document's own keys, which the test reads.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';

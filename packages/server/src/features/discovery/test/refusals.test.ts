@@ -2,6 +2,8 @@
 // carry), a duplicate external_id names the value, and a transfer balances per event_id and currency at commit,
 // in a dry run too.
 import { randomUUID } from 'node:crypto';
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -43,8 +45,9 @@ describe.each(ENGINES)('database refusals on $name', (engine) => {
   });
   afterAll(async () => live?.close());
 
-  const send = (sql: string, options: { dryRun?: boolean; path?: string; key?: string } = {}) =>
-    live.request('POST', options.path ?? '/v1/sql', {
+  type SqlWrite = typeof API_ROUTES.sqlScript | typeof API_ROUTES.sqlExecute;
+  const send = (sql: string, options: { dryRun?: boolean; route?: SqlWrite; key?: string } = {}) =>
+    call(live, options.route ?? API_ROUTES.sqlScript, {
       key: options.key ?? user.apiKey,
       body: { sql, ...(options.dryRun ? { dryRun: true } : {}) },
     });
@@ -187,9 +190,9 @@ describe.each(ENGINES)('database refusals on $name', (engine) => {
 
   it('refuses a one-legged transfer at commit, and in a dry run the same way', async () => {
     const oneLeg = insert(row('checking', -100, { kind: 'transfer', event: 'move-1' }));
-    for (const path of ['/v1/sql', '/v1/sql/execute']) {
+    for (const route of [API_ROUTES.sqlScript, API_ROUTES.sqlExecute]) {
       for (const dryRun of [false, true]) {
-        const res = await send(oneLeg, { path, dryRun });
+        const res = await send(oneLeg, { route, dryRun });
         const error = refusal(res, 'ledger_entries_transfer_balanced', '23514');
         expect(error.message).toContain("transfer event 'move-1' does not balance in EUR");
         expect(error.hint).toContain("event_id 'move-1' in EUR sum to -100, not 0");
@@ -201,7 +204,7 @@ describe.each(ENGINES)('database refusals on $name', (engine) => {
     // With an Idempotency-Key the refusal is kept and replayed like any other.
     const key = randomUUID();
     const keyed = () =>
-      live.request('POST', '/v1/sql', {
+      call(live, API_ROUTES.sqlScript, {
         key: user.apiKey,
         body: { sql: oneLeg },
         headers: { 'idempotency-key': key },
@@ -218,7 +221,7 @@ describe.each(ENGINES)('database refusals on $name', (engine) => {
       row('checking', -100, { kind: 'transfer', event: 'move-2' }),
       row('savings', 100, { kind: 'transfer', event: 'move-2' }),
     ];
-    expect((await send(insert(...legs), { path: '/v1/sql/execute' })).status).toBe(200);
+    expect((await send(insert(...legs), { route: API_ROUTES.sqlExecute })).status).toBe(200);
     const script = [
       insert(row('checking', -50, { kind: 'transfer', event: 'move-3' })),
       insert(row('savings', 50, { kind: 'transfer', event: 'move-3' })),
@@ -252,7 +255,7 @@ describe.each(ENGINES)('database refusals on $name', (engine) => {
   });
 
   it('keeps transfers balanced through updates and deletes, and requires an event_id', async () => {
-    const one = (sql: string) => send(sql, { path: '/v1/sql/execute' });
+    const one = (sql: string) => send(sql, { route: API_ROUTES.sqlExecute });
     refusal(
       await one("UPDATE ledger_entries SET amount = -99 WHERE event_id = 'move-2' AND amount < 0"),
       'ledger_entries_transfer_balanced',
