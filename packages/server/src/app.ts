@@ -14,8 +14,8 @@ import {
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { meRoutes } from './features/account/routes.js';
-import { apiKeyAuth } from './features/auth/api-key-auth.js';
 import { DEFAULT_KEY_CACHE, type KeyCacheOptions, KeyVerifier } from './features/auth/api-keys.js';
+import { apiKeyAuth } from './features/auth/authenticate.js';
 import { KeyStore } from './features/auth/key-store.js';
 import { OtpService } from './features/auth/otp.js';
 import { authRoutes } from './features/auth/routes.js';
@@ -53,19 +53,16 @@ import {
   type ServerConfigInput,
 } from './platform/config/config.js';
 import { ActionBuilder, type Urls } from './platform/http/actions.js';
-import { BODY_LIMIT } from './platform/http/body-parser.js';
 import { success } from './platform/http/envelope.js';
-import { httpBasics } from './platform/http/http-basics.js';
+import { BODY_LIMIT, httpBasics, newRequestId } from './platform/http/http-basics.js';
 import { loggerOptions } from './platform/http/logger.js';
-import { newRequestId } from './platform/http/request-id.js';
 import { clientErrorHandler, frameworkErrorHandler } from './platform/http/socket-errors.js';
 import { httpTimeouts } from './platform/http/timeouts.js';
 import { writeIdempotency } from './platform/idempotency/write.js';
 import { InflightLimiter } from './platform/inflight/index.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { createInvalidKeyLimit } from './platform/ratelimit/invalid-keys.js';
-import { createKeyLimits } from './platform/ratelimit/key-limits.js';
-import { RateLimits } from './platform/ratelimit/limits.js';
+import { createKeyLimits, RateLimits } from './platform/ratelimit/limits.js';
 import type { Database } from './platform/storage/database.js';
 import { openDatabase } from './platform/storage/index.js';
 import { KEY_REVOKED_CHANNEL } from './platform/storage/names.js';

@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema, onRequestAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { clientBucket } from '../../platform/ratelimit/client-address.js';
@@ -7,7 +8,7 @@ import {
   overInvalidKeyBudget,
   spendInvalidKey,
 } from '../../platform/ratelimit/invalid-keys.js';
-import { applyKeyLimits } from '../../platform/ratelimit/key-limits.js';
+import { applyKeyLimits } from '../../platform/ratelimit/limits.js';
 import type { Principal } from './api-keys.js';
 import { enforceKeyConsent, hasAudience } from './consent.js';
 import { invalidKeyError } from './key-refusal.js';
@@ -17,7 +18,7 @@ import { isWellFormedApiKey } from './secrets.js';
 const AUTH_HEADER = /^(?:ApiKey|Bearer)[ \t]+(\S+)[ \t]*$/i;
 
 /**
- * The check behind every keyed route (attached by api-key-auth.ts, onRequest): verifies `Authorization: ApiKey <key>` and applies the per-key
+ * The check behind every keyed route (attached by apiKeyAuth below, onRequest): verifies `Authorization: ApiKey <key>` and applies the per-key
  * limits before the body is read or validated, so a request without a valid key gets 401 whatever its body, and
  * an unauthenticated client costs no body parsing.
  */
@@ -49,13 +50,16 @@ export async function verifyKey(
   clientAddress: string,
 ): Promise<Principal | undefined> {
   if (key === undefined || !isWellFormedApiKey(key)) return undefined;
-  const bucket = clientBucket(clientAddress);
-  const verified = await ctx.keys.verify(key, async () =>
-    (await overInvalidKeyBudget(ctx.invalidKeyLimit, bucket)) ? bucket : undefined,
-  );
+  // The address's bucket is needed only for a key the cache does not know, or one that is refused.
+  const bucketOf = () => clientBucket(clientAddress);
+  const verified = await ctx.keys.verify(key, async () => {
+    const bucket = bucketOf();
+    return (await overInvalidKeyBudget(ctx.invalidKeyLimit, bucket)) ? bucket : undefined;
+  });
   // An OAuth token issued for another resource is no key here.
   const principal = verified && hasAudience(verified, ctx.actions.publicUrl) ? verified : undefined;
   if (!principal) {
+    const bucket = bucketOf();
     await checkInvalidKeyBudget(ctx.invalidKeyLimit, bucket);
     await spendInvalidKey(ctx.invalidKeyLimit, bucket);
   }
@@ -66,3 +70,24 @@ export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new ApiError('missing_api_key', 'This route needs an ApiKey.');
   return request.principal;
 }
+
+function declaresApiKey(schema: FastifySchema | undefined): boolean {
+  const security = (schema as { security?: Record<string, unknown>[] } | undefined)?.security;
+  return Array.isArray(security) && security.some((requirement) => 'ApiKey' in requirement);
+}
+
+/**
+ * The one way a route takes an ApiKey: it declares `security: apiKeySecurity` (platform/http/responses.ts) in its
+ * schema, and this hook (the first onRequest hook after X-Request-Id, before the body is read) runs requireApiKey.
+ * What the OpenAPI document says a route needs is, by construction, what it checks. Register it on the root
+ * before the routes, after the HTTP basics.
+ */
+export const apiKeyAuth = fp<{ ctx: AppContext }>(
+  async (app, { ctx }) => {
+    const verify = requireApiKey(ctx);
+    app.addHook('onRequest', async (request, reply) => {
+      if (declaresApiKey(request.routeOptions.schema)) await verify.call(app, request, reply);
+    });
+  },
+  { name: 'expense-api-key-auth', fastify: '5.x', dependencies: ['expense-http-basics'] },
+);

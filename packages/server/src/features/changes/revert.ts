@@ -4,7 +4,7 @@ import { ApiError } from '../../platform/http/api-error.js';
 import type { Claim, IdempotencyStore } from '../../platform/idempotency/store.js';
 import type { ChangeGroup, Database, Queryable } from '../../platform/storage/database.js';
 import { StartDeadlineError } from '../../platform/storage/errors.js';
-import { contextSelect } from '../../platform/storage/user-context.js';
+import { contextSelect } from '../../platform/storage/transactions.js';
 import type { Principal } from '../auth/api-keys.js';
 import { type ConfirmClaims, spendInOwnerTransaction } from '../sql/confirm-tokens.js';
 import type { ArrivalDeadline } from '../sql/deadline.js';

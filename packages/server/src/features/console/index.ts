@@ -3,7 +3,6 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { isApiError } from '../../platform/http/api-error.js';
-import { BODY_LIMIT } from '../../platform/http/body-parser.js';
 import {
   originOf,
   type PagePolicy,
@@ -11,6 +10,7 @@ import {
   sendPage,
   setPageHeaders,
 } from '../../platform/http/browser-pages.js';
+import { BODY_LIMIT } from '../../platform/http/http-basics.js';
 import { consoleAssetsDirectory, VENDOR_FILES, vendorRoots } from './assets.js';
 import { appShell, codePage, emailPage, isSignInNotice, type PageProblem } from './pages.js';
 import { proxyToApi } from './proxy.js';

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { AppContext } from '../../context.js';
 import { ApiError, isApiError } from '../../platform/http/api-error.js';
 import { failure } from '../../platform/http/envelope.js';
-import { applyKeyLimits } from '../../platform/ratelimit/key-limits.js';
+import { applyKeyLimits } from '../../platform/ratelimit/limits.js';
 import { verifyKey } from '../auth/authenticate.js';
 import { invalidKeyError } from '../auth/key-refusal.js';
 import { SCOPES } from '../oauth/scopes.js';

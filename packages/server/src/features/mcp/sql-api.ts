@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { failure } from '../../platform/http/envelope.js';
 import { toApiError } from '../../platform/http/error-mapping.js';
-import { applyKeyLimits } from '../../platform/ratelimit/key-limits.js';
+import { applyKeyLimits } from '../../platform/ratelimit/limits.js';
 import type { Principal } from '../auth/api-keys.js';
 import { checkKeyConsent } from '../auth/consent.js';
 import { type SqlAnswer, type SqlRequest, sqlKeyAccess } from '../sql/service.js';

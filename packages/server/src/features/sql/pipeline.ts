@@ -13,7 +13,7 @@
  *
  * The prelude (BEGIN, settings, context) and the read's COMMIT travel through the guard's one hook for them
  * (`around` of guard.run): the guard sends them in its own round trips and hands their results back. The context
- * (platform/storage/user-context.ts) looks the workspace up as the owner before the role switch; when the lookup finds
+ * (platform/storage/transactions.ts) looks the workspace up as the owner before the role switch; when the lookup finds
  * nothing it raises, nothing behind it runs, and WorkspaceResolution (workspace.ts) decides the answer.
  */
 import type { CheckResult, Guard, Mode, PreludeEpilogue, RunResult, SqlSession } from '@expense/sql-guard';
@@ -40,7 +40,7 @@ import {
   contextSelect,
   isWorkspaceNotResolved,
   scopeOf,
-} from '../../platform/storage/user-context.js';
+} from '../../platform/storage/transactions.js';
 import type { Principal } from '../auth/api-keys.js';
 import { type FxCoverage, staleRatesInstruction } from '../fx/coverage.js';
 import { changeShortId } from './change-short-id.js';

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActionBuilder } from './actions.js';
 import { ApiError } from './api-error.js';
 import { failure } from './envelope.js';
-import { newRequestId } from './request-id.js';
+import { newRequestId } from './http-basics.js';
 import { sendError } from './send-error.js';
 
 /**

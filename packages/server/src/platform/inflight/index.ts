@@ -2,13 +2,7 @@ import { Redis } from 'ioredis';
 import { MemoryInflightCounter } from './memory.js';
 import { RedisInflightCounter } from './redis.js';
 import { tooManyConcurrent } from './refusal.js';
-import {
-  type InflightCounter,
-  type InflightLimits,
-  type InflightSubject,
-  isRefusal,
-  type Lease,
-} from './types.js';
+import type { InflightCounter, InflightLimits, InflightRefusal, InflightSubject, Lease } from './types.js';
 
 export { MemoryInflightCounter } from './memory.js';
 export { RedisInflightCounter } from './redis.js';
@@ -30,6 +24,8 @@ export interface InflightOptions extends InflightLimits {
   leaseTtlMs?: number;
   onRedisError?: (error: unknown) => void;
 }
+
+const isRefusal = (value: Lease | InflightRefusal): value is InflightRefusal => 'scope' in value;
 
 /** The in-flight limits of SQL requests: `admit` gives a lease or throws 429 too_many_concurrent_requests. */
 export class InflightLimiter {

@@ -29,5 +29,3 @@ export interface InflightCounter {
   acquire(subject: InflightSubject, ttlMs: number): Promise<Lease | InflightRefusal>;
   close(): Promise<void>;
 }
-
-export const isRefusal = (value: Lease | InflightRefusal): value is InflightRefusal => 'scope' in value;

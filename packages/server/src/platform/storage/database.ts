@@ -128,7 +128,7 @@ export interface Database extends Queryable {
   ): Promise<T>;
   /**
    * An exclusive connection for user SQL, outside any transaction: the body sends BEGIN, the context
-   * (user-context.ts) and COMMIT itself, in the round trips it plans (src/features/sql/pipeline.ts). When the body throws, an
+   * (transactions.ts) and COMMIT itself, in the round trips it plans (src/features/sql/pipeline.ts). When the body throws, an
    * open transaction is rolled back. Errors map as in userTransaction; StartDeadlineError when no connection was
    * had by `startBy` (or `signal` aborted first), PreemptedError (embedded engine) as in ExclusiveOptions.
    */

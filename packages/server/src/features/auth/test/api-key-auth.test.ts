@@ -6,7 +6,7 @@ import { injectClient } from '../../../platform/http/test/helpers.js';
 
 type OpenApi = { paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>> };
 
-// One mechanism attaches ApiKey auth: a route's declared OpenAPI security (features/auth/api-key-auth.ts).
+// One mechanism attaches ApiKey auth: a route's declared OpenAPI security (features/auth/authenticate.ts, apiKeyAuth).
 describe('ApiKey auth, attached one way (PGlite in memory)', () => {
   let app: FastifyInstance;
   let outbox: string;

@@ -43,14 +43,15 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
     });
     await Promise.all(slow);
     // Every place is free again: the report is admitted (never 429) and answers 200. On the embedded engine the
-    // first one may still queue behind the restarts after the four deadlines, or run on a cold engine, and be
-    // answered at its own deadline (504, retryable): it is sent again until it answers.
+    // first ones may still queue behind the restarts after the four deadlines, or run on a cold engine (on a
+    // loaded machine, several times), and be answered at their own deadline (504, retryable): it is sent again
+    // until it answers.
     const again = () =>
       live.request('GET', '/v1/reports/spend_by_category?from=2026-11-01&to=2026-11-30', {
         key: attacker.keys[2] as string,
       });
     let after = await again();
-    for (let attempt = 1; attempt < 4 && after.status === 504 && engine.name === 'PGlite'; attempt++) {
+    for (let attempt = 1; attempt < 10 && after.status === 504 && engine.name === 'PGlite'; attempt++) {
       expect(after.body.error.code).toBe('deadline_exceeded');
       after = await again();
     }

@@ -3,8 +3,7 @@
 // rate-limiter-flexible reads Date.now and schedules its expiry with setTimeout: both are faked here.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isApiError } from '../../http/api-error.js';
-import { applyKeyLimits, createKeyLimits } from '../key-limits.js';
-import { RateLimits } from '../limits.js';
+import { applyKeyLimits, createKeyLimits, RateLimits } from '../limits.js';
 
 const POLICY = '"burst";q=10;w=1, "daily";q=10000;w=86400';
 
