@@ -4,7 +4,7 @@
  * `@expense/sql-guard/worker-pool` for the server; not part of the guard's documented API.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,10 +68,24 @@ function bundleSource(here: string, script: string, bundlePackages: boolean): st
   return `((require) => {\n${output.text}\n})(require('node:module').createRequire(${JSON.stringify(script)}));`;
 }
 
+/**
+ * The folder of this OS user's bundles: its own (mode 0700, owned by this user, not a link), so another user of a
+ * shared temp folder cannot swap a bundle for code of theirs.
+ */
+function bundleFolder(): string {
+  const uid = process.getuid?.();
+  const folder = join(tmpdir(), `expense-worker-bundles-${uid ?? 'user'}`);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(folder);
+  if (!stat.isDirectory() || (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0))) {
+    throw new Error(`${folder} is not a private folder of this user; remove it`);
+  }
+  return folder;
+}
+
 /** Named by its content, so processes running the same sources share the file; written whole, then renamed. */
 function writeBundle(code: string): string {
-  const folder = join(tmpdir(), 'expense-worker-bundles');
-  mkdirSync(folder, { recursive: true });
+  const folder = bundleFolder();
   const file = join(folder, `${createHash('sha256').update(code).digest('hex').slice(0, 32)}.cjs`);
   const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   writeFileSync(partial, code);
