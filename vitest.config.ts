@@ -4,8 +4,8 @@ import { engineSelected } from './packages/test-kit/src/engines.js';
 import ExpenseSequencer from './scripts/vitest-sequencer.js';
 import { expenseProject } from './vitest.project.js';
 
-// Three projects, all run by `pnpm test` (and CI); `pnpm test:quick` runs unit and integration on PGlite only
-// (docs/testing.md). A new test file is integration unless listed here.
+// Four projects, all run by `pnpm test` (and CI); `pnpm test:quick` runs unit and integration on PGlite only
+// (docs/testing.md). A new test file is integration unless listed here or named e2e-*.
 
 /** Files that need no database, server, browser or other process. */
 const UNIT = [
@@ -37,6 +37,12 @@ const SLOW = [
   'packages/server/src/features/mcp/test/clients-inspector.test.ts',
 ];
 
+/**
+ * Whole-process sessions: the built CLI run as a person runs it (`e2e-*.test.ts`), each command a process of its
+ * own against a live server. Chosen by name, like a command's own tests beside it.
+ */
+const E2E = ['packages/cli/{src,test}/**/e2e-*.test.ts', 'packages/cli/test/e2e.test.ts'];
+
 /** Integration suites on PostgreSQL only: left out when EXPENSE_TEST_ENGINES leaves PostgreSQL out (test:quick). */
 const POSTGRES_ONLY = [
   'packages/test-kit/test/postgres.test.ts',
@@ -67,8 +73,9 @@ export default defineConfig({
       expenseProject(ALL, {
         name: 'integration',
         isolate: false,
-        exclude: [...UNIT, ...SLOW, ...(engineSelected('postgres') ? [] : POSTGRES_ONLY)],
+        exclude: [...UNIT, ...SLOW, ...E2E, ...(engineSelected('postgres') ? [] : POSTGRES_ONLY)],
       }),
+      expenseProject(E2E, { name: 'e2e', isolate: false, exclude: SLOW }),
       expenseProject(SLOW, { name: 'slow' }),
     ],
     // One file more than the cores: most files spend their time waiting on servers, databases and processes
