@@ -1,7 +1,8 @@
 // POST /v1/keys {label}: a new agent key for the caller, shown once; only a key with its user's whole reach may
 // mint one (an OAuth token, a read-only or a workspace-bound key would otherwise widen itself).
 
-import { type Client, migratedPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
+import { type Client, call, migratedPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -38,7 +39,7 @@ describe('POST /v1/keys', () => {
 
   it('creates an agent key shown once, listed without its secret, revocable', async () => {
     const { apiKey } = await signIn(client, outbox, 'keys@example.com');
-    const created = await client.request('POST', '/v1/keys', {
+    const created = await call(client, API_ROUTES.createKey, {
       key: apiKey,
       body: { label: ' build agent ' },
     });
@@ -46,8 +47,8 @@ describe('POST /v1/keys', () => {
     const data = created.body.data;
     expect(data.apiKey).toMatch(/^exp_live_/);
     expect(data.connection).toMatchObject({ label: 'build agent', kind: 'agent' });
-    expect((await client.request('GET', '/v1/me', { key: data.apiKey })).status).toBe(200);
-    const list = await client.request('GET', '/v1/keys', { key: apiKey });
+    expect((await call(client, API_ROUTES.me, { key: data.apiKey })).status).toBe(200);
+    const list = await call(client, API_ROUTES.keys, { key: apiKey });
     expect(list.body.data.keys.map((k: { label: string }) => k.label)).toEqual(['laptop', 'build agent']);
     expect(JSON.stringify(list.body)).not.toContain(data.apiKey);
     const { rows } = await db.query<{ kind: string; expires_at: Date | null }>(
@@ -55,23 +56,24 @@ describe('POST /v1/keys', () => {
       [data.connection.connectionId],
     );
     expect(rows[0]).toEqual({ kind: 'agent', expires_at: null });
-    const revoked = await client.request('DELETE', `/v1/keys/${data.connection.connectionId}`, {
+    const revoked = await call(client, API_ROUTES.revokeKey, {
+      params: { connectionId: data.connection.connectionId },
       key: apiKey,
     });
     expect(revoked.status).toBe(204);
-    expect((await client.request('GET', '/v1/me', { key: data.apiKey })).status).toBe(401);
+    expect((await call(client, API_ROUTES.me, { key: data.apiKey })).status).toBe(401);
   });
 
   it('refuses a blank label with invalid_label', async () => {
     const { apiKey } = await signIn(client, outbox, 'blank@example.com');
-    const res = await client.request('POST', '/v1/keys', { key: apiKey, body: { label: '   ' } });
+    const res = await call(client, API_ROUTES.createKey, { key: apiKey, body: { label: '   ' } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_label');
   });
 
   it('refuses OAuth, read-only and workspace-bound keys', async () => {
     const { user } = await signIn(client, outbox, 'narrow@example.com');
-    const ws = await client.request('POST', '/v1/workspaces', {
+    const ws = await call(client, API_ROUTES.createWorkspace, {
       key: (await signIn(client, outbox, 'narrow@example.com', 'owner')).apiKey,
       body: { name: 'Narrow' },
     });
@@ -99,7 +101,7 @@ describe('POST /v1/keys', () => {
           connectionId,
         ]);
       }
-      const res = await client.request('POST', '/v1/keys', { key: apiKey, body: { label: 'wider' } });
+      const res = await call(client, API_ROUTES.createKey, { key: apiKey, body: { label: 'wider' } });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('forbidden');
       // A read-only key is stopped by its consent before the route (read-only hint); the others by the route.
@@ -121,7 +123,7 @@ describe('POST /v1/keys', () => {
     const { apiKey, user } = await signIn(client, outbox, 'minter@example.com');
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        client.request('POST', '/v1/keys', { key: apiKey, body: { label: `minted ${i}` } }),
+        call(client, API_ROUTES.createKey, { key: apiKey, body: { label: `minted ${i}` } }),
       ),
     );
     // The key from sign-in, created this hour too, takes one of the places.
@@ -142,7 +144,7 @@ describe('POST /v1/keys', () => {
     const { apiKey, user } = await signIn(client, outbox, 'hoarder@example.com');
     for (let i = 1; i < KEY_CAPS.livePerUser; i++)
       await createApiKey(db, user.userId, `old ${i}`, { kind: 'cli' });
-    const res = await client.request('POST', '/v1/keys', { key: apiKey, body: { label: 'one more' } });
+    const res = await call(client, API_ROUTES.createKey, { key: apiKey, body: { label: 'one more' } });
     expect(res.status).toBe(429);
     expect(res.body.error.details).toMatchObject({
       policy: 'live-keys-per-user',

@@ -3,6 +3,7 @@
 
 import {
   type Client,
+  call,
   codeOf,
   lastMailTo,
   migratedPostgres,
@@ -10,6 +11,7 @@ import {
   signIn,
   tempDir,
 } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -43,7 +45,7 @@ describe('key lifetimes (PostgreSQL)', () => {
     await removeDir(outbox);
   });
 
-  const statusOf = async (key: string) => (await client.request('GET', '/v1/workspaces', { key })).status;
+  const statusOf = async (key: string) => (await call(client, API_ROUTES.workspaces, { key })).status;
 
   it('refuses a key whose lifetime has passed', async () => {
     const { user } = await signIn(client, outbox, 'expired@example.com');
@@ -51,7 +53,7 @@ describe('key lifetimes (PostgreSQL)', () => {
       kind: 'console',
       expiresAt: new Date(Date.now() - 1_000),
     });
-    const body = await client.request('GET', '/v1/workspaces', { key: apiKey });
+    const body = await call(client, API_ROUTES.workspaces, { key: apiKey });
     expect(body.status).toBe(401);
     expect(body.body.error.code).toBe('invalid_api_key');
   });
@@ -93,7 +95,7 @@ describe('key lifetimes (PostgreSQL)', () => {
     });
     expect(verified.status).toBe(200);
     await signIn(client, outbox, email, 'assistant');
-    const keys = await client.request('GET', '/v1/keys', { key: verified.body.data.apiKey });
+    const keys = await call(client, API_ROUTES.keys, { key: verified.body.data.apiKey });
     const kinds = Object.fromEntries(
       (keys.body.data.keys as { label: string; kind: string }[]).map((k) => [k.label, k.kind]),
     );

@@ -3,6 +3,8 @@
 // invitations. Before, such a token listed every key of the user, revoked the console session and the CLI's
 // key, and read the invitations to other workspaces. Both engines.
 
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../auth/api-keys.js';
 import {
@@ -51,7 +53,7 @@ describe.each(ENGINES)('keys of a narrow consent on $name', (engine) => {
 
   it("attack: a narrow key neither lists nor revokes the user's other keys", async () => {
     for (const key of narrow) {
-      const list = await live.request('GET', '/v1/keys', { key: key.apiKey });
+      const list = await call(live, API_ROUTES.keys, { key: key.apiKey });
       expect(list.status, key.name).toBe(200);
       expect(
         list.body.data.keys.map((k: { connectionId: string; current: boolean }) => [
@@ -61,38 +63,45 @@ describe.each(ENGINES)('keys of a narrow consent on $name', (engine) => {
         key.name,
       ).toEqual([[key.connectionId, true]]);
       expect(list.body.instructions.join(' '), key.name).toMatch(/only this key/);
-      const revoke = await live.request('DELETE', `/v1/keys/${user.connectionId}`, { key: key.apiKey });
+      const revoke = await call(live, API_ROUTES.revokeKey, {
+        params: { connectionId: user.connectionId },
+        key: key.apiKey,
+      });
       expect(revoke.status, key.name).toBe(403);
       expect(revoke.body.error.code, key.name).toBe('forbidden');
     }
-    expect((await live.request('GET', '/v1/me', { key: user.apiKey })).status).toBe(200);
+    expect((await call(live, API_ROUTES.me, { key: user.apiKey })).status).toBe(200);
     // The user's full key still sees and manages them all.
-    const all = await live.request('GET', '/v1/keys', { key: user.apiKey });
+    const all = await call(live, API_ROUTES.keys, { key: user.apiKey });
     expect(all.body.data.keys).toHaveLength(1 + narrow.length);
   });
 
   it('attack: a read-only or workspace-bound key lists no invitations', async () => {
     const owner = await createUser(live.db);
     const shop = await addWorkspace(live.db, owner.userId, 'Shop');
-    const invited = await live.request('POST', `/v1/workspaces/${shop}/members`, {
+    const invited = await call(live, API_ROUTES.addMember, {
+      params: { workspaceId: shop },
       key: owner.apiKey,
       body: { email: user.email },
     });
     expect(invited.status).toBe(201);
     for (const key of narrow.filter((k) => k.name !== 'oauth')) {
-      const res = await live.request('GET', '/v1/invitations', { key: key.apiKey });
+      const res = await call(live, API_ROUTES.invitations, { key: key.apiKey });
       expect(res.status, key.name).toBe(403);
       expect(res.body.error.code, key.name).toBe('forbidden');
       expect(res.body.error.hint, key.name).toMatch(/console/);
     }
-    const full = await live.request('GET', '/v1/invitations', { key: user.apiKey });
+    const full = await call(live, API_ROUTES.invitations, { key: user.apiKey });
     expect(full.body.data.invitations.map((i: { workspaceId: string }) => i.workspaceId)).toEqual([shop]);
   });
 
   it('a workspace-bound key may still revoke itself', async () => {
     const bound = await createApiKey(live.db, user.userId, 'leaving', { workspaceId: home });
-    const res = await live.request('DELETE', `/v1/keys/${bound.connectionId}`, { key: bound.apiKey });
+    const res = await call(live, API_ROUTES.revokeKey, {
+      params: { connectionId: bound.connectionId },
+      key: bound.apiKey,
+    });
     expect(res.status).toBe(204);
-    expect((await live.request('GET', '/v1/me', { key: bound.apiKey })).status).toBe(401);
+    expect((await call(live, API_ROUTES.me, { key: bound.apiKey })).status).toBe(401);
   });
 });

@@ -1,7 +1,8 @@
 // A key revoked through one server process is refused at once by another that had it cached (PostgreSQL
 // announces revocations on a channel every process listens to), also after that listening connection was lost.
 
-import { type Client, migratedPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
+import { type Client, call, migratedPostgres, removeDir, signIn, tempDir } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -47,15 +48,15 @@ describe('revoking a key in one process (PostgreSQL)', () => {
   });
 
   // /v1/workspaces trusts the verified key (/v1/me reads the key's row again, so it would prove nothing here).
-  const statusOf = async (c: Client, key: string) =>
-    (await c.request('GET', '/v1/workspaces', { key })).status;
+  const statusOf = async (c: Client, key: string) => (await call(c, API_ROUTES.workspaces, { key })).status;
 
   it('is refused by the other process at once, not when its cache entry expires', async () => {
     const keeper = await signIn(one, outbox, 'revoker@example.com', 'keeper');
     const doomed = await signIn(one, outbox, 'revoker@example.com', 'doomed');
     expect(await statusOf(other, doomed.apiKey)).toBe(200); // now in the other process's cache
 
-    const revoked = await one.request('DELETE', `/v1/keys/${doomed.connection.connectionId}`, {
+    const revoked = await call(one, API_ROUTES.revokeKey, {
+      params: { connectionId: doomed.connection.connectionId },
       key: keeper.apiKey,
     });
     expect(revoked.status).toBe(204);

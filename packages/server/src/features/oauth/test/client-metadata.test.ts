@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { join } from 'node:path';
-import { removeDir, tempDir } from '@expense/test-kit';
+import { removeDir, routePath, tempDir } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type Live, PGLITE, request, startLive } from '../../sql/test/setup.js';
 import { fetchMetadataDocument } from '../client-metadata.js';
@@ -121,7 +122,7 @@ describe('client ID metadata documents', () => {
         client_id: clientId,
       });
       expect(t.status).toBe(200);
-      const keys = await request(origin, 'GET', '/v1/keys', { key: user.apiKey });
+      const keys = await request(origin, 'GET', routePath(API_ROUTES.keys), { key: user.apiKey });
       const oauth = keys.body.data.keys.find((k: { kind: string }) => k.kind === 'oauth');
       expect(oauth.client).toEqual({ clientId, name: 'Document agent' });
 

@@ -2,7 +2,8 @@
 // does: registration, authorization with PKCE, the consent form, tokens, an MCP call with the bearer token,
 // refresh with rotation and reuse detection, revocation — on both engines (the grants live in the database).
 
-import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { call, codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -143,7 +144,7 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     );
     await client.close();
 
-    const keys = await live.request('GET', '/v1/keys', { key: user.apiKey });
+    const keys = await call(live, API_ROUTES.keys, { key: user.apiKey });
     const oauth = keys.body.data.keys.filter((k: { kind: string }) => k.kind === 'oauth');
     expect(oauth).toHaveLength(1);
     expect(oauth[0]).toMatchObject({
@@ -159,12 +160,15 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
       "UPDATE expense_internal.api_keys SET expires_at = now() - interval '1 second' WHERE connection_id = $1",
       [oauth[0].connectionId],
     );
-    const later = await live.request('GET', '/v1/keys', { key: user.apiKey });
+    const later = await call(live, API_ROUTES.keys, { key: user.apiKey });
     expect(later.body.data.keys.map((k: { connectionId: string }) => k.connectionId)).toContain(
       oauth[0].connectionId,
     );
     // Revoked like every key: DELETE /v1/keys ends it at once, and its refresh token with it.
-    const del = await live.request('DELETE', `/v1/keys/${oauth[0].connectionId}`, { key: user.apiKey });
+    const del = await call(live, API_ROUTES.revokeKey, {
+      params: { connectionId: oauth[0].connectionId },
+      key: user.apiKey,
+    });
     expect(del.status).toBe(204);
     expect(await mcpStatus(t.access_token)).toBe(401);
     const refresh = await tokenRequest(live.origin, {
@@ -214,7 +218,7 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     });
     expect(res.status).toBe(200);
     expect(await mcpStatus(t.access_token)).toBe(401);
-    expect((await live.request('GET', '/v1/me', { key: t.access_token })).status).toBe(401);
+    expect((await call(live, API_ROUTES.me, { key: t.access_token })).status).toBe(401);
   });
 
   it('answers invalid_client (401) to a malformed Basic header, and invalid_request to a repeated parameter', async () => {
@@ -315,7 +319,7 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     });
     expect(r.status).toBe(200);
     expect(await mcpStatus(r.body.access_token)).toBe(401);
-    expect((await live.request('GET', '/v1/me', { key: r.body.access_token })).status).toBe(401);
+    expect((await call(live, API_ROUTES.me, { key: r.body.access_token })).status).toBe(401);
   });
 
   it('requires PKCE S256 and answers invalid_client to an unknown client', async () => {
@@ -339,29 +343,32 @@ describe.each(ENGINES)('OAuth for /mcp on $name', (engine) => {
     const read = await tokens({ access: 'read', workspace: home });
     const key = read.access_token;
     const bearer = { authorization: `Bearer ${key}` };
-    const query = await live.request('POST', '/v1/sql/query', {
+    const query = await call(live, API_ROUTES.sqlQuery, {
       body: { sql: 'SELECT count(*) AS n FROM ledger_entries' },
       headers: bearer,
     });
     expect(query.status).toBe(200);
-    const execute = await live.request('POST', '/v1/sql/execute', {
+    const execute = await call(live, API_ROUTES.sqlExecute, {
       body: { sql: "DELETE FROM ledger_entries WHERE account_id = 'x'" },
       headers: bearer,
     });
     expect(execute.status).toBe(403);
     expect(execute.body.error.code).toBe('forbidden');
     expect(execute.body.error.hint).toContain('read');
-    const create = await live.request('POST', '/v1/workspaces', { body: { name: 'New' }, headers: bearer });
+    const create = await call(live, API_ROUTES.createWorkspace, { body: { name: 'New' }, headers: bearer });
     expect(create.status).toBe(403);
 
-    const elsewhere = await live.request('POST', '/v1/sql/query', {
+    const elsewhere = await call(live, API_ROUTES.sqlQuery, {
       body: { sql: 'SELECT 1 AS one' },
       headers: { ...bearer, 'x-workspace-id': other },
     });
     expect(elsewhere.status).toBe(403);
-    const list = await live.request('GET', '/v1/workspaces', { headers: bearer });
+    const list = await call(live, API_ROUTES.workspaces, { headers: bearer });
     expect(list.body.data.workspaces.map((w: { workspaceId: string }) => w.workspaceId)).toEqual([home]);
-    const select = await live.request('POST', `/v1/workspaces/${other}/select`, { headers: bearer });
+    const select = await call(live, API_ROUTES.selectWorkspace, {
+      params: { workspaceId: other },
+      headers: bearer,
+    });
     expect(select.status).toBe(403);
 
     // Over MCP the same consent shapes the tools: no execute tool, the workspace pinned, others refused.

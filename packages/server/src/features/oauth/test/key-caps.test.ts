@@ -2,7 +2,8 @@
 // consents count toward the live-key cap and the minting rate of POST /v1/keys. Before, one console session
 // minted 120 keys in 16 s through consents. Both engines.
 
-import { removeDir, tempDir } from '@expense/test-kit';
+import { call, removeDir, tempDir } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_CAPS } from '../../auth/key-caps.js';
 import { createUser, ENGINES, type Live, startLive, type TestUser } from '../../sql/test/setup.js';
@@ -72,7 +73,7 @@ describe.each(ENGINES)('OAuth grants under the key caps on $name', (engine) => {
     expect(refused[0]!.refused).toMatch(/revoke/i);
     expect(await grantsOf(user)).toBe(granted);
     // And the grants count for POST /v1/keys too.
-    const minted = await live.request('POST', '/v1/keys', { key: user.apiKey, body: { label: 'one more' } });
+    const minted = await call(live, API_ROUTES.createKey, { key: user.apiKey, body: { label: 'one more' } });
     expect(minted.status).toBe(429);
     expect(minted.body.error.details).toMatchObject({
       policy: 'new-keys-per-user-hour',
@@ -90,7 +91,7 @@ describe.each(ENGINES)('OAuth grants under the key caps on $name', (engine) => {
          FROM generate_series(1, $4::int)`,
       [clientId, user.userId, `${live.origin}/mcp`, KEY_CAPS.livePerUser - 2],
     );
-    const minted = await live.request('POST', '/v1/keys', { key: user.apiKey, body: { label: 'too many' } });
+    const minted = await call(live, API_ROUTES.createKey, { key: user.apiKey, body: { label: 'too many' } });
     expect(minted.status).toBe(429);
     expect(minted.body.error.details).toMatchObject({
       policy: 'live-keys-per-user',

@@ -2,7 +2,8 @@
 // access token replaced by a refresh, or ended with its grant (refresh-token reuse), is refused by the other
 // process at once (migration 0019 announces both on the channel every process listens to).
 
-import { type Client as InjectClient, migratedPostgres } from '@expense/test-kit';
+import { call, type Client as InjectClient, migratedPostgres } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -47,7 +48,7 @@ describe('OAuth tokens across processes (PostgreSQL)', () => {
   });
 
   const statusOn = async (key: string) =>
-    (await other.request('GET', '/v1/workspaces', { headers: { authorization: `Bearer ${key}` } })).status;
+    (await call(other, API_ROUTES.workspaces, { headers: { authorization: `Bearer ${key}` } })).status;
 
   it('refuses a replaced access token, and every token of a revoked grant, in the other process at once', async () => {
     const db = dbs[0]!;
