@@ -8,12 +8,19 @@ export const ExitCode = { failure: 1, usage: 2 } as const;
 export type ImportExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 /**
- * The situation of a refusal whose next step names a setting the API has too (an account, the file's accounts):
- * the API's error catalogue has a variant of that name with every reader's words (the API, its MCP tools, the
- * console), so the server answers the variant and its facts, never this refusal's CLI words.
+ * The situation of a refusal whose next step names one of the CLI's options (an account, a column mapping, a
+ * delimiter): the API's error catalogue has a variant of that name with every reader's words (the API, its MCP
+ * tools, the console, the CLI), so the server answers the variant and its facts, never this refusal's CLI words.
  */
 export interface ImportSituation {
-  variant: 'import_account' | 'import_one_account' | 'import_columns';
+  /** invalid_request's (the account, the columns, a layout nothing reads) or import_unreadable's (the CSV, its rows). */
+  variant:
+    | 'import_account'
+    | 'import_one_account'
+    | 'import_columns'
+    | 'import_layout'
+    | 'csv_syntax'
+    | 'rows_refused';
   facts?: Readonly<Record<string, string | number>>;
 }
 

@@ -149,6 +149,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       throw usageError(
         `${path} does not look like a ${error.preset.name} export: no header line with ${(error.preset.preset.signatures?.[0] ?? []).join(', ')}.`,
         'Check the file (is it the CSV download?), or leave --preset out to have the layout recognised, or give --skip-lines <n> and --map the columns yourself.',
+        { variant: 'import_layout' },
       );
     if (!(error instanceof CsvSyntaxError)) throw error;
     const detected = detectDelimiter(text.split(/\r\n|\r|\n/, 1)[0] ?? '');
@@ -161,6 +162,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
           delimiter && delimiter !== detected
             ? `Nothing was sent. The header line looks ${shown(detected)}-separated: try --delimiter ${shown(detected)}.`
             : `Nothing was sent. It was read with the delimiter ${shown(delimiter ?? detected)}; give --delimiter (',' ';' or tab) if that is wrong, and --skip-lines <n> when lines above the header are not part of the table.`,
+        situation: { variant: 'csv_syntax' },
       },
     );
   }
@@ -185,6 +187,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     throw usageError(
       `${path} has no header row: its first line is a transaction.`,
       `Name its ${width} columns in order, e.g. --columns date,amount${',-'.repeat(Math.max(0, width - 3))},description (a field, date, description, or - to skip), or give its bank's --preset.`,
+      { variant: 'import_layout' },
     );
   }
   if (table.header.length === 0) throw new ImportError('invalid_csv', `${path} is empty.`, ExitCode.failure);
@@ -252,6 +255,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
             ? ` (one column "${header[0]}": is the delimiter --delimiter ';' or tab?)`
             : ''
         }. Columns: ${header.join(', ')}.`,
+        { variant: 'import_layout' },
       );
     }
     if (covered) {
@@ -509,6 +513,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       {
         hint: 'Fix the lines below (or map the columns with --map) and run the import again.',
         details: { problems: validation.problems },
+        situation: { variant: 'rows_refused' },
       },
     );
   }

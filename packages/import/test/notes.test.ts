@@ -65,5 +65,24 @@ describe("the reader's notes as data, worded for each reader", () => {
     expect((noAccount as ImportError).situation).toEqual({ variant: 'import_account' });
     // The CLI's own words stay the reader's.
     expect((noAccount as ImportError).hint).toContain('--account <id>');
+    // Read with no layout, its columns are found by name only: those missing are named.
+    const columns = await refused('Foo,Bar\nqq,zz\nrr,ss\n');
+    expect((columns as ImportError).situation).toEqual({
+      variant: 'import_columns',
+      facts: { missing: 'ts, account_id, amount' },
+    });
+    // Recognised, no layout reads it.
+    const layout = await prepareImport(
+      { fileName: 'f.csv', bytes: bytes('Foo,Bar\nqq,zz\nrr,ss\n') },
+      hooks,
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((layout as ImportError).situation).toEqual({ variant: 'import_layout' });
+    expect((layout as ImportError).hint).toContain('--map');
+    const rows = await refused('ts,amount,counterparty,account_id\n2026-03-24,twelve,Bakery,checking\n');
+    expect((rows as ImportError).situation).toEqual({ variant: 'rows_refused' });
+    expect((rows as ImportError).details?.problems).toEqual(expect.any(Array));
   });
 });

@@ -1,5 +1,4 @@
 import type { ImportData } from '@expense/wire';
-import { MCP_IMPORT_LAYOUT_HINT } from '@expense/wire/error-catalog';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { type ImportCall, type Instructed, importerOf, McpApiError } from './api.js';
@@ -45,21 +44,17 @@ export function fileBytes(file: string, encoding: 'base64' | undefined): Uint8Ar
   return new Uint8Array(Buffer.from(compact, 'base64'));
 }
 
-/** An option only `expense import` has, in a reader's hint (--map, --columns, --preset, --delimiter ...). */
-const CLI_OPTION = /(?:^|[\s("'`])--[a-z]/;
-
 /**
- * A refusal of POST /imports for the tool: a hint that proposes options the tool does not take is the catalogue's
- * layout hint for MCP, and the sign's settlement is the tool's argument (the rest is the catalogue's MCP words of
- * the error's situation when the result is written).
+ * A refusal of POST /imports for the tool: the sign's settlement is the tool's argument. Its message and hint are
+ * the catalogue's MCP words of the error's situation when the result is written (a layout, a CSV, rows, an account:
+ * the reader's refusals carry their situation, so no hint naming `expense import`'s options reaches the tool).
  */
 function forTheTool(error: McpApiError): McpApiError {
-  const { hint, details, ...rest } = error.error;
+  const { details, ...rest } = error.error;
   return new McpApiError(
     error.status,
     {
       ...rest,
-      ...(hint === undefined ? {} : { hint: CLI_OPTION.test(hint) ? MCP_IMPORT_LAYOUT_HINT : hint }),
       ...(details === undefined
         ? {}
         : {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MCP_ERRORS } from '../src/error-catalog.js';
+import { MCP_ERRORS, MCP_IMPORT_LAYOUT_HINT } from '../src/error-catalog.js';
 import * as catalogue from '../src/index.js';
 import {
   type Audience,
@@ -202,6 +202,19 @@ describe('every error text for every audience', () => {
     expect(render(sign, 'mcp').hint).toContain('charges: "positive"');
     expect(render(sign, 'cli').hint).toContain('--charges-positive');
     for (const reader of READERS) expect(render(sign, reader).hint, reader).not.toMatch(/\?charges/);
+
+    // A layout, a CSV or rows the reader refused with `expense import`'s options: each audience's own next step.
+    const layout = errorOf('invalid_request', 'import_layout');
+    expect(layout.hint).toMatch(/POST \/v1\/imports takes no column mapping/);
+    expect(render(layout, 'mcp').hint).toBe(MCP_IMPORT_LAYOUT_HINT);
+    expect(render(layout, 'cli').hint).toMatch(/--preset <name>.*--map "Column=field"/);
+    for (const variant of ['csv_syntax', 'rows_refused'] as const) {
+      const refused = errorOf('import_unreadable', variant);
+      expect(refused.hint, variant).not.toBe(HTTP_ERRORS.import_unreadable.hint);
+      expect(render(refused, 'cli').hint, variant).toMatch(/--(?:delimiter|map)/);
+      for (const reader of ['mcp', 'console'] as const)
+        expect(render(refused, reader).hint, `${variant} ${reader}`).not.toMatch(/--[a-z]|\bPOST \//);
+    }
 
     const large = errorOf('import_too_large', 'declared_length', { length: 11534336, limit: 10485760 });
     expect(large.message).toBe(

@@ -63,6 +63,16 @@ export const HTTP_ERRORS = {
         consoleHint:
           'Import it without choosing an account: each account of the file is imported under its own.',
       },
+      // A CSV whose layout nothing reads (no header, no bank's layout, columns that cannot be told apart): the
+      // reader's own hint proposes `expense import`'s options (--map, --columns, --preset), which the API lacks.
+      import_layout: {
+        hint: "The file's columns cannot be told apart, and POST /v1/imports takes no column mapping: send the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or the file with its header line renamed to ts, amount, counterparty (GET /schema lists the ledger_entries columns).",
+        mcpHint:
+          "The file's columns cannot be told apart, and the import tool takes no column mapping: ask the user for the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or ask which columns hold the date, the amount and the payee and call import with the file's header line renamed to ts, amount, counterparty (get_schema lists the ledger_entries columns).",
+        cliHint:
+          'Give the bank\'s layout with --preset <name>, or map the columns with --map "Column=field" (--columns for a file without a header line); `expense import --help` lists the options.',
+        consoleHint: "Choose which of the file's columns hold the date, the amount and the payee.",
+      },
       // A CSV whose columns for the ledger's required fields cannot be found (the API takes no column mapping).
       import_columns: {
         message: 'No column for {{missing}}.',
@@ -511,6 +521,26 @@ export const HTTP_ERRORS = {
       'Choose the statement as the bank exports it (CSV, OFX/QFX, QIF, CAMT.053 or MT940; not a zip, PDF or workbook); nothing was imported.',
     retryable: false,
     actions: [],
+    variants: {
+      // The CSV does not parse (a quote left open, a line of another width): the message names the line.
+      csv_syntax: {
+        hint: 'The file does not parse as CSV at the line the message names: send the statement as the bank exports it (its CSV download, not a file saved from a spreadsheet) as the body of POST /v1/imports; nothing was imported.',
+        mcpHint:
+          'The file does not parse as CSV at the line the message names: ask the user for the statement as the bank exports it (its CSV download), and call import with it; nothing was imported.',
+        cliHint:
+          "Check the delimiter (--delimiter ',' ';' or tab) and the lines above the header (--skip-lines <n>); nothing was sent.",
+        consoleHint:
+          'The file does not read as CSV at that line: choose the statement as the bank exports it; nothing was imported.',
+      },
+      // Rows that do not validate (details.problems names each line and field).
+      rows_refused: {
+        hint: 'Fix the lines details.problems names, or send the file with its header line renamed to the ledger_entries columns (GET /schema lists them), and send it again; nothing was imported.',
+        mcpHint:
+          'Tell the user the lines details.problems names; call import again with those lines fixed, or with the header line renamed to ts, amount, counterparty; nothing was imported.',
+        cliHint: 'Fix the lines below (or map the columns with --map) and run the import again.',
+        consoleHint: 'Fix the lines listed below in the file and choose it again; nothing was imported.',
+      },
+    },
   },
   import_ambiguous_sign: {
     status: 400,

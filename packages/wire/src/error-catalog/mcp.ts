@@ -17,9 +17,9 @@ export type McpErrorCode = keyof typeof MCP_ERRORS;
 /**
  * The import tool's hint for a refusal whose reader named options only `expense import` has (a column mapping,
  * a preset, a delimiter, lines to skip): the tool takes none of them, but it reads a header of the ledger's names.
+ * The MCP words of the situation `invalid_request` `import_layout`.
  */
-export const MCP_IMPORT_LAYOUT_HINT =
-  "The file's columns cannot be told apart, and the import tool takes no column mapping: ask the user for the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or ask which columns hold the date, the amount and the payee and call import with the file's header line renamed to ts, amount, counterparty (get_schema lists the ledger_entries columns).";
+export const MCP_IMPORT_LAYOUT_HINT: string = HTTP_ERRORS.invalid_request.variants.import_layout.mcpHint;
 
 /** The next step an MCP tool result names after an API error (code, status and retryability as answered). */
 export function mcpNextStep(

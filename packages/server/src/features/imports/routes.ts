@@ -74,6 +74,10 @@ interface SqlData {
  */
 export function importRefusal(error: ImportError): ApiError {
   const details = error.details ?? {};
+  const variant = error.situation?.variant;
+  // A CSV that does not parse, or rows that do not validate: the catalogue's words, not the reader's options.
+  if (variant === 'csv_syntax' || variant === 'rows_refused')
+    return new ApiError('import_unreadable', error.message, { variant, details });
   switch (error.code) {
     case 'import_ambiguous_sign':
       return new ApiError('import_ambiguous_sign', error.message.replace(/; nothing was sent\.$/, '.'), {
@@ -93,12 +97,14 @@ export function importRefusal(error: ImportError): ApiError {
       });
     default: {
       const situation = error.situation;
-      if (situation !== undefined) {
+      if (situation !== undefined && variant !== undefined) {
         // The catalogue's texts of the situation: a file that names no account, several accounts and an
-        // ?account=, columns the API cannot be told (it takes no mapping).
-        const path = situation.variant === 'import_columns' ? 'query' : 'query.account';
-        return new ApiError('invalid_request', undefined, {
-          variant: situation.variant,
+        // ?account=, columns or a layout the API cannot be told (it takes no mapping).
+        const path =
+          variant === 'import_account' || variant === 'import_one_account' ? 'query.account' : 'query';
+        // A layout refusal keeps the reader's message (it names the file and its columns).
+        return new ApiError('invalid_request', variant === 'import_layout' ? error.message : undefined, {
+          variant,
           ...(situation.facts === undefined ? {} : { facts: situation.facts }),
           details: { ...details, issues: [{ path, message: error.message }] },
         });
