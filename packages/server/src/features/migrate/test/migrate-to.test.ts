@@ -15,6 +15,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import {
   adminQuery,
+  call,
   copyMigratedPglite,
   type FreshPostgres,
   freshPostgres,
@@ -25,6 +26,7 @@ import {
   signIn,
   tempDir,
 } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,29 +163,30 @@ describe('expense-server migrate-to', () => {
     const client = { request: (m: string, p: string, o?: object) => request(embedded.origin, m, p, o) };
     const ana = await signIn(client, outbox, 'ana@example.test');
     const bo = await signIn(client, outbox, 'bo@example.test');
-    const created = await client.request('POST', '/v1/workspaces', {
+    const created = await call(client, API_ROUTES.createWorkspace, {
       key: ana.apiKey,
       body: { name: 'Household', currency: 'EUR', timeZone: 'Europe/Berlin' },
     });
     expect(created.status, created.text).toBe(201);
     const ws: string = created.body.data.workspace.workspaceId;
     const invite = (email: string) =>
-      client.request('POST', `/v1/workspaces/${ws}/members`, { key: ana.apiKey, body: { email } });
+      call(client, API_ROUTES.addMember, { params: { workspaceId: ws }, key: ana.apiKey, body: { email } });
     expect((await invite('bo@example.test')).status).toBeLessThan(300);
-    expect((await client.request('POST', `/v1/invitations/${ws}/accept`, { key: bo.apiKey })).status).toBe(
-      200,
-    );
+    expect(
+      (await call(client, API_ROUTES.acceptInvitation, { params: { workspaceId: ws }, key: bo.apiKey }))
+        .status,
+    ).toBe(200);
     expect((await invite('carol@example.test')).status).toBeLessThan(300); // stays pending
-    const cliKey = await client.request('POST', '/v1/keys', { key: ana.apiKey, body: { label: 'cli' } });
+    const cliKey = await call(client, API_ROUTES.createKey, { key: ana.apiKey, body: { label: 'cli' } });
     expect(cliKey.status, cliKey.text).toBeLessThan(300);
-    const oldKey = await client.request('POST', '/v1/keys', { key: ana.apiKey, body: { label: 'old' } });
+    const oldKey = await call(client, API_ROUTES.createKey, { key: ana.apiKey, body: { label: 'old' } });
     const oldId: string = oldKey.body.data.connection.connectionId;
-    expect((await client.request('DELETE', `/v1/keys/${oldId}`, { key: ana.apiKey })).status).toBeLessThan(
-      300,
-    );
+    expect(
+      (await call(client, API_ROUTES.revokeKey, { params: { connectionId: oldId }, key: ana.apiKey })).status,
+    ).toBeLessThan(300);
 
     const sql = async (who: SignedIn, text: string, headers: Record<string, string> = {}) => {
-      const res = await client.request('POST', '/v1/sql/execute', {
+      const res = await call(client, API_ROUTES.sqlExecute, {
         key: who.apiKey,
         headers: { 'x-workspace-id': ws, ...headers },
         body: { sql: text },
@@ -221,7 +224,8 @@ describe('expense-server migrate-to', () => {
       bo,
       "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2025-05-05 05:05:05+00', 'card', -999, 'EUR', 'spend', 'oops')",
     );
-    const reverted = await client.request('POST', `/v1/changes/${mistake.changeId}/revert`, {
+    const reverted = await call(client, API_ROUTES.revertChange, {
+      params: { changeId: mistake.changeId },
       key: ana.apiKey,
       body: {},
     });
@@ -238,9 +242,9 @@ describe('expense-server migrate-to', () => {
         sql: "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2026-01-02 03:04:05.678901+00', 'cash', -12.345678, 'EUR', 'spend', 'food')",
       },
     };
-    const first = await client.request('POST', '/v1/sql/execute', keyed);
+    const first = await call(client, API_ROUTES.sqlExecute, keyed);
     expect(first.status, first.text).toBe(200);
-    const dry = await client.request('POST', '/v1/sql/execute', {
+    const dry = await call(client, API_ROUTES.sqlExecute, {
       key: ana.apiKey,
       headers: { 'x-workspace-id': ws },
       body: { sql: "DELETE FROM budget_lines WHERE category = 'salary'", dryRun: true },
@@ -251,20 +255,24 @@ describe('expense-server migrate-to', () => {
       headers: { 'x-workspace-id': ws },
       body: { sql: "DELETE FROM budget_lines WHERE category = 'salary'", confirmToken },
     };
-    const confirmed = await client.request('POST', '/v1/sql/execute', confirm);
+    const confirmed = await call(client, API_ROUTES.sqlExecute, confirm);
     expect(confirmed.status, confirmed.text).toBe(200);
 
-    const answers = async (call: typeof client.request) => {
+    const answers = async (send: typeof client.request) => {
+      const on = { request: send };
       const out: Record<string, Json> = {};
       for (const kind of REPORT_KINDS) {
-        const res = await call('GET', `/v1/reports/${kind}?from=${RANGE.from}&to=${RANGE.to}`, {
+        const res = await call(on, API_ROUTES.report, {
+          params: { kind },
+          query: { from: RANGE.from, to: RANGE.to },
           key: bo.apiKey,
           headers: { 'x-workspace-id': ws },
         });
         expect(res.status, res.text).toBe(200);
         out[kind] = res.body.data;
       }
-      const changes = await call('GET', '/v1/changes?limit=100', {
+      const changes = await call(on, API_ROUTES.changes, {
+        query: { limit: 100 },
         key: ana.apiKey,
         headers: { 'x-workspace-id': ws },
       });
@@ -275,14 +283,14 @@ describe('expense-server migrate-to', () => {
         ['ana cli', cliKey.body.data.apiKey],
         ['bo', bo.apiKey],
       ]) {
-        const me = await call('GET', '/v1/me', { key });
+        const me = await call(on, API_ROUTES.me, { key });
         expect(me.status, me.text).toBe(200);
         const { clock: _clock, connection, ...mine } = me.body.data; // the time of asking, of last use
         const { lastUsedAt: _used, ...connectionNow } = connection;
         out[`me ${who}`] = { ...mine, connection: connectionNow };
       }
       // (The OAuth client's key is written into the folder after these answers: counted apart.)
-      const keys: Json[] = (await call('GET', '/v1/keys', { key: ana.apiKey })).body.data.keys;
+      const keys: Json[] = (await call(on, API_ROUTES.keys, { key: ana.apiKey })).body.data.keys;
       out.keys = keys
         .filter((k) => k.kind !== 'oauth')
         .map((k) => `${k.connectionId} ${k.label} ${k.kind} ${k.revokedAt ?? 'live'}`);
@@ -364,40 +372,42 @@ describe('expense-server migrate-to', () => {
     const onPostgres = await serve({ databaseUrl: moved.url, mailOutbox: pgOutbox });
     const pgClient = { request: (m: string, p: string, o?: object) => request(onPostgres.origin, m, p, o) };
     expect(await answers(pgClient.request)).toEqual({ ...before, oauthKeys: 1 });
-    const revoked = await pgClient.request('GET', '/v1/me', { key: oldKey.body.data.apiKey });
+    const revoked = await call(pgClient, API_ROUTES.me, { key: oldKey.body.data.apiKey });
     expect(revoked.status).toBe(401);
-    const replay = await pgClient.request('POST', '/v1/sql/execute', keyed);
+    const replay = await call(pgClient, API_ROUTES.sqlExecute, keyed);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(first.text);
     // The token's commit is keyed by the token: used again, it replays the kept answer and deletes nothing more.
-    const reuse = await pgClient.request('POST', '/v1/sql/execute', confirm);
+    const reuse = await call(pgClient, API_ROUTES.sqlExecute, confirm);
     expect(reuse.headers.get('idempotent-replayed')).toBe('true');
     expect(reuse.text).toBe(confirmed.text);
-    const spent = await pgClient.request('POST', '/v1/sql/execute', {
+    const spent = await call(pgClient, API_ROUTES.sqlExecute, {
       ...confirm,
       headers: { ...confirm.headers, 'idempotency-key': 'another-key' },
     });
     expect([spent.status, spent.body.error?.code]).toEqual([409, 'confirmation_used']);
     // A migrated change reverts (its row images compare equal to the copied rows, to the microsecond).
-    const undo = await pgClient.request('POST', `/v1/changes/${later.changeId}/revert`, {
+    const undo = await call(pgClient, API_ROUTES.revertChange, {
+      params: { changeId: later.changeId },
       key: ana.apiKey,
       body: {},
     });
     expect(undo.status, undo.text).toBe(200);
-    const food = await pgClient.request('POST', '/v1/sql/query', {
+    const food = await call(pgClient, API_ROUTES.sqlQuery, {
       key: bo.apiKey,
       headers: { 'x-workspace-id': ws },
       body: { sql: "SELECT planned_value FROM budget_lines WHERE category = 'food'" },
     });
     expect(food.body.data.statements[0].rows).toEqual([{ planned_value: '400' }]);
-    const history = await pgClient.request('GET', '/v1/changes?limit=1', {
+    const history = await call(pgClient, API_ROUTES.changes, {
+      query: { limit: 1 },
       key: ana.apiKey,
       headers: { 'x-workspace-id': ws },
     });
     expect(history.body.data.changes[0].changeId).toBe(undo.body.data.changeId);
     // The pending invitation waits for carol on the new server.
     const carol = await signIn(pgClient, pgOutbox, 'carol@example.test');
-    const invitations = await pgClient.request('GET', '/v1/invitations', { key: carol.apiKey });
+    const invitations = await call(pgClient, API_ROUTES.invitations, { key: carol.apiKey });
     expect(invitations.body.data.invitations.map((i: Json) => i.workspaceId)).toEqual([ws]);
     await onPostgres.app.close();
   });

@@ -2,6 +2,8 @@
 // good, and nothing of them is left: every table of the database, read from the catalog (not a hand list), is
 // searched for the user's id and e-mail and the workspace's id afterwards; on both engines. A workspace whose row
 // a user's write holds is refused at once with a coded retryable answer (PostgreSQL), never waited for.
+import { call, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -34,7 +36,7 @@ async function traces(live: Live, needles: string[]): Promise<string[]> {
 }
 
 const sql = (live: Live, user: TestUser, workspaceId: string, text: string) =>
-  live.request('POST', '/v1/sql/execute', {
+  call(live, API_ROUTES.sqlExecute, {
     key: user.apiKey,
     headers: { 'x-workspace-id': workspaceId },
     body: { sql: text },
@@ -64,15 +66,24 @@ describe.each(ENGINES)('deleting on $name', (engine) => {
         )
       ).status,
     ).toBe(200);
-    await live.request('POST', `/v1/workspaces/${ws}/members`, {
+    await call(live, API_ROUTES.addMember, {
+      params: { workspaceId: ws },
       key: ana.apiKey,
       body: { email: bo.email },
     });
-    await live.request('POST', `/v1/invitations/${ws}/accept`, { key: bo.apiKey });
-    await live.request('POST', `/v1/workspaces/${ws}/select`, { key: bo.apiKey });
+    await call(live, API_ROUTES.acceptInvitation, { params: { workspaceId: ws }, key: bo.apiKey });
+    await call(live, API_ROUTES.selectWorkspace, { params: { workspaceId: ws }, key: bo.apiKey });
 
+    // Sent as given, outside the route's body schema (call takes only bodies the schema allows).
     const del = (key: string, confirmName: unknown) =>
-      live.request('DELETE', `/v1/workspaces/${ws}`, { key, body: { confirmName } });
+      live.request(
+        API_ROUTES.deleteWorkspace.method,
+        routePath(API_ROUTES.deleteWorkspace, { workspaceId: ws }),
+        {
+          key,
+          body: { confirmName },
+        },
+      );
     const wrong = await del(ana.apiKey, 'holiday');
     expect([wrong.status, wrong.body.error.code]).toEqual([400, 'confirmation_mismatch']);
     expect(wrong.body.error.hint).toMatch(/confirmName/);
@@ -85,7 +96,7 @@ describe.each(ENGINES)('deleting on $name', (engine) => {
     const again = await del(ana.apiKey, 'Holiday');
     expect([again.status, again.body.error.code]).toEqual([404, 'workspace_not_found']);
     // The member's key still works, without the workspace.
-    const list = await live.request('GET', '/v1/workspaces', { key: bo.apiKey });
+    const list = await call(live, API_ROUTES.workspaces, { key: bo.apiKey });
     expect(list.body.data.workspaces).toEqual([]);
   });
 
@@ -108,11 +119,13 @@ describe.each(ENGINES)('deleting on $name', (engine) => {
       (await sql(live, gone, theirs, "INSERT INTO account_metadata (account_id) VALUES ('card')")).status,
     ).toBe(200);
     const other = await addWorkspace(live.db, second.userId, 'Other');
-    await live.request('POST', `/v1/workspaces/${other}/members`, {
+    await call(live, API_ROUTES.addMember, {
+      params: { workspaceId: other },
       key: second.apiKey,
       body: { email: gone.email },
     });
-    await live.request('POST', `/v1/workspaces/${own}/members`, {
+    await call(live, API_ROUTES.addMember, {
+      params: { workspaceId: own },
       key: gone.apiKey,
       body: { email: 'friend@example.test' },
     });
@@ -128,7 +141,7 @@ describe.each(ENGINES)('deleting on $name', (engine) => {
     );
 
     const del = (confirmEmail: string) =>
-      live.request('DELETE', '/v1/me', { key: gone.apiKey, body: { confirmEmail } });
+      call(live, API_ROUTES.deleteAccount, { key: gone.apiKey, body: { confirmEmail } });
     const wrong = await del(second.email);
     expect([wrong.status, wrong.body.error.code]).toEqual([400, 'confirmation_mismatch']);
     expect((await traces(live, [gone.userId, gone.email, own])).length).toBeGreaterThan(8);
@@ -136,10 +149,10 @@ describe.each(ENGINES)('deleting on $name', (engine) => {
     expect(done.status, done.text).toBe(204);
 
     expect(await traces(live, [gone.userId, gone.email, own])).toEqual([]);
-    const after = await live.request('GET', '/v1/me', { key: gone.apiKey });
+    const after = await call(live, API_ROUTES.me, { key: gone.apiKey });
     expect(after.status).toBe(401);
     // The workspace with another owner stays, with its data and history (the author now unknown).
-    const kept = await live.request('POST', '/v1/sql/query', {
+    const kept = await call(live, API_ROUTES.sqlQuery, {
       key: second.apiKey,
       headers: { 'x-workspace-id': shared },
       body: { sql: 'SELECT account_id FROM account_metadata' },
@@ -160,7 +173,8 @@ describe.each(ENGINES)('deleting on $name', (engine) => {
           [ws],
         );
         const started = Date.now();
-        const res = await live.request('DELETE', `/v1/workspaces/${ws}`, {
+        const res = await call(live, API_ROUTES.deleteWorkspace, {
+          params: { workspaceId: ws },
           key: bo.apiKey,
           body: { confirmName: 'Busy' },
         });
@@ -172,7 +186,8 @@ describe.each(ENGINES)('deleting on $name', (engine) => {
         ]);
         expect(res.headers.get('retry-after')).toBe('1');
         await client.query('ROLLBACK');
-        const done = await live.request('DELETE', `/v1/workspaces/${ws}`, {
+        const done = await call(live, API_ROUTES.deleteWorkspace, {
+          params: { workspaceId: ws },
           key: bo.apiKey,
           body: { confirmName: 'Busy' },
         });

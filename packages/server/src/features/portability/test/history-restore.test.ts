@@ -4,6 +4,8 @@
 // original collides with nothing; a restored change reverts like the original, and the restore's change still
 // empties what the restore added. Small (60 entries): the 10,000-entry round trip is round-trip.test.ts.
 
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -43,24 +45,25 @@ describe.each(ENGINES)('restore replays the history on $name', (engine) => {
 
   const as = (workspaceId: string) => ({ key: owner.apiKey, headers: { 'x-workspace-id': workspaceId } });
   const history = async (workspaceId: string): Promise<Change[]> => {
-    const res = await live.request('GET', '/v1/changes?limit=100', as(workspaceId));
+    const res = await call(live, API_ROUTES.changes, { query: { limit: 100 }, ...as(workspaceId) });
     expect(res.status, res.text).toBe(200);
     return res.body.data.changes;
   };
   const detail = async (workspaceId: string, changeId: string): Promise<Row[]> => {
-    const res = await live.request('GET', `/v1/changes/${changeId}`, as(workspaceId));
+    const res = await call(live, API_ROUTES.change, { params: { changeId }, ...as(workspaceId) });
     expect(res.status, res.text).toBe(200);
     return res.body.data.rows;
   };
   const sql = async (workspaceId: string, text: string) => {
-    const res = await live.request('POST', '/v1/sql/execute', { ...as(workspaceId), body: { sql: text } });
+    const res = await call(live, API_ROUTES.sqlExecute, { ...as(workspaceId), body: { sql: text } });
     expect(res.status, res.text).toBe(200);
   };
   const newWorkspace = async (name: string): Promise<string> =>
-    (await live.request('POST', '/v1/workspaces', { key: owner.apiKey, body: { name } })).body.data.workspace
+    (await call(live, API_ROUTES.createWorkspace, { key: owner.apiKey, body: { name } })).body.data.workspace
       .workspaceId;
   const restore = (workspaceId: string, body = document) =>
-    live.request('POST', `/v1/workspaces/${workspaceId}/restore`, {
+    call(live, API_ROUTES.restoreWorkspace, {
+      params: { workspaceId },
       key: owner.apiKey,
       rawBody: body,
       headers: { 'content-type': 'application/json' },
@@ -81,7 +84,8 @@ describe.each(ENGINES)('restore replays the history on $name', (engine) => {
     // A delete and its revert: the restored revert must name the restored delete.
     await sql(source, "DELETE FROM ledger_entries WHERE account_id = 'cash'");
     const [deleted] = await history(source);
-    const reverted = await live.request('POST', `/v1/changes/${deleted!.changeId}/revert`, {
+    const reverted = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: deleted!.changeId },
       ...as(source),
       body: {},
     });
@@ -94,7 +98,10 @@ describe.each(ENGINES)('restore replays the history on $name', (engine) => {
     );
     original = await history(source);
     expect(original).toHaveLength(8);
-    const res = await live.request('GET', `/v1/workspaces/${source}/export`, { key: owner.apiKey });
+    const res = await call(live, API_ROUTES.exportWorkspace, {
+      params: { workspaceId: source },
+      key: owner.apiKey,
+    });
     expect(res.status).toBe(200);
     document = res.text;
   }, 120_000);
@@ -186,7 +193,8 @@ describe.each(ENGINES)('restore replays the history on $name', (engine) => {
     expect([cash!.before!.amount, cash!.after!.amount]).toEqual(['-12.345678', '-12.50']);
 
     // A restored change reverts like the original: the rows as they were before it.
-    const revert = await live.request('POST', `/v1/changes/${restored[1]!.changeId}/revert`, {
+    const revert = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: restored[1]!.changeId },
       ...as(target),
       body: {},
     });
@@ -198,7 +206,8 @@ describe.each(ENGINES)('restore replays the history on $name', (engine) => {
     expect(rows).toEqual([{ amount: '-12.345678' }]);
     // A change whose rows were changed since answers change_conflict, as for any.
     await sql(target, "UPDATE ledger_entries SET note = 'later' WHERE account_id = 'cash'");
-    const stale = await live.request('POST', `/v1/changes/${restored[revertAt]!.changeId}/revert`, {
+    const stale = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: restored[revertAt]!.changeId },
       ...as(target),
       body: {},
     });
@@ -233,7 +242,8 @@ describe.each(ENGINES)('restore replays the history on $name', (engine) => {
 
     // Its short id, as the history lists it, names the restore for a revert.
     expect(second[0]).toMatchObject({ changeId: res.body.data.changeId, shortId: res.body.data.shortId });
-    const undo = await live.request('POST', `/v1/changes/${res.body.data.shortId}/revert`, {
+    const undo = await call(live, API_ROUTES.revertChange, {
+      params: { changeId: res.body.data.shortId },
       ...as(target),
       body: {},
     });

@@ -1,7 +1,8 @@
 // An export or a restore takes one of the caller's in-flight places before it reads anything (issue 40, reviewed
 // under issue 35's attack model): a key cannot run restores of hundreds of MiB, or exports, without bound.
 import { request as httpRequest } from 'node:http';
-import { PGLITE } from '@expense/test-kit';
+import { call, PGLITE, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, createUser, type Live, startLive, type TestUser } from '../../sql/test/setup.js';
 import { MAX_RESTORES } from '../place.js';
@@ -29,7 +30,8 @@ describe('export and restore hold an in-flight place', () => {
     });
     partial.on('error', () => {});
     partial.write('{"format":"expense-export",');
-    const exportOf = () => live.request('GET', `/v1/workspaces/${workspaceId}/export`, { key: user.apiKey });
+    const exportOf = () =>
+      call(live, API_ROUTES.exportWorkspace, { params: { workspaceId }, key: user.apiKey });
     await expect
       .poll(async () => (await exportOf()).body?.error?.code, { timeout: 10_000, interval: 100 })
       .toBe('too_many_concurrent_requests');
@@ -57,11 +59,16 @@ describe('export and restore hold an in-flight place', () => {
       req.write('{"format":"expense-export",');
       return req;
     };
+    // Sent as given, outside the route's body schema (call takes only bodies the schema allows).
     const restoreOf = (i: number) =>
-      live.request('POST', `/v1/workspaces/${users[i]!.workspaceId}/restore`, {
-        key: users[i]!.user.apiKey,
-        body: { format: 'not an export' },
-      });
+      live.request(
+        API_ROUTES.restoreWorkspace.method,
+        routePath(API_ROUTES.restoreWorkspace, { workspaceId: users[i]!.workspaceId }),
+        {
+          key: users[i]!.user.apiKey,
+          body: { format: 'not an export' },
+        },
+      );
     // Each of the first users holds a body still arriving, on a place of the server's.
     const held = users.slice(0, MAX_RESTORES).map((u) => partial(u.user.apiKey, u.workspaceId));
     const last = MAX_RESTORES;

@@ -6,6 +6,8 @@
 // 45 s an engine on a quiet machine (PGlite: seeding 12 s, the restore and its 4 x 19 x 2 reports, then a replace, 27 s), so
 // the full 10,000 run in both suites; the timeouts leave room for a loaded CI.
 
+import { call } from '@expense/test-kit';
+import { API_ROUTES, type QueryValues } from '@expense/wire';
 import { REPORT_KINDS } from '@expense/wire/reports';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,15 +37,20 @@ describe.each(ENGINES)('export and restore on $name', (engine) => {
   }, 180_000);
   afterAll(async () => live?.close());
 
-  const restore = (workspaceId: string, body: string, query = '') =>
-    live.request('POST', `/v1/workspaces/${workspaceId}/restore${query}`, {
+  const restore = (workspaceId: string, body: string, query: QueryValues = {}) =>
+    call(live, API_ROUTES.restoreWorkspace, {
+      params: { workspaceId },
+      query,
       key: owner.apiKey,
       rawBody: body,
       headers: { 'content-type': 'application/json' },
     });
 
   it('exports one versioned document with every relation and the history', async () => {
-    const res = await live.request('GET', `/v1/workspaces/${source}/export`, { key: owner.apiKey });
+    const res = await call(live, API_ROUTES.exportWorkspace, {
+      params: { workspaceId: source },
+      key: owner.apiKey,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect(res.headers.get('content-disposition')).toMatch(
@@ -81,7 +88,7 @@ describe.each(ENGINES)('export and restore on $name', (engine) => {
     timeout: 180_000,
   }, async () => {
     const target = (
-      await live.request('POST', '/v1/workspaces', { key: owner.apiKey, body: { name: 'Copy' } })
+      await call(live, API_ROUTES.createWorkspace, { key: owner.apiKey, body: { name: 'Copy' } })
     ).body.data.workspace.workspaceId as string;
     const res = await restore(target, document);
     expect(res.status, res.text).toBe(200);
@@ -98,7 +105,7 @@ describe.each(ENGINES)('export and restore on $name', (engine) => {
       // The original still holds its ids on this server: every row gets a new one.
       newIds: ENTRIES + 121 + 54,
     });
-    const changes = await live.request('GET', '/v1/changes', {
+    const changes = await call(live, API_ROUTES.changes, {
       key: owner.apiKey,
       headers: { 'x-workspace-id': target },
     });
@@ -124,7 +131,7 @@ describe.each(ENGINES)('export and restore on $name', (engine) => {
     // Not empty now: refused unless replace, which gives the same answers again.
     const again = await restore(target, document);
     expect([again.status, again.body.error.code]).toEqual([409, 'workspace_not_empty']);
-    const replaced = await restore(target, document, '?replace=true');
+    const replaced = await restore(target, document, { replace: true });
     expect(replaced.status, replaced.text).toBe(200);
     expect(replaced.body.data.replaced).toBe(true);
     // (Over the whole range only: the months were compared above.)
@@ -155,7 +162,10 @@ describe.each(ENGINES)('export and restore on $name', (engine) => {
     );
     expect(rows[0]!.n).toBe(0);
     const stranger = await createUser(live.db);
-    const byStranger = await live.request('GET', `/v1/workspaces/${source}/export`, { key: stranger.apiKey });
+    const byStranger = await call(live, API_ROUTES.exportWorkspace, {
+      params: { workspaceId: source },
+      key: stranger.apiKey,
+    });
     expect([byStranger.status, byStranger.body.error.code]).toEqual([404, 'workspace_not_found']);
   });
 

@@ -1,6 +1,8 @@
 // A generated workspace for the portability suites: thousands of ledger entries spread over 18 months in two
 // currencies (income, spending, balanced transfers, text a spreadsheet would run), budget lines, account metadata,
 // settings, and a change history written through the SQL API.
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { REPORT_KINDS } from '@expense/wire/reports';
 import { expect } from 'vitest';
 import type { Live, TestUser } from '../../sql/test/setup.js';
@@ -54,7 +56,7 @@ export async function seedWorkspace(
     [workspaceId],
   );
   const sql = async (text: string) => {
-    const res = await live.request('POST', '/v1/sql/execute', {
+    const res = await call(live, API_ROUTES.sqlExecute, {
       key: user.apiKey,
       headers: { 'x-workspace-id': workspaceId },
       body: { sql: text },
@@ -88,7 +90,9 @@ export async function reports(
   const out: Record<string, unknown> = {};
   for (const kind of REPORT_KINDS) {
     for (const { from, to } of ranges) {
-      const res = await live.request('GET', `/v1/reports/${kind}?from=${from}&to=${to}`, {
+      const res = await call(live, API_ROUTES.report, {
+        params: { kind },
+        query: { from, to },
         key,
         headers: { 'x-workspace-id': workspaceId },
       });

@@ -1,5 +1,7 @@
 // Issue 35, item 6: every report kind takes days PostgreSQL holds, in order, over at most 36 months, and is
 // refused with invalid_request and the next step before any SQL runs (GET /v1/reports and the MCP report tool).
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { REPORT_KINDS } from '@expense/wire/reports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorOf, httpClient } from '../../mcp/test/helpers.js';
@@ -25,7 +27,7 @@ describe.each(ENGINES.slice(0, 1))('report bounds ($name)', (engine) => {
   afterAll(async () => live?.close());
 
   const report = (kind: string, query: string, headers: Record<string, string> = {}) =>
-    live.request('GET', `/v1/reports/${kind}?${query}`, { key: user.apiKey, headers });
+    live.request('GET', `${routePath(API_ROUTES.report, { kind })}?${query}`, { key: user.apiKey, headers });
 
   it.each(REPORT_KINDS)('%s: refuses each bad range with invalid_request and the next step', async (kind) => {
     for (const [name, query] of Object.entries(REFUSED)) {

@@ -4,6 +4,8 @@
 // rate a currency used (693 days old here), which the reporting currency's own identity rows cannot hide. On PGlite
 // and PostgreSQL.
 import { guide } from '@expense/mcp/guide';
+import { call, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live, startWithWorkspace, type TestUser } from '../../sql/test/setup.js';
 
@@ -24,12 +26,14 @@ describe.each(ENGINES)('converted money in reports and recipes on $name', (engin
       headers: { 'x-workspace-id': workspaceId },
     });
   const rows = async (sql: string) => {
-    const res = await post('/v1/sql/query', sql);
+    const res = await post(routePath(API_ROUTES.sqlQuery), sql);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data.statements[0].rows as Record<string, unknown>[];
   };
   const report = async (kind: string) => {
-    const res = await live.request('GET', `/v1/reports/${kind}?from=2027-03-01&to=2027-03-31`, {
+    const res = await call(live, API_ROUTES.report, {
+      params: { kind },
+      query: { from: '2027-03-01', to: '2027-03-31' },
       key: user.apiKey,
       headers: { 'x-workspace-id': workspaceId },
     });
@@ -48,7 +52,7 @@ describe.each(ENGINES)('converted money in reports and recipes on $name', (engin
               ('EUR', 'EUR', DATE '2027-03-06', 1, DATE '2027-03-06')`,
     );
     const seeded = await post(
-      '/v1/sql',
+      routePath(API_ROUTES.sqlScript),
       `UPDATE workspace_settings SET reporting_currency = 'EUR';
        INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES
        (TIMESTAMPTZ '2027-02-15 12:00:00+00', 'card', -100, 'USD', 'spend', 'travel'),

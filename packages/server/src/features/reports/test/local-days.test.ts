@@ -5,7 +5,8 @@
 // FX recipes count 2026-11-30T23:30Z as December in Berlin. On PGlite, PostgreSQL and through PgBouncer.
 
 import { guide } from '@expense/mcp/guide';
-import { pooledEngines } from '@expense/test-kit';
+import { pooledEngines, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, ENGINES, type Live, startWithWorkspace, type TestUser } from '../../sql/test/setup.js';
 
@@ -24,7 +25,7 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
         headers: { 'x-workspace-id': workspace },
       });
     const report = async (workspace: string, kind: string, query: string) => {
-      const res = await live.request('GET', `/v1/reports/${kind}?${query}`, {
+      const res = await live.request('GET', `${routePath(API_ROUTES.report, { kind })}?${query}`, {
         key: user.apiKey,
         headers: { 'x-workspace-id': workspace },
       });
@@ -32,7 +33,7 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
       return res.body.data;
     };
     const rows = async (workspace: string, sql: string) => {
-      const res = await post(workspace, '/v1/sql/query', sql);
+      const res = await post(workspace, routePath(API_ROUTES.sqlQuery), sql);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.data.statements[0].rows as Record<string, unknown>[];
     };
@@ -53,7 +54,7 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
       );
       const setBerlin = await post(
         berlin,
-        '/v1/sql',
+        routePath(API_ROUTES.sqlScript),
         `UPDATE workspace_settings SET reporting_currency = 'EUR', timezone = 'Europe/Berlin';
          INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES
          ${spend('2026-03-31 21:30:00+00', '-1', 'EUR', 'march')},
@@ -70,7 +71,7 @@ describe.each([...ENGINES, ...pooledEngines('the local-day report tests through 
       expect(setBerlin.status, JSON.stringify(setBerlin.body)).toBe(200);
       const setNewYork = await post(
         newYork,
-        '/v1/sql',
+        routePath(API_ROUTES.sqlScript),
         `UPDATE workspace_settings SET reporting_currency = 'USD', timezone = 'America/New_York';
          INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES
          ${spend('2026-03-08 06:30:00+00', '-1', 'USD', 'a')},

@@ -1,6 +1,7 @@
 // PATCH /v1/workspaces/{workspaceId} {name}: owners rename; members, strangers, bad names and read-only keys change
 // nothing.
-import { type Client, removeDir, signIn, tempDir } from '@expense/test-kit';
+import { type Client, call, removeDir, routePath, signIn, tempDir } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -27,13 +28,17 @@ describe('renaming a workspace (PGlite)', () => {
     owner = o.apiKey;
     ownerId = o.user.userId;
     member = (await signIn(client, outbox, 'member@example.com')).apiKey;
-    const ws = await client.request('POST', '/v1/workspaces', { key: owner, body: { name: 'Household' } });
+    const ws = await call(client, API_ROUTES.createWorkspace, { key: owner, body: { name: 'Household' } });
     workspaceId = ws.body.data.workspace.workspaceId;
-    await client.request('POST', `/v1/workspaces/${workspaceId}/members`, {
+    await call(client, API_ROUTES.addMember, {
+      params: { workspaceId },
       key: owner,
       body: { email: 'member@example.com' },
     });
-    const accepted = await client.request('POST', `/v1/invitations/${workspaceId}/accept`, { key: member });
+    const accepted = await call(client, API_ROUTES.acceptInvitation, {
+      params: { workspaceId },
+      key: member,
+    });
     expect(accepted.status).toBe(200);
   });
   afterAll(async () => {
@@ -43,13 +48,21 @@ describe('renaming a workspace (PGlite)', () => {
   });
 
   const nameOf = async () => {
-    const list = await client.request('GET', '/v1/workspaces', { key: owner });
+    const list = await call(client, API_ROUTES.workspaces, { key: owner });
     return (list.body.data.workspaces as { workspaceId: string; name: string }[]).find(
       (w) => w.workspaceId === workspaceId,
     )?.name;
   };
+  // Sent as given, outside the route's body schema (call takes only bodies the schema allows).
   const rename = (key: string, name: unknown, id = workspaceId) =>
-    client.request('PATCH', `/v1/workspaces/${id}`, { key, body: { name } });
+    client.request(
+      API_ROUTES.renameWorkspace.method,
+      routePath(API_ROUTES.renameWorkspace, { workspaceId: id }),
+      {
+        key,
+        body: { name },
+      },
+    );
 
   it('lets an owner rename it', async () => {
     const res = await rename(owner, 'Our household');

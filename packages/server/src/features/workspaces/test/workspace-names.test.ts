@@ -1,6 +1,8 @@
 // Issue 41, item 4: a person's workspace names are unique, ignoring case, so that `expense use Home` names one:
 // creating or renaming to a name one of their workspaces has is 409 workspace_name_taken, also when creations race;
 // another person may use the same name.
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, ENGINES, type Live, startLive, type TestUser } from '../../sql/test/setup.js';
 
@@ -15,12 +17,12 @@ describe.each(ENGINES)('workspace names per person on $name', (engine) => {
   afterAll(async () => live?.close());
 
   const create = (name: string, key = user.apiKey) =>
-    live.request('POST', '/v1/workspaces', { key, body: { name } });
+    call(live, API_ROUTES.createWorkspace, { key, body: { name } });
   const rename = (id: string, name: string) =>
-    live.request('PATCH', `/v1/workspaces/${id}`, { key: user.apiKey, body: { name } });
+    call(live, API_ROUTES.renameWorkspace, { params: { workspaceId: id }, key: user.apiKey, body: { name } });
   const names = async () =>
     (
-      (await live.request('GET', '/v1/workspaces', { key: user.apiKey })).body.data.workspaces as {
+      (await call(live, API_ROUTES.workspaces, { key: user.apiKey })).body.data.workspaces as {
         name: string;
       }[]
     )

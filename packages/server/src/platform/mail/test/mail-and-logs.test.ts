@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -60,8 +62,8 @@ describe('sign-in mail over real SMTP, and logs without secrets', () => {
       });
       const key = verified.body.data.apiKey as string;
       expect(key).toMatch(/^exp_live_/);
-      await c.request('GET', '/v1/me', { key });
-      await c.request('GET', '/v1/workspaces', { key: `${key}x` });
+      await call(c, API_ROUTES.me, { key });
+      await call(c, API_ROUTES.workspaces, { key: `${key}x` });
 
       expect(logs.lines.length).toBeGreaterThan(4);
       expect(logs.text).toContain('incoming request');
