@@ -4,9 +4,12 @@
 //
 //   node --conditions=@expense/source --import tsx bench/cold-start.ts [--runs 5] [--profile]
 // --profile writes CPU profiles of each thread (main and the database worker) to bench-results/cold-start-prof/.
+
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
+import { apiPath } from './lib/http.js';
 import { RESULTS_DIR } from './lib/paths.js';
 import { arg, log } from './lib/results.js';
 import { startServerProcess } from './lib/server-process.js';
@@ -16,7 +19,7 @@ const PROFILE = process.argv.includes('--profile');
 
 async function healthy(origin: string): Promise<void> {
   for (;;) {
-    const response = await fetch(`${origin}/v1/healthz`).catch(() => undefined);
+    const response = await fetch(`${origin}${apiPath(ROUTE_PATHS.health)}`).catch(() => undefined);
     if (response?.status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -6,10 +6,11 @@
 // Run in packages/server: node --conditions=@expense/source --import tsx bench/event-loop.ts [--seconds 8]
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import type { FastifyInstance } from 'fastify';
 import { createServer } from '../src/index.js';
 import { openDatabase } from '../src/platform/storage/index.js';
-import { call } from './lib/http.js';
+import { callRoute } from './lib/http.js';
 import { openForSeeding, seed } from './lib/seed.js';
 
 const argv = process.argv.slice(2);
@@ -42,7 +43,7 @@ async function bystander(origin: string, key: string, durationMs: number): Promi
   const end = performance.now() + durationMs;
   while (performance.now() < end) {
     const started = performance.now();
-    const res = await call(origin, 'GET', '/v1/me', { key });
+    const res = await callRoute(origin, ROUTE_PATHS.me, { key });
     if (res.status !== 200) throw new Error(`GET /v1/me answered ${res.status}`);
     latencies.push(performance.now() - started);
     await sleep(50);
@@ -58,8 +59,12 @@ async function measure(
 ): Promise<Figures> {
   const [attacker, bystanderKey] = keys;
   // Warm up: the bystander's key is verified once, the pool's thread started.
-  await call(origin, 'GET', '/v1/me', { key: bystanderKey });
-  await call(origin, 'POST', '/v1/sql/query', { key: attacker, body: { sql: longText }, timeoutMs: 120_000 });
+  await callRoute(origin, ROUTE_PATHS.me, { key: bystanderKey });
+  await callRoute(origin, ROUTE_PATHS.sqlQuery, {
+    key: attacker,
+    body: { sql: longText },
+    timeoutMs: 120_000,
+  });
   const idle = await bystander(origin, bystanderKey, 3_000);
 
   const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -71,7 +76,7 @@ async function measure(
     for (let next = performance.now(); next < stop; next += 100) {
       await sleep(Math.max(0, next - performance.now()));
       sends.push(
-        call(origin, 'POST', '/v1/sql/query', {
+        callRoute(origin, ROUTE_PATHS.sqlQuery, {
           key: attacker,
           body: { sql: longText },
           timeoutMs: 120_000,

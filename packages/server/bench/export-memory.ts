@@ -25,8 +25,9 @@ import { type IncomingMessage, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createInflateRaw } from 'node:zlib';
 import { freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import pg from 'pg';
-import { call } from './lib/http.js';
+import { apiPath, callRoute } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { arg, log, writeResult } from './lib/results.js';
 import { round } from './lib/rss.js';
@@ -524,13 +525,13 @@ try {
       "UPDATE budget_lines SET note = 'reviewed' WHERE budget_month >= DATE '2025-07-01'",
       "INSERT INTO account_metadata (account_id, display_name, account_type, liquidity) VALUES ('cash', 'Cash', 'cash', 'high')",
     ]) {
-      const res = await call(server.origin, 'POST', '/v1/sql/execute', { key: key!.apiKey, body: { sql } });
+      const res = await callRoute(server.origin, ROUTE_PATHS.sqlExecute, { key: key!.apiKey, body: { sql } });
       if (res.status !== 200) throw new Error(`history write: ${res.status} ${res.text.slice(0, 400)}`);
     }
     expected = await databaseCounts(client, workspaceId);
     await closeClient();
     log(`expected rows: ${JSON.stringify(expected)}`);
-    const path = `/v1/workspaces/${workspaceId}/export`;
+    const path = apiPath(ROUTE_PATHS.exportWorkspace, { workspaceId });
 
     /** Waits a second for the baseline, then runs the read with the sampler's window around it. */
     const measure = async (
@@ -623,7 +624,7 @@ try {
         }
         res.destroy();
         // The server gives the place back and answers the next request.
-        const after = await call(server.origin, 'GET', '/v1/me', { key: key!.apiKey });
+        const after = await callRoute(server.origin, ROUTE_PATHS.me, { key: key!.apiKey });
         const problems = after.status === 200 ? [] : [`GET /v1/me after the dropped export: ${after.status}`];
         return { bytes, rows: {}, problems };
       }),

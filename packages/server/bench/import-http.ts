@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgres } from '@expense/test-kit';
-import { call } from './lib/http.js';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
+import { callRoute } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { arg, log, writeResult } from './lib/results.js';
 import { openForSeeding, type SeededKey, seed } from './lib/seed.js';
@@ -49,18 +50,19 @@ interface Target {
 
 /** One round on one server: a fresh workspace, the dry run, then the commit; `timed` false for the warm-up. */
 async function round(t: Target, file: Buffer, rows: number, timed: boolean) {
-  const ws = await call(t.server.origin, 'POST', '/v1/workspaces', {
+  const ws = await callRoute(t.server.origin, ROUTE_PATHS.createWorkspace, {
     key: t.key.apiKey,
     body: { name: `import bench ${Math.random().toString(36).slice(2, 10)}` },
   });
   const workspaceId = ws.body?.data?.workspace?.workspaceId as string;
   if (!workspaceId) throw new Error(`no workspace: ${JSON.stringify(ws.body)}`);
   for (const [times, query] of [
-    [t.dry, '?account=checking&dryRun=true'],
-    [t.commit, '?account=checking'],
+    [t.dry, { account: 'checking', dryRun: true }],
+    [t.commit, { account: 'checking' }],
   ] as const) {
     const started = performance.now();
-    const res = await call(t.server.origin, 'POST', `/v1/imports${query}`, {
+    const res = await callRoute(t.server.origin, ROUTE_PATHS.importFile, {
+      query,
       key: t.key.apiKey,
       rawBody: file,
       headers: { 'content-type': 'text/csv', 'x-workspace-id': workspaceId },

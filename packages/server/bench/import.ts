@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgres } from '@expense/test-kit';
-import { call } from './lib/http.js';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
+import { callRoute } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { CLI_BIN_DIST } from './lib/paths.js';
 import { arg, log, writeResult } from './lib/results.js';
@@ -77,7 +78,7 @@ async function importRun(
     const memory = rss.stop();
     if (result.code !== 0)
       throw new Error(`expense import failed (${result.code}): ${result.stderr.slice(-2000)}`);
-    const count = await call(server.origin, 'POST', '/v1/sql/query', {
+    const count = await callRoute(server.origin, ROUTE_PATHS.sqlQuery, {
       key: key.apiKey,
       body: { sql: "SELECT count(*) AS n FROM ledger_entries WHERE account_id = 'checking'" },
     });

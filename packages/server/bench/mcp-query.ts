@@ -19,8 +19,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import { createServer } from '../src/index.js';
 import type { Database } from '../src/platform/storage/index.js';
+import { apiPath } from './lib/http.js';
 import { arg, log } from './lib/results.js';
 import { openForSeeding, seed } from './lib/seed.js';
 
@@ -63,7 +65,7 @@ async function measure(engine: string, db: Database): Promise<{ wall: string; cp
   const auth = { authorization: `ApiKey ${key!.apiKey}` };
   try {
     const http = async () => {
-      const res = await fetch(`${origin}/v1/sql/query`, {
+      const res = await fetch(`${origin}${apiPath(ROUTE_PATHS.sqlQuery)}`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ sql: SQL }),

@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminQuery, freshPostgres } from '@expense/test-kit';
-import { call } from './lib/http.js';
+import { ROUTE_PATHS, type RoutePath } from '@expense/wire/route-paths';
+import { apiPath, callRoute } from './lib/http.js';
 import { arg } from './lib/results.js';
 import { openForSeeding, seed } from './lib/seed.js';
 import { startServerProcess } from './lib/server-process.js';
@@ -27,27 +28,28 @@ try {
   await s.close();
   const server = await startServerProcess({ env: { DATABASE_URL: db.url, EXPENSE_RATE_PER_SECOND: '1000' } });
   try {
-    const requests: [string, string, string][] = [
-      ['/v1/sql/query', QUERY_SQL, ''],
+    const requests: [RoutePath, string, string][] = [
+      [ROUTE_PATHS.sqlQuery, QUERY_SQL, ''],
       [
-        '/v1/sql/execute',
+        ROUTE_PATHS.sqlExecute,
         "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind) VALUES (TIMESTAMPTZ '2026-01-01T00:00:00Z', 'rt', -1, 'USD', 'spend')",
         '',
       ],
     ];
-    for (const [path, sql] of requests)
-      await call(server.origin, 'POST', path, { key: k!.apiKey, body: { sql } });
+    for (const [route, sql] of requests)
+      await callRoute(server.origin, route, { key: k!.apiKey, body: { sql } });
     await adminQuery(`ALTER DATABASE ${db.name} SET log_statement = 'all'`);
     // New sessions pick the setting up: end the pool's current ones.
     await adminQuery(
       'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
       [db.name],
     );
-    await call(server.origin, 'POST', '/v1/sql/query', { key: k!.apiKey, body: { sql: QUERY_SQL } });
-    for (const [path, sql] of requests) {
+    await callRoute(server.origin, ROUTE_PATHS.sqlQuery, { key: k!.apiKey, body: { sql: QUERY_SQL } });
+    for (const [route, sql] of requests) {
+      const path = apiPath(route);
       const file = logFile();
       const before = readFileSync(file, 'utf8').length;
-      const res = await call(server.origin, 'POST', path, { key: k!.apiKey, body: { sql } });
+      const res = await callRoute(server.origin, route, { key: k!.apiKey, body: { sql } });
       await new Promise((r) => setTimeout(r, 300));
       const lines = readFileSync(file, 'utf8')
         .slice(before)

@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { buildInsert, type LedgerRow } from '@expense/import';
 import { freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import pg from 'pg';
 import { changeConflicts, listChanges, revertRows } from '../src/features/changes/store.js';
 import { relationColumns } from '../src/features/portability/columns.js';
@@ -28,8 +29,8 @@ import {
 } from '../src/features/portability/reader.js';
 import { reportScript } from '../src/features/reports/sql.js';
 import type { Queryable } from '../src/platform/storage/database.js';
-import { contextSelect } from '../src/platform/storage/user-context.js';
-import { call, type HttpResponse } from './lib/http.js';
+import { contextSelect } from '../src/platform/storage/transactions.js';
+import { callRoute, type HttpResponse } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { type LoggedPlan, PlanRecorder, type Scan, scansOf } from './lib/plans.js';
 import { arg, log, writeResult } from './lib/results.js';
@@ -89,7 +90,7 @@ interface Read {
 }
 
 const sql = (text: string) => (side: Side) =>
-  call(side.server!.origin, 'POST', '/v1/sql/query', { key: side.key.apiKey, body: { sql: text } });
+  callRoute(side.server!.origin, ROUTE_PATHS.sqlQuery, { key: side.key.apiKey, body: { sql: text } });
 
 const READS: Read[] = [
   { name: 'small read (ORDER BY ts DESC LIMIT 20)', send: sql(SMALL_READ) },
@@ -103,26 +104,30 @@ const READS: Read[] = [
     ).map(([span, range]) => ({
       name: `report ${kind}, ${span}`,
       send: (side: Side) =>
-        call(side.server!.origin, 'GET', `/v1/reports/${kind}?from=${range.from}&to=${range.to}`, {
+        callRoute(side.server!.origin, ROUTE_PATHS.report, {
+          params: { kind },
+          query: { from: range.from, to: range.to },
           key: side.key.apiKey,
         }),
     })),
   ),
   {
     name: 'changes, first page',
-    send: (side) => call(side.server!.origin, 'GET', '/v1/changes', { key: side.key.apiKey }),
+    send: (side) => callRoute(side.server!.origin, ROUTE_PATHS.changes, { key: side.key.apiKey }),
   },
   {
     name: 'changes, a later page (201st newest on)',
     send: (side) =>
-      call(side.server!.origin, 'GET', `/v1/changes?before=${side.laterPageBefore}`, {
+      callRoute(side.server!.origin, ROUTE_PATHS.changes, {
+        query: { before: side.laterPageBefore },
         key: side.key.apiKey,
       }),
   },
   {
     name: 'export (GET /v1/workspaces/{id}/export)',
     send: (side) =>
-      call(side.server!.origin, 'GET', `/v1/workspaces/${side.key.workspaceIds[0]}/export`, {
+      callRoute(side.server!.origin, ROUTE_PATHS.exportWorkspace, {
+        params: { workspaceId: side.key.workspaceIds[0]! },
         key: side.key.apiKey,
         timeoutMs: 120_000,
       }),
@@ -156,7 +161,8 @@ function ok(res: HttpResponse, what: string, side: Side): HttpResponse {
 async function importAndRevert(side: Side, tag: string, times: Record<string, number[]>): Promise<void> {
   const origin = side.server!.origin;
   const imported = ok(
-    await call(origin, 'POST', '/v1/imports?account=checking', {
+    await callRoute(origin, ROUTE_PATHS.importFile, {
+      query: { account: 'checking' },
       key: side.key.apiKey,
       rawBody: bankFile(tag),
       headers: { 'content-type': 'text/csv' },
@@ -168,7 +174,7 @@ async function importAndRevert(side: Side, tag: string, times: Record<string, nu
   times[IMPORT]!.push(imported.ms);
   const changeId = imported.body?.data?.changeId as string;
   const change = ok(
-    await call(origin, 'GET', `/v1/changes/${changeId}`, { key: side.key.apiKey }),
+    await callRoute(origin, ROUTE_PATHS.change, { params: { changeId }, key: side.key.apiKey }),
     'change',
     side,
   );
@@ -177,7 +183,11 @@ async function importAndRevert(side: Side, tag: string, times: Record<string, nu
   );
   for (const id of members.reverse()) {
     const reverted = ok(
-      await call(origin, 'POST', `/v1/changes/${id}/revert`, { key: side.key.apiKey, body: {} }),
+      await callRoute(origin, ROUTE_PATHS.revertChange, {
+        params: { changeId: id },
+        key: side.key.apiKey,
+        body: {},
+      }),
       'revert',
       side,
     );

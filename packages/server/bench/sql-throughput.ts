@@ -21,10 +21,11 @@ import {
   pgbouncerBinary,
   startPgBouncer,
 } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import autocannon, { type Result } from 'autocannon';
 import { type CpuPerRequest, cpuMeter } from './lib/cpu.js';
 import { summarizeProfiles } from './lib/cpuprofile.js';
-import { call } from './lib/http.js';
+import { apiPath, callRoute } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { RESULTS_DIR, SERVER_DIR } from './lib/paths.js';
 import { arg, log, writeResult } from './lib/results.js';
@@ -187,7 +188,7 @@ async function profileDir(name: string): Promise<string[]> {
 }
 
 async function assertServes(origin: string, key: string): Promise<void> {
-  const res = await call(origin, 'POST', '/v1/sql/query', { key, body: { sql: QUERY_SQL } });
+  const res = await callRoute(origin, ROUTE_PATHS.sqlQuery, { key, body: { sql: QUERY_SQL } });
   if (res.status !== 200 || !(res.body?.data?.statements?.[0]?.returnedRowCount > 0)) {
     throw new Error(
       `the server does not answer the benchmark query: ${res.status} ${res.text.slice(0, 300)}`,
@@ -222,10 +223,10 @@ async function postgresRun() {
     try {
       await assertServes(server.origin, key.apiKey);
       if (pooledServer) await assertServes(pooledServer.origin, key.apiKey);
-      const sqlTarget = { url: `${server.origin}/v1/sql/query`, pid: server.pid };
+      const sqlTarget = { url: `${server.origin}${apiPath(ROUTE_PATHS.sqlQuery)}`, pid: server.pid };
       const floorTarget = { url: `${floor.origin}/floor/query`, pid: floor.pid };
       const pooledTarget = pooledServer && {
-        url: `${pooledServer.origin}/v1/sql/query`,
+        url: `${pooledServer.origin}${apiPath(ROUTE_PATHS.sqlQuery)}`,
         pid: pooledServer.pid,
       };
       const auth = { authorization: `ApiKey ${key.apiKey}` };
@@ -293,7 +294,7 @@ async function pgliteRun(): Promise<{ server: CannonSummary; memory: RssSummary 
     try {
       const key = keys[0]!;
       await assertServes(server.origin, key.apiKey);
-      const target = { url: `${server.origin}/v1/sql/query`, pid: server.pid };
+      const target = { url: `${server.origin}${apiPath(ROUTE_PATHS.sqlQuery)}`, pid: server.pid };
       const auth = { authorization: `ApiKey ${key.apiKey}` };
       log('PGlite: warm-up');
       await cannon('pglite warm-up', target, auth, 3);

@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgres } from '@expense/test-kit';
-import { call } from './lib/http.js';
+import { ROUTE_PATHS, type RoutePath } from '@expense/wire/route-paths';
+import { callRoute } from './lib/http.js';
 import { RssSampler, rssMiB } from './lib/rss.js';
 import { openForSeeding, seed } from './lib/seed.js';
 import { startServerProcess } from './lib/server-process.js';
@@ -27,8 +28,8 @@ interface Outcome {
 async function attack(engine: string, env: Record<string, string>, apiKeys: string[]): Promise<Outcome> {
   const server = await startServerProcess({ env: { ...env, ...HIGH_LIMITS } });
   try {
-    const post = (key: string, path: string, sql: string) =>
-      call(server.origin, 'POST', `/v1${path}`, { key, body: { sql }, timeoutMs: 120_000 });
+    const post = (key: string, route: RoutePath, sql: string) =>
+      callRoute(server.origin, route, { key, body: { sql }, timeoutMs: 120_000 });
     const [first, second] = apiKeys as [string, string];
     const values = Array.from(
       { length: 10 },
@@ -36,7 +37,11 @@ async function attack(engine: string, env: Record<string, string>, apiKeys: stri
     ).join(', ');
     const cols = '(ts, account_id, amount, currency, kind, note)';
     for (const key of [first, second]) {
-      const seeded = await post(key, '/sql/execute', `INSERT INTO ledger_entries ${cols} VALUES ${values}`);
+      const seeded = await post(
+        key,
+        ROUTE_PATHS.sqlExecute,
+        `INSERT INTO ledger_entries ${cols} VALUES ${values}`,
+      );
       if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.text}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -47,14 +52,17 @@ async function attack(engine: string, env: Record<string, string>, apiKeys: stri
       answers[`${label} ${status}`] = (answers[`${label} ${status}`] ?? 0) + 1;
     };
     for (let round = 0; round < 3; round++) {
-      count('one key', (await post(first, '/sql/query', wide)).status);
-      const both = await Promise.all([post(first, '/sql/query', wide), post(second, '/sql/query', wide)]);
+      count('one key', (await post(first, ROUTE_PATHS.sqlQuery, wide)).status);
+      const both = await Promise.all([
+        post(first, ROUTE_PATHS.sqlQuery, wide),
+        post(second, ROUTE_PATHS.sqlQuery, wide),
+      ]);
       for (const r of both) count('two keys at once', r.status);
       const script = Array.from({ length: 6 }, () => `${wide} LIMIT 1`).join('; ');
-      count('script of six', (await post(first, '/sql', script)).status);
+      count('script of six', (await post(first, ROUTE_PATHS.sqlScript, script)).status);
     }
     const peak = sampler.stop();
-    const after = await post(first, '/sql/query', 'SELECT count(*) AS n FROM ledger_entries');
+    const after = await post(first, ROUTE_PATHS.sqlQuery, 'SELECT count(*) AS n FROM ledger_entries');
     return {
       engine,
       idleMiB: Math.round(idleMiB),

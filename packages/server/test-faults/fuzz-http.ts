@@ -2,11 +2,13 @@
 // server on 127.0.0.1 (PostgreSQL). Invariants: no 5xx, no dropped connection, and every answer is the envelope
 // (X-Request-Id, ok/data or ok:false/error with a snake_case code, no stack trace), except the OpenAPI document
 // and bodiless answers (HEAD, 204).
+// The paths it sends are spelt as raw strings on purpose: near-misses, unknown and malformed paths are the input.
 //   node --conditions=@expense/source --import tsx test-faults/fuzz-http.ts [--count 20000] [--seed n]
 import { randomUUID } from 'node:crypto';
 import { freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import fc from 'fast-check';
-import { call, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
+import { call, callRoute, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
 import { machineInfo } from '../bench/lib/machine.js';
 import { arg, log, writeResult } from '../bench/lib/results.js';
 import { openForSeeding, seed } from '../bench/lib/seed.js';
@@ -280,7 +282,7 @@ try {
     }),
   );
   // The server still serves after all of it.
-  const me = await call(server.origin, 'GET', '/v1/me', { key: own.apiKey });
+  const me = await callRoute(server.origin, ROUTE_PATHS.me, { key: own.apiKey });
   if (me.status !== 200) fail('not serving after the run', `GET /v1/me answers ${me.status}`);
 } finally {
   await server.stop();

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGuard } from '@expense/sql-guard';
 import { freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import pg from 'pg';
-import { call, type Json } from '../bench/lib/http.js';
+import { call, callRoute, type Json } from '../bench/lib/http.js';
 import { arg, log } from '../bench/lib/results.js';
 import { rssMiB } from '../bench/lib/rss.js';
 import { addKey, createUser, insertLedgerRows, openForSeeding } from '../bench/lib/seed.js';
@@ -246,21 +247,26 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
         while (Date.now() < until) {
           const res =
             role === 'invite'
-              ? await call(server.origin, 'POST', `/v1/workspaces/${keys.workspace}/members`, {
+              ? await callRoute(server.origin, ROUTE_PATHS.addMember, {
+                  params: { workspaceId: keys.workspace },
                   key,
                   body: { email: `invitee-${n++}@attack.test` },
                   timeoutMs: 60_000,
                 }).catch(() => ({ status: 0 }))
-              : await call(server.origin, 'POST', role === 'write' ? '/v1/sql/execute' : '/v1/sql/query', {
-                  key,
-                  body: {
-                    sql:
-                      role === 'write'
-                        ? ENDLESS_WRITE
-                        : (accepted[n++ % Math.max(1, accepted.length)] ?? ENDLESS),
+              : await callRoute(
+                  server.origin,
+                  role === 'write' ? ROUTE_PATHS.sqlExecute : ROUTE_PATHS.sqlQuery,
+                  {
+                    key,
+                    body: {
+                      sql:
+                        role === 'write'
+                          ? ENDLESS_WRITE
+                          : (accepted[n++ % Math.max(1, accepted.length)] ?? ENDLESS),
+                    },
+                    timeoutMs: 120_000,
                   },
-                  timeoutMs: 120_000,
-                }).catch(() => ({ status: 0 }));
+                ).catch(() => ({ status: 0 }));
           const counted = `${role} ${res.status}`;
           sql[counted] = (sql[counted] ?? 0) + 1;
           if (res.status === 429) await pause(200);
@@ -289,12 +295,12 @@ async function runEngine(engine: Engine, options: AttackOptions): Promise<Attack
         await pause(1_000); // the attack is under way
         while (Date.now() < until) {
           const cycle = Date.now();
-          const m = await call(server.origin, 'GET', '/v1/me', {
+          const m = await callRoute(server.origin, ROUTE_PATHS.me, {
             key: keys.bystander,
             timeoutMs: 60_000,
           }).catch(() => ({ status: 0, ms: 60_000, body: undefined }));
           me.push(sample(m));
-          const q = await call(server.origin, 'POST', '/v1/sql/query', {
+          const q = await callRoute(server.origin, ROUTE_PATHS.sqlQuery, {
             key: keys.bystander,
             body: { sql: 'SELECT 1 AS one' },
             timeoutMs: 60_000,

@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgres } from '@expense/test-kit';
-import { call, envelopeProblem } from '../bench/lib/http.js';
+import { ROUTE_PATHS, type RoutePath } from '@expense/wire/route-paths';
+import { callRoute, envelopeProblem } from '../bench/lib/http.js';
 import { arg, log } from '../bench/lib/results.js';
 import { addKey, createUser, insertLedgerRows, openForSeeding } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
@@ -52,9 +53,9 @@ const ENDLESS =
 /** A write that never finishes within a deadline: it scans 100 rows four ways for rows to copy, and finds none. */
 const ENDLESS_WRITE =
   'INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) SELECT a.ts, a.account_id, a.amount, a.currency, a.kind, a.category FROM ledger_entries a, ledger_entries b, ledger_entries c, ledger_entries d WHERE a.amount + b.amount + c.amount + d.amount < -1000000000';
-const ATTACKS: Record<Workload, { path: string; sql: string }> = {
-  reads: { path: '/v1/sql/query', sql: ENDLESS },
-  writes: { path: '/v1/sql/execute', sql: ENDLESS_WRITE },
+const ATTACKS: Record<Workload, { route: RoutePath; sql: string }> = {
+  reads: { route: ROUTE_PATHS.sqlQuery, sql: ENDLESS },
+  writes: { route: ROUTE_PATHS.sqlExecute, sql: ENDLESS_WRITE },
 };
 /** How far past its deadline an answer may come (the cancel, a restart of the embedded engine). */
 const SLACK_MS = 5_000;
@@ -121,7 +122,7 @@ async function runEngine(
       };
       const attacker = async (i: number) => {
         while (Date.now() < until) {
-          const res = await call(server.origin, 'POST', ATTACKS[workload].path, {
+          const res = await callRoute(server.origin, ATTACKS[workload].route, {
             key: keys.attacker[i % 3] as string,
             body: { sql: ATTACKS[workload].sql },
             timeoutMs: options.deadlineMs * 4,
@@ -140,7 +141,7 @@ async function runEngine(
       const bystander = async () => {
         await pause(500); // the attack is under way
         while (Date.now() < until) {
-          const q = await call(server.origin, 'POST', '/v1/sql/query', {
+          const q = await callRoute(server.origin, ROUTE_PATHS.sqlQuery, {
             key: keys.bystander,
             body: { sql: 'SELECT 1 AS one' },
             timeoutMs: options.deadlineMs * 4,
@@ -149,7 +150,10 @@ async function runEngine(
           check('bystander select', q);
           if (q.status !== 200 && q.status !== 504)
             failures.push(`${engine} bystander select: ${q.status} ${q.text.slice(0, 120)}`);
-          const m = await call(server.origin, 'GET', '/v1/me', { key: keys.bystander, timeoutMs: 60_000 });
+          const m = await callRoute(server.origin, ROUTE_PATHS.me, {
+            key: keys.bystander,
+            timeoutMs: 60_000,
+          });
           me.push({ status: m.status, ms: m.ms });
           check('bystander /me', m);
           if (m.status !== 200) failures.push(`${engine} bystander /me: ${m.status} ${m.text.slice(0, 120)}`);

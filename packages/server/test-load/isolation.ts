@@ -7,9 +7,10 @@
 //   - a non-member gets 404 workspace_not_found; a removed member's keys get 401 at once.
 
 import { freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS, type RoutePath } from '@expense/wire/route-paths';
 import fc from 'fast-check';
 import pg from 'pg';
-import { call, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
+import { apiPath, call, callRoute, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
 import { arg, log } from '../bench/lib/results.js';
 import { addKey, openForSeeding, seed } from '../bench/lib/seed.js';
 import { startServerProcess } from '../bench/lib/server-process.js';
@@ -92,7 +93,15 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
     const expectedRows = workspaces.map(() => 0);
     let serial = 0;
 
-    const send = async (user: User, method: string, path: string, body?: unknown, ws?: string) => {
+    const send = async (
+      user: User,
+      route: RoutePath,
+      params?: Record<string, string>,
+      body?: unknown,
+      ws?: string,
+    ) => {
+      const { method } = route;
+      const path = apiPath(route, params);
       const res = await call(server.origin, method, path, {
         ...(user.key ? { key: user.key } : {}),
         ...(body === undefined ? {} : { body }),
@@ -105,8 +114,8 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
       if (res.status >= 500) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 200)}`);
       return res;
     };
-    const sql = (user: User, path: string, text: string, ws: string) =>
-      send(user, 'POST', `/v1/sql${path}`, { sql: text }, ws);
+    const sql = (user: User, route: RoutePath, text: string, ws: string) =>
+      send(user, route, {}, { sql: text }, ws);
 
     /** The status a SQL request must get, from the model. */
     const expectAccess = (u: User, w: number, res: HttpResponse, okStatus = 200): boolean => {
@@ -148,7 +157,7 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
               : a.relation === 'budget_lines'
                 ? 'SELECT * FROM budget_lines'
                 : 'SELECT * FROM ledger_entries ORDER BY ts DESC';
-          const res = await sql(u, '/query', text, ws);
+          const res = await sql(u, ROUTE_PATHS.sqlQuery, text, ws);
           if (!expectAccess(u, a.ws, res)) return;
           checkRows(rowsOf(res), ws);
           if (a.relation === 'accounts' && rowsOf(res).some((r) => r.account_id !== 'iso'))
@@ -170,7 +179,7 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
           ).join(', ');
           const res = await sql(
             u,
-            '/execute',
+            ROUTE_PATHS.sqlExecute,
             `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, note, external_id) VALUES ${values} RETURNING *`,
             ws,
           );
@@ -188,7 +197,7 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
             a.type === 'update'
               ? `UPDATE ledger_entries SET category = 'edited', amount = amount - 1 WHERE amount < ${a.threshold} RETURNING *`
               : `DELETE FROM ledger_entries WHERE amount < ${a.threshold} RETURNING *`;
-          const res = await sql(u, '/execute', text, ws);
+          const res = await sql(u, ROUTE_PATHS.sqlExecute, text, ws);
           if (res.status === 400 && res.body.error.code === 'mutation_row_limit_exceeded') return;
           if (!expectAccess(u, a.ws, res)) return;
           checkRows(rowsOf(res), ws);
@@ -205,7 +214,7 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
             a.type === 'cross-insert'
               ? `INSERT INTO ledger_entries (workspace_id, ts, account_id, amount, currency, kind, note) VALUES ('${target}', TIMESTAMPTZ '2026-04-02T08:00:00Z', 'cross', -1, 'EUR', 'spend', '${marker(target)}')`
               : `UPDATE ledger_entries SET workspace_id = '${target}', note = '${marker(target)}'`;
-          const res = await sql(u, '/execute', text, ws);
+          const res = await sql(u, ROUTE_PATHS.sqlExecute, text, ws);
           if (!u.key || !members[a.ws]!.has(u.index)) return void expectAccess(u, a.ws, res);
           // Either refused by the database, or (an UPDATE in an empty workspace) a no-op.
           if (res.status === 200 && res.body.data.statements[0].rowCount === 0) return;
@@ -218,13 +227,13 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
           const o = users[a.owner]!;
           const m = users[a.member]!;
           if (!o.key || !m.key || a.owner === a.member || members[a.owner]!.has(a.member)) return;
-          const res = await send(o, 'POST', `/v1/workspaces/${o.own}/members`, { email: m.email });
+          const res = await send(o, ROUTE_PATHS.addMember, { workspaceId: o.own }, { email: m.email });
           if (res.status !== 201) throw new Error(`add member: ${res.status} ${res.text.slice(0, 200)}`);
           // An invitation grants nothing until the invitee accepts it.
-          const early = await send(m, 'POST', '/v1/sql/query', { sql: 'SELECT 1' }, o.own);
+          const early = await send(m, ROUTE_PATHS.sqlQuery, {}, { sql: 'SELECT 1' }, o.own);
           if (early.status !== 404)
             throw new Error(`an invitee reached the workspace before accepting: ${early.status}`);
-          const accepted = await send(m, 'POST', `/v1/invitations/${o.own}/accept`);
+          const accepted = await send(m, ROUTE_PATHS.acceptInvitation, { workspaceId: o.own });
           if (accepted.status !== 200)
             throw new Error(`accept: ${accepted.status} ${accepted.text.slice(0, 200)}`);
           members[a.owner]!.add(a.member);
@@ -235,7 +244,7 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
           const o = users[a.owner]!;
           const m = users[a.member]!;
           if (!o.key || a.owner === a.member || !members[a.owner]!.has(a.member)) return;
-          const res = await send(o, 'DELETE', `/v1/workspaces/${o.own}/members/${m.userId}`);
+          const res = await send(o, ROUTE_PATHS.removeMember, { workspaceId: o.own, userId: m.userId });
           if (res.status !== 204) throw new Error(`remove member: ${res.status} ${res.text.slice(0, 200)}`);
           members[a.owner]!.delete(a.member);
           membershipChanges++;
@@ -243,7 +252,7 @@ export async function runIsolation(options: IsolationOptions): Promise<Isolation
           const revoked = m.key!;
           m.key = undefined;
           keysRevokedByRemoval++;
-          const after = await call(server.origin, 'GET', '/v1/me', { key: revoked });
+          const after = await callRoute(server.origin, ROUTE_PATHS.me, { key: revoked });
           requests++;
           if (after.status !== 401) throw new Error(`a removed member's key still answers ${after.status}`);
           return;

@@ -4,8 +4,9 @@
 // and the server's RSS stays flat. Bounded: stops after --duration seconds (default 60).
 import { randomUUID } from 'node:crypto';
 import { freshPostgres } from '@expense/test-kit';
+import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import pg from 'pg';
-import { call, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
+import { callRoute, envelopeProblem, type HttpResponse } from '../bench/lib/http.js';
 import { arg, log } from '../bench/lib/results.js';
 import { RssSampler, type RssSummary, round } from '../bench/lib/rss.js';
 import { openForSeeding, type SeededKey, seed } from '../bench/lib/seed.js';
@@ -100,16 +101,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       let externalId: string | undefined;
       if (kind === 0) {
         externalId = `load-${randomUUID()}`;
-        res = await call(server.origin, 'POST', '/v1/sql/execute', {
+        res = await callRoute(server.origin, ROUTE_PATHS.sqlExecute, {
           key: key.apiKey,
           body: {
             sql: `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category, external_id) VALUES (TIMESTAMPTZ '2026-03-01T10:00:00Z', 'load', -1.50, 'USD', 'spend', 'load', '${externalId}')`,
           },
         });
       } else if (kind === 1) {
-        res = await call(server.origin, 'GET', '/v1/me', { key: key.apiKey });
+        res = await callRoute(server.origin, ROUTE_PATHS.me, { key: key.apiKey });
       } else {
-        res = await call(server.origin, 'POST', '/v1/sql/query', {
+        res = await callRoute(server.origin, ROUTE_PATHS.sqlQuery, {
           key: key.apiKey,
           body: {
             sql: 'SELECT account_id, sum(amount) AS total, count(*) AS n FROM ledger_entries GROUP BY account_id',

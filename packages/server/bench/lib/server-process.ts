@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { API_PREFIX } from '@expense/wire/route-paths';
 import { SERVER_BIN_DIST, SERVER_BIN_SOURCE, SERVER_DIR } from './paths.js';
 
 export interface ServerProcessOptions {
@@ -109,7 +110,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   });
   return {
     origin,
-    baseUrl: `${origin}/v1`,
+    baseUrl: `${origin}${API_PREFIX}`,
     pid: child.pid!,
     child,
     output: () => tail.join('\n'),
