@@ -8,7 +8,7 @@ export { type VerifyOptions, verifyDialect } from './dialect/verify.js';
 export { createGuard, DEFAULT_OFF_THREAD_LENGTH } from './guard.js';
 export { defaultLimits } from './limits.js';
 export { GuardBusyError } from './pool/check-pool.js';
-export { GuardCheckError, GuardRunError } from './run/errors.js';
+export { GuardCheckError, GuardRunError, isRowSecurityRefusal } from './run/errors.js';
 export { runInTransaction } from './run/in-transaction.js';
 export { pinnedOutputSettings, pinnedSettingsCheck } from './run/wrapper-sql.js';
 export type * from './types.js';

@@ -32,6 +32,7 @@ const errorFields: Record<string, string> = {
   c: 'column',
   d: 'dataType',
   n: 'constraint',
+  R: 'routine',
 };
 
 /**

@@ -13,6 +13,11 @@ export interface RunErrorDetails {
   table?: string;
   dataType?: string;
   detail?: string;
+  /**
+   * The PostgreSQL function that raised it (the ErrorResponse's R field): unlike the message, the same in every
+   * language the server may speak, so it tells errors of one SQLSTATE apart (isRowSecurityRefusal).
+   */
+  routine?: string;
   /** mutation_row_limit_exceeded: the rows counted and the limit they passed. */
   affectedRows?: number;
   maxAffectedRows?: number;
@@ -43,8 +48,7 @@ export class GuardRunError<Code extends string = RunErrorCode> extends Error {
     this.hint = hint;
     // The transaction this error ended is aborted, so nothing can be verified in it: the verification of every
     // connection is done again on its next run (verification.ts).
-    if (code === 'sql_execution_failed' && mayComeFromSchemaChange(details.sqlstate, message))
-      schemaChangesSeen++;
+    if (code === 'sql_execution_failed' && mayComeFromSchemaChange(details)) schemaChangesSeen++;
   }
 
   toJSON(): { code: Code; message: string; hint?: string; details: RunErrorDetails } {
@@ -90,19 +94,28 @@ export function schemaChangeCount(): number {
 }
 
 /**
+ * Whether PostgreSQL refused a row because of a row-level security policy (42501 from the executor's WITH CHECK
+ * options: the row is outside what the policies allow), not for a privilege the role lacks (42501 too).
+ */
+export function isRowSecurityRefusal(details: Pick<RunErrorDetails, 'sqlstate' | 'routine'>): boolean {
+  return details.sqlstate === '42501' && details.routine === 'ExecWithCheckOptions';
+}
+
+/**
  * Whether PostgreSQL's error may mean the schema changed under a connection verified before: a column or table that
  * is gone (42703, 42P01), a privilege that is (42501, but not a row-level security policy's refusal of a row), a
- * cached plan whose result type changed (0A000).
+ * cached plan whose result type changed (0A000 from the plan cache's revalidation). Read from the SQLSTATE and the
+ * raising routine, never the message, which the server may write in another language.
  */
-export function mayComeFromSchemaChange(sqlstate: string | undefined, message: string): boolean {
-  switch (sqlstate) {
+export function mayComeFromSchemaChange(details: Pick<RunErrorDetails, 'sqlstate' | 'routine'>): boolean {
+  switch (details.sqlstate) {
     case '42703':
     case '42P01':
       return true;
     case '42501':
-      return !message.includes('row-level security');
+      return !isRowSecurityRefusal(details);
     case '0A000':
-      return message.includes('cached plan');
+      return details.routine === 'RevalidateCachedQuery';
     default:
       return false;
   }

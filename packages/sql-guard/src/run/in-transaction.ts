@@ -57,7 +57,7 @@ export async function runInTransaction(
  */
 async function driftBehind(guard: Guard, session: SqlSession, error: unknown): Promise<unknown> {
   if (!(error instanceof GuardRunError) || error.code !== 'sql_execution_failed') return error;
-  if (!mayComeFromSchemaChange(error.details.sqlstate, error.message)) return error;
+  if (!mayComeFromSchemaChange(error.details)) return error;
   const differences = await verifyDialect(session, guard.dialect).catch(() => []);
   return differences.length > 0
     ? driftError(differences, 'and the statement failed on it; nothing was changed')

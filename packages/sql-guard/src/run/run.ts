@@ -320,6 +320,7 @@ interface DatabaseErrorLike {
   dataType?: unknown;
   detail?: unknown;
   hint?: unknown;
+  routine?: unknown;
 }
 
 const optionalString = (v: unknown): string | undefined =>
@@ -364,7 +365,7 @@ function toRunError(
   const details: RunErrorDetails = { statementIndex: context.index, sqlstate };
   const position = mapPosition(Number(e.position), context);
   if (position) details.position = position;
-  for (const key of ['constraint', 'column', 'table', 'dataType', 'detail'] as const) {
+  for (const key of ['constraint', 'column', 'table', 'dataType', 'detail', 'routine'] as const) {
     const value = optionalString(e[key]);
     if (value !== undefined) details[key] = value;
   }

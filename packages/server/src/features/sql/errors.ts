@@ -1,4 +1,4 @@
-import { GuardBusyError, GuardCheckError, GuardRunError } from '@expense/sql-guard';
+import { GuardBusyError, GuardCheckError, GuardRunError, isRowSecurityRefusal } from '@expense/sql-guard';
 import type { ErrorVariantOf, GuardErrorCode } from '@expense/wire';
 import { ApiError, isApiError } from '../../platform/http/api-error.js';
 import { storageApiError } from '../../platform/http/storage-errors.js';
@@ -21,7 +21,7 @@ function executionFailed(message: string, d: RunErrorDetails, pgHint: string | u
   if (d.position) details.position = d.position;
   if (d.constraint) details.constraint = d.constraint;
   if (d.column) details.column = d.column;
-  const own = refusalHint(d, message);
+  const own = refusalHint(d);
   if (own === undefined && d.sqlstate === '23502' && d.column) {
     return new ApiError('sql_execution_failed', message, {
       variant: 'not_null',
@@ -37,14 +37,14 @@ function executionFailed(message: string, d: RunErrorDetails, pgHint: string | u
 }
 
 /** The hint for what the database refused, when the catalogue knows it. */
-function refusalHint(d: RunErrorDetails, message: string): string | undefined {
+function refusalHint(d: RunErrorDetails): string | undefined {
   if (d.constraint) {
     const hint = constraintHint(d.constraint, factsOf(d));
     if (hint) return hint;
   }
   switch (d.sqlstate) {
     case '42501':
-      return message.includes('row-level security') ? OTHER_WORKSPACE_HINT : undefined;
+      return isRowSecurityRefusal(d) ? OTHER_WORKSPACE_HINT : undefined;
     case '22P02':
     case '22007':
     case '22008':
@@ -102,7 +102,7 @@ function deferredRefusal(error: unknown): ApiError | undefined {
   const table = text('table');
   if (table === undefined || !(USER_RELATIONS as readonly string[]).includes(table)) return undefined;
   const d: RunErrorDetails = { sqlstate: code };
-  for (const key of ['constraint', 'column', 'table', 'detail'] as const) {
+  for (const key of ['constraint', 'column', 'table', 'detail', 'routine'] as const) {
     const value = text(key);
     if (value !== undefined) d[key] = value;
   }
