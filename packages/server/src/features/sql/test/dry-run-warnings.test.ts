@@ -2,6 +2,9 @@
 // row of a relation in the workspace, or more than half of them, says so (data.warnings and the first instruction,
 // which the MCP `execute` tool relays as a note to tell the user); a read says nothing about commits. On PGlite and
 // PostgreSQL.
+
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, httpClient } from '../../mcp/test/helpers.js';
 import { ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
@@ -21,7 +24,7 @@ describe.each(ENGINES)('dry-run warnings and read-only answers on $name', (engin
 
   beforeAll(async () => {
     ({ live, user } = await startWithWorkspace(engine));
-    const seeded = await post('/v1/sql/execute', {
+    const seeded = await post(routePath(API_ROUTES.sqlExecute), {
       sql: `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES
         (TIMESTAMPTZ '2026-05-01 12:00:00+00', 'checking', -1, 'EUR', 'spend', 'food'),
         (TIMESTAMPTZ '2026-05-02 12:00:00+00', 'checking', -2, 'EUR', 'spend', 'food'),
@@ -33,7 +36,7 @@ describe.each(ENGINES)('dry-run warnings and read-only answers on $name', (engin
   afterAll(async () => live?.close());
 
   it('warns that a DELETE without WHERE empties the relation', async () => {
-    const body = await dryRun('/v1/sql/execute', 'DELETE FROM ledger_entries');
+    const body = await dryRun(routePath(API_ROUTES.sqlExecute), 'DELETE FROM ledger_entries');
     expect(body.data.warnings).toEqual([
       {
         code: 'every_row',
@@ -48,25 +51,30 @@ describe.each(ENGINES)('dry-run warnings and read-only answers on $name', (engin
       /^Warning: statement 1 would delete every row of ledger_entries in this workspace \(4 of 4\): it empties the relation\./,
     );
     // The dry run rolled back: the rows are all there.
-    const count = await post('/v1/sql/query', { sql: 'SELECT count(*) AS n FROM ledger_entries' });
+    const count = await post(routePath(API_ROUTES.sqlQuery), {
+      sql: 'SELECT count(*) AS n FROM ledger_entries',
+    });
     expect(count.body.data.statements[0].rows).toEqual([{ n: '4' }]);
   });
 
   it('warns of an UPDATE of more than half the rows, and not of half or fewer', async () => {
     const most = await dryRun(
-      '/v1/sql/execute',
+      routePath(API_ROUTES.sqlExecute),
       "UPDATE ledger_entries SET note = 'x' WHERE category = 'food'",
     );
     expect(most.data.warnings).toMatchObject([{ code: 'most_rows', affectedRows: 3, relationRows: 4 }]);
     expect(most.instructions[0]).toMatch(/would update 3 of the 4 rows of ledger_entries .*more than half/);
-    const half = await dryRun('/v1/sql/execute', "UPDATE ledger_entries SET note = 'x' WHERE amount <= -3");
+    const half = await dryRun(
+      routePath(API_ROUTES.sqlExecute),
+      "UPDATE ledger_entries SET note = 'x' WHERE amount <= -3",
+    );
     expect(half.data.warnings).toBeUndefined();
     expect(half.instructions.join(' ')).not.toMatch(/Warning/);
   });
 
   it("counts a script's relation as it was before the request, and leaves workspace_settings out", async () => {
     const body = await dryRun(
-      '/v1/sql',
+      routePath(API_ROUTES.sqlScript),
       `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category)
          VALUES (TIMESTAMPTZ '2026-05-05 12:00:00+00', 'checking', -5, 'EUR', 'spend', 'new');
        DELETE FROM ledger_entries WHERE category <> 'new';
@@ -100,11 +108,13 @@ describe.each(ENGINES)('dry-run warnings and read-only answers on $name', (engin
   });
 
   it('says nothing about commits in the answer of a read, a query or a script of SELECTs', async () => {
-    const query = await post('/v1/sql/query', { sql: 'SELECT count(*) AS n FROM ledger_entries' });
+    const query = await post(routePath(API_ROUTES.sqlQuery), {
+      sql: 'SELECT count(*) AS n FROM ledger_entries',
+    });
     expect(query.status).toBe(200);
     expect(query.body.instructions.join(' ')).not.toMatch(/commit/i);
     expect(query.body.data.changeId).toBeUndefined();
-    const script = await post('/v1/sql', {
+    const script = await post(routePath(API_ROUTES.sqlScript), {
       sql: 'SELECT count(*) AS n FROM ledger_entries; SELECT count(*) AS m FROM budget_lines',
     });
     expect(script.status, JSON.stringify(script.body)).toBe(200);
@@ -112,7 +122,7 @@ describe.each(ENGINES)('dry-run warnings and read-only answers on $name', (engin
     expect(script.body.data.changeId).toBeUndefined();
     expect(script.body.data.warnings).toBeUndefined();
     // A write still says it committed.
-    const write = await post('/v1/sql', {
+    const write = await post(routePath(API_ROUTES.sqlScript), {
       sql: "UPDATE ledger_entries SET note = 'y' WHERE amount = -1; SELECT 1 AS one",
     });
     expect(write.body.instructions.join(' ')).toMatch(/^Committed: every statement was applied/);

@@ -1,4 +1,5 @@
-import { HTTP_ERRORS } from '@expense/wire';
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES, HTTP_ERRORS } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -34,7 +35,9 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
     );
 
   it('uses the only workspace and saves it for the key', async () => {
-    const res = await post('/v1/sql/query', { sql: 'SELECT count(*) AS n FROM ledger_entries' });
+    const res = await post(routePath(API_ROUTES.sqlQuery), {
+      sql: 'SELECT count(*) AS n FROM ledger_entries',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.workspaceId).toBe(workspaceId);
     const saved = await live.db.query<{ s: string }>(
@@ -45,7 +48,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
   });
 
   it('answers the result shape of http-api.md, with the limits', async () => {
-    const inserted = await post('/v1/sql/execute', {
+    const inserted = await post(routePath(API_ROUTES.sqlExecute), {
       sql: `${insertEntries(2, 'shape')} RETURNING account_id, amount`,
     });
     expect(inserted.status).toBe(200);
@@ -76,7 +79,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
         limits: { maxReturnedRows: 100, maxAffectedRows: 100, deadlineMs: 25_000, maxResultBytes: 4_194_304 },
       },
     });
-    const read = await post('/v1/sql/query', {
+    const read = await post(routePath(API_ROUTES.sqlQuery), {
       sql: "SELECT sum(amount) AS total FROM ledger_entries WHERE account_id = 'shape'",
     });
     expect(read.body.data.statements).toEqual([
@@ -97,9 +100,9 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
   });
 
   it('returns at most 100 rows per statement with the exact total', async () => {
-    await post('/v1/sql/execute', { sql: insertEntries(100, 'many') });
-    await post('/v1/sql/execute', { sql: insertEntries(30, 'many', 101) });
-    const res = await post('/v1/sql/query', {
+    await post(routePath(API_ROUTES.sqlExecute), { sql: insertEntries(100, 'many') });
+    await post(routePath(API_ROUTES.sqlExecute), { sql: insertEntries(30, 'many', 101) });
+    const res = await post(routePath(API_ROUTES.sqlQuery), {
       sql: "SELECT amount FROM ledger_entries WHERE account_id = 'many' ORDER BY amount",
     });
     const [s] = res.body.data.statements;
@@ -111,7 +114,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
 
   it('refuses a mutation over 100 rows and changes nothing', async () => {
     const before = await count();
-    const res = await post('/v1/sql/execute', {
+    const res = await post(routePath(API_ROUTES.sqlExecute), {
       sql: "UPDATE ledger_entries SET note = 'x' WHERE account_id = 'many'",
     });
     expect(res.status).toBe(400);
@@ -121,7 +124,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
       hint: HTTP_ERRORS.mutation_row_limit_exceeded.hint,
       details: { affectedRows: 130, maxAffectedRows: 100, scope: 'statement' },
     });
-    const script = await post('/v1/sql', {
+    const script = await post(routePath(API_ROUTES.sqlScript), {
       sql: `${insertEntries(60, 'limit')}; ${insertEntries(60, 'limit', 61)}`,
     });
     expect(script.body.error).toMatchObject({
@@ -134,16 +137,16 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
   });
 
   it('runs /sql/query in a READ ONLY transaction and only reads', async () => {
-    const write = await post('/v1/sql/query', { sql: insertEntries(1, 'ro') });
+    const write = await post(routePath(API_ROUTES.sqlQuery), { sql: insertEntries(1, 'ro') });
     expect(write.status).toBe(400);
     expect(write.body.error.code).toBe('statement_kind_mismatch');
-    const read = await post('/v1/sql/execute', { sql: 'SELECT 1' });
+    const read = await post(routePath(API_ROUTES.sqlExecute), { sql: 'SELECT 1' });
     expect(read.body.error.code).toBe('statement_kind_mismatch');
   });
 
   it('applies a script atomically: a failing second statement leaves nothing', async () => {
     const before = await count();
-    const res = await post('/v1/sql', {
+    const res = await post(routePath(API_ROUTES.sqlScript), {
       sql: `${insertEntries(3, 'atomic')};\nINSERT INTO ledger_entries (ts, account_id, amount, currency, kind) VALUES (TIMESTAMPTZ '2026-01-01 00:00:00+00', 'atomic', 1, 'euro', 'spend')`,
     });
     expect(res.status).toBe(400);
@@ -153,7 +156,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
     });
     expect(JSON.stringify(res.body)).not.toMatch(/expense_internal|cursor|pg_stat/);
     expect(await count()).toBe(before);
-    const ok = await post('/v1/sql', {
+    const ok = await post(routePath(API_ROUTES.sqlScript), {
       sql: `${insertEntries(1, 'atomic')}; SELECT count(*) AS n FROM ledger_entries WHERE account_id = 'atomic'`,
     });
     expect(ok.body.data.statements.map((s: { command: string }) => s.command)).toEqual(['INSERT', 'SELECT']);
@@ -162,12 +165,16 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
   });
 
   it('reports PostgreSQL errors with SQLSTATE and a line/column position', async () => {
-    const res = await post('/v1/sql/query', { sql: 'SELECT\n  amount / 0 AS x\nFROM ledger_entries' });
+    const res = await post(routePath(API_ROUTES.sqlQuery), {
+      sql: 'SELECT\n  amount / 0 AS x\nFROM ledger_entries',
+    });
     if (res.body.ok) return; // an empty table divides nothing; make sure there are rows
     expect(res.body.error.code).toBe('sql_execution_failed');
     // Every name resolves before anything runs (an unknown column is the guard's column_not_allowed), so the
     // database's own error here is an ambiguous name: a column of both relations.
-    const ambiguous = await post('/v1/sql/query', { sql: 'SELECT note\nFROM ledger_entries, budget_lines' });
+    const ambiguous = await post(routePath(API_ROUTES.sqlQuery), {
+      sql: 'SELECT note\nFROM ledger_entries, budget_lines',
+    });
     expect(ambiguous.status).toBe(400);
     expect(ambiguous.body.error).toMatchObject({
       code: 'sql_execution_failed',
@@ -175,7 +182,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
       details: { sqlstate: '42702', position: { line: 1, column: 8 } },
     });
     expect(ambiguous.body.error.message).toMatch(/note/);
-    const missing = await post('/v1/sql/query', { sql: 'SELECT nope\nFROM ledger_entries' });
+    const missing = await post(routePath(API_ROUTES.sqlQuery), { sql: 'SELECT nope\nFROM ledger_entries' });
     expect(missing.body.error).toMatchObject({
       code: 'column_not_allowed',
       details: { position: { line: 1, column: 8 } },
@@ -183,12 +190,14 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
   });
 
   it('answers guard refusals as 400 with message, hint and position, and runs nothing', async () => {
-    const res = await post('/v1/sql/execute', { sql: `${insertEntries(1, 'guard')} -- note` });
+    const res = await post(routePath(API_ROUTES.sqlExecute), { sql: `${insertEntries(1, 'guard')} -- note` });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('comment_not_allowed');
     expect(res.body.error.hint).toEqual(expect.any(String));
     expect(res.body.error.details.position).toMatchObject({ line: 1, column: expect.any(Number) });
-    const syntax = await post('/v1/sql/query', { sql: 'SELECT amount\nFROM FROM ledger_entries' });
+    const syntax = await post(routePath(API_ROUTES.sqlQuery), {
+      sql: 'SELECT amount\nFROM FROM ledger_entries',
+    });
     expect(syntax.body.error).toMatchObject({ code: 'syntax_error', details: { position: { line: 2 } } });
     const rows = await live.db.query("SELECT 1 FROM public.ledger_entries WHERE account_id = 'guard'");
     expect(rows.rows).toHaveLength(0);
@@ -196,7 +205,7 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
 
   it('dryRun runs, reports and rolls back', async () => {
     const before = await count();
-    for (const path of ['/v1/sql/execute', '/v1/sql']) {
+    for (const path of [routePath(API_ROUTES.sqlExecute), routePath(API_ROUTES.sqlScript)]) {
       const res = await post(path, { sql: `${insertEntries(4, 'dry')} RETURNING amount`, dryRun: true });
       expect(res.status).toBe(200);
       expect(res.body.data.committed).toBe(false);
@@ -245,11 +254,11 @@ describe.each(ENGINES)('the SQL endpoints on $name', (engine) => {
       ['no key', { body: { sql: insertEntries(1, 'bad') } }, 401, 'missing_api_key'],
     ];
     for (const [name, options, status, code] of cases) {
-      const res = await live.request('POST', '/v1/sql/execute', options);
+      const res = await live.request('POST', routePath(API_ROUTES.sqlExecute), options);
       expect({ name, status: res.status, code: res.body?.error?.code }).toEqual({ name, status, code });
       expect(res.body.ok).toBe(false);
     }
-    const query = await post('/v1/sql/query', { sql: 'SELECT 1 AS one', dryRun: true });
+    const query = await post(routePath(API_ROUTES.sqlQuery), { sql: 'SELECT 1 AS one', dryRun: true });
     expect(query.body.error.code).toBe('invalid_request');
     expect(await count()).toBe(before);
   });
@@ -264,7 +273,7 @@ describe.each(ENGINES)('workspace resolution on $name', (engine) => {
 
   it('follows X-Workspace-Id, the saved workspace, the only one, or asks', async () => {
     const user = await createUser(live.db);
-    const none = await live.request('POST', '/v1/sql/query', {
+    const none = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: 'SELECT 1 AS x' },
     });
@@ -274,7 +283,7 @@ describe.each(ENGINES)('workspace resolution on $name', (engine) => {
 
     const first = await addWorkspace(live.db, user.userId, 'First');
     const second = await addWorkspace(live.db, user.userId, 'Second');
-    const ambiguous = await live.request('POST', '/v1/sql/query', {
+    const ambiguous = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: 'SELECT 1 AS x' },
     });
@@ -287,21 +296,25 @@ describe.each(ENGINES)('workspace resolution on $name', (engine) => {
     expect(select).toHaveLength(2);
     expect(select[0].url).toMatch(/\/v1\/workspaces\/[0-9a-f-]+\/select$/);
 
-    const byHeader = await live.request('POST', '/v1/sql/query', {
+    const byHeader = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: 'SELECT 1 AS x' },
       headers: { 'x-workspace-id': second },
     });
     expect(byHeader.body.data.workspaceId).toBe(second);
 
-    const selected = await live.request('POST', `/v1/workspaces/${first}/select`, { key: user.apiKey });
+    const selected = await live.request(
+      'POST',
+      routePath(API_ROUTES.selectWorkspace, { workspaceId: first }),
+      { key: user.apiKey },
+    );
     expect(selected.status).toBe(200);
-    const saved = await live.request('POST', '/v1/sql/query', {
+    const saved = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: 'SELECT 1 AS x' },
     });
     expect(saved.body.data.workspaceId).toBe(first);
-    const override = await live.request('POST', '/v1/sql/query', {
+    const override = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: 'SELECT 1 AS x' },
       headers: { 'X-Workspace-Id': second.toUpperCase() },
@@ -316,7 +329,7 @@ describe.each(ENGINES)('workspace resolution on $name', (engine) => {
     const foreign = await addWorkspace(live.db, other.userId);
     const bodies = new Set<string>();
     for (const id of [foreign, '00000000-0000-4000-8000-000000000000', 'not-a-uuid', "'; DROP TABLE x; --"]) {
-      const res = await live.request('POST', '/v1/sql/execute', {
+      const res = await live.request('POST', routePath(API_ROUTES.sqlExecute), {
         key: user.apiKey,
         body: { sql: insertEntries(1, 'foreign') },
         headers: { 'x-workspace-id': id },

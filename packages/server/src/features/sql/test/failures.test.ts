@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { pooledEngines } from '@expense/test-kit';
+import { pooledEngines, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -34,7 +35,7 @@ describe.each([...ENGINES, ...pooledEngines('the deadline test through PgBouncer
     afterAll(async () => live?.close());
 
     it('answers 504 deadline_exceeded, leaves nothing half-done, and serves again', async () => {
-      const script = await live.request('POST', '/v1/sql', {
+      const script = await live.request('POST', routePath(API_ROUTES.sqlScript), {
         key: user.apiKey,
         body: { sql: `${insertEntries(2, 'deadline')}; ${MINUTES_LONG}` },
         headers: { 'idempotency-key': randomUUID() },
@@ -46,7 +47,7 @@ describe.each([...ENGINES, ...pooledEngines('the deadline test through PgBouncer
         details: { deadlineMs: 1500 },
       });
       expect(script.body.data).toBeUndefined();
-      const query = await live.request('POST', '/v1/sql/query', {
+      const query = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
         key: user.apiKey,
         body: { sql: MINUTES_LONG },
       });
@@ -54,7 +55,7 @@ describe.each([...ENGINES, ...pooledEngines('the deadline test through PgBouncer
       expect(query.body.limits).toBeUndefined();
       expect(await countOf(live, 'deadline')).toBe(0);
       expect(await countOf(live, 'seed')).toBe(100);
-      const after = await live.request('POST', '/v1/sql/query', {
+      const after = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
         key: user.apiKey,
         body: { sql: 'SELECT count(*) AS n FROM ledger_entries' },
       });
@@ -77,7 +78,7 @@ describe.runIf(engineSelected('postgres'))('a database connection killed mid-req
   it('answers 503 database_unavailable (retryable) and commits nothing; a retry with the key runs', async () => {
     const key = randomUUID();
     const body = { sql: `${insertEntries(2, 'killed')}; ${MINUTES_LONG}` };
-    const pending = live.request('POST', '/v1/sql', {
+    const pending = live.request('POST', routePath(API_ROUTES.sqlScript), {
       key: user.apiKey,
       body,
       headers: { 'idempotency-key': key },
@@ -106,7 +107,7 @@ describe.runIf(engineSelected('postgres'))('a database connection killed mid-req
     expect(await countOf(live, 'killed')).toBe(0);
 
     // Nothing ran, so the key was given back: a retry under it runs (and the pool works again).
-    const retry = await live.request('POST', '/v1/sql', {
+    const retry = await live.request('POST', routePath(API_ROUTES.sqlScript), {
       key: user.apiKey,
       body: { sql: insertEntries(2, 'killed') },
       headers: { 'idempotency-key': key },

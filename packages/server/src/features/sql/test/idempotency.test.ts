@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { pooledEngines } from '@expense/test-kit';
+import { pooledEngines, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -36,10 +37,10 @@ describe.each([...ENGINES, ...pooledEngines('the idempotency tests through PgBou
     it('replays the kept response byte for byte and runs nothing', async () => {
       const key = randomUUID();
       const body = { sql: `${insertEntries(2, 'idem-replay')} RETURNING amount` };
-      const first = await post('/v1/sql/execute', body, key);
+      const first = await post(routePath(API_ROUTES.sqlExecute), body, key);
       expect(first.status).toBe(200);
       expect(first.headers.get('idempotent-replayed')).toBeNull();
-      const again = await post('/v1/sql/execute', body, key);
+      const again = await post(routePath(API_ROUTES.sqlExecute), body, key);
       expect(again.status).toBe(200);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.text).toBe(first.text);
@@ -49,11 +50,11 @@ describe.each([...ENGINES, ...pooledEngines('the idempotency tests through PgBou
 
     it('answers 409 idempotency_key_reused for the same key with another request', async () => {
       const key = randomUUID();
-      await post('/v1/sql', { sql: insertEntries(1, 'idem-reused') }, key);
+      await post(routePath(API_ROUTES.sqlScript), { sql: insertEntries(1, 'idem-reused') }, key);
       for (const [path, body] of [
-        ['/v1/sql', { sql: insertEntries(1, 'idem-reused-2') }],
-        ['/v1/sql', { sql: insertEntries(1, 'idem-reused'), dryRun: true }],
-        ['/v1/sql/execute', { sql: insertEntries(1, 'idem-reused') }],
+        [routePath(API_ROUTES.sqlScript), { sql: insertEntries(1, 'idem-reused-2') }],
+        [routePath(API_ROUTES.sqlScript), { sql: insertEntries(1, 'idem-reused'), dryRun: true }],
+        [routePath(API_ROUTES.sqlExecute), { sql: insertEntries(1, 'idem-reused') }],
       ] as const) {
         const res = await post(path, body, key);
         expect(res.status).toBe(409);
@@ -67,9 +68,13 @@ describe.each([...ENGINES, ...pooledEngines('the idempotency tests through PgBou
       const other = await createUser(live.db);
       await addWorkspace(live.db, other.userId);
       const key = randomUUID();
-      const mine = await post('/v1/sql/execute', { sql: insertEntries(1, 'idem-per-key') }, key);
+      const mine = await post(
+        routePath(API_ROUTES.sqlExecute),
+        { sql: insertEntries(1, 'idem-per-key') },
+        key,
+      );
       const theirs = await post(
-        '/v1/sql/execute',
+        routePath(API_ROUTES.sqlExecute),
         { sql: insertEntries(1, 'idem-per-key') },
         key,
         other.apiKey,
@@ -82,7 +87,9 @@ describe.each([...ENGINES, ...pooledEngines('the idempotency tests through PgBou
     it('never runs two concurrent requests with one key', async () => {
       const key = randomUUID();
       const body = { sql: `${insertEntries(3, 'idem-race')} RETURNING amount` };
-      const results = await Promise.all(Array.from({ length: 6 }, () => post('/v1/sql', body, key)));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => post(routePath(API_ROUTES.sqlScript), body, key)),
+      );
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
       expect(results.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(5);
       expect(new Set(results.map((r) => r.text)).size).toBe(1);
@@ -94,17 +101,17 @@ describe.each([...ENGINES, ...pooledEngines('the idempotency tests through PgBou
       const bad = {
         sql: "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind) VALUES (TIMESTAMPTZ '2026-01-01 00:00:00+00', 'idem-bad', 1, 'euro', 'spend')",
       };
-      const first = await post('/v1/sql/execute', bad, key);
+      const first = await post(routePath(API_ROUTES.sqlExecute), bad, key);
       expect(first.status).toBe(400);
       expect(first.body.error.code).toBe('sql_execution_failed');
-      const again = await post('/v1/sql/execute', bad, key);
+      const again = await post(routePath(API_ROUTES.sqlExecute), bad, key);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.text).toBe(first.text);
 
       const dryKey = randomUUID();
       const dry = { sql: insertEntries(1, 'idem-dry'), dryRun: true };
-      const d1 = await post('/v1/sql', dry, dryKey);
-      const d2 = await post('/v1/sql', dry, dryKey);
+      const d1 = await post(routePath(API_ROUTES.sqlScript), dry, dryKey);
+      const d2 = await post(routePath(API_ROUTES.sqlScript), dry, dryKey);
       expect(d1.body.data.committed).toBe(false);
       expect(d2.headers.get('idempotent-replayed')).toBe('true');
       expect(await rowsOf('idem-dry')).toBe(0);
@@ -112,13 +119,17 @@ describe.each([...ENGINES, ...pooledEngines('the idempotency tests through PgBou
 
     it('does not claim a key for a request the guard refuses, and refuses malformed keys', async () => {
       const key = randomUUID();
-      const refused = await post('/v1/sql/execute', { sql: 'DROP TABLE ledger_entries' }, key);
+      const refused = await post(routePath(API_ROUTES.sqlExecute), { sql: 'DROP TABLE ledger_entries' }, key);
       expect(refused.body.error.code).toBe('statement_not_allowed');
-      const fixed = await post('/v1/sql/execute', { sql: insertEntries(1, 'idem-fixed') }, key);
+      const fixed = await post(
+        routePath(API_ROUTES.sqlExecute),
+        { sql: insertEntries(1, 'idem-fixed') },
+        key,
+      );
       expect(fixed.status).toBe(200);
       for (const bad of ['', 'a b', 'x'.repeat(256), 'ключ']) {
         const res = await live
-          .request('POST', '/v1/sql/execute', {
+          .request('POST', routePath(API_ROUTES.sqlExecute), {
             key: user.apiKey,
             body: { sql: insertEntries(1, 'idem-badkey') },
             headers: { 'idempotency-key': encodeURIComponent(bad) === bad ? bad : bad },

@@ -1,16 +1,18 @@
 // Two users in two workspaces send random reads and writes through every SQL endpoint; neither ever sees or
 // changes the other's rows, and the database always equals a simple model of what each was allowed to do.
 
-import { pooledEngines } from '@expense/test-kit';
+import { call, pooledEngines } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, createUser, ENGINES, type Live, startLive, type TestUser } from './setup.js';
 
 type Who = 0 | 1;
+type SqlRoute = 'sqlQuery' | 'sqlExecute' | 'sqlScript';
 type Op =
-  | { who: Who; kind: 'insert'; account: string; amount: number; path: '/v1/sql/execute' | '/v1/sql' }
+  | { who: Who; kind: 'insert'; account: string; amount: number; route: 'sqlExecute' | 'sqlScript' }
   | { who: Who; kind: 'update' | 'delete'; account: string }
-  | { who: Who; kind: 'read'; path: '/v1/sql/query' | '/v1/sql' }
+  | { who: Who; kind: 'read'; route: 'sqlQuery' | 'sqlScript' }
   | { who: Who; kind: 'foreignUpdate' | 'foreignDelete' | 'foreignInsert' | 'foreignHeader' | 'foreignRead' };
 
 const who = fc.constantFrom<Who>(0, 1);
@@ -21,13 +23,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     kind: fc.constant('insert' as const),
     account,
     amount: fc.integer({ min: 1, max: 999 }),
-    path: fc.constantFrom('/v1/sql/execute' as const, '/v1/sql' as const),
+    route: fc.constantFrom('sqlExecute' as const, 'sqlScript' as const),
   }),
   fc.record({ who, kind: fc.constantFrom('update' as const, 'delete' as const), account }),
   fc.record({
     who,
     kind: fc.constant('read' as const),
-    path: fc.constantFrom('/v1/sql/query' as const, '/v1/sql' as const),
+    route: fc.constantFrom('sqlQuery' as const, 'sqlScript' as const),
   }),
   fc.record({
     who,
@@ -66,8 +68,9 @@ describe.each([...ENGINES, ...pooledEngines('the isolation tests through PgBounc
     });
     afterAll(async () => live?.close());
 
-    const send = (w: Who, path: string, sql: string, headers: Record<string, string> = {}) =>
-      live.request('POST', path, { key: users[w]!.apiKey, body: { sql }, headers });
+    /** Sends SQL to one of the SQL routes, named by the op so a counterexample reads as the route's name. */
+    const send = (w: Who, route: SqlRoute, sql: string, headers: Record<string, string> = {}) =>
+      call(live, API_ROUTES[route], { key: users[w]!.apiKey, body: { sql }, headers });
     const insertSql = (acc: string, amount: number, ws?: string) =>
       `INSERT INTO ledger_entries (${ws ? 'workspace_id, ' : ''}ts, account_id, amount, currency, kind) VALUES (${ws ? `'${ws}', ` : ''}TIMESTAMPTZ '2026-03-01 00:00:00+00', '${acc}', ${amount}, 'EUR', 'income')`;
 
@@ -81,7 +84,7 @@ describe.each([...ENGINES, ...pooledEngines('the isolation tests through PgBounc
             const mine = model[o.who]!;
             switch (o.kind) {
               case 'insert': {
-                const res = await send(o.who, o.path, insertSql(o.account, o.amount));
+                const res = await send(o.who, o.route, insertSql(o.account, o.amount));
                 expect(res.status).toBe(200);
                 mine.push({ account: o.account, amount: String(o.amount), note: null });
                 break;
@@ -89,7 +92,7 @@ describe.each([...ENGINES, ...pooledEngines('the isolation tests through PgBounc
               case 'update': {
                 const res = await send(
                   o.who,
-                  '/v1/sql/execute',
+                  'sqlExecute',
                   `UPDATE ledger_entries SET note = 'seen' WHERE account_id = '${o.account}'`,
                 );
                 const hit = mine.filter((r) => r.account === o.account);
@@ -100,7 +103,7 @@ describe.each([...ENGINES, ...pooledEngines('the isolation tests through PgBounc
               case 'delete': {
                 const res = await send(
                   o.who,
-                  '/v1/sql',
+                  'sqlScript',
                   `DELETE FROM ledger_entries WHERE account_id = '${o.account}'`,
                 );
                 expect(res.body.data.statements[0].rowCount).toBe(
@@ -112,7 +115,7 @@ describe.each([...ENGINES, ...pooledEngines('the isolation tests through PgBounc
               case 'read': {
                 const res = await send(
                   o.who,
-                  o.path,
+                  o.route,
                   'SELECT workspace_id, account_id AS account, amount, note FROM ledger_entries',
                 );
                 const rows = res.body.data.statements[0].rows as (Row & { workspace_id: string })[];
@@ -125,7 +128,7 @@ describe.each([...ENGINES, ...pooledEngines('the isolation tests through PgBounc
               case 'foreignUpdate': {
                 const res = await send(
                   o.who,
-                  '/v1/sql/execute',
+                  'sqlExecute',
                   `UPDATE ledger_entries SET note = 'stolen' WHERE workspace_id = '${workspaces[other]}'`,
                 );
                 expect(res.body.data.statements[0].rowCount).toBe(0);
@@ -134,20 +137,20 @@ describe.each([...ENGINES, ...pooledEngines('the isolation tests through PgBounc
               case 'foreignDelete': {
                 const res = await send(
                   o.who,
-                  '/v1/sql',
+                  'sqlScript',
                   `DELETE FROM ledger_entries WHERE workspace_id <> '${workspaces[o.who]}'`,
                 );
                 expect(res.body.data.statements[0].rowCount).toBe(0);
                 break;
               }
               case 'foreignInsert': {
-                const res = await send(o.who, '/v1/sql/execute', insertSql('planted', 1, workspaces[other]));
+                const res = await send(o.who, 'sqlExecute', insertSql('planted', 1, workspaces[other]));
                 expect(res.status).toBe(400);
                 expect(res.body.error.code).toBe('sql_execution_failed');
                 break;
               }
               case 'foreignHeader': {
-                const res = await send(o.who, '/v1/sql/query', 'SELECT count(*) AS n FROM ledger_entries', {
+                const res = await send(o.who, 'sqlQuery', 'SELECT count(*) AS n FROM ledger_entries', {
                   'x-workspace-id': workspaces[other]!,
                 });
                 expect(res.status).toBe(404);
@@ -157,7 +160,7 @@ describe.each([...ENGINES, ...pooledEngines('the isolation tests through PgBounc
               case 'foreignRead': {
                 const res = await send(
                   o.who,
-                  '/v1/sql/query',
+                  'sqlQuery',
                   `SELECT count(*) AS n FROM ledger_entries WHERE workspace_id = '${workspaces[other]}'`,
                 );
                 expect(res.body.data.statements[0].rows).toEqual([{ n: '0' }]);

@@ -1,5 +1,8 @@
 // Long SQL texts are checked off the main thread (the guard's checkAsync) through the check cache: the same
 // answers as inline, and short texts still served from the cache. (The bounded queue is tested in the guard.)
+
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
 
@@ -14,7 +17,8 @@ describe.each(ENGINES)('long texts on $name', (engine) => {
   });
   afterAll(async () => live?.close());
 
-  const query = (sql: string) => live.request('POST', '/v1/sql/query', { key: user.apiKey, body: { sql } });
+  const query = (sql: string) =>
+    live.request('POST', routePath(API_ROUTES.sqlQuery), { key: user.apiKey, body: { sql } });
 
   it('answers a 60,000-character query, and refuses a long one outside the dialect with the guard code', async () => {
     const ok = await query(inList(20_000));

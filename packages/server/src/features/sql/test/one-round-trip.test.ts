@@ -1,5 +1,8 @@
 // The SQL endpoints decide the workspace from a lookup that travels with the statement: the answers must be
 // exactly those of resolving first (404, the only workspace, missing_workspace), and nothing runs before.
+
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, createUser, ENGINES, type Live, startLive } from './setup.js';
 
@@ -11,7 +14,7 @@ describe.each(ENGINES)('one round trip on $name', (engine) => {
   afterAll(async () => live?.close());
 
   const query = (key: string, sql: string, workspace?: string) =>
-    live.request('POST', '/v1/sql/query', {
+    live.request('POST', routePath(API_ROUTES.sqlQuery), {
       key,
       body: { sql },
       ...(workspace ? { headers: { 'x-workspace-id': workspace } } : {}),
@@ -39,9 +42,13 @@ describe.each(ENGINES)('one round trip on $name', (engine) => {
       await addWorkspace(live.db, user.userId, 'Two'),
       await addWorkspace(live.db, user.userId, 'Three'),
     ];
-    expect((await live.request('POST', `/v1/workspaces/${w1}/select`, { key: user.apiKey })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await live.request('POST', routePath(API_ROUTES.selectWorkspace, { workspaceId: w1 }), {
+          key: user.apiKey,
+        })
+      ).status,
+    ).toBe(200);
     expect((await query(user.apiKey, 'SELECT 1 AS x')).body.data.workspaceId).toBe(w1);
 
     const leave = (workspaceId: string) =>
@@ -76,7 +83,10 @@ describe.each(ENGINES)('one round trip on $name', (engine) => {
     const sql = 'SELECT 2 AS x';
     for (let i = 0; i < 2; i++) {
       expect((await query(user.apiKey, sql)).body.data.statements[0].rows).toEqual([{ x: 2 }]);
-      const execute = await live.request('POST', '/v1/sql/execute', { key: user.apiKey, body: { sql } });
+      const execute = await live.request('POST', routePath(API_ROUTES.sqlExecute), {
+        key: user.apiKey,
+        body: { sql },
+      });
       expect(execute.status).toBe(400);
       expect(execute.body.error.code).toBe('statement_kind_mismatch');
     }

@@ -2,7 +2,8 @@
 // deadline, and a client that goes away while its statement runs. Neither may keep running SQL nor hold on to a
 // connection or an in-flight place.
 import { request as httpRequest } from 'node:http';
-import { migratedPostgres, pooledEngines } from '@expense/test-kit';
+import { migratedPostgres, pooledEngines, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
 import { type Database, openDatabase } from '../../../platform/storage/index.js';
@@ -74,7 +75,7 @@ describe('a request that waits for a PostgreSQL connection', () => {
     await taken;
     const insert =
       "INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2026-01-01 00:00:00+00', 'checking', 1, 'EUR', 'spend', 'waited')";
-    const answer = await request(origin, 'POST', '/v1/sql/execute', {
+    const answer = await request(origin, 'POST', routePath(API_ROUTES.sqlExecute), {
       key: user.apiKey,
       body: { sql: insert },
     });
@@ -83,7 +84,7 @@ describe('a request that waits for a PostgreSQL connection', () => {
     expect(answer.status).toBe(504);
     expect(answer.body.error.code).toBe('deadline_exceeded');
     // The connection is free again and the write was never run.
-    const count = await request(origin, 'POST', '/v1/sql/query', {
+    const count = await request(origin, 'POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: "SELECT count(*) AS n FROM ledger_entries WHERE category = 'waited'" },
     });
@@ -114,10 +115,13 @@ describe.each([...ENGINES, ...pooledEngines('the client-abort attack through PgB
     it('gets its statement cancelled and frees its connection and in-flight place', async () => {
       const user = await createUser(live.db);
       await addWorkspace(live.db, user.userId);
-      const url = new URL(`${live.origin}/v1/sql/query`);
+      const url = new URL(routePath(API_ROUTES.sqlQuery), live.origin);
       const body = JSON.stringify({ sql: SLOW });
       const other = () =>
-        live.request('POST', '/v1/sql/query', { key: user.apiKey, body: { sql: 'SELECT 1 AS x' } });
+        live.request('POST', routePath(API_ROUTES.sqlQuery), {
+          key: user.apiKey,
+          body: { sql: 'SELECT 1 AS x' },
+        });
       const onPostgres = engine.name !== 'PGlite';
       /** Sends the slow request; `answered` is set if it got an answer (it lost the key's one place to a probe). */
       const startSlow = () => {

@@ -5,6 +5,8 @@
 // runner's, not the file's, and are left out. The request goes out through node:http so the client adds no file.
 import { request as httpRequest } from 'node:http';
 import { Session } from 'node:inspector/promises';
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, createUser, ENGINES, type Live, startLive } from './setup.js';
 
@@ -64,13 +66,17 @@ describe.each(ENGINES)('the files of POST /v1/sql/query on $name', (engine) => {
 
   it('runs through at most the measured number of server files', async () => {
     // The warm-up loads what a first request loads lazily; the measured one is another text (the guard checks it).
-    expect(await post(live.origin, '/v1/sql/query', apiKey, { sql: 'SELECT 1 AS warm' })).toBe(200);
+    expect(await post(live.origin, routePath(API_ROUTES.sqlQuery), apiKey, { sql: 'SELECT 1 AS warm' })).toBe(
+      200,
+    );
     const session = new Session();
     session.connect();
     try {
       await session.post('Profiler.enable');
       await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
-      expect(await post(live.origin, '/v1/sql/query', apiKey, { sql: 'SELECT 2 AS measured' })).toBe(200);
+      expect(
+        await post(live.origin, routePath(API_ROUTES.sqlQuery), apiKey, { sql: 'SELECT 2 AS measured' }),
+      ).toBe(200);
       const { result } = (await session.post('Profiler.takePreciseCoverage')) as {
         result: ScriptCoverage[];
       };

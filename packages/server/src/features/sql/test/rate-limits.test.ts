@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migratedPostgres } from '@expense/test-kit';
+import { migratedPostgres, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../platform/storage/index.js';
@@ -31,7 +32,7 @@ describe('per-key rate limits in memory', () => {
     await addWorkspace(live.db, user.userId);
     const results = await Promise.all(
       Array.from({ length: 30 }, () =>
-        live.request('POST', '/v1/sql/query', { key: user.apiKey, body: QUERY }),
+        live.request('POST', routePath(API_ROUTES.sqlQuery), { key: user.apiKey, body: QUERY }),
       ),
     );
     const ok = results.filter((r) => r.status === 200);
@@ -55,7 +56,7 @@ describe('per-key rate limits in memory', () => {
     expect(denied.headers.get('ratelimit')).toMatch(/^"daily";r=0;t=\d+$/);
     // Another key has its own budget, and keyed routes other than SQL count too.
     const other = await createUser(live.db);
-    const me = await live.request('GET', '/v1/me', { key: other.apiKey });
+    const me = await live.request('GET', routePath(API_ROUTES.me), { key: other.apiKey });
     expect(me.status).toBe(200);
     expect(me.headers.get('ratelimit')).toMatch(/^"daily";r=9;t=\d+$/);
   });
@@ -66,9 +67,11 @@ describe('per-key rate limits in memory', () => {
       const user = await createUser(daily.db);
       const statuses: number[] = [];
       for (let i = 0; i < 7; i++)
-        statuses.push((await daily.request('GET', '/v1/workspaces', { key: user.apiKey })).status);
+        statuses.push(
+          (await daily.request('GET', routePath(API_ROUTES.workspaces), { key: user.apiKey })).status,
+        );
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
-      const denied = await daily.request('GET', '/v1/keys', { key: user.apiKey });
+      const denied = await daily.request('GET', routePath(API_ROUTES.keys), { key: user.apiKey });
       expect(denied.body.error.details.policy).toBe('daily');
       expect(denied.headers.get('ratelimit')).toMatch(/^"daily";r=0;t=\d+$/);
       expect(Number(denied.headers.get('retry-after'))).toBeGreaterThan(3600);
@@ -163,7 +166,7 @@ describe('two server processes sharing Redis', () => {
     expect(origins[0]).not.toBe(origins[1]);
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        request(origins[i % 2]!, 'POST', '/v1/sql/query', { key: user.apiKey, body: QUERY }),
+        request(origins[i % 2]!, 'POST', routePath(API_ROUTES.sqlQuery), { key: user.apiKey, body: QUERY }),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);

@@ -1,4 +1,7 @@
 // A wide result (1,600 columns of long notes in a few rows) answers 400 result_too_large and the server goes on.
+
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
 
@@ -15,7 +18,7 @@ describe.each(ENGINES)('result_too_large on $name', (engine) => {
       { length: 5 },
       (_, i) => `(TIMESTAMPTZ '2026-01-01 00:00:00+00', 'wide', ${i + 1}, 'EUR', 'spend', '${note}')`,
     ).join(', ');
-    const seeded = await live.request('POST', '/v1/sql/execute', {
+    const seeded = await live.request('POST', routePath(API_ROUTES.sqlExecute), {
       key: user.apiKey,
       body: {
         sql: `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, note) VALUES ${values}`,
@@ -26,7 +29,10 @@ describe.each(ENGINES)('result_too_large on $name', (engine) => {
   afterAll(async () => live?.close());
 
   it('answers 400 result_too_large for 16 MB in five rows, and keeps serving', async () => {
-    const res = await live.request('POST', '/v1/sql/query', { key: user.apiKey, body: { sql: wide } });
+    const res = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
+      key: user.apiKey,
+      body: { sql: wide },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'result_too_large',
@@ -34,14 +40,14 @@ describe.each(ENGINES)('result_too_large on $name', (engine) => {
     });
     expect(res.body.error.hint).toMatch(/fewer or shorter columns, or aggregate/);
 
-    const script = await live.request('POST', '/v1/sql', {
+    const script = await live.request('POST', routePath(API_ROUTES.sqlScript), {
       key: user.apiKey,
       body: { sql: `${wide} LIMIT 1; ${wide} LIMIT 1; ${wide} LIMIT 1` },
     });
     expect(script.status).toBe(400);
     expect(script.body.error).toMatchObject({ code: 'result_too_large', details: { statementIndex: 1 } });
 
-    const after = await live.request('POST', '/v1/sql/query', {
+    const after = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: "SELECT count(*) AS n FROM ledger_entries WHERE account_id = 'wide'" },
     });
@@ -52,7 +58,7 @@ describe.each(ENGINES)('result_too_large on $name', (engine) => {
 
   it('rolls back a write whose RETURNING is too large', async () => {
     const returning = Array.from({ length: 600 }, (_, i) => `note r${i}`).join(', ');
-    const res = await live.request('POST', '/v1/sql/execute', {
+    const res = await live.request('POST', routePath(API_ROUTES.sqlExecute), {
       key: user.apiKey,
       body: {
         sql: `UPDATE ledger_entries SET amount = amount + 1000 WHERE account_id = 'wide' RETURNING ${returning}`,
@@ -60,7 +66,7 @@ describe.each(ENGINES)('result_too_large on $name', (engine) => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('result_too_large');
-    const sum = await live.request('POST', '/v1/sql/query', {
+    const sum = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: "SELECT sum(amount) AS s FROM ledger_entries WHERE account_id = 'wide'" },
     });

@@ -1,7 +1,8 @@
 // Real servers for the SQL API tests: a fresh database per file (PGlite in memory, or a random PostgreSQL
 // database dropped after: the engines of @expense/test-kit), served over a real socket on 127.0.0.1.
 import { randomUUID } from 'node:crypto';
-import { type EngineSpec, type RequestOptions, type Response, request } from '@expense/test-kit';
+import { type EngineSpec, type RequestOptions, type Response, request, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { type CreateServerOptions, createServer, type ServerConfigInput } from '../../../index.js';
 import { type Database, openDatabase } from '../../../platform/storage/index.js';
@@ -133,7 +134,10 @@ export async function seedEntries(
   account = 'checking',
 ): Promise<void> {
   const send = () =>
-    live.request('POST', '/v1/sql/execute', { key: apiKey, body: { sql: insertEntries(n, account) } });
+    live.request('POST', routePath(API_ROUTES.sqlExecute), {
+      key: apiKey,
+      body: { sql: insertEntries(n, account) },
+    });
   let res = await send();
   for (let attempt = 1; attempt < 4 && res.status !== 200 && res.body?.error?.retryable === true; attempt++)
     res = await send();

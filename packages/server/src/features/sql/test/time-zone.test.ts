@@ -4,7 +4,8 @@
 // America/New_York.
 
 import { guide } from '@expense/mcp/guide';
-import { pooledEngines } from '@expense/test-kit';
+import { pooledEngines, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, ENGINES, type Live, startWithWorkspace, type TestUser } from './setup.js';
 
@@ -24,7 +25,7 @@ describe.each([...ENGINES, ...pooledEngines('the time zone tests through PgBounc
         headers: { 'x-workspace-id': workspace },
       });
     const rows = async (workspace: string, text: string) => {
-      const res = await sql(workspace, '/v1/sql/query', text);
+      const res = await sql(workspace, routePath(API_ROUTES.sqlQuery), text);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.data.statements[0].rows as Record<string, unknown>[];
     };
@@ -42,7 +43,11 @@ describe.each([...ENGINES, ...pooledEngines('the time zone tests through PgBounc
         [berlin, 'Europe/Berlin'],
         [newYork, 'America/New_York'],
       ] as const) {
-        const set = await sql(ws, '/v1/sql/execute', `UPDATE workspace_settings SET timezone = '${zone}'`);
+        const set = await sql(
+          ws,
+          routePath(API_ROUTES.sqlExecute),
+          `UPDATE workspace_settings SET timezone = '${zone}'`,
+        );
         expect(set.status).toBe(200);
       }
     });
@@ -50,7 +55,9 @@ describe.each([...ENGINES, ...pooledEngines('the time zone tests through PgBounc
 
     it('counts 2026-11-30T23:30Z as December in Berlin: DATE literals and ::date are local', async () => {
       for (const ws of [berlin, utc]) {
-        expect((await sql(ws, '/v1/sql/execute', insert(['2026-11-30 23:30:00+00']))).status).toBe(200);
+        expect(
+          (await sql(ws, routePath(API_ROUTES.sqlExecute), insert(['2026-11-30 23:30:00+00']))).status,
+        ).toBe(200);
       }
       const inBerlin = await rows(
         berlin,
@@ -86,7 +93,7 @@ describe.each([...ENGINES, ...pooledEngines('the time zone tests through PgBounc
     it("follows Berlin's daylight-saving changes", async () => {
       await sql(
         berlin,
-        '/v1/sql/execute',
+        routePath(API_ROUTES.sqlExecute),
         insert([
           '2026-03-29 00:59:59+00', // 01:59:59 CET
           '2026-03-29 01:00:00+00', // 03:00:00 CEST
@@ -117,7 +124,7 @@ describe.each([...ENGINES, ...pooledEngines('the time zone tests through PgBounc
     it("follows New York's daylight-saving changes", async () => {
       await sql(
         newYork,
-        '/v1/sql/execute',
+        routePath(API_ROUTES.sqlExecute),
         insert([
           '2026-03-08 04:59:00+00', // 23:59 EST on 7 March
           '2026-03-08 05:00:00+00', // midnight EST of 8 March
@@ -165,7 +172,7 @@ describe.each([...ENGINES, ...pooledEngines('the time zone tests through PgBounc
       // A script and a write's RETURNING too.
       const script = await sql(
         berlin,
-        '/v1/sql',
+        routePath(API_ROUTES.sqlScript),
         `${insert(['2026-01-15 23:30:00+00'])} RETURNING ts, ts::date AS day; SELECT ts::date AS day FROM ledger_entries WHERE note = '2026-01-15 23:30:00+00'`,
       );
       expect(script.status).toBe(200);
@@ -176,9 +183,9 @@ describe.each([...ENGINES, ...pooledEngines('the time zone tests through PgBounc
     });
 
     it('says which zone SQL uses: data.clock and /schema', async () => {
-      const res = await sql(berlin, '/v1/sql/query', 'SELECT 1 AS x');
+      const res = await sql(berlin, routePath(API_ROUTES.sqlQuery), 'SELECT 1 AS x');
       expect(res.body.data.clock.timeZone).toBe('Europe/Berlin');
-      const schema = await live.request('GET', '/v1/schema', {
+      const schema = await live.request('GET', routePath(API_ROUTES.schema), {
         key: user.apiKey,
         headers: { 'x-workspace-id': berlin },
       });

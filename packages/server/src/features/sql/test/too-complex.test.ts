@@ -1,6 +1,9 @@
 // Planner bombs (docs/security.md): a short SELECT whose every level references the previous level's column
 // twice makes PostgreSQL build a tree that doubles per level, before any interrupt is checked. The guard refuses it
 // with statement_too_complex before anything reaches the database, on both engines.
+
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, insertEntries, type Live, startWithWorkspace, type TestUser } from './setup.js';
 
@@ -35,7 +38,7 @@ describe.each(ENGINES)('statement_too_complex on $name', (engine) => {
   it('refuses the 20-level doubling SELECT with 400, the code, a message and a hint naming the derived table', async () => {
     const sql = doubling(20);
     expect(sql.length).toBeLessThan(750);
-    const res = await post('/v1/sql/query', { sql });
+    const res = await post(routePath(API_ROUTES.sqlQuery), { sql });
     expect(res.status).toBe(400);
     expect(res.body.ok).toBe(false);
     expect(res.body.error).toMatchObject({
@@ -51,7 +54,9 @@ describe.each(ENGINES)('statement_too_complex on $name', (engine) => {
 
   it('refuses it in a script before its first statement runs: nothing is written', async () => {
     const before = await count();
-    const res = await post('/v1/sql', { sql: `${insertEntries(1, 'too-complex')}; ${doubling(20)}` });
+    const res = await post(routePath(API_ROUTES.sqlScript), {
+      sql: `${insertEntries(1, 'too-complex')}; ${doubling(20)}`,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'statement_too_complex', details: { statementIndex: 1 } });
     expect(await count()).toBe(before);
@@ -60,7 +65,7 @@ describe.each(ENGINES)('statement_too_complex on $name', (engine) => {
   it('refuses the same bomb built from a long literal (issue 35: 2.77 GB at 11 levels), naming the literal and the column', async () => {
     let q = `SELECT '${'x'.repeat(90_000)}' AS s`;
     for (let i = 0; i < 11; i++) q = `SELECT s || s AS s FROM (${q}) AS a`;
-    const res = await post('/v1/sql/query', { sql: q });
+    const res = await post(routePath(API_ROUTES.sqlQuery), { sql: q });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'statement_too_complex',
@@ -72,8 +77,8 @@ describe.each(ENGINES)('statement_too_complex on $name', (engine) => {
   });
 
   it('still answers a few levels of the same shape', async () => {
-    await post('/v1/sql/execute', { sql: insertEntries(1, 'shallow') });
-    const res = await post('/v1/sql/query', { sql: doubling(3) });
+    await post(routePath(API_ROUTES.sqlExecute), { sql: insertEntries(1, 'shallow') });
+    const res = await post(routePath(API_ROUTES.sqlQuery), { sql: doubling(3) });
     expect(res.status).toBe(200);
     expect(res.body.data.statements[0].command).toBe('SELECT');
   });

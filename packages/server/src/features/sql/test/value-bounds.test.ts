@@ -4,6 +4,8 @@
 // With them the guard reads the ledger without its byte measuring (the lean path), through the server's own
 // pipeline (context, role switch, row-level security), and answers what the measured path answers, byte for byte.
 import { createGuard, type Guard, type RunResult } from '@expense/sql-guard';
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowCheckColumn } from '../../../../../sql-guard/src/run/wrapper-sql.js';
 import { recording } from '../../../../../sql-guard/test/run/helpers.js';
@@ -24,7 +26,7 @@ describe.each(ENGINES)('amount and currency bounds on $name', (engine) => {
   afterAll(async () => live?.close());
 
   const execute = (sql: string) =>
-    live.request('POST', '/v1/sql/execute', { key: user.apiKey, body: { sql } });
+    live.request('POST', routePath(API_ROUTES.sqlExecute), { key: user.apiKey, body: { sql } });
 
   it('refuses an amount of 10^15 or more, NaN, and one written in more than 32 characters', async () => {
     for (const amount of ['1e15', '-1000000000000000', "'NaN'", "'Infinity'", `0.${'1'.repeat(31)}`]) {
@@ -52,7 +54,7 @@ describe.each(ENGINES)('amount and currency bounds on $name', (engine) => {
       '-12.50',
     ];
     for (const amount of accepted) expect((await execute(insert(amount))).status, amount).toBe(200);
-    const read = await live.request('POST', '/v1/sql/query', {
+    const read = await live.request('POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: {
         sql: "SELECT entry_id, ts, account_id, amount, currency, kind, category FROM ledger_entries WHERE account_id = 'bounds' ORDER BY amount DESC LIMIT 20",
