@@ -343,7 +343,8 @@ function toRunError(
   const message = String(e.message ?? 'The statement failed.');
   if (sqlstate === '57014') return deadlineError('deadline', context.limits.deadlineMs, context.index);
   if (sqlstate === '25P01') return noTransactionError();
-  if (sqlstate === '22P02' && message === `invalid input syntax for type integer: "${tooLargeMarker}"`) {
+  // The marker is the value the wrapper casts (wrapper-sql.ts); PostgreSQL's words around it depend on its language.
+  if (sqlstate === '22P02' && message.includes(tooLargeMarker)) {
     return tooLargeError(context.index, context.limits);
   }
   if (message.includes(configMarker)) {
