@@ -431,7 +431,7 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       );
     if (decision.kind === 'conflict')
       throw new ImportError(
-        decision.message.includes('balance') ? 'import_unbalanced' : 'import_ambiguous_sign',
+        decision.with === 'balance' ? 'import_unbalanced' : 'import_ambiguous_sign',
         `${path}:${decision.line}: ${decision.message}; nothing was sent.`,
         ExitCode.failure,
         {

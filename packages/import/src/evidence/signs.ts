@@ -23,7 +23,8 @@ export type SignDecision =
       card?: boolean;
     }
   | { kind: 'ambiguous'; why: string; example: string }
-  | { kind: 'conflict'; line: number; message: string };
+  /** The amounts' signs disagree with the file's debit/credit column, or with its running balance. */
+  | { kind: 'conflict'; with: 'direction' | 'balance'; line: number; message: string };
 
 interface Row {
   line: number;
@@ -97,6 +98,7 @@ export function decideSign(input: SignInput): SignDecision {
     else if (agree > 0 && disagree > 0) {
       return {
         kind: 'conflict',
+        with: 'direction',
         line: rows[0]?.line ?? 0,
         message: `its amounts' signs and its debit/credit column disagree on ${Math.min(agree, disagree)} rows`,
       };
@@ -160,6 +162,7 @@ export function decideSign(input: SignInput): SignDecision {
       const miss = best.firstMiss ?? withBalance[1]!;
       return {
         kind: 'conflict',
+        with: 'balance',
         line: miss.line,
         message: `its running balance does not follow from its amounts at line ${miss.line} (${pairs - best.fits} of ${pairs} steps do not add up)`,
       };
