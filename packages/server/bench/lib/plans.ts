@@ -2,7 +2,7 @@
 // package) on a connection of the benchmark's own, loaded for that session only, with ANALYZE and BUFFERS, nested
 // statements included (the triggers' and functions' own queries), its output sent to the client as NOTICEs. The
 // benchmark sends each path's statements on that connection as the server sends them (the context SELECT of
-// user-context.ts, the SQL role, the owner's queries of the store modules), and reads what every scan read.
+// transactions.ts, the SQL role, the owner's queries of the store modules), and reads what every scan read.
 import pg from 'pg';
 import type { Queryable } from '../../src/platform/storage/database.js';
 
