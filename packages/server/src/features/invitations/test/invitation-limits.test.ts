@@ -1,6 +1,8 @@
 // Invitations are bounded: pending per workspace and per invited address, new ones per address and per
 // workspace per hour; each refusal is 429 rate_limited with Retry-After, a policy and a hint. Withdrawing an
 // invitation of an address that never signed in leaves no user row. Real HTTP on both engines.
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -26,7 +28,7 @@ describe.each(ENGINES)('invitation limits on $name', (engine) => {
   });
 
   const invite = (workspaceId: string, email: string, apiKey = owner.apiKey) =>
-    live.request('POST', `/v1/workspaces/${workspaceId}/members`, { key: apiKey, body: { email } });
+    call(live, API_ROUTES.addMember, { params: { workspaceId }, key: apiKey, body: { email } });
   const userRows = async (pattern: string) =>
     Number(
       (
@@ -56,11 +58,12 @@ describe.each(ENGINES)('invitation limits on $name', (engine) => {
     // Inviting an address already invited is no new invitation: still answered.
     expect((await invite(ws, 'spam-0@example.test')).status).toBe(200);
     // Withdrawing frees a place, and an address that never signed in leaves nothing behind.
-    const members = await live.request('GET', `/v1/workspaces/${ws}/members`, { key: owner.apiKey });
+    const members = await call(live, API_ROUTES.members, { params: { workspaceId: ws }, key: owner.apiKey });
     const invited = members.body.data.members.find(
       (m: { email: string }) => m.email === 'spam-1@example.test',
     );
-    const withdrawn = await live.request('DELETE', `/v1/workspaces/${ws}/members/${invited.userId}`, {
+    const withdrawn = await call(live, API_ROUTES.removeMember, {
+      params: { workspaceId: ws, userId: invited.userId },
       key: owner.apiKey,
     });
     expect(withdrawn.status).toBe(204);
@@ -103,11 +106,16 @@ describe.each(ENGINES)('invitation limits on $name', (engine) => {
     });
     expect(refused.body.error.hint).toMatch(/accept or decline/);
     // The invitee declines one: a place is free.
-    const list = await live.request('GET', '/v1/invitations', { key: crowded.apiKey });
+    const list = await call(live, API_ROUTES.invitations, { key: crowded.apiKey });
     const first = list.body.data.invitations[0].workspaceId;
-    expect((await live.request('DELETE', `/v1/invitations/${first}`, { key: crowded.apiKey })).status).toBe(
-      204,
-    );
+    expect(
+      (
+        await call(live, API_ROUTES.declineInvitation, {
+          params: { workspaceId: first },
+          key: crowded.apiKey,
+        })
+      ).status,
+    ).toBe(204);
     expect((await invite(ws, crowded.email)).status).toBe(201);
   });
 
@@ -138,13 +146,10 @@ describe.each(ENGINES)('invitation limits on $name', (engine) => {
     for (let i = 0; i < INVITATION_LIMITS.perWorkspace.points; i++) {
       const res = await invite(ws, `churn-${i}@example.test`);
       expect(res.status).toBe(201);
-      const withdrawn = await live.request(
-        'DELETE',
-        `/v1/workspaces/${ws}/members/${res.body.data.member.userId}`,
-        {
-          key: owner.apiKey,
-        },
-      );
+      const withdrawn = await call(live, API_ROUTES.removeMember, {
+        params: { workspaceId: ws, userId: res.body.data.member.userId },
+        key: owner.apiKey,
+      });
       expect(withdrawn.status).toBe(204);
     }
     const refused = await invite(ws, 'churn-extra@example.test');

@@ -5,7 +5,8 @@
 // can take, taken without waiting, and every refused attempt counts against the inviter's hourly limit. Real HTTP;
 // the lock-holding cases on PostgreSQL, direct and through PgBouncer (the embedded engine has one session, so a
 // user's open transaction and an invitation never run side by side there).
-import { pooledEngines } from '@expense/test-kit';
+import { call, pooledEngines } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../../platform/storage/index.js';
@@ -84,7 +85,7 @@ describe.each(ENGINES)('refused invitations count against the hourly limit on $n
   });
 
   const invite = (workspaceId: string, email: string, key = owner.apiKey) =>
-    live.request('POST', `/v1/workspaces/${workspaceId}/members`, { key, body: { email } });
+    call(live, API_ROUTES.addMember, { params: { workspaceId }, key, body: { email } });
 
   it('attack: invitations refused at the pending cap, repeated; the hourly limit ends them', async () => {
     const full = [
@@ -158,7 +159,7 @@ describe.each(LOCKING_ENGINES)('invitations behind a user’s open write on $nam
   });
 
   const invite = (ws: string, email: string, key = owner.apiKey) =>
-    live.request('POST', `/v1/workspaces/${ws}/members`, { key, body: { email } });
+    call(live, API_ROUTES.addMember, { params: { workspaceId: ws }, key, body: { email } });
 
   /** What every write of the workspace's user holds until its COMMIT: FOR KEY SHARE on the workspace row. */
   const holdInsert = () =>
@@ -200,7 +201,7 @@ describe.each(LOCKING_ENGINES)('invitations behind a user’s open write on $nam
     const bystander = await createUser(live.db);
     await addWorkspace(live.db, bystander.userId, 'Bystander');
     const attempts = Array.from({ length: 10 }, (_, i) => invite(workspaceId, `ten-${i}@example.test`));
-    const me = live.request('GET', '/v1/me', { key: bystander.apiKey });
+    const me = call(live, API_ROUTES.me, { key: bystander.apiKey });
     const settled = await within(Promise.all([me, Promise.all(attempts)]));
     expect(settled).not.toBe('no answer');
     const [meAnswer, answers] = settled as [Response, Response[]];
@@ -245,7 +246,7 @@ describe.each(LOCKING_ENGINES)('invitations behind a user’s open write on $nam
     );
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.filter((r) => r.executable).map((r) => r.fn)).toEqual([]);
-    const tried = await live.request('POST', '/v1/sql/query', {
+    const tried = await call(live, API_ROUTES.sqlQuery, {
       key: owner.apiKey,
       headers: { 'x-workspace-id': workspaceId },
       body: { sql: 'SELECT pg_try_advisory_xact_lock(1768846967, 1) AS locked' },

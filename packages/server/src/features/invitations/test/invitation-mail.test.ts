@@ -1,7 +1,8 @@
 // A new invitation is mailed to its address: who invited them to which workspace, and the console's link. An
 // address invited again gets no second mail. Real HTTP on both engines.
 import { readdir } from 'node:fs/promises';
-import { lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { call, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -28,7 +29,7 @@ describe.each(ENGINES)('invitation mail on $name', (engine) => {
   });
 
   const invite = (workspaceId: string, email: string) =>
-    live.request('POST', `/v1/workspaces/${workspaceId}/members`, { key: owner.apiKey, body: { email } });
+    call(live, API_ROUTES.addMember, { params: { workspaceId }, key: owner.apiKey, body: { email } });
   it('mails a new invitation once, with the workspace, the inviter and the console link', async () => {
     const ws = await addWorkspace(live.db, owner.userId, 'Flat share');
     const first = await invite(ws, 'new-flatmate@example.test');

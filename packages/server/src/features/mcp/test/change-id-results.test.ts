@@ -1,5 +1,7 @@
 // Issue 23, item 4, over MCP: the results of a committed `execute` and a committed `revert` carry the changeId of
 // their entry in the change history (structured content and text), and a dry run carries none.
+import { call as callRoute } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ENGINES,
@@ -21,7 +23,7 @@ describe.each(ENGINES)('changeId in MCP write results on $name', (engine) => {
   afterAll(async () => live?.close());
 
   const newestChange = async (): Promise<{ changeId: string; shortId: string }> => {
-    const res = await live.request('GET', '/v1/changes?limit=1', { key: user.apiKey });
+    const res = await callRoute(live, API_ROUTES.changes, { query: { limit: 1 }, key: user.apiKey });
     return res.body.data.changes[0];
   };
   const newest = async (): Promise<string> => (await newestChange()).changeId;

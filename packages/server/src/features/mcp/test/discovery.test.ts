@@ -1,3 +1,5 @@
+// GET /v1/ and GET / are both what discovery answers on, and the OpenAPI document and the guide are served outside the
+// route table: the URLs are spelt.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';

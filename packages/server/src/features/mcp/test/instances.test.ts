@@ -2,7 +2,8 @@
 // run on one server instance commits on another that shares the PostgreSQL database, exactly once, over HTTP and
 // over /mcp; the secret rotates without voiding the tokens already issued.
 import { randomUUID } from 'node:crypto';
-import { POSTGRES, request } from '@expense/test-kit';
+import { POSTGRES, request, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -44,24 +45,31 @@ describe('confirmation tokens across server instances sharing one PostgreSQL dat
   it('a dry run on A commits on B once; the same token again replays, under another key it is used', async () => {
     const account = `inst-${randomUUID().slice(0, 8)}`;
     const sql = insertEntries(2, account);
-    const dry = await onA('/v1/sql', { sql, dryRun: true });
+    const dry = await onA(routePath(API_ROUTES.sqlScript), { sql, dryRun: true });
     expect(dry.status).toBe(200);
     const { confirmToken, confirmTokenExpiresAt } = dry.body.data;
     expect(confirmToken).toMatch(/^ct1\./);
     expect(Date.parse(confirmTokenExpiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
 
-    const mismatch = await onB('/v1/sql', { sql: insertEntries(3, account), confirmToken });
+    const mismatch = await onB(routePath(API_ROUTES.sqlScript), {
+      sql: insertEntries(3, account),
+      confirmToken,
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.code).toBe('confirmation_mismatch');
-    const done = await onB('/v1/sql', { sql, confirmToken });
+    const done = await onB(routePath(API_ROUTES.sqlScript), { sql, confirmToken });
     expect(done.status).toBe(200);
     expect(done.body.data.committed).toBe(true);
     expect(await count(account)).toBe(2);
 
-    const replay = await onA('/v1/sql', { sql, confirmToken });
+    const replay = await onA(routePath(API_ROUTES.sqlScript), { sql, confirmToken });
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    const used = await onA('/v1/sql', { sql, confirmToken }, { 'idempotency-key': `k-${account}` });
+    const used = await onA(
+      routePath(API_ROUTES.sqlScript),
+      { sql, confirmToken },
+      { 'idempotency-key': `k-${account}` },
+    );
     expect(used.status).toBe(409);
     expect(used.body.error.code).toBe('confirmation_used');
     expect(await count(account)).toBe(2);
@@ -70,10 +78,10 @@ describe('confirmation tokens across server instances sharing one PostgreSQL dat
   it('two instances committing one token at once: exactly one commits', async () => {
     const account = `race-${randomUUID().slice(0, 8)}`;
     const sql = insertEntries(1, account);
-    const { confirmToken } = (await onA('/v1/sql/execute', { sql, dryRun: true })).body.data;
+    const { confirmToken } = (await onA(routePath(API_ROUTES.sqlExecute), { sql, dryRun: true })).body.data;
     const [x, y] = await Promise.all([
-      onA('/v1/sql/execute', { sql, confirmToken }, { 'idempotency-key': `x-${account}` }),
-      onB('/v1/sql/execute', { sql, confirmToken }, { 'idempotency-key': `y-${account}` }),
+      onA(routePath(API_ROUTES.sqlExecute), { sql, confirmToken }, { 'idempotency-key': `x-${account}` }),
+      onB(routePath(API_ROUTES.sqlExecute), { sql, confirmToken }, { 'idempotency-key': `y-${account}` }),
     ]);
     expect([x.status, y.status].sort()).toEqual([200, 409]);
     expect(await count(account)).toBe(1);
@@ -111,9 +119,9 @@ describe('confirmation tokens across server instances sharing one PostgreSQL dat
   it('rotating the secret keeps the tokens already issued valid, and keeps two secrets', async () => {
     const account = `rot-${randomUUID().slice(0, 8)}`;
     const sql = insertEntries(1, account);
-    const before = (await onA('/v1/sql', { sql, dryRun: true })).body.data.confirmToken;
+    const before = (await onA(routePath(API_ROUTES.sqlScript), { sql, dryRun: true })).body.data.confirmToken;
     await a.db.query('SELECT expense_internal.rotate_confirmation_secret()');
-    const committed = await onB('/v1/sql', { sql, confirmToken: before });
+    const committed = await onB(routePath(API_ROUTES.sqlScript), { sql, confirmToken: before });
     expect(committed.status).toBe(200);
     expect(await count(account)).toBe(1);
     await a.db.query('SELECT expense_internal.rotate_confirmation_secret()');

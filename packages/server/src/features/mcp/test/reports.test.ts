@@ -5,7 +5,8 @@
 
 import { guide } from '@expense/mcp/guide';
 import { createGuard } from '@expense/sql-guard';
-import { pooledEngines } from '@expense/test-kit';
+import { call as callRoute, pooledEngines, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { REPORT_KINDS } from '@expense/wire/reports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportScript } from '../../reports/sql.js';
@@ -57,8 +58,8 @@ describe.each([...ENGINES, ...pooledEngines('the report tests through PgBouncer'
     let user: TestUser;
     let workspaceId: string;
 
-    const report = (kind: string, query: string, key = user.apiKey) =>
-      live.request('GET', `/v1/reports/${kind}?${query}`, { key });
+    const report = (kind: string, query: string, key = user.apiKey, headers: Record<string, string> = {}) =>
+      live.request('GET', `${routePath(API_ROUTES.report, { kind })}?${query}`, { key, headers });
     const december = 'from=2026-12-01&to=2026-12-31';
 
     beforeAll(async () => {
@@ -82,7 +83,7 @@ describe.each([...ENGINES, ...pooledEngines('the report tests through PgBouncer'
         INSERT INTO budget_lines (budget_month, direction, category, currency, planned_value) VALUES
         (DATE '2026-12-01', 'spend', 'groceries', 'EUR', 300),
         (DATE '2026-12-01', 'spend', 'subscriptions', 'USD', 15)`;
-      const res = await live.request('POST', '/v1/sql', { key: user.apiKey, body: { sql } });
+      const res = await callRoute(live, API_ROUTES.sqlScript, { key: user.apiKey, body: { sql } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     });
     afterAll(async () => live?.close());
@@ -226,9 +227,8 @@ describe.each([...ENGINES, ...pooledEngines('the report tests through PgBouncer'
         expect(res.body.error.hint.length).toBeGreaterThan(0);
       }
       expect((await report('nope', december)).status).toBe(400);
-      const foreign = await live.request('GET', `/v1/reports/balances?${december}`, {
-        key: user.apiKey,
-        headers: { 'x-workspace-id': '00000000-0000-4000-8000-000000000000' },
+      const foreign = await report('balances', december, user.apiKey, {
+        'x-workspace-id': '00000000-0000-4000-8000-000000000000',
       });
       expect(foreign.status).toBe(404);
     });

@@ -1,6 +1,7 @@
 // What an agent reads over /mcp names tools, never HTTP routes or headers (issue 23, item 5: one write flow per
 // transport). The schema's rules come from GET /schema, written for HTTP; the tool relays them in its own words.
-import { PGLITE } from '@expense/test-kit';
+import { call, PGLITE } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Live, startWithWorkspace, type TestUser } from '../../sql/test/setup.js';
 import type { Json } from './helpers.js';
@@ -36,7 +37,7 @@ describe('texts served over /mcp speak of tools', () => {
   };
 
   it('get_schema: the rules name the tools (history, revert, execute), not the routes', async () => {
-    const http = await live.request('GET', '/v1/schema', { key: user.apiKey });
+    const http = await call(live, API_ROUTES.schema, { key: user.apiKey });
     expect(http.body.data.rules.join('\n')).toMatch(/GET \/changes/);
     const result = await callTool('get_schema', {});
     expect(result.isError ?? false, JSON.stringify(result).slice(0, 400)).toBe(false);
