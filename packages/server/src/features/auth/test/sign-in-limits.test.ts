@@ -3,13 +3,16 @@
 // Real HTTP on both engines; client addresses come from X-Forwarded-For behind a trusted proxy.
 import {
   type Client,
+  call,
   codeOf,
   ENGINES,
   lastMailTo,
   removeDir,
+  routePath,
   socketClient,
   tempDir,
 } from '@expense/test-kit';
+import { AGENT_ROUTES, API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Live, startLive } from '../../sql/test/setup.js';
 
@@ -31,9 +34,9 @@ describe.each(ENGINES)('sign-in limits on $name', (engine) => {
 
   const from = (ip: string) => ({ 'x-forwarded-for': ip });
   const sendCode = (email: string, ip: string) =>
-    c.request('POST', '/api/agent/send-code', { body: { email }, headers: from(ip) });
+    c.request('POST', routePath(AGENT_ROUTES.sendCode), { body: { email }, headers: from(ip) });
   const verify = (code: string, otpSessionToken: string, ip: string) =>
-    c.request('POST', '/api/agent/verify-code', {
+    c.request('POST', routePath(AGENT_ROUTES.verifyCode), {
       body: { code, otpSessionToken, label: 'laptop' },
       headers: from(ip),
     });
@@ -114,7 +117,7 @@ describe.each(ENGINES)('sign-in limits on $name', (engine) => {
 
   it("attack: the console's sign-in form counts an IPv6 /64 as one client, like the API", async () => {
     // The Origin the console's form must carry: the server's public origin.
-    const origin = new URL((await c.request('GET', '/v1/')).body.data.apiBaseUrl).origin;
+    const origin = new URL((await call(c, API_ROUTES.discovery)).body.data.apiBaseUrl).origin;
     const consoleSendCode = (email: string, ip: string) =>
       c.request('POST', '/console/sign-in', {
         rawBody: new URLSearchParams({ email }).toString(),
@@ -154,25 +157,41 @@ describe.each(ENGINES)('sign-in limits on $name', (engine) => {
       '192.0.2.50',
     );
     const key: string = signedIn.body.data.apiKey;
-    expect((await c.request('GET', '/v1/me', { key, headers: from('192.0.2.50') })).status).toBe(200);
+    expect(
+      (await c.request('GET', routePath(API_ROUTES.me), { key, headers: from('192.0.2.50') })).status,
+    ).toBe(200);
 
     const guess = (i: number) => `exp_live_${String(i).padStart(43, 'A')}`;
     for (let i = 0; i < 20; i++) {
-      const res = await c.request('GET', '/v1/me', { key: guess(i), headers: from('192.0.2.50') });
+      const res = await c.request('GET', routePath(API_ROUTES.me), {
+        key: guess(i),
+        headers: from('192.0.2.50'),
+      });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('invalid_api_key');
     }
     // Past the budget an unknown key is refused after its (batched) lookup missed.
-    const more = await c.request('GET', '/v1/me', { key: guess(20), headers: from('192.0.2.50') });
+    const more = await c.request('GET', routePath(API_ROUTES.me), {
+      key: guess(20),
+      headers: from('192.0.2.50'),
+    });
     expect(more.status).toBe(429);
     expect(more.body.error).toMatchObject({ code: 'rate_limited', retryable: true });
     expect(Number(more.headers['retry-after'])).toBeGreaterThan(0);
     // The valid key keeps working from the same client; other clients are not affected.
-    expect((await c.request('GET', '/v1/me', { key, headers: from('192.0.2.50') })).status).toBe(200);
-    const elsewhere = await c.request('GET', '/v1/me', { key: guess(21), headers: from('192.0.2.51') });
+    expect(
+      (await c.request('GET', routePath(API_ROUTES.me), { key, headers: from('192.0.2.50') })).status,
+    ).toBe(200);
+    const elsewhere = await c.request('GET', routePath(API_ROUTES.me), {
+      key: guess(21),
+      headers: from('192.0.2.51'),
+    });
     expect(elsewhere.status).toBe(401);
     // Malformed keys cost no lookup and are not counted.
-    const malformed = await c.request('GET', '/v1/me', { key: 'nope', headers: from('192.0.2.52') });
+    const malformed = await c.request('GET', routePath(API_ROUTES.me), {
+      key: 'nope',
+      headers: from('192.0.2.52'),
+    });
     expect(malformed.body.error.code).toBe('invalid_api_key');
   });
 
@@ -180,10 +199,11 @@ describe.each(ENGINES)('sign-in limits on $name', (engine) => {
     const office = '192.0.2.60';
     const guess = (i: number) => `exp_live_${String(i).padStart(43, 'B')}`;
     for (let i = 0; i < 25; i++) {
-      await c.request('GET', '/v1/me', { key: guess(i), headers: from(office) });
+      await c.request('GET', routePath(API_ROUTES.me), { key: guess(i), headers: from(office) });
     }
     expect(
-      (await c.request('GET', '/v1/me', { key: guess(99), headers: from(office) })).body.error.code,
+      (await c.request('GET', routePath(API_ROUTES.me), { key: guess(99), headers: from(office) })).body.error
+        .code,
     ).toBe('rate_limited');
     // A colleague behind the same address signs in now: the new key was never seen by the cache.
     const sent = await sendCode('colleague@example.com', office);
@@ -194,12 +214,15 @@ describe.each(ENGINES)('sign-in limits on $name', (engine) => {
       office,
     );
     const key: string = signedIn.body.data.apiKey;
-    const me = await c.request('GET', '/v1/me', { key, headers: from(office) });
+    const me = await c.request('GET', routePath(API_ROUTES.me), { key, headers: from(office) });
     expect(me.status).toBe(200);
     // Many at once, interleaved with the attacker's guesses: every valid request is answered 200.
     const mixed = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        c.request('GET', '/v1/me', { key: i % 2 === 0 ? key : guess(100 + i), headers: from(office) }),
+        c.request('GET', routePath(API_ROUTES.me), {
+          key: i % 2 === 0 ? key : guess(100 + i),
+          headers: from(office),
+        }),
       ),
     );
     mixed.forEach((res, i) => {
@@ -228,17 +251,23 @@ describe.each(ENGINES)('sign-in limits on $name', (engine) => {
   it('attack: unknown keys from one IPv6 /64, each from another address, share one budget', async () => {
     const guess = (i: number) => `exp_live_${String(i).padStart(43, 'E')}`;
     for (let i = 0; i < 20; i++) {
-      const res = await c.request('GET', '/v1/me', {
+      const res = await c.request('GET', routePath(API_ROUTES.me), {
         key: guess(i),
         headers: from(`2001:db8:5:6::${i + 1}`),
       });
       expect(res.status).toBe(401);
     }
-    const more = await c.request('GET', '/v1/me', { key: guess(20), headers: from('2001:db8:5:6:ffff::77') });
+    const more = await c.request('GET', routePath(API_ROUTES.me), {
+      key: guess(20),
+      headers: from('2001:db8:5:6:ffff::77'),
+    });
     expect(more.status).toBe(429);
     expect(more.body.error.code).toBe('rate_limited');
     // Another /64 has its own budget.
-    const neighbour = await c.request('GET', '/v1/me', { key: guess(21), headers: from('2001:db8:5:7::1') });
+    const neighbour = await c.request('GET', routePath(API_ROUTES.me), {
+      key: guess(21),
+      headers: from('2001:db8:5:7::1'),
+    });
     expect(neighbour.status).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { codeOf, lastMailTo, removeDir, tempDir } from '@expense/test-kit';
-import { FailureEnvelopeSchema } from '@expense/wire';
+import { call, codeOf, lastMailTo, removeDir, routePath, tempDir } from '@expense/test-kit';
+import { AGENT_ROUTES, API_ROUTES, FailureEnvelopeSchema } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -15,8 +15,10 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     outbox = await tempDir();
     app = await createServer({ databaseUrl: 'memory://', mailOutbox: outbox, logLevel: 'silent' });
     const c = injectClient(app);
-    const sent = await c.request('POST', '/api/agent/send-code', { body: { email: 'err@example.com' } });
-    const verified = await c.request('POST', '/api/agent/verify-code', {
+    const sent = await c.request('POST', routePath(AGENT_ROUTES.sendCode), {
+      body: { email: 'err@example.com' },
+    });
+    const verified = await c.request('POST', routePath(AGENT_ROUTES.verifyCode), {
       body: {
         code: codeOf(await lastMailTo(outbox, 'err@example.com')),
         otpSessionToken: sent.body.data.otpSessionToken,
@@ -41,12 +43,19 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     type?: string;
     auth?: string | null;
   }[] = [
+    // The unknown path and the malformed percent-encoding below are what those cases test: they stay spelt.
     { name: 'unknown route', method: 'GET', path: '/v1/nothing', status: 404, code: 'not_found' },
-    { name: 'wrong method', method: 'PUT', path: '/v1/workspaces', status: 405, code: 'method_not_allowed' },
+    {
+      name: 'wrong method',
+      method: 'PUT',
+      path: routePath(API_ROUTES.workspaces),
+      status: 405,
+      code: 'method_not_allowed',
+    },
     {
       name: 'malformed JSON',
       method: 'POST',
-      path: '/v1/workspaces',
+      path: routePath(API_ROUTES.createWorkspace),
       status: 400,
       code: 'invalid_request',
       raw: '{"name":',
@@ -54,7 +63,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'not JSON',
       method: 'POST',
-      path: '/v1/workspaces',
+      path: routePath(API_ROUTES.createWorkspace),
       status: 415,
       code: 'unsupported_media_type',
       raw: 'name=x',
@@ -63,7 +72,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'over 1 MiB',
       method: 'POST',
-      path: '/v1/workspaces',
+      path: routePath(API_ROUTES.createWorkspace),
       status: 413,
       code: 'payload_too_large',
       raw: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
@@ -71,7 +80,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'missing field',
       method: 'POST',
-      path: '/v1/workspaces',
+      path: routePath(API_ROUTES.createWorkspace),
       status: 400,
       code: 'invalid_request',
       body: {},
@@ -79,7 +88,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'blank name',
       method: 'POST',
-      path: '/v1/workspaces',
+      path: routePath(API_ROUTES.createWorkspace),
       status: 400,
       code: 'invalid_workspace_name',
       body: { name: '   ' },
@@ -87,7 +96,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'long name',
       method: 'POST',
-      path: '/v1/workspaces',
+      path: routePath(API_ROUTES.createWorkspace),
       status: 400,
       code: 'invalid_workspace_name',
       body: { name: 'x'.repeat(101) },
@@ -95,7 +104,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'bad e-mail',
       method: 'POST',
-      path: '/api/agent/send-code',
+      path: routePath(AGENT_ROUTES.sendCode),
       status: 400,
       code: 'invalid_email',
       body: { email: 'nope' },
@@ -104,7 +113,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'blank label',
       method: 'POST',
-      path: '/api/agent/verify-code',
+      path: routePath(AGENT_ROUTES.verifyCode),
       status: 400,
       code: 'invalid_label',
       body: { code: '12345678', otpSessionToken: 't', label: ' ' },
@@ -113,17 +122,24 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'unknown session',
       method: 'POST',
-      path: '/api/agent/verify-code',
+      path: routePath(AGENT_ROUTES.verifyCode),
       status: 400,
       code: 'invalid_otp_session',
       body: { code: '12345678', otpSessionToken: 't', label: 'x' },
       auth: null,
     },
-    { name: 'no key', method: 'GET', path: '/v1/me', status: 401, code: 'missing_api_key', auth: null },
+    {
+      name: 'no key',
+      method: 'GET',
+      path: routePath(API_ROUTES.me),
+      status: 401,
+      code: 'missing_api_key',
+      auth: null,
+    },
     {
       name: 'malformed key',
       method: 'GET',
-      path: '/v1/me',
+      path: routePath(API_ROUTES.me),
       status: 401,
       code: 'invalid_api_key',
       auth: 'ApiKey nope',
@@ -131,7 +147,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'unknown key',
       method: 'GET',
-      path: '/v1/me',
+      path: routePath(API_ROUTES.me),
       status: 401,
       code: 'invalid_api_key',
       auth: `ApiKey exp_live_${'A'.repeat(43)}`,
@@ -139,7 +155,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'wrong scheme',
       method: 'GET',
-      path: '/v1/me',
+      path: routePath(API_ROUTES.me),
       status: 401,
       code: 'invalid_api_key',
       auth: 'Bearer x',
@@ -148,7 +164,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
       // The key is checked before the body is parsed or validated: without one, a bad body is still a 401.
       name: 'no key and malformed JSON',
       method: 'POST',
-      path: '/v1/sql/query',
+      path: routePath(API_ROUTES.sqlQuery),
       status: 401,
       code: 'missing_api_key',
       raw: '{"sql": ',
@@ -157,7 +173,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'an unknown key and a body of the wrong shape',
       method: 'POST',
-      path: '/v1/workspaces',
+      path: routePath(API_ROUTES.createWorkspace),
       status: 401,
       code: 'invalid_api_key',
       body: { name: 5 },
@@ -166,7 +182,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'a valid key and malformed JSON',
       method: 'POST',
-      path: '/v1/sql/query',
+      path: routePath(API_ROUTES.sqlQuery),
       status: 400,
       code: 'invalid_request',
       raw: '{"sql": ',
@@ -174,7 +190,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'foreign workspace',
       method: 'GET',
-      path: '/v1/workspaces/00000000-0000-4000-8000-000000000000/members',
+      path: routePath(API_ROUTES.members, { workspaceId: '00000000-0000-4000-8000-000000000000' }),
       status: 404,
       code: 'workspace_not_found',
     },
@@ -188,7 +204,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
     {
       name: 'an over-long path parameter',
       method: 'POST',
-      path: `/v1/workspaces/${'w'.repeat(5000)}/select`,
+      path: routePath(API_ROUTES.selectWorkspace, { workspaceId: 'w'.repeat(5000) }),
       status: 404,
       code: 'not_found',
     },
@@ -227,7 +243,9 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
       const { port } = server.server.address() as { port: number };
       const reply = await new Promise<string>((resolve, reject) => {
         const socket = createConnection({ host: '127.0.0.1', port }, () => {
-          socket.write('GET /v1/ HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n');
+          socket.write(
+            `GET ${routePath(API_ROUTES.discovery)} HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n`,
+          );
         });
         let data = '';
         socket.on('data', (chunk) => {
@@ -246,12 +264,16 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
   });
 
   it('reports validation details', async () => {
-    const res = await injectClient(app).request('POST', '/v1/workspaces', { key, body: { name: 5 } });
+    const res = await injectClient(app).request('POST', routePath(API_ROUTES.createWorkspace), {
+      key,
+      body: { name: 5 },
+    });
     expect(res.body.error.details.issues[0].path).toBe('body.name');
   });
 
   it('serves a valid OpenAPI 3.1 document of every route, at both addresses', async () => {
     const c = injectClient(app);
+    // The OpenAPI document's own addresses and its keys are what this test checks: they stay spelt.
     const doc = (await c.request('GET', '/v1/openapi.json')).body;
     expect((await c.request('GET', '/v1/swagger.json')).body).toEqual(doc);
     expect(doc.openapi).toBe('3.1.0');
@@ -279,7 +301,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
 
   it('serves the README the discovery points to', async () => {
     const c = injectClient(app);
-    const readmeUrl: string = (await c.request('GET', '/v1/')).body.data.docs.readmeUrl;
+    const readmeUrl: string = (await call(c, API_ROUTES.discovery)).body.data.docs.readmeUrl;
     const res = await c.request('GET', new URL(readmeUrl).pathname);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/markdown');
@@ -287,7 +309,7 @@ describe('errors and the OpenAPI document (PGlite in memory)', () => {
 
   it('answers health and readiness', async () => {
     const c = injectClient(app);
-    expect((await c.request('GET', '/v1/healthz')).body.data.status).toBe('ok');
-    expect((await c.request('GET', '/v1/readyz')).body.data).toEqual({ status: 'ok', database: 'ok' });
+    expect((await call(c, API_ROUTES.health)).body.data.status).toBe('ok');
+    expect((await call(c, API_ROUTES.ready)).body.data).toEqual({ status: 'ok', database: 'ok' });
   });
 });

@@ -9,8 +9,10 @@ import {
   emptyPgliteDir,
   lastMailTo,
   removeDir,
+  routePath,
   tempDir,
 } from '@expense/test-kit';
+import { AGENT_ROUTES, API_ROUTES } from '@expense/wire';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const BIN = resolve(import.meta.dirname, '../../../../dist/bin.js');
@@ -86,26 +88,28 @@ describe('expense-server as a process', () => {
     await copyMigratedPglite(dir); // starts migrated: the stop is what is tested
     running = await start({ EXPENSE_DATA_DIR: dir, EXPENSE_MAIL_OUTBOX: `${dir}/outbox` });
     const { origin } = running;
-    const sent = await post(origin, '/api/agent/send-code', { email: 'stop@example.com' });
+    const sent = await post(origin, routePath(AGENT_ROUTES.sendCode), { email: 'stop@example.com' });
     const code = codeOf(await lastMailTo(`${dir}/outbox`, 'stop@example.com'));
-    const verified = await post(origin, '/api/agent/verify-code', {
+    const verified = await post(origin, routePath(AGENT_ROUTES.verifyCode), {
       code,
       otpSessionToken: sent.body.data.otpSessionToken,
       label: 'lifecycle',
     });
     const key = verified.body.data.apiKey as string;
-    expect((await post(origin, '/v1/workspaces', { name: 'Stop' }, key)).status).toBe(201);
+    expect((await post(origin, routePath(API_ROUTES.createWorkspace), { name: 'Stop' }, key)).status).toBe(
+      201,
+    );
     const rows = Array.from(
       { length: 100 },
       (_, i) => `(TIMESTAMPTZ '2026-01-01 00:00:00+00', 'a', ${i + 1}, 'EUR', 'spend', 'x')`,
     ).join(', ');
     const insert = `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES ${rows}`;
-    expect((await post(origin, '/v1/sql/execute', { sql: insert }, key)).status).toBe(200);
+    expect((await post(origin, routePath(API_ROUTES.sqlExecute), { sql: insert }, key)).status).toBe(200);
 
     // A read of 100^3 joined rows keeps the engine busy while the signal arrives.
     const slow = post(
       origin,
-      '/v1/sql/query',
+      routePath(API_ROUTES.sqlQuery),
       { sql: 'SELECT count(*) AS n FROM ledger_entries a, ledger_entries b, ledger_entries c' },
       key,
     );
@@ -123,13 +127,13 @@ describe('expense-server as a process', () => {
     dir = await tempDir('expense-lifecycle-');
     await copyMigratedPglite(dir); // starts migrated: the stop is what is tested
     running = await start({ EXPENSE_DATA_DIR: dir, EXPENSE_MAIL_OUTBOX: `${dir}/outbox` });
-    expect((await post(running.origin, '/api/agent/send-code', { email: 'int@example.com' })).status).toBe(
-      200,
-    );
+    expect(
+      (await post(running.origin, routePath(AGENT_ROUTES.sendCode), { email: 'int@example.com' })).status,
+    ).toBe(200);
     running.child.kill('SIGINT');
     expect(await running.exited).toEqual({ code: 0, signal: null });
     running = await start({ EXPENSE_DATA_DIR: dir, EXPENSE_MAIL_OUTBOX: `${dir}/outbox` });
-    const health = await fetch(`${running.origin}/v1/readyz`);
+    const health = await fetch(`${running.origin}${routePath(API_ROUTES.ready)}`);
     expect(health.status).toBe(200);
     running.child.kill('SIGTERM');
     expect((await running.exited).code).toBe(0);

@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { resolve } from 'node:path';
+import { routePath } from '@expense/test-kit';
+import { AGENT_ROUTES, API_ROUTES } from '@expense/wire';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live, startLive } from '../../../features/sql/test/setup.js';
@@ -51,7 +53,7 @@ const statusOf = (text: string) => /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
 const envelopeOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
 
 const SEND_CODE = (length: number) =>
-  `POST /api/agent/send-code HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+  `POST ${routePath(AGENT_ROUTES.sendCode)} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
 describe.each(ENGINES.slice(0, 1))('HTTP time limits on a server ($name)', (engine) => {
   let live: Live;
@@ -82,7 +84,11 @@ describe.each(ENGINES.slice(0, 1))('HTTP time limits on a server ($name)', (engi
   it('closes a connection that sends nothing, and one whose headers stop half-way', async () => {
     const [idle, headers] = await Promise.all([
       probe(port, [], REQUEST_MS * 10),
-      probe(port, [[0, 'POST /api/agent/send-code HTTP/1.1\r\nHost: 127.0.0.1\r\n']], REQUEST_MS * 10),
+      probe(
+        port,
+        [[0, `POST ${routePath(AGENT_ROUTES.sendCode)} HTTP/1.1\r\nHost: 127.0.0.1\r\n`]],
+        REQUEST_MS * 10,
+      ),
     ]);
     expect(idle.closed).toBe(true);
     expect(['408', undefined]).toContain(statusOf(idle.text));
@@ -105,7 +111,7 @@ describe.each(ENGINES.slice(0, 1))('HTTP time limits on a server ($name)', (engi
     expect(slow.text).not.toContain('request_timeout');
     expect(slow.closed).toBe(true);
 
-    const get = 'GET /v1/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+    const get = `GET ${routePath(API_ROUTES.health)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
     // Two requests on one connection, the second after an idle pause longer than both limits.
     const kept = await probe(
       port,

@@ -2,7 +2,8 @@
 // a workspace, renaming one, inviting a member. A repeat answers the first answer, marked replayed, and writes
 // nothing; another body with the same key is refused. Real HTTP on both engines.
 import { readdir } from 'node:fs/promises';
-import { lastMailTo, removeDir, tempDir } from '@expense/test-kit';
+import { lastMailTo, removeDir, routePath, tempDir } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitationLockKeys } from '../../../features/invitations/locks.js';
@@ -47,45 +48,62 @@ describe.each(ENGINES)('Idempotency-Key on the owner routes on $name', (engine) 
   it('creates one workspace for a repeated POST /workspaces, and refuses the key for another body', async () => {
     const before = await workspaceCount();
     const body = { name: 'Holiday fund', currency: 'EUR', timeZone: 'Europe/Berlin' };
-    const first = await send('POST', '/v1/workspaces', body, 'create-holiday-1');
+    const first = await send('POST', routePath(API_ROUTES.createWorkspace), body, 'create-holiday-1');
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    const again = await send('POST', '/v1/workspaces', body, 'create-holiday-1');
+    const again = await send('POST', routePath(API_ROUTES.createWorkspace), body, 'create-holiday-1');
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(await workspaceCount()).toBe(before + 1);
 
-    const other = await send('POST', '/v1/workspaces', { ...body, name: 'Other' }, 'create-holiday-1');
+    const other = await send(
+      'POST',
+      routePath(API_ROUTES.createWorkspace),
+      { ...body, name: 'Other' },
+      'create-holiday-1',
+    );
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('idempotency_key_reused');
     expect(await workspaceCount()).toBe(before + 1);
 
     // Without a key every request is its own.
-    expect((await send('POST', '/v1/workspaces', { name: 'No key' })).status).toBe(201);
-    expect((await send('POST', '/v1/workspaces', { name: 'No key 2' })).status).toBe(201);
+    expect((await send('POST', routePath(API_ROUTES.createWorkspace), { name: 'No key' })).status).toBe(201);
+    expect((await send('POST', routePath(API_ROUTES.createWorkspace), { name: 'No key 2' })).status).toBe(
+      201,
+    );
     expect(await workspaceCount()).toBe(before + 3);
   });
 
   it('keeps a refusal as the answer to its key: a repeat is refused the same way', async () => {
     const bad = { name: 'Zoned', timeZone: 'Mars/Olympus_Mons' };
-    const first = await send('POST', '/v1/workspaces', bad, 'create-zoned');
+    const first = await send('POST', routePath(API_ROUTES.createWorkspace), bad, 'create-zoned');
     expect(first.status).toBe(400);
-    const again = await send('POST', '/v1/workspaces', bad, 'create-zoned');
+    const again = await send('POST', routePath(API_ROUTES.createWorkspace), bad, 'create-zoned');
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe(first.body.error.code);
   });
 
   it('renames once for a repeated PATCH, and answers the rename it made', async () => {
     const ws = await addWorkspace(live.db, owner.userId, 'Before');
-    const first = await send('PATCH', `/v1/workspaces/${ws}`, { name: 'After' }, 'rename-1');
+    const first = await send(
+      'PATCH',
+      routePath(API_ROUTES.renameWorkspace, { workspaceId: ws }),
+      { name: 'After' },
+      'rename-1',
+    );
     expect(first.status).toBe(200);
     // Renamed by someone else in between: the repeat is the kept answer, and changes nothing again.
     await live.db.query('UPDATE expense_internal.workspaces SET name = $2 WHERE workspace_id = $1', [
       ws,
       'Later',
     ]);
-    const again = await send('PATCH', `/v1/workspaces/${ws}`, { name: 'After' }, 'rename-1');
+    const again = await send(
+      'PATCH',
+      routePath(API_ROUTES.renameWorkspace, { workspaceId: ws }),
+      { name: 'After' },
+      'rename-1',
+    );
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.data.workspace.name).toBe('After');
     const { rows } = await live.db.query<{ name: string }>(
@@ -97,7 +115,7 @@ describe.each(ENGINES)('Idempotency-Key on the owner routes on $name', (engine) 
 
   it('invites and mails once for a repeated POST members', async () => {
     const ws = await addWorkspace(live.db, owner.userId, 'Shared flat');
-    const path = `/v1/workspaces/${ws}/members`;
+    const path = routePath(API_ROUTES.addMember, { workspaceId: ws });
     const first = await send('POST', path, { email: 'flatmate-key@example.test' }, 'invite-1');
     expect(first.status).toBe(201);
     await lastMailTo(outbox, 'flatmate-key@example.test');
@@ -126,7 +144,7 @@ describe.each(ENGINES)('Idempotency-Key on the owner routes on $name', (engine) 
         await holder.query('BEGIN');
         const [space, key] = invitationLockKeys(ws, 'unused@example.test')[0]!;
         await holder.query('SELECT pg_advisory_xact_lock($1::int4, $2::int4)', [space, key]);
-        const path = `/v1/workspaces/${ws}/members`;
+        const path = routePath(API_ROUTES.addMember, { workspaceId: ws });
         const busy = await send('POST', path, { email: 'retry-me@example.test' }, 'invite-busy');
         expect(busy.status).toBe(429);
         expect(busy.body.error.retryable).toBe(true);
@@ -142,7 +160,7 @@ describe.each(ENGINES)('Idempotency-Key on the owner routes on $name', (engine) 
 
   it('refuses a malformed key before writing anything', async () => {
     const before = await workspaceCount();
-    const res = await send('POST', '/v1/workspaces', { name: 'Bad key' }, 'é'.repeat(3));
+    const res = await send('POST', routePath(API_ROUTES.createWorkspace), { name: 'Bad key' }, 'é'.repeat(3));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
     expect(await workspaceCount()).toBe(before);
