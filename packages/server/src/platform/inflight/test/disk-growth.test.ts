@@ -3,7 +3,8 @@
 // vacuumed after such a rollback, so repeated rolled-back writes do not make the data directory grow.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeDir, tempDir } from '@expense/test-kit';
+import { removeDir, routePath, tempDir } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Live, request } from '../../../features/sql/test/setup.js';
 import { createServer } from '../../../index.js';
@@ -61,7 +62,7 @@ describe('rolled-back writes on a file-backed embedded database', () => {
 
   /** One heavy write stopped at its deadline, then the automatic VACUUM of the table it touched. */
   async function rolledBackWrite(): Promise<void> {
-    const r = await live.request('POST', '/v1/sql/execute', {
+    const r = await live.request('POST', routePath(API_ROUTES.sqlExecute), {
       key: attacker.keys[0] as string,
       body: { sql: HEAVY_WRITE },
     });

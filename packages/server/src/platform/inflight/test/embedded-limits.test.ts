@@ -1,6 +1,9 @@
 // The embedded engine (PGlite): a read holds the one connection for a slice of one second while anyone else
 // waits, the server's own work (a key check, GET /v1/me) included; and the worker is restarted between requests
 // once the process's memory passed EXPENSE_EMBEDDED_MAX_MEMORY_MB.
+
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addWorkspace,
@@ -53,7 +56,7 @@ async function serve(embeddedMaxMemoryMb?: number): Promise<Served> {
 async function seeded(served: Served, rows: number): Promise<TestUser> {
   const user = await createUser(served.db);
   await addWorkspace(served.db, user.userId);
-  const answer = await request(served.origin, 'POST', '/v1/sql/execute', {
+  const answer = await request(served.origin, 'POST', routePath(API_ROUTES.sqlExecute), {
     key: user.apiKey,
     body: { sql: insertEntries(rows) },
   });
@@ -72,7 +75,7 @@ describe('a read while the server has its own work to do, on PGlite', () => {
   afterAll(async () => served?.close());
 
   it("is stopped after its slice for a bystander's key check and GET /v1/me", async () => {
-    const slow = request(served.origin, 'POST', '/v1/sql/query', {
+    const slow = request(served.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
       key: attacker.apiKey,
       body: { sql: ENDLESS },
     });
@@ -80,7 +83,7 @@ describe('a read while the server has its own work to do, on PGlite', () => {
     await untilRunning(served.db);
     // A key never checked before: its check and /me are the server's own queries on the one connection.
     const bystander = await createUser(served.db);
-    const me = await request(served.origin, 'GET', '/v1/me', { key: bystander.apiKey });
+    const me = await request(served.origin, 'GET', routePath(API_ROUTES.me), { key: bystander.apiKey });
     expect(me.status).toBe(200);
     const stopped = await slow;
     expect(stopped.status).toBe(504);
@@ -104,7 +107,7 @@ describe('the embedded worker past its memory bound, on PGlite', () => {
         timeout: 60_000,
       })
       .toBe(true);
-    const answer = await request(served.origin, 'POST', '/v1/sql/query', {
+    const answer = await request(served.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: 'SELECT count(*) AS n FROM ledger_entries' },
     });

@@ -1,6 +1,9 @@
 // Finding 2 of issue 11: on the embedded engine one user's slow statements queued everyone first come first
 // served (a bystander waited 72 s), and the deadline counted from when a statement started, not from the
 // request's arrival. Now users take turns, and a request that cannot start by its deadline runs nothing.
+
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live } from '../../../features/sql/test/setup.js';
 import {
@@ -118,7 +121,7 @@ describe.each(ENGINES)('a fair share while others wait on $name', (engine) => {
   it("stops a write that ran its one-second slice while another user waited, rolls it back, and answers the other user's SELECT", async () => {
     // Issue 35: one user's writes that ran to the deadline held the embedded engine for everyone (another user's
     // SELECT 1 took 20 s or more, or 504). A write now gets the same slice as a read.
-    const slow = live.request('POST', '/v1/sql', {
+    const slow = live.request('POST', routePath(API_ROUTES.sqlScript), {
       key: attacker.keys[0] as string,
       body: { sql: SLOW_WRITE },
     });

@@ -1,6 +1,8 @@
 // Shared pieces of the fairness tests: users with several keys, slow statements, and answers in the order
 // they arrived at the client.
 import { randomBytes } from 'node:crypto';
+import { routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import { createApiKey } from '../../../features/auth/api-keys.js';
@@ -91,7 +93,7 @@ export async function tenant(live: Live, keys = 1): Promise<Tenant> {
   await seedEntries(live, user.apiKey, 100);
   const all = [user.apiKey, ...more];
   // Verified keys are cached: a key check during the test then waits for no database.
-  for (const key of all) await live.request('GET', '/v1/me', { key });
+  for (const key of all) await live.request('GET', routePath(API_ROUTES.me), { key });
   return { user, keys: all };
 }
 
@@ -118,7 +120,11 @@ export function answerCounter(): (pending: Promise<Response>) => Promise<Answere
 }
 
 export const query = (live: Live, key: string, sql: string, headers?: Record<string, string>) =>
-  live.request('POST', '/v1/sql/query', { key, body: { sql }, ...(headers ? { headers } : {}) });
+  live.request('POST', routePath(API_ROUTES.sqlQuery), {
+    key,
+    body: { sql },
+    ...(headers ? { headers } : {}),
+  });
 
 /**
  * In-flight places counted in Redis under a prefix of the test's own, so that a test can wait for a state

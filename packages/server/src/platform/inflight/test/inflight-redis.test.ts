@@ -4,7 +4,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migratedPostgres } from '@expense/test-kit';
+import { migratedPostgres, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../../../features/sql/test/setup.js';
@@ -60,7 +61,8 @@ describe('in-flight limits shared through Redis', () => {
         request(origins[0] as string, method, path, options),
     };
     attacker = await tenant(live as never, 3);
-    for (const key of attacker.keys) await request(origins[1] as string, 'GET', '/v1/me', { key });
+    for (const key of attacker.keys)
+      await request(origins[1] as string, 'GET', routePath(API_ROUTES.me), { key });
   });
 
   afterAll(async () => {
@@ -76,7 +78,7 @@ describe('in-flight limits shared through Redis', () => {
   it('counts one user over both servers: 4 of 12 slow statements run, 8 are refused', async () => {
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        request(origins[i % 2] as string, 'POST', '/v1/sql/query', {
+        request(origins[i % 2] as string, 'POST', routePath(API_ROUTES.sqlQuery), {
           key: attacker.keys[i % 3] as string,
           body: { sql: ENDLESS },
         }),

@@ -1,6 +1,9 @@
 // Finding 1 of issue 11: nothing limited how many SQL requests a key or a user had in flight, so ten slow
 // queries of one tenant held every pooled connection. Now: 2 per key, 4 per user, 429 beyond. The places are
 // counted in Redis under the test's own prefix, so that the test waits for them to be taken, not for a time.
+
+import { call, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Live, request } from '../../../features/sql/test/setup.js';
 import {
@@ -33,7 +36,9 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
   it('counts a report as a SQL request in flight: with the user’s 4 places taken, GET /reports answers 429 at once', async () => {
     const slow = Array.from({ length: 4 }, (_, i) => query(live, attacker.keys[i % 2] as string, ENDLESS));
     await leases.until(attacker.user.userId, 4);
-    const report = await live.request('GET', '/v1/reports/spend_by_category?from=2026-11-01&to=2026-11-30', {
+    const report = await call(live, API_ROUTES.report, {
+      params: { kind: 'spend_by_category' },
+      query: { from: '2026-11-01', to: '2026-11-30' },
       key: attacker.keys[2] as string,
     });
     expect(report.status).toBe(429);
@@ -47,7 +52,9 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
     // loaded machine, several times), and be answered at their own deadline (504, retryable): it is sent again
     // until it answers.
     const again = () =>
-      live.request('GET', '/v1/reports/spend_by_category?from=2026-11-01&to=2026-11-30', {
+      call(live, API_ROUTES.report, {
+        params: { kind: 'spend_by_category' },
+        query: { from: '2026-11-01', to: '2026-11-30' },
         key: attacker.keys[2] as string,
       });
     let after = await again();
@@ -65,7 +72,7 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
     );
     // Another tenant's SELECT and /v1/me while the attack is in flight.
     const other = answered(query(live, bystander.keys[0] as string, 'SELECT 1 AS one'));
-    const me = answered(live.request('GET', '/v1/me', { key: bystander.keys[0] as string }));
+    const me = answered(live.request('GET', routePath(API_ROUTES.me), { key: bystander.keys[0] as string }));
     const results = await Promise.all(attack);
     expect((await me).status).toBe(200);
     const otherAnswer = await other;
@@ -123,7 +130,10 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
     for (let i = 0; i < 3; i++) expect((await query(live, key, 'SELECT 1 AS one')).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await query(live, key, 'SELECT 1 / 0 AS x')).status).toBe(400);
     for (let i = 0; i < 3; i++) {
-      const r = await live.request('POST', '/v1/sql/execute', { key, body: { sql: OVER_CAP } });
+      const r = await live.request('POST', routePath(API_ROUTES.sqlExecute), {
+        key,
+        body: { sql: OVER_CAP },
+      });
       expect(r.body.error.code).toBe('mutation_row_limit_exceeded');
     }
     for (let i = 0; i < 3; i++) {
@@ -133,7 +143,7 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
     // Clients that go away: their requests end at the deadline and give their places back.
     const aborts = Array.from({ length: 2 }, () => new AbortController());
     const gone = aborts.map((a) =>
-      fetch(`${live.origin}/v1/sql/query`, {
+      fetch(`${live.origin}${routePath(API_ROUTES.sqlQuery)}`, {
         method: 'POST',
         headers: { authorization: `ApiKey ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ sql: ENDLESS }),
@@ -147,7 +157,7 @@ describe.each(ENGINES)('in-flight limits over HTTP on $name', (engine) => {
     await expect
       .poll(
         async () => {
-          const r = await request(live.origin, 'POST', '/v1/sql/query', {
+          const r = await request(live.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
             key,
             body: { sql: 'SELECT 1 AS one' },
           });

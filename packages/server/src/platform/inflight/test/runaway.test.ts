@@ -6,7 +6,8 @@
 // process that outlives even its termination keeps its request's in-flight place until it has ended (issue 35),
 // within a bound after which its connection is closed from this side.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type EngineSpec, POSTGRES, pooledEngines, request } from '@expense/test-kit';
+import { type EngineSpec, POSTGRES, pooledEngines, request, routePath } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, createUser, type TestUser, waitFor } from '../../../features/sql/test/setup.js';
@@ -99,7 +100,7 @@ describe.each([POSTGRES, ...pooledEngines('the runaway-statement test through Pg
       user = await userWithWorkspace(served.db);
       // A first request opens the pool's connections and verifies the dialect on them: on a loaded machine that
       // passed the 1 s deadline once, so the cancel came before the INSERT reached the trigger (nothing to end).
-      const warm = await request(served.origin, 'POST', '/v1/sql/query', {
+      const warm = await request(served.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
         key: user.apiKey,
         body: { sql: 'SELECT 1 AS one' },
       });
@@ -114,7 +115,7 @@ describe.each([POSTGRES, ...pooledEngines('the runaway-statement test through Pg
       let answer: Awaited<ReturnType<typeof request>> | undefined;
       for (let attempt = 0; attempt < 3; attempt++) {
         const before = await stubbornRounds(served.db);
-        answer = await request(served.origin, 'POST', '/v1/sql/execute', {
+        answer = await request(served.origin, 'POST', routePath(API_ROUTES.sqlExecute), {
           key: user.apiKey,
           body: { sql: STUBBORN_INSERT },
         });
@@ -147,7 +148,7 @@ describe.each([POSTGRES, ...pooledEngines('the runaway-statement test through Pg
         .toBe(0);
       expect(await stubbornBackends(served.db)).toEqual([]);
       // The pool serves the next request on a healthy connection.
-      const next = await request(served.origin, 'POST', '/v1/sql/query', {
+      const next = await request(served.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
         key: user.apiKey,
         body: { sql: 'SELECT 1 AS one' },
       });
@@ -224,7 +225,7 @@ describe('in-flight leases on PostgreSQL + Redis', () => {
       keys.flatMap((key) =>
         [0, 1].map(async () => {
           while (Date.now() < until) {
-            const answer = await request(served.origin, 'POST', '/v1/sql/execute', {
+            const answer = await request(served.origin, 'POST', routePath(API_ROUTES.sqlExecute), {
               key,
               body: { sql: STUBBORN_INSERT },
             });
@@ -241,7 +242,7 @@ describe('in-flight leases on PostgreSQL + Redis', () => {
     expect(most).toBeLessThanOrEqual(4);
     // Another user still gets a connection at once.
     const bystander = await userWithWorkspace(served.db);
-    const answer = await request(served.origin, 'POST', '/v1/sql/query', {
+    const answer = await request(served.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
       key: bystander.apiKey,
       body: { sql: 'SELECT 1 AS one' },
     });
@@ -275,7 +276,7 @@ describe.each([
     user = await userWithWorkspace(served.db);
     // Saves the first workspace for the key; the second takes the other deaf write (writes to one workspace queue
     // behind each other's history lock, where a cancel stops them).
-    const warm = await request(served.origin, 'POST', '/v1/sql/query', {
+    const warm = await request(served.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: 'SELECT 1 AS one' },
     });
@@ -295,13 +296,16 @@ describe.each([
 
   it("keeps the request's in-flight place until its server process has ended: the key's third request is refused meanwhile, and served after", async () => {
     const deaf = (headers: Record<string, string> = {}) =>
-      request(served.origin, 'POST', '/v1/sql/execute', {
+      request(served.origin, 'POST', routePath(API_ROUTES.sqlExecute), {
         key: user.apiKey,
         body: { sql: DEAF_INSERT },
         headers,
       });
     const one = () =>
-      request(served.origin, 'POST', '/v1/sql/query', { key: user.apiKey, body: { sql: 'SELECT 1 AS one' } });
+      request(served.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
+        key: user.apiKey,
+        body: { sql: 'SELECT 1 AS one' },
+      });
     // The key's two places (EXPENSE_MAX_INFLIGHT_PER_KEY).
     const held = [deaf(), deaf({ 'X-Workspace-Id': second })];
     // Both ran past their deadline, ignored their cancel and were terminated; their server processes live on.
@@ -340,7 +344,7 @@ describe('a server process that outlives its termination past the bound, on Post
   beforeAll(async () => {
     served = await serve(POSTGRES, { sqlDeadlineMs: 3_000 }, 20, { deafSeconds: 15, abandonAfterMs: 1_000 });
     user = await userWithWorkspace(served.db);
-    const warm = await request(served.origin, 'POST', '/v1/sql/query', {
+    const warm = await request(served.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
       key: user.apiKey,
       body: { sql: 'SELECT 1 AS one' },
     });
@@ -352,7 +356,7 @@ describe('a server process that outlives its termination past the bound, on Post
   });
 
   it('has its connection closed from this side: the request answers, logged, and its place is free while the process still runs', async () => {
-    const answer = await request(served.origin, 'POST', '/v1/sql/execute', {
+    const answer = await request(served.origin, 'POST', routePath(API_ROUTES.sqlExecute), {
       key: user.apiKey,
       body: { sql: DEAF_INSERT },
     });
@@ -367,7 +371,7 @@ describe('a server process that outlives its termination past the bound, on Post
     expect(await livingBackends(served.db, line?.pids ?? [])).toHaveLength(1);
     const both = await Promise.all(
       [0, 1].map(() =>
-        request(served.origin, 'POST', '/v1/sql/query', {
+        request(served.origin, 'POST', routePath(API_ROUTES.sqlQuery), {
           key: user.apiKey,
           body: { sql: 'SELECT 1 AS one' },
         }),

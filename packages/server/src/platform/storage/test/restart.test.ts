@@ -4,8 +4,10 @@ import {
   lastMailTo,
   migratedPostgres,
   removeDir,
+  routePath,
   tempDir,
 } from '@expense/test-kit';
+import { AGENT_ROUTES, API_ROUTES } from '@expense/wire';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type ServerConfigInput } from '../../../index.js';
 import { injectClient } from '../../http/test/helpers.js';
@@ -45,8 +47,10 @@ describe.each(targets)('a restart on $name', (target) => {
 
     const first = await createServer(config);
     const c1 = injectClient(first);
-    const sent = await c1.request('POST', '/api/agent/send-code', { body: { email: 'keep@example.com' } });
-    const verified = await c1.request('POST', '/api/agent/verify-code', {
+    const sent = await c1.request('POST', routePath(AGENT_ROUTES.sendCode), {
+      body: { email: 'keep@example.com' },
+    });
+    const verified = await c1.request('POST', routePath(AGENT_ROUTES.verifyCode), {
       body: {
         code: codeOf(await lastMailTo(outbox, 'keep@example.com')),
         otpSessionToken: sent.body.data.otpSessionToken,
@@ -54,19 +58,20 @@ describe.each(targets)('a restart on $name', (target) => {
       },
     });
     const key = verified.body.data.apiKey as string;
-    const ws = (await c1.request('POST', '/v1/workspaces', { key, body: { name: 'Kept' } })).body.data
-      .workspace;
-    await c1.request('POST', `/v1/workspaces/${ws.workspaceId}/select`, { key });
+    const ws = (
+      await c1.request('POST', routePath(API_ROUTES.createWorkspace), { key, body: { name: 'Kept' } })
+    ).body.data.workspace;
+    await c1.request('POST', routePath(API_ROUTES.selectWorkspace, { workspaceId: ws.workspaceId }), { key });
     await first.close();
 
     const second = await createServer(config);
     try {
       const c2 = injectClient(second);
-      const me = await c2.request('GET', '/v1/me', { key });
+      const me = await c2.request('GET', routePath(API_ROUTES.me), { key });
       expect(me.status).toBe(200);
       expect(me.body.data.user).toEqual(verified.body.data.user);
       expect(me.body.data.selectedWorkspaceId).toBe(ws.workspaceId);
-      const list = await c2.request('GET', '/v1/workspaces', { key });
+      const list = await c2.request('GET', routePath(API_ROUTES.workspaces), { key });
       expect(list.body.data.workspaces).toEqual([{ ...ws, selected: true }]);
     } finally {
       await second.close();

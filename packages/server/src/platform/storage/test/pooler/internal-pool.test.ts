@@ -7,10 +7,12 @@ import {
   type FreshPostgres,
   migratedPostgres,
   removeDir,
+  routePath,
   signIn,
   socketClient,
   tempDir,
 } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -75,7 +77,7 @@ describe('internal work beside a full user-SQL pool on PostgreSQL', () => {
     await admin.query('LOCK TABLE public.ledger_entries IN ACCESS EXCLUSIVE MODE');
     const settled: boolean[] = [];
     const slow = slowUsers.map((user, i) =>
-      request(origin, 'POST', '/v1/sql/query', {
+      request(origin, 'POST', routePath(API_ROUTES.sqlQuery), {
         key: user.apiKey,
         body: { sql: 'SELECT count(*) AS n FROM ledger_entries' },
       }).finally(() => {
@@ -94,13 +96,15 @@ describe('internal work beside a full user-SQL pool on PostgreSQL', () => {
         { timeout: 20_000, interval: 100 },
       );
 
-      const me = await request(origin, 'GET', '/v1/me', { key: bystander.apiKey });
+      const me = await request(origin, 'GET', routePath(API_ROUTES.me), { key: bystander.apiKey });
       expect(me.status).toBe(200);
       expect(me.body.data.user.userId).toBe(bystander.userId);
-      const workspaces = await request(origin, 'GET', '/v1/workspaces', { key: bystander.apiKey });
+      const workspaces = await request(origin, 'GET', routePath(API_ROUTES.workspaces), {
+        key: bystander.apiKey,
+      });
       expect(workspaces.status).toBe(200);
       const signedIn = await signIn(socketClient(origin), outbox, 'newcomer@example.test');
-      const mine = await request(origin, 'GET', '/v1/me', { key: signedIn.apiKey });
+      const mine = await request(origin, 'GET', routePath(API_ROUTES.me), { key: signedIn.apiKey });
       expect(mine.status).toBe(200);
 
       // All of that answered while the slow statements were still waiting.

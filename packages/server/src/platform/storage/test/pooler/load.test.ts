@@ -8,8 +8,10 @@ import {
   migratedPostgres,
   type PgBouncer,
   poolerAvailable,
+  routePath,
   startPgBouncer,
 } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +78,7 @@ describe.runIf(poolerAvailable('the pooler load test'))('behind PgBouncer in tra
         const kind = i % 3;
         if (kind === 0) {
           const account = `load-${randomUUID()}`;
-          const res = await request(origin, 'POST', '/v1/sql/execute', {
+          const res = await request(origin, 'POST', routePath(API_ROUTES.sqlExecute), {
             key: user.apiKey,
             body: {
               sql: `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2026-01-01 00:00:00+00', '${account}', ${i + 1}, 'EUR', 'spend', 'load')`,
@@ -85,14 +87,14 @@ describe.runIf(poolerAvailable('the pooler load test'))('behind PgBouncer in tra
           if (res.status === 200) acknowledged.push({ account, workspaceId: user.workspaceId });
           else failures.push(`write ${res.status} ${res.text}`);
         } else if (kind === 1) {
-          const res = await request(origin, 'POST', '/v1/sql/query', {
+          const res = await request(origin, 'POST', routePath(API_ROUTES.sqlQuery), {
             key: user.apiKey,
             body: { sql: "SELECT count(*) AS n FROM ledger_entries WHERE category = 'load'" },
           });
           if (res.status !== 200 || res.body.data.workspaceId !== user.workspaceId)
             failures.push(`read ${res.status} ${res.text}`);
         } else {
-          const res = await request(origin, 'GET', '/v1/me', { key: user.apiKey });
+          const res = await request(origin, 'GET', routePath(API_ROUTES.me), { key: user.apiKey });
           if (res.status !== 200 || res.body.data.user.userId !== user.userId)
             failures.push(`me ${res.status} ${res.text}`);
         }
@@ -115,7 +117,7 @@ describe.runIf(poolerAvailable('the pooler load test'))('behind PgBouncer in tra
     await direct.query('REVOKE EXECUTE ON FUNCTION pg_catalog.current_setting(text) FROM PUBLIC');
     try {
       for (const user of users) {
-        const res = await request(origin, 'POST', '/v1/sql/query', {
+        const res = await request(origin, 'POST', routePath(API_ROUTES.sqlQuery), {
           key: user.apiKey,
           body: { sql: "SELECT count(*) AS n FROM ledger_entries WHERE category = 'load'" },
         });

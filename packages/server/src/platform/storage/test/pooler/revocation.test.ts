@@ -2,7 +2,16 @@
 // at once. The announcement needs LISTEN on a session of its own, which DATABASE_DIRECT_URL provides (through
 // the pooler, a LISTEN would land on whichever server session served that one transaction).
 
-import { type Client, pooledPostgres, poolerAvailable, removeDir, signIn, tempDir } from '@expense/test-kit';
+import {
+  type Client,
+  pooledPostgres,
+  poolerAvailable,
+  removeDir,
+  routePath,
+  signIn,
+  tempDir,
+} from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../../../index.js';
@@ -43,14 +52,18 @@ describe.runIf(poolerAvailable('the revocation test through PgBouncer'))(
 
     it('is refused by the other process at once, not when its cache entry expires', async () => {
       const statusOf = async (c: Client, key: string) =>
-        (await c.request('GET', '/v1/workspaces', { key })).status;
+        (await c.request('GET', routePath(API_ROUTES.workspaces), { key })).status;
       const keeper = await signIn(one, outbox, 'pooled-revoker@example.com', 'keeper');
       const doomed = await signIn(one, outbox, 'pooled-revoker@example.com', 'doomed');
       expect(await statusOf(other, doomed.apiKey)).toBe(200); // now in the other process's cache
 
-      const revoked = await one.request('DELETE', `/v1/keys/${doomed.connection.connectionId}`, {
-        key: keeper.apiKey,
-      });
+      const revoked = await one.request(
+        'DELETE',
+        routePath(API_ROUTES.revokeKey, { connectionId: doomed.connection.connectionId }),
+        {
+          key: keeper.apiKey,
+        },
+      );
       expect(revoked.status).toBe(204);
       await vi.waitFor(async () => expect(await statusOf(other, doomed.apiKey)).toBe(401), WAIT);
       expect(await statusOf(other, keeper.apiKey)).toBe(200);
