@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { CLEARING_ACCOUNT } from '@expense/import';
 import { McpApiError } from '@expense/mcp';
+import { call as callRoute, routePath } from '@expense/test-kit';
+import { API_PREFIX, API_ROUTES } from '@expense/wire';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../auth/api-keys.js';
@@ -29,7 +31,7 @@ describe.runIf(cliBuilt('the MCP import suite')).each(ENGINES)(
 
     beforeAll(async () => {
       ({ live, user } = await startWithWorkspace(engine));
-      ({ client } = await stdioClient(`${live.origin}/v1`, user.apiKey));
+      ({ client } = await stdioClient(`${live.origin}${API_PREFIX}`, user.apiKey));
     });
     afterAll(async () => {
       await client?.close();
@@ -46,12 +48,12 @@ describe.runIf(cliBuilt('the MCP import suite')).each(ENGINES)(
         )
       ).rows[0]!.n;
     const changesIn = async (ws: string) =>
-      (await live.request('GET', '/v1/changes', { key: user.apiKey, headers: { 'x-workspace-id': ws } })).body
-        .data.changes.length as number;
+      (await callRoute(live, API_ROUTES.changes, { key: user.apiKey, headers: { 'x-workspace-id': ws } }))
+        .body.data.changes.length as number;
     /** POST /v1/imports itself, for the same bytes. */
     const viaHttp = async (bytes: Uint8Array, query: Record<string, string>, ws: string): Promise<Json> =>
       (
-        await fetch(`${live.origin}/v1/imports?${new URLSearchParams(query)}`, {
+        await fetch(`${live.origin}${routePath(API_ROUTES.importFile, {}, query)}`, {
           method: 'POST',
           headers: {
             authorization: `ApiKey ${user.apiKey}`,
@@ -243,7 +245,7 @@ describe.runIf(cliBuilt('the MCP import suite')).each(ENGINES)(
         kind: 'agent',
         access: 'read',
       });
-      const ro = await stdioClient(`${live.origin}/v1`, apiKey);
+      const ro = await stdioClient(`${live.origin}${API_PREFIX}`, apiKey);
       try {
         const res = await call(ro.client, 'import', {
           file: text(fixture('wise.csv')),
@@ -261,7 +263,7 @@ describe.runIf(cliBuilt('the MCP import suite')).each(ENGINES)(
       const ws = await workspace('inject');
       const api = injectApi({
         app: live.app,
-        basePath: '/v1',
+        basePath: API_PREFIX,
         authorization: `ApiKey ${user.apiKey}`,
         remoteAddress: '127.0.0.1',
       });
