@@ -40,6 +40,7 @@ export {
   SCHEMA_RULE_WORDS,
   situationIn,
   statusOf,
+  TRANSFER_RULE,
   withFacts,
 } from './error-catalog.js';
 

@@ -19,6 +19,7 @@ import {
   render,
   rulesFor,
   SCHEMA_RULE_WORDS,
+  TRANSFER_RULE,
 } from '../src/index.js';
 
 type Reader = Exclude<Audience, 'http'>;
@@ -54,6 +55,9 @@ const FACTS = {
   missing: 'ts, amount',
   length: 11534336,
   limit: 10485760,
+  event: "'move-1'",
+  currency: 'EUR',
+  sum: '-100',
 };
 
 /** Every situation of every API code: its entry, and each variant (with the facts its texts interpolate). */
@@ -235,10 +239,50 @@ describe('every error text for every audience', () => {
     for (const reader of READERS) {
       for (const rule of rulesFor(answered, reader)) expect(rule, reader).not.toMatch(ROUTE);
     }
-    expect(rulesFor(answered, 'mcp')).toEqual(Object.values(SCHEMA_RULE_WORDS).map((rule) => rule.mcp));
-    expect(rulesFor(answered, 'cli')[2]).toContain('`expense revert <changeId>`');
+    expect(rulesFor(answered, 'mcp')).toEqual(
+      Object.values(SCHEMA_RULE_WORDS).map((rule) => ('mcp' in rule ? rule.mcp : rule.http)),
+    );
+    const cli = rulesFor(answered, 'cli');
+    expect(cli[Object.keys(SCHEMA_RULE_WORDS).indexOf('history')]).toContain('`expense revert <changeId>`');
+    // The rule speaking to an agent about its user asks the person at the terminal instead.
+    for (const reader of ['cli', 'console'] as const) {
+      for (const rule of rulesFor(answered, reader)) expect(rule, reader).not.toMatch(/\bthe user\b/);
+    }
+    expect(cli).toContain(SCHEMA_RULE_WORDS.approval.cli);
     expect(rulesFor(answered, 'http')).toEqual(answered);
     expect(rulesFor(['SQL runs in UTC.'], 'mcp')).toEqual(['SQL runs in UTC.']);
+  });
+
+  it('words an unbalanced transfer per audience from its facts: the HTTP text names the /sql script, no other does', () => {
+    const unbalanced = {
+      code: 'sql_execution_failed',
+      variant: 'transfer_unbalanced',
+      facts: { event: "'move-1'", currency: 'EUR', sum: '-100' },
+    };
+    const said = "The transfer rows of event_id 'move-1' in EUR sum to -100, not 0. ";
+    expect(render(unbalanced, 'http').hint).toBe(`${said}${TRANSFER_RULE.http} Nothing was saved.`);
+    expect(render(unbalanced, 'http').hint).toContain('or a /sql script); a one-legged transfer is refused');
+    expect(render(unbalanced, 'mcp').hint).toContain('the execute tool with several statements');
+    expect(render(unbalanced, 'cli').hint).toContain('`expense sql -f <file>` with several statements');
+    expect(render(unbalanced, 'console').hint).toContain('one “Dry run write” on the SQL page');
+    for (const reader of READERS) {
+      const { hint } = render(unbalanced, reader);
+      expect(hint, reader).toMatch(/^The transfer rows of event_id 'move-1' in EUR sum to -100, not 0\. /);
+      for (const foreign of FOREIGN[reader]) expect(hint, reader).not.toMatch(foreign);
+    }
+    expect(
+      render({ ...unbalanced, variant: 'transfer_unbalanced_unnamed', facts: undefined }, 'cli').hint,
+    ).toBe(`${TRANSFER_RULE.cli} Nothing was saved.`);
+    // As an API answer carries it.
+    expect(
+      render(
+        {
+          code: 'sql_execution_failed',
+          details: { variant: 'transfer_unbalanced', facts: unbalanced.facts },
+        },
+        'mcp',
+      ).hint,
+    ).toBe(render(unbalanced, 'mcp').hint);
   });
 
   it('picks the situation by its variant: a variant over its entry, and none as the entry', () => {

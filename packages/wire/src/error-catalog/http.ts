@@ -1,5 +1,6 @@
 import { GUIDE_TOPICS } from '../guide-topics.js';
 import { MAX_REPORT_MONTHS } from '../report-range.js';
+import { TRANSFER_RULE } from './rules.js';
 import type { ErrorEntry } from './types.js';
 
 const signIn = ['send_code', 'discover'] as const;
@@ -42,6 +43,7 @@ export const HTTP_ERRORS = {
         consoleHint: 'Choose a file written by Export (JSON), unchanged; nothing was restored.',
       },
       import_account: {
+        consoleMessage: 'The file does not say which account its rows belong to.',
         hint: 'The file names no account: send it again with ?account=<account_id>, the account its rows go to (SELECT account_id FROM accounts lists them; ask the user which one).',
         mcpHint:
           'The file names no account: call import again with the account argument, the account_id its rows go to (query SELECT account_id FROM accounts lists them; ask the user which one).',
@@ -66,6 +68,7 @@ export const HTTP_ERRORS = {
       // A CSV whose layout nothing reads (no header, no bank's layout, columns that cannot be told apart): the
       // reader's own hint proposes `expense import`'s options (--map, --columns, --preset), which the API lacks.
       import_layout: {
+        consoleMessage: "The file's columns cannot be told apart.",
         hint: "The file's columns cannot be told apart, and POST /v1/imports takes no column mapping: send the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or the file with its header line renamed to ts, amount, counterparty (GET /schema lists the ledger_entries columns).",
         mcpHint:
           "The file's columns cannot be told apart, and the import tool takes no column mapping: ask the user for the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or ask which columns hold the date, the amount and the payee and call import with the file's header line renamed to ts, amount, counterparty (get_schema lists the ledger_entries columns).",
@@ -76,6 +79,7 @@ export const HTTP_ERRORS = {
       // A CSV whose columns for the ledger's required fields cannot be found (the API takes no column mapping).
       import_columns: {
         message: 'No column for {{missing}}.',
+        consoleMessage: 'No column of the file holds {{missing}}.',
         hint: 'The file has no column for {{missing}}: send the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or a CSV whose header line names the ledger_entries columns (ts, amount, counterparty; GET /schema lists them).',
         mcpHint:
           'The file has no column for {{missing}}: ask the user for the statement as the bank exports it (its CSV download, OFX/QFX, QIF, CAMT.053 or MT940), or call import with the header line renamed to ts, amount, counterparty (get_schema lists the ledger_entries columns).',
@@ -197,6 +201,20 @@ export const HTTP_ERRORS = {
         cliHint:
           '{{column}} is required: give it a value in every row (`expense schema` shows which columns are required and which are filled for you).',
         consoleHint: '{{column}} is required: give it a value in every row.',
+      },
+      // A transfer whose legs do not sum to 0 in a currency at commit (the deferred trigger of migration 0015):
+      // {{event}} is its event_id as an SQL literal; `transfer_unbalanced_unnamed` where the database named none.
+      transfer_unbalanced: {
+        hint: `The transfer rows of event_id {{event}} in {{currency}} sum to {{sum}}, not 0. ${TRANSFER_RULE.http} Nothing was saved.`,
+        mcpHint: `The transfer rows of event_id {{event}} in {{currency}} sum to {{sum}}, not 0. ${TRANSFER_RULE.mcp} Nothing was saved.`,
+        cliHint: `The transfer rows of event_id {{event}} in {{currency}} sum to {{sum}}, not 0. ${TRANSFER_RULE.cli} Nothing was saved.`,
+        consoleHint: `The transfer rows of event_id {{event}} in {{currency}} sum to {{sum}}, not 0. ${TRANSFER_RULE.console} Nothing was saved.`,
+      },
+      transfer_unbalanced_unnamed: {
+        hint: `${TRANSFER_RULE.http} Nothing was saved.`,
+        mcpHint: `${TRANSFER_RULE.mcp} Nothing was saved.`,
+        cliHint: `${TRANSFER_RULE.cli} Nothing was saved.`,
+        consoleHint: `${TRANSFER_RULE.console} Nothing was saved.`,
       },
       revert: {
         hint: 'Nothing was reverted. Read the rows this change touched (GET /v1/changes/{changeId}) and fix them with SQL.',

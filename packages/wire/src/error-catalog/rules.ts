@@ -7,8 +7,9 @@ import type { Audience } from './types.js';
 export type AudienceText = { readonly http: string } & { readonly [A in Exclude<Audience, 'http'>]?: string };
 
 /**
- * The rules of GET /schema that name the API's routes (the server's `SQL_RULES` sends their HTTP words), in every
- * audience's words: an agent on MCP reads them naming the tools (`rulesFor`).
+ * The rules of GET /schema that name the API's routes or speak to an agent about its user (the server's `SQL_RULES`
+ * sends their HTTP words), in every audience's words: an agent on MCP reads them naming the tools, a person on the
+ * command line or the console reads what asks them (`rulesFor`).
  */
 export const SCHEMA_RULE_WORDS = {
   modes: {
@@ -25,6 +26,11 @@ export const SCHEMA_RULE_WORDS = {
       "There is no NOW() or CURRENT_DATE: write dates as literals in the workspace's time zone, ts ranges as TIMESTAMPTZ literals (ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00', local midnights), which an index can use where DATE bounds cannot.",
     cli: "There is no NOW() or CURRENT_DATE: every SQL result (and `expense schema`, `expense whoami`) carries data.clock {now, today, timeZone}, today being the date in the workspace's time zone; write dates as literals and ranges from it, ts ranges as TIMESTAMPTZ literals (ts >= TIMESTAMPTZ '2026-08-01 00:00:00' AND ts < TIMESTAMPTZ '2026-09-01 00:00:00', local midnights), which an index can use where DATE bounds cannot.",
   },
+  approval: {
+    http: "Get the user's approval before any write; the approval covers the probe and all later batches of that change.",
+    cli: '`expense exec` and `expense sql` make a dry run of a write and ask for your approval before committing it (--yes approves without asking).',
+    console: '“Dry run write” shows what a write would change; nothing is saved until you confirm it.',
+  },
   history: {
     http: 'Every committed write is recorded: GET /changes lists them (SQL, who, rows) so you can tell the user what you changed; POST /changes/{changeId}/revert undoes one (dry run first).',
     mcp: 'Every committed write is recorded: the history tool lists them (SQL, who, rows) so you can tell the user what you changed; the revert tool undoes one (dry run first).',
@@ -33,6 +39,19 @@ export const SCHEMA_RULE_WORDS = {
       'Every committed write is recorded: the Activity page lists them (SQL, who, rows), and Revert there undoes one (dry run first).',
   },
 } as const satisfies Record<string, AudienceText>;
+
+/**
+ * The balanced-transfer rule (ledger_entries_transfer_balanced), in each audience's words: how to send both legs
+ * at once names a route, a tool, a command or the console's SQL page.
+ */
+const TRANSFER_EXCHANGE =
+  'A currency exchange is two transfers through an exchange account under one event_id: -100 EUR from eur-checking and +100 EUR to fx-exchange, -108 USD from fx-exchange and +108 USD to usd-checking.';
+export const TRANSFER_RULE = {
+  http: `The transfer rows of one event_id must sum to 0 per currency when the request commits: send both legs in one request (one INSERT with two VALUES rows, or a /sql script); a one-legged transfer is refused, in a dry run too. ${TRANSFER_EXCHANGE}`,
+  mcp: `The transfer rows of one event_id must sum to 0 per currency when the request commits: send both legs in one call (one INSERT with two VALUES rows, or the execute tool with several statements); a one-legged transfer is refused, in a dry run too. ${TRANSFER_EXCHANGE}`,
+  cli: `The transfer rows of one event_id must sum to 0 per currency when the request commits: send both legs at once (one INSERT with two VALUES rows, or \`expense sql -f <file>\` with several statements); a one-legged transfer is refused, in a dry run too. ${TRANSFER_EXCHANGE}`,
+  console: `The transfer rows of one event_id must sum to 0 per currency when the request commits: write both legs in one “Dry run write” on the SQL page (one INSERT with two VALUES rows, or several statements at once); a one-legged transfer is refused, in a dry run too. ${TRANSFER_EXCHANGE}`,
+} as const satisfies AudienceText;
 
 const RULE_BY_HTTP: ReadonlyMap<string, AudienceText> = new Map(
   Object.values(SCHEMA_RULE_WORDS).map((rule) => [rule.http, rule]),

@@ -1,10 +1,17 @@
+import { rulesFor } from '@expense/wire';
 import type { Command } from 'commander';
 import { CliError, ExitCode } from '../../errors.js';
 import { renderTable } from '../../output/table.js';
 import type { Action } from '../action.js';
 
-/** A rule of GET /schema written for an agent: about its user, or in the HTTP routes' words. */
-const AGENT_RULE = /\bthe user\b|\buser's\b|\b(?:GET|POST) \//i;
+/**
+ * The rules GET /schema answered, as `expense schema` lists them: in the catalogue's CLI words (the commands
+ * rather than the HTTP routes; the approval the CLI asks for itself rather than an agent's "ask the user").
+ */
+export function rulesText(rules: readonly string[]): string | undefined {
+  const words = rulesFor(rules, 'cli');
+  return words.length ? `Rules:\n${words.map((r) => `  - ${r}`).join('\n')}` : undefined;
+}
 
 export function registerSchema(program: Command, action: Action): void {
   program
@@ -38,10 +45,8 @@ export function registerSchema(program: Command, action: Action): void {
             ),
           );
           ctx.print(`\nFunctions: ${functions.join(', ')}`);
-          // The rules of the SQL, not those addressed to an agent about its user and the HTTP routes (issue 41):
-          // the CLI asks for the approval itself, and `expense history` / `expense revert` are the history.
-          const forPeople = rules.filter((r) => !AGENT_RULE.test(r));
-          if (forPeople.length) ctx.print(`Rules:\n${forPeople.map((r) => `  - ${r}`).join('\n')}`);
+          const ruled = rulesText(rules);
+          if (ruled !== undefined) ctx.print(ruled);
           ctx.note('\nRun `expense schema <relation>` for its columns and hints.');
           return;
         }

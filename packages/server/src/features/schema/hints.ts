@@ -15,7 +15,7 @@ export const SQL_RULES = [
   "SQL runs in the workspace's time zone (data.clock.timeZone, workspace_settings.timezone): a TIMESTAMPTZ literal without offset (TIMESTAMPTZ '2026-12-01 00:00:00') is local midnight, ts::date is the local day, and timestamps come back in ISO 8601 with the local offset.",
   RECIPES.numericStrings,
   'Before a long write, probe with 1 to 3 rows; then send at most 100 rows per call, in sequence.',
-  "Get the user's approval before any write; the approval covers the probe and all later batches of that change.",
+  SCHEMA_RULE_WORDS.approval.http,
   SCHEMA_RULE_WORDS.history.http,
 ];
 

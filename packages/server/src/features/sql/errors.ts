@@ -7,6 +7,7 @@ import { USER_RELATIONS } from '../../platform/storage/names.js';
 import {
   constraintHint,
   OTHER_WORKSPACE_HINT,
+  quote,
   type RefusalFacts,
   VALUE_SYNTAX_HINT,
 } from '../../platform/storage/relation-hints.js';
@@ -21,6 +22,19 @@ function executionFailed(message: string, d: RunErrorDetails, pgHint: string | u
   if (d.position) details.position = d.position;
   if (d.constraint) details.constraint = d.constraint;
   if (d.column) details.column = d.column;
+  // The balanced-transfer rule names how to send both legs at once: the catalogue's variant, in each reader's words.
+  if (d.constraint === 'ledger_entries_transfer_balanced') {
+    const { transfer } = factsOf(d);
+    return new ApiError('sql_execution_failed', message, {
+      ...(transfer === undefined
+        ? { variant: 'transfer_unbalanced_unnamed' as const }
+        : {
+            variant: 'transfer_unbalanced' as const,
+            facts: { event: quote(transfer.eventId), currency: transfer.currency, sum: transfer.sum },
+          }),
+      details,
+    });
+  }
   const own = refusalHint(d);
   if (own === undefined && d.sqlstate === '23502' && d.column) {
     return new ApiError('sql_execution_failed', message, {

@@ -1,4 +1,4 @@
-import type { Clock } from '@expense/wire';
+import { type Clock, TRANSFER_RULE } from '@expense/wire';
 import { addDays } from '../clock/clock.js';
 import type { UserRelationName } from './names.js';
 
@@ -24,8 +24,7 @@ export const RECIPES = {
     "For many months, generate the calendar: WITH RECURSIVE months (month_start) AS (SELECT TIMESTAMPTZ '2026-01-01 00:00:00' UNION ALL SELECT month_start + INTERVAL '1 month' FROM months WHERE month_start < TIMESTAMPTZ '2026-12-01 00:00:00') SELECT m.month_start::date AS month_start, COALESCE(SUM(e.amount), 0) AS total FROM months m LEFT JOIN ledger_entries e ON e.ts >= m.month_start AND e.ts < m.month_start + INTERVAL '1 month' GROUP BY m.month_start ORDER BY m.month_start",
   numericStrings:
     'numeric and bigint values come back as decimal strings ("-12.50", "100"): a JSON number is binary floating point and would lose digits of money. Parse them as decimals; in SQL write amounts as plain numbers (-12.50).',
-  transferRule:
-    'The transfer rows of one event_id must sum to 0 per currency when the request commits: send both legs in one request (one INSERT with two VALUES rows, or a /sql script); a one-legged transfer is refused, in a dry run too. A currency exchange is two transfers through an exchange account under one event_id: -100 EUR from eur-checking and +100 EUR to fx-exchange, -108 USD from fx-exchange and +108 USD to usd-checking.',
+  transferRule: TRANSFER_RULE.http,
 } as const;
 
 /**
@@ -108,11 +107,12 @@ export function relationHints(fxDays: number): Record<UserRelationName, string[]
 export interface RefusalFacts {
   /** The external_id that already exists (migration 0016 names it). */
   externalId?: string;
-  /** The transfer event that does not balance (migration 0015 names it). */
+  /** The transfer event that does not balance (migration 0015 names it; the catalogue's transfer_unbalanced). */
   transfer?: { eventId: string; currency: string; sum: string };
 }
 
-const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+/** A value as an SQL string literal. */
+export const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
 const ISO_4217 =
   'must be an ISO 4217 code of three upper-case letters (EUR, USD, GBP; not "eur", "€" or "Euro"): check that value in every row you sent';
 const allowed = (column: string, values: string[]) =>
@@ -131,12 +131,6 @@ const CONSTRAINT_HINTS: Record<string, (facts: RefusalFacts) => string> = {
     "A transfer moves money between two of the user's own accounts, so it is neither income nor spending and has no category: set category to NULL on kind 'transfer' rows (a payment to someone else is kind 'spend' with a category).",
   ledger_entries_transfer_event_id: () =>
     "A transfer row needs an event_id: its two legs (-X on the source account, +X on the destination) share one event_id, e.g. 'transfer-2026-08-10-savings'.",
-  ledger_entries_transfer_balanced: ({ transfer }) =>
-    `${
-      transfer
-        ? `The transfer rows of event_id ${quote(transfer.eventId)} in ${transfer.currency} sum to ${transfer.sum}, not 0. `
-        : ''
-    }${RECIPES.transferRule} Nothing was saved.`,
   ledger_entries_kind_check: () => allowed('kind', ['income', 'spend', 'transfer']),
   budget_lines_direction_check: () => allowed('direction', ['income', 'spend']),
   account_metadata_account_type_check: () =>
