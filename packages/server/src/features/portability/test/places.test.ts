@@ -19,7 +19,7 @@ describe('export and restore hold an in-flight place', () => {
   afterAll(async () => live?.close());
 
   it('a restore whose body is still arriving holds the key’s only place; the place is back once it is gone', async () => {
-    const url = new URL(`${live.origin}/v1/workspaces/${workspaceId}/restore`);
+    const url = new URL(`${live.origin}${routePath(API_ROUTES.restoreWorkspace, { workspaceId })}`);
     const partial = httpRequest(url, {
       method: 'POST',
       headers: {
@@ -47,14 +47,17 @@ describe('export and restore hold an in-flight place', () => {
       }),
     );
     const partial = (key: string, id: string) => {
-      const req = httpRequest(new URL(`${live.origin}/v1/workspaces/${id}/restore`), {
-        method: 'POST',
-        headers: {
-          authorization: `ApiKey ${key}`,
-          'content-type': 'application/json',
-          'content-length': '100000',
+      const req = httpRequest(
+        new URL(`${live.origin}${routePath(API_ROUTES.restoreWorkspace, { workspaceId: id })}`),
+        {
+          method: 'POST',
+          headers: {
+            authorization: `ApiKey ${key}`,
+            'content-type': 'application/json',
+            'content-length': '100000',
+          },
         },
-      });
+      );
       req.on('error', () => {});
       req.write('{"format":"expense-export",');
       return req;
@@ -75,11 +78,14 @@ describe('export and restore hold an in-flight place', () => {
     await expect
       .poll(async () => (await restoreOf(last)).body?.error?.code, { timeout: 10_000, interval: 100 })
       .toBe('rate_limited');
-    const refused = await fetch(`${live.origin}/v1/workspaces/${users[last]!.workspaceId}/restore`, {
-      method: 'POST',
-      headers: { authorization: `ApiKey ${users[last]!.user.apiKey}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
+    const refused = await fetch(
+      `${live.origin}${routePath(API_ROUTES.restoreWorkspace, { workspaceId: users[last]!.workspaceId })}`,
+      {
+        method: 'POST',
+        headers: { authorization: `ApiKey ${users[last]!.user.apiKey}`, 'content-type': 'application/json' },
+        body: '{}',
+      },
+    );
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('5');
     expect(((await refused.json()) as { error: { details: unknown } }).error.details).toEqual({

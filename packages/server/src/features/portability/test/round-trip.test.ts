@@ -6,7 +6,7 @@
 // 45 s an engine on a quiet machine (PGlite: seeding 12 s, the restore and its 4 x 19 x 2 reports, then a replace, 27 s), so
 // the full 10,000 run in both suites; the timeouts leave room for a loaded CI.
 
-import { call } from '@expense/test-kit';
+import { call, routePath } from '@expense/test-kit';
 import { API_ROUTES, type QueryValues } from '@expense/wire';
 import { REPORT_KINDS } from '@expense/wire/reports';
 import { strFromU8, unzipSync } from 'fflate';
@@ -170,9 +170,12 @@ describe.each(ENGINES)('export and restore on $name', (engine) => {
   });
 
   it('exports a zip of CSVs with a manifest, cells safe for a spreadsheet', async () => {
-    const res = await fetch(`${live.origin}/v1/workspaces/${source}/export?format=csv`, {
-      headers: { authorization: `ApiKey ${owner.apiKey}` },
-    });
+    const res = await fetch(
+      `${live.origin}${routePath(API_ROUTES.exportWorkspace, { workspaceId: source }, { format: 'csv' })}`,
+      {
+        headers: { authorization: `ApiKey ${owner.apiKey}` },
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     const files = unzipSync(new Uint8Array(await res.arrayBuffer()));

@@ -2,6 +2,8 @@
 // must be one description: a relation, column or operation in one and not the others is either a statement
 // the guard accepts and the database refuses, or a hole the guard would have to cover alone.
 import { expenseDialect } from '@expense/sql-guard';
+import { call } from '@expense/test-kit';
+import { API_ROUTES } from '@expense/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addWorkspace, createUser, ENGINES, type Live, startLive } from '../../sql/test/setup.js';
 
@@ -60,7 +62,7 @@ describe.each(ENGINES)('the dialect, the grants and /schema agree ($name)', (eng
   });
 
   it('describes the same relations, operations and columns on GET /v1/schema', async () => {
-    const res = await live.request('GET', '/v1/schema', { key });
+    const res = await call(live, API_ROUTES.schema, { key });
     expect(res.status).toBe(200);
     const reported: Description = {};
     for (const r of res.body.data.relations as {
