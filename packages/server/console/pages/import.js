@@ -8,6 +8,7 @@ import { day, money } from '../format.js';
 import { ROUTES } from '../routes.js';
 import { rows as selectRows } from '../sql.js';
 import { ChangeId, Component, html, NeedsWorkspace, Notice, Problem } from '../ui.js';
+import { consoleWords, SITUATION_CODES } from '../words.js';
 import {
   COLUMN_CHOICES,
   columnOptions,
@@ -24,13 +25,14 @@ import {
  * @typedef {import('../types/import-core').ImportCore} ImportCore
  * @typedef {import('../types/import-core').PreparedLedger} PreparedLedger
  * @typedef {import('../types/import-core').LedgerBatch} Batch
+ * @typedef {import('../types/import-core').ImportNote} ImportNote
  * @typedef {import('../types/console').ApiError} ApiError
  */
 
 /** Rows of the file shown before the import. */
 const PREVIEW_ROWS = 10;
 
-// This page's words (the CLI's messages name its options; here the person sees the form's fields).
+// This page's words (the import core's refusals and notes are data: their situation, worded below for this form).
 const WORDS = {
   intro:
     'Load a CSV export from your bank. The bank is recognised from the file, every row is checked here in the browser, and you see how many rows are new before anything is saved. Rows imported before are skipped, so importing an overlapping export again adds only the new ones.',
@@ -43,15 +45,11 @@ const WORDS = {
   ambiguousDates: (example, formats) =>
     `The dates can be read two ways (${example}): choose ${formats.join(' or ')} under “Dates”.`,
   nothingNew: 'Nothing to add: every row of this file is already in the workspace.',
-  noAccount: 'The file does not say which account its rows belong to.',
-  noAccountHint: 'Type the account in the Account field (e.g. checking), then check the file again.',
   /** @param {string} example */
   ambiguousSign: (example) =>
     `Which way this file’s amounts point cannot be told${example ? ` (${example})` : ''}.`,
   ambiguousSignHint:
     'Choose under “Signs”: “Charges are positive” for a card statement whose spending is written as positive numbers, or “As in the file” when money out is written negative.',
-  noLayout:
-    'Choose what each column holds under “Columns” (at least the date and the amount), or pick the bank under “Bank”.',
   /** @param {'out' | 'in'} lacking */
   lacking: (lacking) =>
     `Choose the ${lacking === 'out' ? 'money out' : 'money in'} column too: amounts come from both columns.`,
@@ -63,38 +61,44 @@ const WORDS = {
 /** @type {Record<string, string>} */
 const KIND_WORDS = { spend: 'Spending', income: 'Income', transfer: 'Transfer' };
 
-/** The CLI's option names as the fields of this form. */
-/** @type {[RegExp, string][]} */
-const OPTION_FIELDS = [
-  [/\s*\((?:--[a-z-]+|[^()]*--[a-z-]+[^()]*) to say otherwise\)/g, ''],
-  [/Signs: --charges-positive\./g, 'Signs: charges are positive, as chosen under “Signs”.'],
-  [/Signs: --charges-negative\./g, 'Signs: as in the file, as chosen under “Signs”.'],
-  [/--account <id>|--account/g, 'the Account field'],
-  [/--preset [a-z0-9-]+|--preset/g, 'the Bank choice'],
-  [/--date-format [A-Z/]+|--date-format/g, 'the Dates choice'],
-  [/--encoding latin1|--encoding/g, 'another encoding'],
-  [/--charges-positive|--charges-negative/g, 'the Signs choice'],
-  [
-    /--debit <column> --credit <column>|--debit\/--credit|--debit|--credit/g,
-    'Money out and Money in under Columns',
-  ],
-  [/(?:--map "[^"]*"(?: --map "[^"]*")*)|--map [^\s,.]+|--map/g, 'the Columns panel'],
-  [/--columns [^\s]+|--columns/g, 'the Columns panel'],
-  [/--currency <code>|--currency/g, 'a Currency column'],
-  // Options with no field on this page: what is left of a command line is not shown.
-  [/\s*\(?--[a-z-]+(?: <[^>]+>| '[^']*'| "[^"]*"| [^\s,.;)]+)?\)?/g, ''],
-];
+/** The field of this form that overrides a note's decision (none: the form has no such setting). */
+/** @type {Partial<Record<string, string>>} */
+const SETTING_FIELDS = { dateFormat: 'choose under “Dates”', account: 'type it in the Account field' };
 
 /**
- * @template {string | undefined} T
- * @param {T} text
- * @returns {T}
+ * A note of the import core (its kind and facts) in this page's words: the form's fields, never an option.
+ * @param {ImportNote} note
+ * @returns {string}
  */
-function personWords(text) {
-  if (!text) return text;
-  let out = /** @type {string} */ (text);
-  for (const [pattern, words] of OPTION_FIELDS) out = out.replace(pattern, words);
-  return /** @type {T} */ (out);
+function noteText(note) {
+  switch (note.kind) {
+    case 'said':
+      return note.facts.text;
+    case 'settable': {
+      const field = SETTING_FIELDS[note.facts.setting];
+      return field === undefined ? `${note.facts.text}.` : `${note.facts.text} (${field} to say otherwise).`;
+    }
+    case 'charges':
+      return note.facts.charges === 'positive'
+        ? 'Signs: charges are positive, as chosen under “Signs”.'
+        : 'Signs: as in the file, as chosen under “Signs”.';
+  }
+}
+
+/**
+ * A row problem's options as this form's fields. A row problem is still text (packages/import's RowProblem carries
+ * no situation yet), so these three are the page's last rewording of the import core's words.
+ * @type {[RegExp, string][]}
+ */
+const ROW_PROBLEM_FIELDS = [
+  [/ — a decimal comma\? use --decimal-comma/g, ' — a decimal comma?'],
+  [/give its order with --date-format/g, 'choose its order under “Dates”'],
+  [/or use --account/g, 'or type it in the Account field'],
+];
+
+/** @param {string} text */
+function rowProblemWords(text) {
+  return ROW_PROBLEM_FIELDS.reduce((out, [pattern, words]) => out.replace(pattern, words), text);
 }
 
 /**
@@ -134,29 +138,35 @@ function transfersOf(core, paired) {
   return lines.sort((a, b) => a.line - b.line);
 }
 
-/** A failure of the import core (CliError) or of the API, with a person's words. */
 /**
+ * A failure of the import core, of this page or of the API, in a person's words: a refusal of the import core by its
+ * situation (the catalogue's console words, served as words.js), else by its code where the catalogue knows it (its
+ * hint is the command line's); the page's own refusals and the API's (the proxy words them) as they are.
  * @param {unknown} thrown
+ * @param {ImportCore | null} core
  * @returns {ApiError}
  */
-function problemOf(thrown) {
+function problemOf(thrown, core) {
   /** @type {Partial<ApiError> & { details?: Record<string, unknown> }} */
   const error = typeof thrown === 'object' && thrown !== null ? thrown : { message: String(thrown) };
-  if (error?.code === 'usage_error' && /^No column for account_id\.$/.test(error.message ?? ''))
-    return { message: WORDS.noAccount, code: 'missing_account', hint: WORDS.noAccountHint, details: {} };
-  if (error?.code === 'import_ambiguous_sign' || error?.code === 'usage_error')
-    if (/cannot be told|No column for/.test(error.message ?? ''))
-      return {
-        message: personWords(error.message ?? ''),
-        code: error.code,
-        hint: error.code === 'import_ambiguous_sign' ? WORDS.ambiguousSignHint : WORDS.noLayout,
-        details: error.details ?? {},
-      };
+  const details = error.details ?? {};
+  if (core && thrown instanceof core.ImportError) {
+    const situation = thrown.situation;
+    const code = situation ? (SITUATION_CODES[situation.variant] ?? 'invalid_request') : thrown.code;
+    const words = consoleWords({
+      code,
+      variant: situation?.variant,
+      facts: situation?.facts,
+      message: thrown.message,
+    });
+    // A refusal the catalogue does not know keeps its message; its hint names the command line's options.
+    return { code, message: words?.message ?? thrown.message, hint: words?.hint, details };
+  }
   return {
-    message: personWords(error.message ?? String(thrown)),
-    code: error?.code ?? 'error',
-    hint: personWords(error?.hint),
-    details: error?.details ?? {},
+    message: error.message ?? String(thrown),
+    code: error.code ?? 'error',
+    hint: error.hint,
+    details,
   };
 }
 
@@ -396,7 +406,7 @@ export class ImportPage extends Component {
         /** @type {{ details?: { problems?: import('../types/import-core').RowProblem[] } } | null} */ (
           cause
         );
-      this.setState({ error: problemOf(cause), problems: details?.details?.problems ?? [] });
+      this.setState({ error: problemOf(cause, core), problems: details?.details?.problems ?? [] });
     } finally {
       if (current()) this.setState({ checking: false, progress: null });
     }
@@ -431,7 +441,7 @@ export class ImportPage extends Component {
       });
     } catch (error) {
       const cause = error instanceof core.BatchFailed ? error.cause : error;
-      const problem = problemOf(cause);
+      const problem = problemOf(cause, core);
       if (error instanceof core.BatchFailed)
         problem.hint = `${problem.hint ? `${problem.hint} ` : ''}Rows before line ${error.batch.rows[0]?.line} are in; importing the same file again skips them and continues.`;
       this.setState({ error: problem });
@@ -509,7 +519,7 @@ export class ImportPage extends Component {
           ? html`<div class="table-box" tabindex="0"><table>
               <caption class="muted">Rows to fix in the file</caption>
               <thead><tr><th scope="col">Line</th><th scope="col">Field</th><th scope="col">Problem</th></tr></thead>
-              <tbody>${problems.slice(0, 50).map((p) => html`<tr><td class="num">${p.line}</td><td>${p.field ?? ''}</td><td>${personWords(p.message)}</td></tr>`)}</tbody>
+              <tbody>${problems.slice(0, 50).map((p) => html`<tr><td class="num">${p.line}</td><td>${p.field ?? ''}</td><td>${rowProblemWords(p.message)}</td></tr>`)}</tbody>
             </table></div>`
           : null
       }
@@ -611,9 +621,9 @@ export class ImportPage extends Component {
     return html`<section aria-labelledby="import-preview">
       <h2 id="import-preview">${preview.name}</h2>
       ${prepared.bank ? html`<p>Bank: <strong>${prepared.bank.title}</strong>${prepared.bank.recognised ? ' (recognised from the file)' : ''}.</p>` : null}
-      ${prepared.notes
-        .filter((/** @type {string} */ n) => !n.startsWith('Recognised:'))
-        .map((/** @type {string} */ n) => html`<p class="muted">${personWords(n)}</p>`)}
+      ${prepared.noted
+        .filter((note) => !(note.kind === 'said' && note.facts.text.startsWith('Recognised:')))
+        .map((note) => html`<p class="muted">${noteText(note)}</p>`)}
       ${preview.transfers.map((n) => html`<p class="muted">${transferWords(n)}</p>`)}
       ${
         prepared.left.length

@@ -49,7 +49,7 @@ export const HTTP_ERRORS = {
           'The file names no account: call import again with the account argument, the account_id its rows go to (query SELECT account_id FROM accounts lists them; ask the user which one).',
         cliHint:
           'The file names no account: give --account <id> (`expense query "SELECT account_id FROM accounts"` lists them).',
-        consoleHint: 'The file names no account: choose the account its rows go to.',
+        consoleHint: 'Type the account in the Account field (e.g. checking), then check the file again.',
       },
       // A statement of several accounts names each itself: an account given for all of them is wrong.
       import_one_account: {

@@ -27,7 +27,7 @@ import {
   sessionKeyOf,
   setSessionCookie,
 } from './session.js';
-import { signInHint } from './words.js';
+import { signInHint, WORDS_MODULE, WORDS_MODULE_PATH } from './words.js';
 
 /** The console's files a browser loads: scripts (with their source maps) and styles. */
 const SERVED_ASSET = /^\/[\w/-]+(?<!\.d)\.(?:js|js\.map|css)$/;
@@ -81,6 +81,9 @@ export function consoleRoutes(ctx: AppContext, root: () => FastifyInstance): Fas
     // Before the assets' wildcard: a route of its own wins over it.
     app.get(`${CONSOLE_PATH}${ROUTES_MODULE_PATH}`, async (_request, reply) =>
       reply.type('text/javascript; charset=utf-8').send(ROUTES_MODULE),
+    );
+    app.get(`${CONSOLE_PATH}${WORDS_MODULE_PATH}`, async (_request, reply) =>
+      reply.type('text/javascript; charset=utf-8').send(WORDS_MODULE),
     );
     await app.register(fastifyStatic, {
       root: consoleAssetsDirectory(),

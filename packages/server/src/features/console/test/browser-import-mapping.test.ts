@@ -4,6 +4,7 @@
 // the preview follows, and the committed entries read back through the API carry the person's choices. The page
 // speaks in its own words (no CLI option) and fits 390 px.
 import { join } from 'node:path';
+import { HTTP_ERRORS } from '@expense/wire';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -25,6 +26,9 @@ const CARD_FILE = [
   '05.02.2026;Tankstelle Nord;48,10;Auto',
   '',
 ].join('\n');
+
+/** An API route, which no text of the console names. */
+const ROUTE = /\b(?:GET|POST|PUT|PATCH|DELETE) \/|\/sql\b|\/v1\//;
 
 /** What the page shows, its form fields' chosen options included. */
 const pageText = (page: Page) => page.evaluate(`document.querySelector('main').innerText`) as Promise<string>;
@@ -232,6 +236,49 @@ describe.runIf(browserAvailable())(
       );
       expect(events).toEqual({ n: '1' });
       expect(person.problems).toEqual([]);
+    });
+
+    it("words a refusal and the notes of the import core from their situation: the catalogue's console words, no option, no route", async () => {
+      const reader = await server.newPerson();
+      const { page } = reader;
+      await server.signIn(reader, 'situation@example.com');
+      await go(page, 'workspaces', 'Workspaces');
+      await page.getByRole('textbox', { name: 'Workspace name' }).fill('Situations');
+      await page.getByRole('button', { name: 'Create workspace' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Workspace “Situations” created and selected.' })
+        .waitFor();
+
+      await go(page, 'import', 'Import');
+      await page.getByLabel('Bank file (CSV)').setInputFiles({
+        name: 'plain.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('Date,Amount,Payee\n2026-02-03,-12.50,Bakery\n', 'utf8'),
+      });
+      // No account in the file nor in the form: the import core's import_account situation, in the console's words.
+      await page.getByRole('button', { name: 'Check file' }).click();
+      const refusal = page.getByRole('alert').filter({ hasText: 'does not say which account' });
+      await refusal.waitFor();
+      const refused = (await refusal.textContent()) ?? '';
+      expect(refused).toContain(HTTP_ERRORS.invalid_request.variants.import_account.consoleMessage);
+      expect(refused).toContain(HTTP_ERRORS.invalid_request.variants.import_account.consoleHint);
+      expect(refused).not.toContain('--');
+      expect(refused).not.toMatch(ROUTE);
+
+      // With the account, the preview's notes (the reader's decisions, as data) name this form's fields.
+      await page.getByRole('combobox', { name: 'Account' }).fill('checking');
+      await page.getByRole('button', { name: 'Check file' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /new rows? to add of/ })
+        .waitFor();
+      const notes = await page.locator('#import-preview ~ p.muted').allTextContents();
+      expect(notes.length).toBeGreaterThan(0);
+      const text = await pageText(page);
+      expect(text).not.toContain('--');
+      expect(text).not.toMatch(ROUTE);
+      expect(reader.problems).toEqual([]);
     });
   },
 );

@@ -2,7 +2,7 @@
 // the console's proxy (docs/architecture.md, "Errors"); the API's own answers keep the HTTP words.
 
 import { ENGINES, removeDir, routePath, tempDir } from '@expense/test-kit';
-import { API_ROUTES, DIALECT_WORDS, HTTP_ERRORS } from '@expense/wire';
+import { API_ROUTES, DIALECT_WORDS, HTTP_ERRORS, render } from '@expense/wire';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
@@ -10,7 +10,7 @@ import { type Database, openDatabase } from '../../../platform/storage/index.js'
 import { createApiKey } from '../../auth/api-keys.js';
 import { addWorkspace, createUser, insertEntries } from '../../sql/test/setup.js';
 import { consoleCookieName } from '../session.js';
-import { inConsoleWords, signInHint } from '../words.js';
+import { inConsoleWords, signInHint, WORDS_MODULE } from '../words.js';
 
 const ORIGIN = 'http://console.example.test';
 const envelope = (error: Record<string, unknown>) => Buffer.from(JSON.stringify({ ok: false, error }));
@@ -57,6 +57,47 @@ describe('the console words of an API error', () => {
     expect(signInHint({ code: 'invalid_code', variant: 'void' })).toBe(
       HTTP_ERRORS.invalid_code.variants.void.hint,
     );
+  });
+});
+
+describe("the import refusals' console words the console loads (words.js)", () => {
+  type Words = typeof import('../../../../console/words.js');
+  const load = () =>
+    import(`data:text/javascript;base64,${Buffer.from(WORDS_MODULE).toString('base64')}`) as Promise<Words>;
+
+  it('renders an import situation as the catalogue does for the console, and names no option or route', async () => {
+    const { consoleWords, SITUATION_CODES } = await load();
+    const situations: {
+      code: string;
+      variant?: string;
+      facts?: Record<string, string | number>;
+      message?: string;
+    }[] = [
+      { code: 'invalid_request', variant: 'import_account' },
+      { code: 'invalid_request', variant: 'import_one_account', facts: { file: 'both.xml', count: 2 } },
+      { code: 'invalid_request', variant: 'import_columns', facts: { missing: 'ts, amount' } },
+      {
+        code: 'invalid_request',
+        variant: 'import_layout',
+        message: 'x.csv: one column "a;b" (--delimiter?)',
+      },
+      { code: SITUATION_CODES.csv_syntax, variant: 'csv_syntax', message: 'x.csv:3: Quote not closed' },
+      { code: SITUATION_CODES.rows_refused, variant: 'rows_refused', message: 'x.csv has 2 problems.' },
+      { code: 'import_unbalanced', message: 'The balances differ by 3.00.' },
+    ];
+    for (const situation of situations) {
+      const words = consoleWords(situation);
+      expect(words, situation.variant).toEqual(render(situation, 'console'));
+      expect(`${words?.message} ${words?.hint}`, situation.variant).not.toMatch(/--[a-z]|\/v1\/|\bPOST \//);
+    }
+    expect(SITUATION_CODES.csv_syntax).toBe('import_unreadable');
+    expect(
+      consoleWords({ code: 'invalid_request', variant: 'import_columns', facts: { missing: 'ts' } }),
+    ).toEqual({
+      message: 'No column of the file holds ts.',
+      hint: "Choose which of the file's columns hold ts.",
+    });
+    expect(consoleWords({ code: 'something_else' })).toBeUndefined();
   });
 });
 
