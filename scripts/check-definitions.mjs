@@ -5,8 +5,11 @@
 // - the ledger columns: a literal list of most of ledger_entries' columns outside its home;
 // - the routes: a table of `method: …, path: '/…'` entries outside packages/wire/src/route-paths.ts, and a `/v1/`
 //   path spelled in the console's, the CLI's or the MCP server's source (they call routes by name: ROUTES,
-//   ROUTE_PATHS, API_ROUTES; the MCP server only through the API client it is given).
-// Comments are not definitions and are skipped; so are tests, which build answers and requests of their own.
+//   ROUTE_PATHS, API_ROUTES; the MCP server only through the API client it is given), or in a test, benchmark or
+//   tool (they call routes through the test kit's `call`/`routePath` or the bench's `callRoute`), but for the files
+//   of PATHS_AS_SUBJECT, whose spelt paths are what they test.
+// Comments are not definitions and are skipped; tests build answers and requests of their own, so only their paths
+// are checked.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +37,34 @@ export const KNOWN_COPIES = {
     // AGENT_ROUTES: the sign-in routes on {auth_url}, not under /v1.
     'packages/wire/src/routes.ts',
   ],
+};
+
+/**
+ * Tests and tools whose spelt `/v1/` paths are their subject, not a way to reach a route, each with why. The check
+ * fails when one no longer spells a path, so the list only shrinks.
+ */
+export const PATHS_AS_SUBJECT = {
+  'packages/server/test-faults/fuzz-http.ts': 'raw, near-miss and malformed paths are the fuzzer’s input',
+  'packages/test-kit/test/call.test.ts': 'the paths routePath and call build from the table',
+  'packages/wire/test/check-definitions.test.ts': 'paths planted for this check to find',
+  'packages/cli/src/checks/test/wire-checks.test.ts': 'a URL inside an answer the CLI checks',
+  'packages/cli/src/commands/api/test/e2e-gh.test.ts': '`expense api` takes the path a person types',
+  'packages/server/src/features/discovery/test/guide.test.ts': 'the guide’s pages, which are not API routes',
+  'packages/server/src/features/discovery/test/http-write-flow-words.test.ts':
+    'a guide page, not an API route',
+  'packages/server/src/features/discovery/test/money-openapi.test.ts':
+    'the OpenAPI document and its path keys',
+  'packages/server/src/features/mcp/test/discovery.test.ts': 'the OpenAPI document and the guide',
+  'packages/server/src/features/auth/test/api-key-auth.test.ts':
+    'the OpenAPI document, not a route of the table',
+  'packages/server/src/features/auth/test/flow.test.ts': 'discovery’s aliases and the URLs its answer gives',
+  'packages/server/src/features/sql/test/consent.test.ts':
+    'a malformed id, which no route of the table takes',
+  'packages/server/src/features/sql/test/docs.test.ts': 'the commands docs/api.md shows',
+  'packages/server/src/platform/http/test/errors.test.ts':
+    'unknown and malformed paths, the OpenAPI document',
+  'packages/server/bench/sql-throughput.ts': 'the labels of its result rows',
+  'packages/server/test-load/fairness.ts': 'a label of its report',
 };
 
 const STATEMENT_KEYS = ['rowCount', 'returnedRowCount', 'totalRowCount', 'truncated', 'columns', 'rows'];
@@ -145,6 +176,64 @@ export function secondDefinitions(files, known = KNOWN_COPIES) {
   return problems;
 }
 
+/**
+ * A string or template literal that starts with a `/v1/` path, alone or after an origin (`${origin}/v1/…`,
+ * `http://host/v1/…`), line by line: a path a request goes to. Prose that names a route ("GET /v1/me answers", a
+ * test's title) does not start with it.
+ */
+export function reachedPaths(code) {
+  return code
+    .split('\n')
+    .flatMap((line, i) =>
+      /['"`](?:\$\{[^}]+\}|https?:\/\/[^\s'"`/]+)?\/v1\/[\w{$]/.test(line)
+        ? [`${i + 1}: ${line.trim()}`]
+        : [],
+    );
+}
+
+/** The `/v1/` paths tests and tools send to, outside PATHS_AS_SUBJECT, and entries of it that send to none. */
+export function spelledPaths(files, subjects = PATHS_AS_SUBJECT) {
+  const problems = [];
+  for (const { path, text } of files) {
+    const lines = reachedPaths(withoutComments(text));
+    if (path in subjects) {
+      if (lines.length === 0) problems.push(`${path}: spells no /v1/ path — remove it from PATHS_AS_SUBJECT`);
+      continue;
+    }
+    for (const line of lines)
+      problems.push(`${path}:${line} — a /v1/ path spelled in a test or tool; call the route by name`);
+  }
+  return problems;
+}
+
+/** Tests, benchmarks and tools: each package's test/ folders (beside the code too), bench/, test-load/, test-faults/. */
+export function testFiles(root) {
+  const files = [];
+  const walk = (dir, inTests) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      if (error.code === 'ENOENT') return;
+      throw error;
+    }
+    for (const entry of entries) {
+      if (['node_modules', 'dist', 'build', 'vendor', 'fixtures'].includes(entry.name)) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full, inTests || entry.name === 'test');
+      else if (inTests && /\.(?:ts|mjs)$/.test(entry.name))
+        files.push({ path: relative(root, full), text: readFileSync(full, 'utf8') });
+    }
+  };
+  for (const pkg of readdirSync(join(root, 'packages'))) {
+    walk(join(root, 'packages', pkg, 'src'), false);
+    for (const dir of ['test', 'bench', 'test-load', 'test-faults'])
+      walk(join(root, 'packages', pkg, dir), true);
+  }
+  walk(join(root, 'examples'), true);
+  return files;
+}
+
 /** The source files a definition could hide in: packages' src/ and the console, no tests, no builds. */
 export function sourceFiles(root) {
   const files = [];
@@ -171,8 +260,10 @@ export function sourceFiles(root) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(process.argv[2] ?? join(fileURLToPath(import.meta.url), '../..'));
-  const problems = secondDefinitions(sourceFiles(root));
+  const problems = [...secondDefinitions(sourceFiles(root)), ...spelledPaths(testFiles(root))];
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exit(1);
-  console.log('check-definitions: one home each for the SQL result, the ledger columns and the routes');
+  console.log(
+    'check-definitions: one home each for the SQL result, the ledger columns and the routes; tests call routes by name',
+  );
 }

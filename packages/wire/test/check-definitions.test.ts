@@ -11,6 +11,9 @@ interface CheckDefinitions {
   KNOWN_COPIES: Record<'sqlResult' | 'ledgerColumns' | 'routes', string[]>;
   secondDefinitions(files: SourceFile[], known?: CheckDefinitions['KNOWN_COPIES']): string[];
   sourceFiles(root: string): SourceFile[];
+  PATHS_AS_SUBJECT: Record<string, string>;
+  spelledPaths(files: SourceFile[], subjects?: Record<string, string>): string[];
+  testFiles(root: string): SourceFile[];
 }
 
 const script = new URL('../../../scripts/check-definitions.mjs', import.meta.url);
@@ -29,10 +32,43 @@ const ZOD_STATEMENT = `const Statement = z.object({
 });`;
 
 describe('check-definitions', () => {
-  it('passes the repository as it is: one home each', () => {
-    expect(check.secondDefinitions(check.sourceFiles(new URL('../../..', import.meta.url).pathname))).toEqual(
-      [],
+  it('passes the repository as it is: one home each, and tests that call routes by name', () => {
+    const root = new URL('../../..', import.meta.url).pathname;
+    expect(check.secondDefinitions(check.sourceFiles(root))).toEqual([]);
+    const tests = check.testFiles(root);
+    expect(tests.map((f) => f.path)).toEqual(
+      expect.arrayContaining([
+        'packages/wire/test/check-definitions.test.ts',
+        'packages/server/src/features/sql/test/setup.ts',
+        'packages/server/bench/scale.ts',
+        'packages/server/test-faults/fuzz-http.ts',
+      ]),
     );
+    expect(check.spelledPaths(tests)).toEqual([]);
+  });
+
+  it('fails on a path a test or tool sends to; a title or label that names a route is prose', () => {
+    const test = (text: string) => check.spelledPaths([{ path: 'packages/cli/test/x.test.ts', text }], {});
+    expect(test("await live.request('GET', '/v1/me', { key });")).toEqual([
+      expect.stringMatching(
+        /^packages\/cli\/test\/x\.test\.ts:1: .* a \/v1\/ path spelled in a test or tool/,
+      ),
+    ]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text as a planted file holds it
+    expect(test('await fetch(`${origin}/v1/changes/${id}/revert`);')).toHaveLength(1);
+    expect(test("fetch('http://127.0.0.1:8787/v1/schema')")).toHaveLength(1);
+    expect(test("it('keeps GET /v1/me answering', async () => {});")).toEqual([]);
+    expect(test('// GET /v1/me\nconst url = routePath(API_ROUTES.me);')).toEqual([]);
+  });
+
+  it('keeps the paths that are a file’s subject, and asks for an entry to go once its file spells none', () => {
+    const subjects = { 'packages/server/test-faults/fuzz.ts': 'the fuzzer’s input' };
+    const fuzz = (text: string) =>
+      check.spelledPaths([{ path: 'packages/server/test-faults/fuzz.ts', text }], subjects);
+    expect(fuzz("send('/v1/me/../keys');")).toEqual([]);
+    expect(fuzz('send(routePath(API_ROUTES.me));')).toEqual([
+      expect.stringMatching(/spells no \/v1\/ path — remove it from PATHS_AS_SUBJECT/),
+    ]);
   });
 
   it('fails on a second zod object of the SQL result, or a hand-written check of it, anywhere but its home', () => {
