@@ -15,7 +15,7 @@ const UNIT = [
   'packages/mcp/test/**/*.test.ts',
   'packages/import/test/**/*.test.ts',
   'packages/cli/src/{api/test/api-routes,output/test/cli-words,output/test/output,http/test/exit-codes,sql/test/paging,sql/test/statements,checks/test/wire-checks,import/test/import-fields}.test.ts',
-  'packages/cli/src/commands/{workspaces/test/find-workspace,workspaces/test/workspace-prefix,report/test/report-table}.test.ts',
+  'packages/cli/src/commands/{workspaces/test/find-workspace,workspaces/test/workspace-prefix,report/test/report-table,schema/test/rules}.test.ts',
   'packages/test-kit/test/{call,system-dependency,templates}.test.ts',
   'packages/server/src/platform/http/test/wire-codes.test.ts',
   'packages/server/src/platform/storage/test/fair-queue.test.ts',
