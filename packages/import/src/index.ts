@@ -29,7 +29,7 @@ export {
   refusal,
   usageError,
 } from './errors.js';
-export { type ImportNote, type ImportSetting, type NoteReader, noteWords } from './notes.js';
+export { type ImportNote, type ImportSetting, type NoteReader, noteWords, problemWords } from './notes.js';
 export {
   type ImportHooks,
   type ImportRequest,
@@ -46,7 +46,13 @@ export {
   type LedgerField,
   type LedgerRow,
 } from './rows/fields.js';
-export { eventProblems, type Validation, validateRecords } from './rows/validate.js';
+export {
+  eventProblems,
+  type RowFix,
+  type RowProblem,
+  type Validation,
+  validateRecords,
+} from './rows/validate.js';
 export { parseAmount, parseCurrency, parseTimestamp, signOf } from './rows/values.js';
 export {
   type Batch,

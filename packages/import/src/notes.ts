@@ -5,6 +5,8 @@
  * otherwise, or nothing where the API has no such setting. Nothing rewrites a note's text afterwards.
  */
 
+import type { RowProblem } from './rows/validate.js';
+
 /** Who reads a note: the command line, or a client of the API (HTTP or its MCP tools). */
 export type NoteReader = 'cli' | 'api';
 
@@ -47,5 +49,27 @@ export function noteWords(note: ImportNote, reader: NoteReader): string {
       return reader === 'cli'
         ? `Signs: --charges-${note.facts.charges}.`
         : `Signs: charges written as ${note.facts.charges} numbers, as given.`;
+  }
+}
+
+/**
+ * A row's problem in one reader's words: the problem, then the setting that would change it as that reader names
+ * it (the API has no setting for a decimal comma or a date order: it names what the value looks like).
+ */
+export function problemWords(problem: RowProblem, reader: NoteReader): string {
+  const { message, fix } = problem;
+  switch (fix?.setting) {
+    case undefined:
+      return message;
+    case 'decimalComma':
+      return reader === 'cli'
+        ? `${message} — a decimal comma? use --decimal-comma`
+        : `${message} — a decimal comma?`;
+    case 'dateFormat':
+      return reader === 'cli'
+        ? `${message} — give its order with --date-format (${fix.orders})`
+        : `${message} — a date written ${fix.orders}?`;
+    case 'account':
+      return `${message} (give the column a value, or ${reader === 'cli' ? 'use --account' : 'give account'})`;
   }
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ImportError, type ImportHooks, noteWords, prepareImport } from '../src/index.js';
+import {
+  ImportError,
+  type ImportHooks,
+  noteWords,
+  prepareImport,
+  problemWords,
+  type RowProblem,
+} from '../src/index.js';
 
 const hooks: ImportHooks = {
   chooseDateFormat: async () => {
@@ -84,5 +91,51 @@ describe("the reader's notes as data, worded for each reader", () => {
     const rows = await refused('ts,amount,counterparty,account_id\n2026-03-24,twelve,Bakery,checking\n');
     expect((rows as ImportError).situation).toEqual({ variant: 'rows_refused' });
     expect((rows as ImportError).details?.problems).toEqual(expect.any(Array));
+  });
+});
+
+describe("a row's problem as data, worded for each reader", () => {
+  async function refusedRows(csv: string): Promise<RowProblem[]> {
+    const error = await prepareImport(
+      { fileName: 'rows.csv', bytes: bytes(csv), account: 'checking' },
+      hooks,
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ImportError);
+    return ((error as ImportError).details?.problems ?? []) as RowProblem[];
+  }
+
+  it('says which setting would read an amount with a decimal comma, by the CLI option or in the API’s words', async () => {
+    const problems = await refusedRows(
+      'ts,amount,counterparty\n2026-03-24,-12.50,Bakery\n2026-03-25,"-1,50",Kiosk\n2026-03-26,-4.00,Cafe\n',
+    );
+    const comma = problems.find((p) => p.fix?.setting === 'decimalComma');
+    expect(comma).toMatchObject({ line: 3, field: 'amount' });
+    expect(comma?.message).not.toMatch(NOT_THE_API);
+    expect(problemWords(comma as RowProblem, 'cli')).toMatch(/ — a decimal comma\? use --decimal-comma$/);
+    expect(problemWords(comma as RowProblem, 'api')).toMatch(/ — a decimal comma\?$/);
+  });
+
+  it('names the account setting for a row without one: --account on the command line, account for the API', () => {
+    const problem: RowProblem = {
+      line: 2,
+      field: 'account_id',
+      message: 'is empty',
+      fix: { setting: 'account' },
+    };
+    expect(problemWords(problem, 'cli')).toBe('is empty (give the column a value, or use --account)');
+    expect(problemWords(problem, 'api')).toBe('is empty (give the column a value, or give account)');
+    const date: RowProblem = {
+      line: 3,
+      field: 'ts',
+      message: '"13/14/2026" is not a date',
+      fix: { setting: 'dateFormat', orders: 'MM/DD/YYYY or DD/MM/YYYY' },
+    };
+    expect(problemWords(date, 'cli')).toContain(
+      'give its order with --date-format (MM/DD/YYYY or DD/MM/YYYY)',
+    );
+    expect(problemWords(date, 'api')).not.toMatch(NOT_THE_API);
   });
 });

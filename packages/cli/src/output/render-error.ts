@@ -1,3 +1,4 @@
+import { problemWords, type RowProblem } from '@expense/import';
 import { CliError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import { errorOffset } from '../sql/error-position.js';
@@ -54,8 +55,8 @@ export function renderError(error: unknown, colours: Colours, sql?: string): str
   const hint = cliHint(error);
   if (hint) lines.push(`${colours.yellow('hint:')} ${hint}`);
   if (error instanceof CliError && Array.isArray(error.details?.problems)) {
-    for (const p of error.details.problems as { line: number; field?: string; message: string }[]) {
-      lines.push(`  line ${p.line}${p.field ? `, ${p.field}` : ''}: ${p.message}`);
+    for (const p of error.details.problems as RowProblem[]) {
+      lines.push(`  line ${p.line}${p.field ? `, ${p.field}` : ''}: ${problemWords(p, 'cli')}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -9,10 +9,18 @@ import { cardPaymentLegs } from '../transfers/legs.js';
 import { KINDS, type LedgerField, type LedgerRow } from './fields.js';
 import { parseAmount, parseCurrency, parseTimestamp, signOf } from './values.js';
 
+/** What a setting of the import would change about a row's problem (worded per reader by `problemWords`). */
+export type RowFix =
+  | { setting: 'decimalComma' }
+  | { setting: 'dateFormat'; orders: string }
+  | { setting: 'account' };
+
 export interface RowProblem {
   line: number;
   field?: string;
+  /** The problem, in no reader's words for a setting: `fix` says which setting would change it. */
   message: string;
+  fix?: RowFix;
 }
 
 export interface Validation<R = LedgerRow> {
@@ -90,15 +98,22 @@ function rowAmount(
   values: string[],
   amountIndex: number | undefined,
   options: ValueOptions,
-): { ok: true; value: string } | { ok: false; problem: string; field: string } | { ok: 'empty' } {
+):
+  | { ok: true; value: string }
+  | { ok: false; problem: string; field: string; fix?: RowFix }
+  | { ok: 'empty' } {
   const comma = options.decimalComma === true;
   const parse = (raw: string, field: string) => {
     const normal = normaliseAmount(raw, comma, options.skip !== undefined);
     const parsed = normal === undefined ? parseAmount(raw) : parseAmount(normal);
     if (parsed.ok) return parsed;
-    const hint =
-      !comma && /\d,\d{1,2}\)?\s*\S{0,3}$/.test(raw.trim()) ? ' — a decimal comma? use --decimal-comma' : '';
-    return { ok: false as const, problem: `${parsed.problem}${hint}`, field };
+    const decimalComma = !comma && /\d,\d{1,2}\)?\s*\S{0,3}$/.test(raw.trim());
+    return {
+      ok: false as const,
+      problem: parsed.problem,
+      field,
+      ...(decimalComma ? { fix: { setting: 'decimalComma' } as const } : {}),
+    };
   };
   let value: string;
   if (amountIndex !== undefined) {
@@ -154,8 +169,8 @@ export function validateRecords(
       left.push({ line: record.line, reason: notBooked });
       continue;
     }
-    const problem = (message: string, field?: string) =>
-      problems.push({ line: record.line, message, ...(field ? { field } : {}) });
+    const problem = (message: string, field?: string, fix?: RowFix) =>
+      problems.push({ line: record.line, message, ...(field ? { field } : {}), ...(fix ? { fix } : {}) });
     if (record.values.length !== header.length) {
       problem(`has ${record.values.length} fields, the header has ${header.length}`);
       continue;
@@ -184,7 +199,7 @@ export function validateRecords(
       continue;
     }
     const amount = money.ok ? money : ({ ok: false, problem: money.problem } as const);
-    if (!money.ok) problem(money.problem, money.field);
+    if (!money.ok) problem(money.problem, money.field, money.fix);
     const rawTs = get('ts') ?? '';
     const ts =
       values.dateFormat && values.dateFormat !== 'YYYY-MM-DD'
@@ -196,17 +211,15 @@ export function validateRecords(
           })()
         : parseTimestamp(rawTs);
     if (!ts.ok) {
-      const hint =
-        /^\d{1,2}([./-])\d{1,2}\1\d{2,4}/.test(rawTs.trim()) && !values.dateFormat
-          ? ` — give its order with --date-format (${rawTs.trim()[2] === '.' ? 'DD.MM.YYYY' : 'MM/DD/YYYY or DD/MM/YYYY'})`
-          : '';
-      problem(`${ts.problem}${hint}`, 'ts');
+      const ordered = /^\d{1,2}([./-])\d{1,2}\1\d{2,4}/.test(rawTs.trim()) && !values.dateFormat;
+      const orders = rawTs.trim()[2] === '.' ? 'DD.MM.YYYY' : 'MM/DD/YYYY or DD/MM/YYYY';
+      problem(ts.problem, 'ts', ordered ? { setting: 'dateFormat', orders } : undefined);
     }
     const currency = parseCurrency(get('currency') || values.currency || '');
     if (!currency.ok) problem(currency.problem, 'currency');
     const account = text('account_id') ?? mapping.account ?? null;
     if (account === null && problems.length === before)
-      problem('is empty (give the column a value, or use --account)', 'account_id');
+      problem('is empty', 'account_id', { setting: 'account' });
 
     let kind = text('kind')?.toLowerCase() ?? null;
     const kindBySign = kind === null;

@@ -86,19 +86,21 @@ function noteText(note) {
 }
 
 /**
- * A row problem's options as this form's fields. A row problem is still text (packages/import's RowProblem carries
- * no situation yet), so these three are the page's last rewording of the import core's words.
- * @type {[RegExp, string][]}
+ * A row problem in this form's words: the problem, then the field of the form that would change it (the import
+ * core says which setting as data, `fix`).
+ * @param {import('../types/import-core').RowProblem} problem
  */
-const ROW_PROBLEM_FIELDS = [
-  [/ — a decimal comma\? use --decimal-comma/g, ' — a decimal comma?'],
-  [/give its order with --date-format/g, 'choose its order under “Dates”'],
-  [/or use --account/g, 'or type it in the Account field'],
-];
-
-/** @param {string} text */
-function rowProblemWords(text) {
-  return ROW_PROBLEM_FIELDS.reduce((out, [pattern, words]) => out.replace(pattern, words), text);
+function rowProblemWords(problem) {
+  switch (problem.fix?.setting) {
+    case 'decimalComma':
+      return `${problem.message} — a decimal comma?`;
+    case 'dateFormat':
+      return `${problem.message} — choose its order under “Dates” (${problem.fix.orders})`;
+    case 'account':
+      return `${problem.message} (give the column a value, or type it in the Account field)`;
+    default:
+      return problem.message;
+  }
 }
 
 /**
@@ -519,7 +521,7 @@ export class ImportPage extends Component {
           ? html`<div class="table-box" tabindex="0"><table>
               <caption class="muted">Rows to fix in the file</caption>
               <thead><tr><th scope="col">Line</th><th scope="col">Field</th><th scope="col">Problem</th></tr></thead>
-              <tbody>${problems.slice(0, 50).map((p) => html`<tr><td class="num">${p.line}</td><td>${p.field ?? ''}</td><td>${rowProblemWords(p.message)}</td></tr>`)}</tbody>
+              <tbody>${problems.slice(0, 50).map((p) => html`<tr><td class="num">${p.line}</td><td>${p.field ?? ''}</td><td>${rowProblemWords(p)}</td></tr>`)}</tbody>
             </table></div>`
           : null
       }

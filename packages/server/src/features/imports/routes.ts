@@ -9,6 +9,8 @@ import {
   type PreparedImport,
   pairedBatches,
   pairWithWorkspace,
+  problemWords,
+  type RowProblem,
   type TransferBooked,
   transfersLine,
 } from '@expense/import';
@@ -67,13 +69,24 @@ interface SqlData {
   shortId?: string;
 }
 
+/** The rows' problems in the API's words (`problemWords`): the settings they name are the API's, not the CLI's. */
+function inApiWords(details: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(details.problems)) return details;
+  const problems = (details.problems as RowProblem[]).map((p) => ({
+    line: p.line,
+    ...(p.field === undefined ? {} : { field: p.field }),
+    message: problemWords(p, 'api'),
+  }));
+  return { ...details, problems };
+}
+
 /**
  * The reader's refusal as the API's: the catalogue's codes, usage errors as invalid_request naming the parameter.
  * A refusal whose next step names a setting the API has too carries its situation (the catalogue's variant, with
  * every reader's words); any other keeps the reader's message and hint as written.
  */
 export function importRefusal(error: ImportError): ApiError {
-  const details = error.details ?? {};
+  const details = inApiWords(error.details ?? {});
   const variant = error.situation?.variant;
   // A CSV that does not parse, or rows that do not validate: the catalogue's words, not the reader's options.
   if (variant === 'csv_syntax' || variant === 'rows_refused')

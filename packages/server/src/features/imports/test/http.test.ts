@@ -182,4 +182,24 @@ describe.each(ENGINES)('POST /v1/imports on $name', (engine) => {
     expect(tooLarge.status).toBe(413);
     expect((await tooLarge.json()).error.code).toBe('import_too_large');
   });
+
+  it("names the lines to fix in the API's words: no option of the CLI, and nothing written", async () => {
+    const csv =
+      'ts,amount,counterparty\n2026-03-24,-12.50,Bakery\n2026-03-25,"-1,50",Kiosk\n2026-03-26,-4.00,Cafe\n';
+    const before = await count();
+    const refused = await post(csv, { account: 'checking' });
+    const body = (await refused.json()) as Json;
+    expect(refused.status, JSON.stringify(body)).toBe(400);
+    expect(body.error).toMatchObject({ code: 'import_unreadable', details: { variant: 'rows_refused' } });
+    const problems = body.error.details.problems as { line: number; field?: string; message: string }[];
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        line: 3,
+        field: 'amount',
+        message: expect.stringMatching(/ — a decimal comma\?$/),
+      }),
+    );
+    for (const p of problems) expect(p.message).not.toMatch(/--[a-z]/);
+    expect(await count()).toBe(before);
+  });
 });
