@@ -223,7 +223,8 @@ describe.runIf(browserAvailable())('console: export and deletion in Chromium', {
     expect(await button.isDisabled()).toBe(true);
     await field.press('Enter');
     await field.fill(NAME);
-    expect(await button.isEnabled()).toBe(true);
+    // The page enables the button when it renders the typed name: wait for that render, not for a time.
+    await expect.poll(() => button.isEnabled()).toBe(true);
     expect(
       await db('SELECT 1 FROM expense_internal.workspaces WHERE workspace_id = $1', [workspaceId]),
     ).toHaveLength(1);
@@ -241,9 +242,9 @@ describe.runIf(browserAvailable())('console: export and deletion in Chromium', {
     const again = page.getByRole('region', { name: 'Delete “Ménage”' });
     const newField = again.getByRole('textbox', { name: 'Type the workspace’s name, “Ménage”, to confirm' });
     await newField.waitFor();
-    expect(await again.getByRole('button', { name: 'Delete this workspace for good' }).isDisabled()).toBe(
-      true,
-    );
+    await expect
+      .poll(() => again.getByRole('button', { name: 'Delete this workspace for good' }).isDisabled())
+      .toBe(true);
     await checkPage(page, 'Workspaces after a refused deletion', 'portability-renamed');
 
     await newField.fill('Ménage');
@@ -254,7 +255,8 @@ describe.runIf(browserAvailable())('console: export and deletion in Chromium', {
       .waitFor();
     await expect.poll(() => headerWorkspace(page)).toBe('Holiday');
     expect(await page.evaluate("localStorage.getItem('expense-console-workspace')")).not.toBe(workspaceId);
-    expect(await page.getByRole('cell', { name: 'Ménage', exact: true }).count()).toBe(0);
+    // The list is drawn again once the deletion is answered: wait for that drawing, not for a time.
+    await expect.poll(() => page.getByRole('cell', { name: 'Ménage', exact: true }).count()).toBe(0);
     // Nothing of it is left in the database: no table holds a row of it.
     const tables = await workspaceTables();
     expect(tables).toContain('public.ledger_entries');
@@ -328,7 +330,7 @@ describe.runIf(browserAvailable())('console: export and deletion in Chromium', {
     await field.fill('alice@example.org');
     expect(await button.isDisabled()).toBe(true);
     await field.fill(' Alice@Example.com ');
-    expect(await button.isEnabled()).toBe(true);
+    await expect.poll(() => button.isEnabled()).toBe(true);
 
     const cookie = (await alice.context.cookies()).find((c) => c.name === 'expense_console');
     expect(cookie?.value).toMatch(/^exp_/);
