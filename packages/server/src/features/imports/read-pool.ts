@@ -48,11 +48,21 @@ export class ReadDeadlineError extends Error {
   }
 }
 
+/** The request's client went away before its file was read: the read was dropped or stopped with its thread. */
+export class ReadAbortedError extends Error {
+  override readonly name = 'ReadAbortedError';
+  constructor() {
+    super('The client went away before the file was read; nothing was changed.');
+  }
+}
+
 export interface ReadOptions {
   /** Whose file it is (the user): each may have READ_PER_USER files read or waiting. */
   tenant: string;
   /** Time from now by which the read must have ended, waiting included; its thread is stopped then. */
   deadlineMs: number;
+  /** Aborts when the request's client went away: the read is dropped, or stopped with its thread. */
+  signal?: AbortSignal;
 }
 
 export class ReadPool {
@@ -95,7 +105,7 @@ export class ReadPool {
     workspaceCurrency: string,
     options: ReadOptions,
   ): Promise<PreparedImport> {
-    const { tenant, deadlineMs } = options;
+    const { tenant, deadlineMs, signal: clientGone } = options;
     const held = this.#held.get(tenant) ?? 0;
     if (held >= READ_PER_USER) throw new ReadBusyError(READ_PER_USER, true);
     if (this.#pool.busy) throw new ReadBusyError(this.#maxQueue, false);
@@ -104,12 +114,15 @@ export class ReadPool {
     this.#live.add(id);
     // A read that outlives its deadline (a file that is slow to understand, or one that waited long) is stopped
     // with its thread: the work ends with the request, and a fresh thread takes the next file.
-    const signal = AbortSignal.timeout(Math.max(0, deadlineMs));
+    const deadline = AbortSignal.timeout(Math.max(0, deadlineMs));
+    // A client that went away ends its read too: its thread is not held until the deadline for nobody.
+    const signal = clientGone ? AbortSignal.any([deadline, clientGone]) : deadline;
     let response: ReadResponse;
     try {
       response = await this.#pool.run({ id, request, workspaceCurrency }, { signal });
     } catch (error) {
-      if (signal.aborted) throw new ReadDeadlineError(deadlineMs);
+      if (deadline.aborted) throw new ReadDeadlineError(deadlineMs);
+      if (clientGone?.aborted) throw new ReadAbortedError();
       throw new Error(`the import read failed: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
       });

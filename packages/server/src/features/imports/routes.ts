@@ -42,7 +42,7 @@ import { redeemConfirmation } from '../sql/confirm-tokens.js';
 import { clientGone } from '../sql/deadline.js';
 import type { SqlRequest } from '../sql/service.js';
 import { WorkspaceResolution } from '../sql/workspace.js';
-import { ReadBusyError, ReadDeadlineError, readPool } from './read-pool.js';
+import { ReadAbortedError, ReadBusyError, ReadDeadlineError, readPool } from './read-pool.js';
 import { DATE_ORDER } from './read-protocol.js';
 
 /**
@@ -233,9 +233,14 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             ...(options.charges ? { charges: options.charges as 'positive' | 'negative' } : {}),
           },
           options.currency ?? (await workspaceCurrency(workspaceId)),
-          { tenant: principal.userId, deadlineMs: ctx.config.sqlDeadlineMs },
+          { tenant: principal.userId, deadlineMs: ctx.config.sqlDeadlineMs, signal: call.signal },
         );
       } catch (error) {
+        // Nobody reads this answer; it is coded as the SQL endpoints code a request whose client went away.
+        if (error instanceof ReadAbortedError)
+          throw new ApiError('deadline_exceeded', error.message, {
+            details: { deadlineMs: ctx.config.sqlDeadlineMs, aborted: true },
+          });
         if (error instanceof ReadDeadlineError)
           throw new ApiError('deadline_exceeded', error.message, {
             details: { deadlineMs: error.deadlineMs },

@@ -14,7 +14,7 @@ import {
   startLive,
   type TestUser,
 } from '../../sql/test/setup.js';
-import { READ_PER_USER, ReadDeadlineError, ReadPool, readPool } from '../read-pool.js';
+import { READ_PER_USER, ReadAbortedError, ReadDeadlineError, ReadPool, readPool } from '../read-pool.js';
 import { fixture } from './fixtures.js';
 
 /** A CSV of about 9 MiB in no bank's layout whose last row breaks its running balance: read whole, then refused. */
@@ -129,6 +129,24 @@ describe.each(ENGINES.slice(0, 1))('the import read pool on $name', (engine) => 
     const next = pool.read(request, 'EUR', { tenant: 'b', deadlineMs: 60_000 });
     await expect(late).rejects.toBeInstanceOf(ReadDeadlineError);
     expect((await next).rows.length).toBeGreaterThan(0);
+    expect(pool.reading).toBe(0);
+  });
+
+  it('stops a read whose client went away with its thread, and reads the next file on a fresh one', async () => {
+    const pool = new ReadPool({ threads: 1, maxQueue: 8 });
+    const client = new AbortController();
+    const gone = pool.read({ fileName: 'large.csv', bytes: new TextEncoder().encode(largeFile()) }, 'EUR', {
+      tenant: 'a',
+      deadlineMs: 600_000,
+      signal: client.signal,
+    });
+    await pool.whenReading();
+    client.abort();
+    await expect(gone).rejects.toBeInstanceOf(ReadAbortedError);
+    const request = { fileName: 'wise.csv', bytes: fixture('wise.csv'), account: 'wise' };
+    expect(
+      (await pool.read(request, 'EUR', { tenant: 'b', deadlineMs: 60_000 })).rows.length,
+    ).toBeGreaterThan(0);
     expect(pool.reading).toBe(0);
   });
 });
