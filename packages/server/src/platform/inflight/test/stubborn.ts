@@ -9,26 +9,40 @@ export const STUBBORN_CATEGORY = 'stubborn';
 export async function installStubborn(db: Database, seconds: number): Promise<void> {
   // Counts the rounds of the trigger's loop, where it swallows cancels (a sequence is not rolled back with the
   // statement it ran in). A cancel that lands before the loop (the deadline passed as the INSERT arrived) stops the
-  // statement as any. The exception handler stays empty: a statement there would be a point where a second cancel
-  // (statement_timeout and the protocol cancel come together) ends the statement.
+  // statement as any. PL/pgSQL checks for interrupts before every statement and in an empty exception handler, so a
+  // second cancel (statement_timeout and the protocol cancel come together) landing while the first is handled is
+  // raised outside the block that caught the first: each level of nesting swallows one more cancel there.
   await db.query('CREATE SEQUENCE public.test_stubborn_rounds');
-  await db.query(`CREATE FUNCTION public.test_stubborn() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
-    DECLARE
-      until timestamptz := clock_timestamp() + interval '${seconds} seconds';
-    BEGIN
-      WHILE clock_timestamp() < until LOOP
+  const round = `WHILE clock_timestamp() < until LOOP
         BEGIN
           PERFORM nextval('public.test_stubborn_rounds');
           PERFORM pg_sleep(0.05);
         EXCEPTION WHEN query_canceled THEN
-          NULL;
         END;
-      END LOOP;
+      END LOOP;`;
+  const swallowing = (body: string, levels: number): string =>
+    levels === 0
+      ? body
+      : `LOOP
+        BEGIN
+          ${swallowing(body, levels - 1)}
+          EXIT;
+        EXCEPTION WHEN query_canceled THEN
+        END;
+      END LOOP;`;
+  await db.query(`CREATE FUNCTION public.test_stubborn() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+    DECLARE
+      until timestamptz := clock_timestamp() + interval '${seconds} seconds';
+    BEGIN
+      ${swallowing(round, CANCELS_SWALLOWED_OUTSIDE_A_ROUND)}
       RETURN NEW;
     END $$`);
   await db.query(`CREATE TRIGGER test_stubborn BEFORE INSERT ON public.ledger_entries FOR EACH ROW
     WHEN (NEW.category = '${STUBBORN_CATEGORY}') EXECUTE FUNCTION public.test_stubborn()`);
 }
+
+/** The cancels at a deadline are two; one spare level. */
+const CANCELS_SWALLOWED_OUTSIDE_A_ROUND = 3;
 
 /** An INSERT the guard accepts that runs the stubborn trigger once. */
 export const STUBBORN_INSERT = `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES (TIMESTAMPTZ '2026-01-01 00:00:00+00', 'checking', 1, 'EUR', 'spend', '${STUBBORN_CATEGORY}')`;
