@@ -432,10 +432,10 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     if (decision.kind === 'conflict')
       throw new ImportError(
         decision.with === 'balance' ? 'import_unbalanced' : 'import_ambiguous_sign',
-        `${path}:${decision.line}: ${decision.message}; nothing was sent.`,
+        `${path}:${decision.line}: ${decision.message}.`,
         ExitCode.failure,
         {
-          hint: 'Check the file against the bank’s statement (is a row missing or edited?), or map its columns with --map and give --charges-positive or --charges-negative.',
+          hint: 'Nothing was sent. Check the file against the bank’s statement (is a row missing or edited?), or map its columns with --map and give --charges-positive or --charges-negative.',
         },
       );
     invertByEvidence = decision.invert;

@@ -93,13 +93,11 @@ export function importRefusal(error: ImportError): ApiError {
     return new ApiError('import_unreadable', error.message, { variant, details });
   switch (error.code) {
     case 'import_ambiguous_sign':
-      return new ApiError('import_ambiguous_sign', error.message.replace(/; nothing was sent\.$/, '.'), {
+      return new ApiError('import_ambiguous_sign', error.message, {
         details: { ...details, settle: ['chargesPositive=true', 'chargesNegative=true'] },
       });
     case 'import_unbalanced':
-      return new ApiError('import_unbalanced', error.message.replace(/; nothing was sent\.$/, '.'), {
-        details,
-      });
+      return new ApiError('import_unbalanced', error.message, { details });
     case 'import_too_large':
       return new ApiError('import_too_large', error.message, { details: { limit: IMPORT_MAX_BYTES } });
     case 'import_unreadable':
@@ -122,13 +120,9 @@ export function importRefusal(error: ImportError): ApiError {
           details: { ...details, issues: [{ path, message: error.message }] },
         });
       }
-      const account = /account/i.test(`${error.message} ${error.hint ?? ''}`);
       return new ApiError('invalid_request', error.message, {
         ...(error.hint ? { hint: error.hint } : {}),
-        details: {
-          ...details,
-          issues: [{ path: account ? 'query.account' : 'query', message: error.message }],
-        },
+        details: { ...details, issues: [{ path: 'query', message: error.message }] },
       });
     }
   }
