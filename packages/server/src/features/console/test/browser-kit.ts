@@ -18,12 +18,12 @@ import {
   type RouteClient,
   removeDir,
   request,
+  smtpSink,
   suiteRuns,
   tempDir,
 } from '@expense/test-kit';
 import type { FastifyInstance } from 'fastify';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
 import { createServer, type ServerConfigInput } from '../../../index.js';
 import { databaseOptions, parseConfig } from '../../../platform/config/config.js';
@@ -203,30 +203,12 @@ async function outboxSink(): Promise<MailSink> {
   };
 }
 
-async function smtpSink(): Promise<MailSink> {
-  const received: SentMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const body = Buffer.concat(chunks)
-          .toString('utf8')
-          .replace(/=\r?\n/g, '');
-        const subject = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(body)?.[1]?.replace(/\r?\n[ \t]/g, ' ') ?? '';
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), subject, body });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
+async function smtpMail(): Promise<MailSink> {
+  const smtp = await smtpSink();
   return {
-    config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Expense <signin@example.test>' },
-    mails: async () => [...received],
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+    config: { smtpUrl: smtp.url, mailFrom: 'Expense <signin@example.test>' },
+    mails: async () => smtp.mails(),
+    close: () => smtp.close(),
   };
 }
 
@@ -250,7 +232,7 @@ export async function startConsole(options: ConsoleOptions = {}): Promise<Consol
   try {
     const target = await (options.engine ?? POSTGRES).open();
     cleanups.push(() => target.drop());
-    const mail = options.mail === 'smtp' ? await smtpSink() : await outboxSink();
+    const mail = options.mail === 'smtp' ? await smtpMail() : await outboxSink();
     cleanups.push(() => mail.close());
     const config = parseConfig({
       databaseUrl: target.url,

@@ -1,43 +1,23 @@
-import type { AddressInfo } from 'node:net';
-import { call } from '@expense/test-kit';
+import { call, type SmtpSink, smtpSink } from '@expense/test-kit';
 import { API_ROUTES } from '@expense/wire';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../index.js';
 import { injectClient, LogCapture } from '../../http/test/helpers.js';
 
 describe('sign-in mail over real SMTP, and logs without secrets', () => {
-  const received: { to: string[]; raw: string }[] = [];
-  let smtp: SMTPServer;
-  let port: number;
+  let smtp: SmtpSink;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, done) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    port = (smtp.server.address() as AddressInfo).port;
+    smtp = await smtpSink();
   });
-  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+  afterAll(() => smtp.close());
 
   it('sends the code by SMTP and never logs a key, a code or a session token', async () => {
     const logs = new LogCapture();
     const app = await createServer(
       {
         databaseUrl: 'memory://',
-        smtpUrl: `smtp://127.0.0.1:${port}`,
+        smtpUrl: smtp.url,
         mailFrom: 'Expense <signin@example.test>',
         logLevel: 'trace',
       },
@@ -47,14 +27,13 @@ describe('sign-in mail over real SMTP, and logs without secrets', () => {
       const c = injectClient(app);
       const sent = await c.request('POST', '/api/agent/send-code', { body: { email: 'smtp@example.com' } });
       expect(sent.status).toBe(200);
-      const mail = received.at(-1)!;
+      const mail = smtp.mails().at(-1)!;
       expect(mail.to).toEqual(['smtp@example.com']);
-      const subject = /^Subject: (.*)$/m.exec(mail.raw)?.[1] ?? '';
-      const code = /\b(\d{8})\b/.exec(subject)?.[1];
+      const code = /\b(\d{8})\b/.exec(mail.subject)?.[1];
       expect(code).toMatch(/^\d{8}$/);
-      expect(mail.raw).toMatch(/Content-Type: text\/plain/i);
-      expect(mail.raw).toMatch(/Content-Type: text\/html/i);
-      expect(mail.raw).toContain('10 minutes');
+      expect(mail.body).toMatch(/Content-Type: text\/plain/i);
+      expect(mail.body).toMatch(/Content-Type: text\/html/i);
+      expect(mail.body).toContain('10 minutes');
 
       const token = sent.body.data.otpSessionToken as string;
       const verified = await c.request('POST', '/api/agent/verify-code', {
