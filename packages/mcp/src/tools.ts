@@ -158,13 +158,13 @@ export function registerTools(server: McpServer, o: ToolOptions): void {
         const ws = workspaceFor(workspaceId);
         if (isResult(ws)) return ws;
         const schema = await api.schema(ws);
-        // The rules of GET /schema that name the HTTP routes: an agent on MCP reads the catalogue's MCP words of them.
+        // The rules and hints of GET /schema that name the HTTP routes: an agent on MCP reads the catalogue's MCP words.
         const data = {
           ...schema,
           rules: rulesFor(schema.rules, 'mcp'),
-          ...(relations?.length
-            ? { relations: schema.relations.filter((r) => relations.includes(r.name)) }
-            : {}),
+          relations: schema.relations
+            .filter((r) => !relations?.length || relations.includes(r.name))
+            .map((r) => ({ ...r, hints: rulesFor(r.hints, 'mcp') })),
         };
         const header = [
           `${data.relations.length} relation(s): ${data.relations.map((r) => r.name).join(', ')}.`,

@@ -251,6 +251,12 @@ describe('every error text for every audience', () => {
     expect(cli).toContain(SCHEMA_RULE_WORDS.approval.cli);
     expect(rulesFor(answered, 'http')).toEqual(answered);
     expect(rulesFor(['SQL runs in UTC.'], 'mcp')).toEqual(['SQL runs in UTC.']);
+    // The ledger's hint with the transfer rule, too.
+    for (const reader of READERS) {
+      const [words] = rulesFor([TRANSFER_RULE.http], reader);
+      expect(words, reader).toBe(TRANSFER_RULE[reader]);
+      expect(words, reader).not.toMatch(ROUTE);
+    }
   });
 
   it('words an unbalanced transfer per audience from its facts: the HTTP text names the /sql script, no other does', () => {

@@ -53,17 +53,19 @@ export const TRANSFER_RULE = {
   console: `The transfer rows of one event_id must sum to 0 per currency when the request commits: write both legs in one “Dry run write” on the SQL page (one INSERT with two VALUES rows, or several statements at once); a one-legged transfer is refused, in a dry run too. ${TRANSFER_EXCHANGE}`,
 } as const satisfies AudienceText;
 
-const RULE_BY_HTTP: ReadonlyMap<string, AudienceText> = new Map(
-  Object.values(SCHEMA_RULE_WORDS).map((rule) => [rule.http, rule]),
+/** Every text of GET /schema that has other audiences' words, known by its HTTP text as a whole. */
+const TEXT_BY_HTTP: ReadonlyMap<string, AudienceText> = new Map(
+  [...Object.values(SCHEMA_RULE_WORDS), TRANSFER_RULE].map((text) => [text.http, text]),
 );
 
 /**
- * The rules GET /schema answered, in one audience's words: a rule of SCHEMA_RULE_WORDS (known by its HTTP text as a
- * whole) in that audience's, every other rule (the workspace's time zone) as answered.
+ * Texts GET /schema answered (its rules, a relation's hints), in one audience's words: a text of SCHEMA_RULE_WORDS
+ * or TRANSFER_RULE (known by its HTTP text as a whole) in that audience's, every other text (the workspace's time
+ * zone, a column's meaning) as answered.
  */
 export function rulesFor(rules: readonly string[], audience: Audience): string[] {
   return rules.map((rule) => {
-    const known = RULE_BY_HTTP.get(rule);
+    const known = TEXT_BY_HTTP.get(rule);
     return known === undefined ? rule : (known[audience] ?? known.http);
   });
 }

@@ -13,6 +13,12 @@ export function rulesText(rules: readonly string[]): string | undefined {
   return words.length ? `Rules:\n${words.map((r) => `  - ${r}`).join('\n')}` : undefined;
 }
 
+/** A relation's hints as GET /schema answered them, those naming a route in the catalogue's CLI words. */
+export function hintsText(hints: readonly string[]): string | undefined {
+  const words = rulesFor(hints, 'cli');
+  return words.length ? `\nHints:\n${words.map((h) => `  - ${h}`).join('\n')}` : undefined;
+}
+
 export function registerSchema(program: Command, action: Action): void {
   program
     .command('schema')
@@ -72,7 +78,8 @@ export function registerSchema(program: Command, action: Action): void {
             table,
           ),
         );
-        if (relation.hints.length) ctx.print(`\nHints:\n${relation.hints.map((h) => `  - ${h}`).join('\n')}`);
+        const hinted = hintsText(relation.hints);
+        if (hinted !== undefined) ctx.print(hinted);
       }),
     );
 }

@@ -1,6 +1,6 @@
-import { SCHEMA_RULE_WORDS } from '@expense/wire';
+import { SCHEMA_RULE_WORDS, TRANSFER_RULE } from '@expense/wire';
 import { describe, expect, it } from 'vitest';
-import { rulesText } from '../command.js';
+import { hintsText, rulesText } from '../command.js';
 
 /** The rules as GET /schema answers them: the catalogue's HTTP words, and rules that name no route. */
 const ANSWERED = [
@@ -30,5 +30,16 @@ describe('expense schema: the rules', () => {
 
   it('prints nothing when the server answers no rules', () => {
     expect(rulesText([])).toBeUndefined();
+  });
+});
+
+describe('expense schema <relation>: the hints', () => {
+  it("shows the transfer rule in the catalogue's CLI words, every other hint as answered", () => {
+    const answered = ['One row per movement of money in one account.', TRANSFER_RULE.http];
+    expect(TRANSFER_RULE.http).toMatch(/\/sql script/);
+    const lines = (hintsText(answered) ?? '').split('\n');
+    expect(lines).toEqual(['', 'Hints:', `  - ${answered[0]}`, `  - ${TRANSFER_RULE.cli}`]);
+    expect(lines.join('\n')).not.toMatch(/\/sql\b/);
+    expect(hintsText([])).toBeUndefined();
   });
 });

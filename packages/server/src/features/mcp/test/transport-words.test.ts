@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Live, startWithWorkspace, type TestUser } from '../../sql/test/setup.js';
 import type { Json } from './helpers.js';
 
-const HTTP_WORDS = /\b(?:GET|POST|PUT|PATCH|DELETE) \/|X-Workspace-Id|dryRun/;
+const HTTP_WORDS = /\b(?:GET|POST|PUT|PATCH|DELETE) \/|X-Workspace-Id|dryRun|\/sql\b/;
 
 describe('texts served over /mcp speak of tools', () => {
   let live: Live;
@@ -46,6 +46,14 @@ describe('texts served over /mcp speak of tools', () => {
     for (const rule of rules) expect(rule).not.toMatch(HTTP_WORDS);
     expect(rules.join('\n')).toContain('the history tool');
     expect(rules.join('\n')).toContain('the revert tool');
+    // A relation's hints too: the transfer rule says how to send both legs in a call, not in a /sql script.
+    const httpLedger = http.body.data.relations.find((r: { name: string }) => r.name === 'ledger_entries');
+    expect(httpLedger.hints.join('\n')).toMatch(/\/sql script/);
+    const ledger = result.structuredContent.relations.find(
+      (r: { name: string }) => r.name === 'ledger_entries',
+    );
+    expect(ledger.hints).toHaveLength(httpLedger.hints.length);
+    expect(ledger.hints.join('\n')).toContain('the execute tool with several statements');
     expect(result.content[0].text).not.toMatch(HTTP_WORDS);
   });
 
