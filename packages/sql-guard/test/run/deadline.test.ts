@@ -114,7 +114,8 @@ describe('deadline on PGlite in a worker thread', () => {
     const first = host.transaction(async (tx) => {
       order.push('first begins');
       await tx.query("INSERT INTO items (id, name) VALUES (10, 'first')");
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Round trips to the worker, each a turn of the event loop in which a second transaction let in would begin.
+      for (let i = 0; i < 3; i++) await tx.query('SELECT 1');
       order.push('first ends');
     });
     const second = host.transaction(async (tx) => {
