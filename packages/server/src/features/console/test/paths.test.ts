@@ -3,54 +3,26 @@
 // were decided by a prefix of the raw URL and skipped for it (logout CSRF, login CSRF, framing). Both engines
 // (the session is a key in the database).
 
-import { ENGINES, removeDir, tempDir } from '@expense/test-kit';
-import type { FastifyInstance } from 'fastify';
+import { ENGINES } from '@expense/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../../index.js';
-import { type Database, openDatabase } from '../../../platform/storage/index.js';
-import { createApiKey } from '../../auth/api-keys.js';
-import { createUser } from '../../sql/test/setup.js';
-import { consoleCookieName } from '../session.js';
+import { type ConsoleApp, consoleApp } from './console-app.js';
 
-const ORIGIN = 'http://console.example.test';
 /** Other spellings of /console that Fastify routes to the console's handlers. */
 const SPELLINGS = ['/%63onsole', '/c%6Fnsole', '/consol%65'];
 
 describe.each(ENGINES)('console paths on $name', (engine) => {
-  let drop: () => Promise<void>;
-  let outbox: string;
-  let db: Database;
-  let app: FastifyInstance;
+  let served: ConsoleApp;
 
   beforeAll(async () => {
-    const target = await engine.open();
-    drop = target.drop;
-    outbox = await tempDir();
-    db = await openDatabase({ databaseUrl: target.url, directUrl: target.directUrl });
-    app = await createServer(
-      { publicUrl: ORIGIN, mailOutbox: outbox, logLevel: 'silent', ratePerSecond: 1000 },
-      { database: db },
-    );
+    served = await consoleApp(engine);
   });
-  afterAll(async () => {
-    await app?.close();
-    await db?.close();
-    await drop?.();
-    await removeDir(outbox);
-  });
+  afterAll(async () => served?.close());
 
-  async function session(): Promise<{ cookie: string; connectionId: string }> {
-    const user = await createUser(db);
-    const key = await createApiKey(db, user.userId, 'Console session', {
-      kind: 'console',
-      expiresAt: new Date(Date.now() + 3_600_000),
-    });
-    return { cookie: `${consoleCookieName(ORIGIN)}=${key.apiKey}`, connectionId: key.connectionId };
-  }
+  const session = () => served.session();
 
   const revoked = async (connectionId: string) =>
     (
-      await db.query<{ revoked: boolean }>(
+      await served.db.query<{ revoked: boolean }>(
         'SELECT revoked_at IS NOT NULL AS revoked FROM expense_internal.api_keys WHERE connection_id = $1',
         [connectionId],
       )
@@ -59,7 +31,7 @@ describe.each(ENGINES)('console paths on $name', (engine) => {
   it('attack: a sign-out posted from another site to another spelling is refused (logout CSRF)', async () => {
     for (const base of SPELLINGS) {
       const { cookie, connectionId } = await session();
-      const res = await app.inject({
+      const res = await served.app.inject({
         method: 'POST',
         url: `${base}/sign-out`,
         headers: { cookie, origin: 'https://evil.example' },
@@ -71,7 +43,7 @@ describe.each(ENGINES)('console paths on $name', (engine) => {
 
   it('attack: a sign-in form posted from another site to another spelling sends no code (login CSRF)', async () => {
     for (const base of SPELLINGS) {
-      const res = await app.inject({
+      const res = await served.app.inject({
         method: 'POST',
         url: `${base}/sign-in`,
         headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
@@ -79,7 +51,7 @@ describe.each(ENGINES)('console paths on $name', (engine) => {
       });
       expect(res.statusCode, base).toBe(403);
     }
-    const mails = await db.query('SELECT 1 FROM expense_internal.otp_challenges WHERE email = $1', [
+    const mails = await served.db.query('SELECT 1 FROM expense_internal.otp_challenges WHERE email = $1', [
       'csrf@example.com',
     ]);
     expect(mails.rows).toEqual([]);
@@ -88,7 +60,7 @@ describe.each(ENGINES)('console paths on $name', (engine) => {
   it('attack: every spelling of a console page carries the CSP that forbids framing', async () => {
     for (const base of SPELLINGS) {
       for (const path of ['/sign-in', '/']) {
-        const res = await app.inject({ method: 'GET', url: `${base}${path}` });
+        const res = await served.app.inject({ method: 'GET', url: `${base}${path}` });
         expect(res.statusCode, `${base}${path}`).not.toBe(404);
         expect(res.headers['content-security-policy'], `${base}${path}`).toContain("frame-ancestors 'none'");
         expect(res.headers['x-content-type-options'], `${base}${path}`).toBe('nosniff');
@@ -99,10 +71,10 @@ describe.each(ENGINES)('console paths on $name', (engine) => {
   it('the proxy forwards by the matched route: another spelling reaches the same API route, checked alike', async () => {
     const { cookie } = await session();
     for (const base of SPELLINGS) {
-      const me = await app.inject({ method: 'GET', url: `${base}/api/me`, headers: { cookie } });
+      const me = await served.app.inject({ method: 'GET', url: `${base}/api/me`, headers: { cookie } });
       expect(me.statusCode, base).toBe(200);
       expect(me.headers['content-security-policy'], base).toContain("frame-ancestors 'none'");
-      const write = await app.inject({
+      const write = await served.app.inject({
         method: 'POST',
         url: `${base}/api/workspaces`,
         headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
@@ -110,7 +82,7 @@ describe.each(ENGINES)('console paths on $name', (engine) => {
       });
       expect(write.statusCode, base).toBe(403);
     }
-    const sameOrigin = await app.inject({
+    const sameOrigin = await served.app.inject({
       method: 'GET',
       url: '/console/api/workspaces?x=%2F',
       headers: { cookie },

@@ -1,18 +1,13 @@
 // The console's pages get the API's errors in a person's words: the error catalogue's console texts, put in by
 // the console's proxy (docs/architecture.md, "Errors"); the API's own answers keep the HTTP words.
 
-import { ENGINES, removeDir, routePath, tempDir } from '@expense/test-kit';
+import { ENGINES, routePath } from '@expense/test-kit';
 import { API_ROUTES, DIALECT_WORDS, HTTP_ERRORS, render } from '@expense/wire';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../../index.js';
-import { type Database, openDatabase } from '../../../platform/storage/index.js';
-import { createApiKey } from '../../auth/api-keys.js';
 import { addWorkspace, createUser, insertEntries } from '../../sql/test/setup.js';
-import { consoleCookieName } from '../session.js';
 import { inConsoleWords, signInHint, WORDS_MODULE } from '../words.js';
+import { type ConsoleApp, consoleApp, ORIGIN } from './console-app.js';
 
-const ORIGIN = 'http://console.example.test';
 const envelope = (error: Record<string, unknown>) => Buffer.from(JSON.stringify({ ok: false, error }));
 
 describe('the console words of an API error', () => {
@@ -102,41 +97,24 @@ describe("the import refusals' console words the console loads (words.js)", () =
 });
 
 describe.each(ENGINES)('the console proxy on $name', (engine) => {
-  let drop: () => Promise<void>;
-  let outbox: string;
-  let db: Database;
-  let app: FastifyInstance;
+  let served: ConsoleApp;
 
   beforeAll(async () => {
-    const target = await engine.open();
-    drop = target.drop;
-    outbox = await tempDir();
-    db = await openDatabase({ databaseUrl: target.url, directUrl: target.directUrl });
-    app = await createServer(
-      { publicUrl: ORIGIN, mailOutbox: outbox, logLevel: 'silent', ratePerSecond: 1000 },
-      { database: db },
-    );
+    served = await consoleApp(engine);
   });
-  afterAll(async () => {
-    await app?.close();
-    await db?.close();
-    await drop?.();
-    await removeDir(outbox);
-  });
+  afterAll(async () => served?.close());
 
   it("answers the console's pages in a person's words, and the API in its own", async () => {
+    const { app, db } = served;
     const user = await createUser(db);
     const workspaceId = await addWorkspace(db, user.userId);
-    const key = await createApiKey(db, user.userId, 'Console session', {
-      kind: 'console',
-      expiresAt: new Date(Date.now() + 3_600_000),
-    });
+    const { cookie } = await served.session(user.userId);
     const request = { sql: insertEntries(1) };
     const viaConsole = await app.inject({
       method: 'POST',
       url: '/console/api/sql/query',
       headers: {
-        cookie: `${consoleCookieName(ORIGIN)}=${key.apiKey}`,
+        cookie,
         origin: ORIGIN,
         'x-workspace-id': workspaceId,
       },
