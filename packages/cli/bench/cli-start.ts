@@ -11,13 +11,12 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from '@expense/test-kit';
 import { CLI_BIN, cli, loginWithoutTty, openSandbox } from '../test/e2e/harness.js';
 
 const i = process.argv.indexOf('--rounds');
 const rounds = i >= 0 ? Number(process.argv[i + 1]) : 15;
 const SQL = 'SELECT 1 AS one';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // GNU time, where present, adds the CPU time (user + system) of each process: on a loaded machine the wall
 // time is mostly waiting for a core, the CPU time is what the process itself costs.

@@ -11,6 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median } from '@expense/test-kit';
 import { prepareImport } from '../src/import/prepare.js';
 
 type Prepare = typeof prepareImport;
@@ -61,7 +62,6 @@ const previous: Prepare | undefined =
   p >= 0
     ? ((await import(pathToFileURL(process.argv[p + 1]!).href)) as { prepareImport: Prepare }).prepareImport
     : undefined;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Median ms of today's reader and, in turns with it, of the previous one. */
 async function time(name: string, text: string): Promise<{ now: number; before: number | undefined }> {

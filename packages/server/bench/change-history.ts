@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGuard } from '@expense/sql-guard';
-import { freshPostgres } from '@expense/test-kit';
+import { freshPostgres, median, quantile } from '@expense/test-kit';
 import { runGuarded } from '../src/features/sql/pipeline.js';
 import type { Database } from '../src/platform/storage/index.js';
 import { arg, log } from './lib/results.js';
@@ -20,12 +20,6 @@ const values = Array.from(
   (_, i) => `(TIMESTAMPTZ '2026-01-01 00:00:00+00', 'bench', ${i + 1}.25, 'EUR', 'spend', 'bench')`,
 ).join(', ');
 const INSERT = `INSERT INTO ledger_entries (ts, account_id, amount, currency, kind, category) VALUES ${values}`;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
 
 async function measure(engine: string, db: Database): Promise<string> {
   const guard = await createGuard({});
@@ -67,7 +61,7 @@ async function measure(engine: string, db: Database): Promise<string> {
     log(
       `${engine}: ${median(times.without).toFixed(2)} ms without, ${median(times.with).toFixed(2)} ms with`,
     );
-    return `| ${engine} | ${median(times.without).toFixed(2)} | ${p95(times.without).toFixed(2)} | ${median(times.with).toFixed(2)} | ${p95(times.with).toFixed(2)} | ${ratio.toFixed(2)}x |`;
+    return `| ${engine} | ${median(times.without).toFixed(2)} | ${quantile(times.without, 0.95).toFixed(2)} | ${median(times.with).toFixed(2)} | ${quantile(times.with, 0.95).toFixed(2)} | ${ratio.toFixed(2)}x |`;
   } finally {
     await guard.close();
   }

@@ -9,8 +9,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshPostgres } from '@expense/test-kit';
+import { freshPostgres, median } from '@expense/test-kit';
 import { ROUTE_PATHS } from '@expense/wire/route-paths';
+import { chaseCsv } from './lib/bank-csv.js';
 import { callRoute } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { arg, log, writeResult } from './lib/results.js';
@@ -22,22 +23,6 @@ const ROUNDS = Number(arg('rounds', '5'));
 const ENGINES = arg('engines', 'postgres,pglite').split(',');
 const BEFORE = arg('before-bin', '');
 
-function csv(rows: number): string {
-  const lines = ['Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #'];
-  let balance = 0;
-  for (let i = 0; i < rows; i++) {
-    const day = String((i % 28) + 1).padStart(2, '0');
-    const spend = i % 5 !== 0;
-    const amount = (spend ? -1 : 1) * ((i % 400) + 1 + (i % 100) / 100);
-    balance += amount;
-    lines.push(
-      `${spend ? 'DEBIT' : 'CREDIT'},02/${day}/2026,"SHOP ${i} OAKLAND CA",${amount.toFixed(2)},${spend ? 'DEBIT_CARD' : 'ACH_CREDIT'},${balance.toFixed(2)},,`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (t: number) => Math.round(performance.now() - t);
 
 interface Target {
@@ -74,8 +59,8 @@ async function round(t: Target, file: Buffer, rows: number, timed: boolean) {
   }
 }
 
-const file = Buffer.from(csv(ROWS));
-const warmUp = Buffer.from(csv(200));
+const file = Buffer.from(chaseCsv(ROWS));
+const warmUp = Buffer.from(chaseCsv(200));
 const work = mkdtempSync(join(tmpdir(), 'expense-bench-import-http-'));
 const runs = [];
 try {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgres } from '@expense/test-kit';
 import { ROUTE_PATHS } from '@expense/wire/route-paths';
+import { chaseCsv } from './lib/bank-csv.js';
 import { callRoute } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { CLI_BIN_DIST } from './lib/paths.js';
@@ -23,21 +24,6 @@ const ROWS = Number(arg('rows', '10000'));
 const ENGINES = arg('engines', 'pglite,postgres').split(',');
 const BATCH = 100;
 const DEFAULT_RATE_PER_SECOND = 10;
-
-function csv(rows: number): string {
-  const lines = ['Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #'];
-  let balance = 0;
-  for (let i = 0; i < rows; i++) {
-    const day = String((i % 28) + 1).padStart(2, '0');
-    const spend = i % 5 !== 0;
-    const amount = (spend ? -1 : 1) * ((i % 400) + 1 + (i % 100) / 100);
-    balance += amount;
-    lines.push(
-      `${spend ? 'DEBIT' : 'CREDIT'},02/${day}/2026,"SHOP ${i} OAKLAND CA",${amount.toFixed(2)},${spend ? 'DEBIT_CARD' : 'ACH_CREDIT'},${balance.toFixed(2)},,`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 function runCli(
   args: string[],
@@ -107,7 +93,7 @@ async function importRun(
 
 const work = mkdtempSync(join(tmpdir(), 'expense-bench-import-'));
 const file = join(work, 'bank.csv');
-writeFileSync(file, csv(ROWS));
+writeFileSync(file, chaseCsv(ROWS));
 const runs = [];
 try {
   for (const engine of ENGINES) {

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshPostgres } from '@expense/test-kit';
+import { freshPostgres, median, quantile } from '@expense/test-kit';
 import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import { createServer } from '../src/index.js';
 import type { Database } from '../src/platform/storage/index.js';
@@ -49,9 +49,6 @@ const threadCpuUs = (() => {
   }
 })();
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
 
 async function measure(engine: string, db: Database): Promise<{ wall: string; cpu: string }> {
   const [key] = await seed(db, { users: 1, rowsPerWorkspace: 50 });
@@ -120,7 +117,7 @@ async function measure(engine: string, db: Database): Promise<{ wall: string; cp
         cpu[name].push(threadCpuUs() - cpuStarted);
       }
     }
-    const ms = (xs: number[]) => `${median(xs).toFixed(2)} | ${p95(xs).toFixed(2)}`;
+    const ms = (xs: number[]) => `${median(xs).toFixed(2)} | ${quantile(xs, 0.95).toFixed(2)}`;
     const ratio = (xs: number[]) => `${(median(xs) / median(times.http)).toFixed(2)}x`;
     log(
       `${engine}: ${median(times.http).toFixed(2)} ms route, ${median(times.mcp2025).toFixed(2)} ms tool (2025-11-25), ${median(times.mcp2026).toFixed(2)} ms tool (2026-07-28)`,

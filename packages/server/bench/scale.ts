@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { buildInsert, type LedgerRow } from '@expense/import';
-import { freshPostgres } from '@expense/test-kit';
+import { freshPostgres, median } from '@expense/test-kit';
 import { ROUTE_PATHS } from '@expense/wire/route-paths';
 import pg from 'pg';
 import { changeConflicts, listChanges, revertRows } from '../src/features/changes/store.js';
@@ -56,14 +56,6 @@ const GOAL = 1.5;
 const READS_PER_ROUND = 3;
 
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0
-    ? Number.NaN
-    : s.length % 2
-      ? s[(s.length - 1) / 2]!
-      : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 interface Side {
   name: 'alone' | 'scale';

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import {
   freshPostgres,
   INSTALL_HINT,
+  median,
   type PgBouncer,
   pgbouncerBinary,
   startPgBouncer,
@@ -71,11 +72,6 @@ export interface CannonSummary {
   /** CPU µs per request by process (see lib/cpu.ts). */
   cpuUs: CpuPerRequest;
 }
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-};
 
 /** One candidate's interleaved rounds as one summary: throughput over all its requests, median latencies and CPU. */
 function combine(rounds: CannonSummary[]): CannonSummary {

@@ -7,6 +7,7 @@
  * best over the rounds and the ratios to the bare parse; writes bench-results/check.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { median } from '@expense/test-kit';
 import { loadModule, parseSync, scanSync } from 'libpg-query';
 import nodeSqlParserModule from 'node-sql-parser';
 import { parse as pgsqlAstParse } from 'pgsql-ast-parser';
@@ -78,7 +79,6 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 // The machine is shared: the fastest round is the least disturbed one, the median shows the spread.
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const best = (xs: number[]): number => Math.min(...xs);
 const bare = results['libpg-query parseSync (bare)']!;
 const round2 = (x: number) => Number(x.toFixed(2));

@@ -7,6 +7,7 @@ export * from './postgres.js';
 export * from './shell.js';
 export * from './sign-in.js';
 export * from './smtp.js';
+export * from './stats.js';
 export * from './system-dependency.js';
 export * from './temp.js';
 export * from './templates.js';
