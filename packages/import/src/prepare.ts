@@ -1,6 +1,6 @@
 import { accountInColumn, ibanInLines, numberInLines } from './csv/account.js';
 import { nameColumns } from './csv/columns.js';
-import { type Decoded, decodeBytes, type Encoding, encodingNamed } from './csv/decode.js';
+import { type Decoded, decodeBytes, type Encoding, encodingNamed, encodingTitle } from './csv/decode.js';
 import {
   DATE_FORMATS,
   type DateFormat,
@@ -98,7 +98,11 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
   let encoding: Encoding | undefined;
   if (request.encoding !== undefined) {
     encoding = encodingNamed(request.encoding);
-    if (!encoding) throw usageError(`--encoding takes utf8 or latin1, not "${request.encoding}".`);
+    if (!encoding)
+      throw usageError(
+        `--encoding takes an encoding's name, not "${request.encoding}".`,
+        'For example utf8, latin1 (Windows-1252), windows-1250, windows-1251, shift_jis, gbk or euc-kr; leave it out to have the encoding detected.',
+      );
   }
   const forcedDate = request.dateFormat?.toUpperCase();
   if (forcedDate && !(DATE_FORMATS as readonly string[]).includes(forcedDate))
@@ -120,14 +124,14 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
     decoded = decodeBytes(request.bytes, encoding);
   } catch {
     throw new ImportError('invalid_csv', `${path} is not UTF-8 text.`, ExitCode.failure, {
-      hint: 'Read it as Latin-1 with --encoding latin1 (or convert it: iconv -f latin1 -t utf-8).',
+      hint: 'Leave --encoding out to have its encoding detected, or name it (e.g. --encoding latin1, --encoding windows-1250).',
     });
   }
   const { text } = decoded;
-  if (decoded.encoding === 'windows-1252' && encoding === undefined)
-    notes.push(settable(`${path} is not UTF-8: read as Latin-1 (Windows-1252)`, 'encoding'));
-  if (decoded.encoding.startsWith('utf-16') && encoding === undefined)
-    notes.push(said(`${path} is UTF-16 (${decoded.encoding.slice(7).toUpperCase()}).`));
+  if (encoding === undefined && decoded.encoding.startsWith('utf-16'))
+    notes.push(said(`${path} is ${encodingTitle(decoded.encoding)}.`));
+  else if (encoding === undefined && decoded.encoding !== 'utf8')
+    notes.push(settable(`${path} is not UTF-8: read as ${encodingTitle(decoded.encoding)}`, 'encoding'));
   refuseText(text, path);
   const format = formatOf(text);
   if (format !== 'csv') {

@@ -65,9 +65,9 @@ export function registerImport(program: Command, action: Action): void {
       choices(
         new Option(
           '--encoding <name>',
-          'the file encoding, latin1 meaning Windows-1252 (detected when absent)',
+          'the file encoding, any WHATWG name, latin1 meaning Windows-1252 (detected when absent)',
         ),
-        ['utf8', 'latin1'],
+        ['utf8', 'latin1', 'windows-1250', 'windows-1251', 'shift_jis', 'gbk', 'euc-kr', 'utf-16le'],
         (given) => (encodingNamed(given) ? given : undefined),
       ),
     )
