@@ -131,9 +131,9 @@ describe('bank exports in legacy encodings, imported with no options', () => {
     expect(
       (prepared.rows as LedgerRow[]).map((r) => [r.ts.slice(0, 10), r.amount, r.kind, r.counterparty]),
     ).toEqual([
-      ['2026-03-05', '-540', 'spend', 'カード'],
-      ['2026-03-10', '300000', 'income', '振込'],
-      ['2026-03-12', '-8200', 'spend', '口座振替'],
+      ['2026-03-05', '-540', 'spend', 'ｾﾌﾞﾝｲﾚﾌﾞﾝ'],
+      ['2026-03-10', '300000', 'income', 'ｷﾕｳﾖ ｶ)ｻﾝﾌﾟﾙ'],
+      ['2026-03-12', '-8200', 'spend', 'ﾃﾞﾝｷﾘﾖｳｷﾝ'],
     ]);
   });
 

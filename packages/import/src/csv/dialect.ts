@@ -192,7 +192,8 @@ export function isoDate(raw: string, format: DateFormat): string | undefined {
     return m ? valid(m[1]!, m[2]!, m[3]!) : undefined;
   }
   if (format === 'YYYY/MM/DD' || format === 'YYYY.MM.DD') {
-    const m = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})(?:\s|$)/.exec(s);
+    // Also as Japanese, Chinese and Korean write it: 2026年3月5日, 2026년 3월 5일.
+    const m = /^(\d{4})\s*[/.年년]\s*(\d{1,2})\s*[/.月월]\s*(\d{1,2})(?:\s*[日일])?(?:\s|$)/.exec(s);
     return m ? valid(m[1]!, m[2]!, m[3]!) : undefined;
   }
   if (format === 'DD MMM YYYY') {
@@ -224,6 +225,11 @@ const GROUPED_COMMA = /^\d{1,3}(\.\d{3})+(,\d*)?$/;
 const PLAIN_DOT = /^-?\d+(?:\.\d+)?$/;
 const PLAIN_COMMA = /^-?\d+(?:,\d+)?$/;
 
+/** A currency's sign or unit before or after the number: $ € £ ¥ ₹ ₩ ₽ ₴ ₺ ₪ ₫ ฿ ₱ ₦, 円 元 원, руб., грн. */
+const CURRENCY_SIGNS = '[$€£¥￥₹₩₽₴₺₪₫฿₱₦]';
+const CURRENCY_BEFORE = new RegExp(`^([+-]?)${CURRENCY_SIGNS}`);
+const CURRENCY_AFTER = new RegExp(`(?:${CURRENCY_SIGNS}|[円元원]|руб\\.?|р\\.|грн\\.?)$`, 'i');
+
 export function normaliseAmount(raw: string, decimalComma: boolean, codes = false): string | undefined {
   // Most cells are plain (`-12.50`, `-12,50`): no symbol, mark or separator to take off.
   if (decimalComma ? PLAIN_COMMA.test(raw) : PLAIN_DOT.test(raw))
@@ -249,7 +255,7 @@ export function normaliseAmount(raw: string, decimalComma: boolean, codes = fals
     negative = !negative;
     s = paren[1]!;
   }
-  s = s.replace(/^([+-]?)[$€£¥₹]/, '$1').replace(/[$€£¥₹]$/, '');
+  s = s.replace(CURRENCY_BEFORE, '$1').replace(CURRENCY_AFTER, '');
   if (/^[^-]*\d-$/.test(s)) {
     negative = !negative;
     s = s.slice(0, -1);

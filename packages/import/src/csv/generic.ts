@@ -128,10 +128,34 @@ export function understand(header: string[], records: CsvRecord[], context: stri
 }
 
 const CODES = new Set(
-  'EUR GBP USD CHF PLN SEK NOK DKK CZK HUF RON BGN ISK CAD AUD NZD JPY CNY HKD SGD ZAR MXN BRL INR TRY ILS AED'.split(
+  'EUR GBP USD CHF PLN SEK NOK DKK CZK HUF RON BGN ISK CAD AUD NZD JPY CNY HKD SGD ZAR MXN BRL INR TRY ILS AED KRW RUB UAH TWD THB VND PHP NGN KZT'.split(
     ' ',
   ),
 );
+/** Signs of one currency each (¥ and $ are several currencies' and tell none). */
+const UNIT_SIGNS: Record<string, string> = {
+  '₩': 'KRW',
+  '₽': 'RUB',
+  '₴': 'UAH',
+  '₪': 'ILS',
+  '₫': 'VND',
+  '฿': 'THB',
+  '₱': 'PHP',
+  '₦': 'NGN',
+  '₹': 'INR',
+};
+/** What an amount cell writes its currency with: the signs above, and units after the number (540円, 12,000원). */
+const UNIT_CURRENCIES: Record<string, string> = {
+  ...UNIT_SIGNS,
+  円: 'JPY',
+  元: 'CNY',
+  원: 'KRW',
+  руб: 'RUB',
+  р: 'RUB',
+  грн: 'UAH',
+};
+const UNIT_OF_AMOUNT = /^[+-]?([₩₽₴₪₫฿₱₦₹])\s*[\d(]|\d\s*([₩₽₴₪₫฿₱₦₹円元원]|руб\.?|р\.|грн\.?)$/i;
+
 const SYMBOLS: Record<string, string> = {
   '€': 'EUR',
   '£': 'GBP',
@@ -139,6 +163,13 @@ const SYMBOLS: Record<string, string> = {
   euros: 'EUR',
   euro: 'EUR',
   '₺': 'TRY',
+  ...UNIT_SIGNS,
+  // A unit in a header's brackets: 金額(円), 金额(元), 거래금액(원), Сумма (руб.).
+  '(円)': 'JPY',
+  '(元)': 'CNY',
+  '(원)': 'KRW',
+  '(руб': 'RUB',
+  '(грн': 'UAH',
 };
 
 /** A currency the money columns' headers (`Amount (GBP)`, `Umsatz in EUR`, `Débit euros`), amounts or preamble name. */
@@ -160,6 +191,10 @@ function currencyOf(headers: string[], cells: string[], context: string): string
       else if (c.includes('€')) found.add('EUR');
       else if (c.includes('£')) found.add('GBP');
       else if (/[\d\s](?:TL|₺)$|^₺/.test(c)) found.add('TRY');
+      else {
+        const unit = UNIT_OF_AMOUNT.exec(c.trim());
+        if (unit) found.add(UNIT_CURRENCIES[(unit[1] ?? unit[2])!.toLowerCase().replace(/\.$/, '')]!);
+      }
       if (found.size > 1) return undefined;
     }
   if (found.size === 0) {

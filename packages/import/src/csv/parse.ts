@@ -91,7 +91,11 @@ export function splitHeader(first: CsvRecord, rest: CsvRecord[]): { header: stri
       values.pop();
     return { line: r.line, values };
   });
-  return { header, records };
+  // Lines without a delimiter after the last row of a wider table are its footer (a rule, "共3笔记录").
+  const footer = (r: CsvRecord) => header.length >= 3 && r.values.length === 1;
+  let end = records.length;
+  while (end > 0 && footer(records[end - 1]!)) end--;
+  return { header, records: records.slice(0, end) };
 }
 
 /**

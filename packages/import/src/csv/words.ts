@@ -324,6 +324,14 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'tipo',
     'd/c',
     'c/d',
+    // Chinese, Japanese, Korean, Russian.
+    '收/支',
+    '收支',
+    '收支类型',
+    '入出金',
+    '입출금',
+    '입출구분',
+    'приход/расход',
   ],
   balance: [
     'balance',
@@ -460,6 +468,8 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'получатель',
     'контрагент',
     'δικαιούχος',
+    '摘要内容',
+    '기재내용',
   ],
   description: [
     'full description',
@@ -591,6 +601,11 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'buchungsstatus',
     'contabilizzazione',
     'stato operazione',
+    '交易状态',
+    '当前状态',
+    '状态',
+    '거래상태',
+    'статус',
   ],
   currency: [
     'currency',
@@ -777,6 +792,14 @@ export const headerWords = (row: readonly string[]): number =>
  * writes `offen`): pending, authorised, reverted, declined, cancelled, failed, in the banks' languages.
  */
 const NOT_BOOKED = [
+  // Chinese, Korean, Russian: closed, failed, waiting for payment, cancelled.
+  '交易关闭',
+  '已关闭',
+  '交易失败',
+  '等待付款',
+  '거래취소',
+  'отменена',
+  'отклонена',
   'pending',
   'pend',
   'authorised',
@@ -887,6 +910,11 @@ for (const w of [
   'sale',
   'purchase',
   'charge',
+  '支出',
+  '出金',
+  '출금',
+  'расход',
+  'списание',
 ])
   DIRECTIONS[w] = -1;
 for (const w of [
@@ -908,6 +936,11 @@ for (const w of [
   'hyvitys',
   'gutschrift',
   'eingang',
+  '收入',
+  '入金',
+  '입금',
+  'приход',
+  'зачисление',
 ])
   DIRECTIONS[w] = 1;
 
