@@ -6,6 +6,7 @@
  * reachable from here; reading the file (File API) and calling the API are the page's.
  */
 
+export { decodeBytes } from './csv/decode.js';
 export { DATE_FORMATS } from './csv/dialect.js';
 export { PRESET_NAMES, PRESETS } from './csv/presets.js';
 export { ImportError } from './errors.js';

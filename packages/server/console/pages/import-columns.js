@@ -33,20 +33,6 @@ const CHOICE_OF_FIELD = {
 };
 
 /**
- * The file's text as the import core reads it: UTF-16 by its byte-order mark, UTF-8, else Windows-1252.
- * @param {Uint8Array} bytes
- */
-export function decodeText(bytes) {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
-}
-
-/**
  * One line's cells (quotes and doubled quotes honoured; a line is enough for a header and samples).
  * @param {string} line
  * @param {string} delimiter

@@ -13,7 +13,6 @@ import {
   COLUMN_CHOICES,
   columnOptions,
   dateIn,
-  decodeText,
   headerlessChoices,
   readColumns,
   readsNegative,
@@ -276,7 +275,9 @@ export class ImportPage extends Component {
   async pick(file) {
     this.setState({ file, preview: null, done: null, columns: null, choices: [], changed: [] });
     if (!file) return;
-    const columns = readColumns(decodeText(new Uint8Array(await file.arrayBuffer())));
+    // Decoded as the import core reads it (its encoding found from the bytes).
+    const core = await importCore();
+    const columns = readColumns(core.decodeBytes(new Uint8Array(await file.arrayBuffer())).text);
     if (this.state.file !== file) return;
     const blank = columns ? columns.header.map(() => 'ignore') : [];
     const prepared = this.state.preview?.prepared;

@@ -3,6 +3,7 @@
 // amounts point; the Columns panel shows each column with two of its values and what it holds, a column is mapped,
 // the preview follows, and the committed entries read back through the API carry the person's choices. The page
 // speaks in its own words (no CLI option) and fits 390 px.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HTTP_ERRORS } from '@expense/wire';
 import type { Page } from 'playwright-core';
@@ -14,6 +15,7 @@ import {
   type ConsoleServer,
   fitsNarrow,
   go,
+  IMPORT_CORPUS,
   type Person,
   selectInPage,
   startConsole,
@@ -279,6 +281,39 @@ describe.runIf(browserAvailable())(
       expect(text).not.toContain('--');
       expect(text).not.toMatch(ROUTE);
       expect(reader.problems).toEqual([]);
+    });
+
+    it("reads a Japanese bank's Shift_JIS file in the browser: its encoding found, its columns by their names", async () => {
+      const { page } = person;
+      await page.reload();
+      await page.getByRole('heading', { name: 'Import', level: 1 }).waitFor();
+      await page.getByLabel('Bank file (CSV)').setInputFiles({
+        name: 'mufg.csv',
+        mimeType: 'text/csv',
+        buffer: readFileSync(join(IMPORT_CORPUS, 'jp-mufg.csv')),
+      });
+      await page.getByRole('combobox', { name: 'Account' }).fill('mufg');
+      const columns = page.getByRole('group', { name: 'Columns' });
+      await columns.getByLabel('支払い金額').waitFor();
+      await page.getByRole('button', { name: 'Check file' }).click();
+      await page.getByRole('status').filter({ hasText: '4 new rows to add of 4' }).waitFor();
+      await expect.poll(() => columns.getByLabel('日付').inputValue()).toBe('date');
+      expect(await columns.getByLabel('摘要内容').inputValue()).toBe('payee');
+      const notes = (await page.locator('#import-preview ~ p.muted').allTextContents()).join(' ');
+      expect(notes).toContain('read as Japanese (Shift_JIS)');
+      await page.getByRole('button', { name: 'Import 4 rows' }).click();
+      await page.getByRole('status').filter({ hasText: 'Imported 4 rows.' }).waitFor();
+      const stored = await selectInPage(
+        page,
+        `SELECT amount, counterparty, note FROM ledger_entries WHERE account_id = 'mufg' ORDER BY ts`,
+      );
+      expect(stored).toEqual([
+        { amount: '-540', counterparty: 'ｾﾌﾞﾝｲﾚﾌﾞﾝ ｼﾌﾞﾔ', note: 'カード' },
+        { amount: '-8200', counterparty: 'ﾄｳｷﾖｳﾃﾞﾝﾘﾖｸ', note: '口座振替' },
+        { amount: '300000', counterparty: 'ｷﾕｳﾖ ｶ)ｻﾝﾌﾟﾙ', note: '振込' },
+        { amount: '-20000', counterparty: 'ﾐﾂﾋﾞｼUFJ ATM', note: 'ATM' },
+      ]);
+      expect(person.problems).toEqual([]);
     });
   },
 );

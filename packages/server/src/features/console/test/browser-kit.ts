@@ -42,6 +42,19 @@ export const ARTIFACTS = join(HERE, '..', '..', '..', '..', 'test-artifacts', 'c
 export const DOCS_IMG = join(HERE, '..', '..', '..', '..', '..', '..', 'docs', 'img');
 export const CLI_BIN = join(HERE, '..', '..', '..', '..', '..', 'cli', 'dist', 'bin.js');
 export const BANKS = join(HERE, '..', '..', '..', '..', '..', 'cli', 'test', 'fixtures', 'banks');
+/** The import package's corpus of bank exports, each in its bank's own encoding. */
+export const IMPORT_CORPUS = join(
+  HERE,
+  '..',
+  '..',
+  '..',
+  '..',
+  '..',
+  'import',
+  'test',
+  'fixtures',
+  'exports',
+);
 export const IMPORT_CORE = join(HERE, '..', '..', '..', '..', 'console', 'build', 'import-core.js');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
