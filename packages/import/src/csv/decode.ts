@@ -20,7 +20,7 @@ export interface Decoded {
 /** What a file that is not UTF-8 is read as when its bytes say nothing more: the commonest legacy encoding. */
 const FALLBACK = 'windows-1252';
 /** How much of a file the detector reads: a bank export's first rows say its script. */
-const SAMPLE_BYTES = 64 * 1024;
+const SAMPLE_BYTES = 16 * 1024;
 /** chardet's confidence of a multi-byte encoding whose bytes are merely valid in it (no frequent characters seen). */
 const MULTI_BYTE_WITHOUT_EVIDENCE = 10;
 /**
