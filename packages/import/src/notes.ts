@@ -13,7 +13,7 @@ export type NoteReader = 'cli' | 'api';
 /** A setting that overrides what the reader decided. */
 export type ImportSetting = 'encoding' | 'dateFormat' | 'currency' | 'account';
 
-/** How each reader names a setting; absent where that reader has none (the API reads every file as UTF-8 or Latin-1). */
+/** How each reader names a setting; absent where that reader has none (the API always finds the encoding itself). */
 const SETTING_WORDS: Record<ImportSetting, Partial<Record<NoteReader, string>>> = {
   encoding: { cli: '--encoding' },
   dateFormat: { cli: '--date-format' },
