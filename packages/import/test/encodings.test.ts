@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { detectLegacyEncoding, misreadings } from '../src/csv/decode.js';
+import { declaredEncoding, detectLegacyEncoding, misreadings } from '../src/csv/decode.js';
 import { decodeBytes, encodingNamed, type ImportHooks, type LedgerRow, prepareImport } from '../src/index.js';
 import { LATIN_1_LANGUAGES, LEGACY_LANGUAGES, type LegacyLanguage } from './legacy-texts.js';
 
@@ -96,6 +96,36 @@ describe('a legacy encoding found from the bytes', () => {
 
   it('falls back to Windows-1252 when the bytes say nothing more', () => {
     expect(detectLegacyEncoding(new Uint8Array([0x80, 0x20, 0xe4]))).toBe('windows-1252');
+  });
+
+  it("takes the encoding a statement declares: OFX 1's CHARSET header, an XML prolog", () => {
+    const ofx = [
+      'OFXHEADER:100',
+      'DATA:OFXSGML',
+      'VERSION:102',
+      'SECURITY:NONE',
+      'ENCODING:USASCII',
+      'CHARSET:1251',
+      'COMPRESSION:NONE',
+      '',
+      '<OFX><STMTTRN><NAME>Пятёрочка</NAME></STMTTRN></OFX>',
+    ].join('\r\n');
+    expect(declaredEncoding(encoded(ofx, 'windows-1251'))).toBe('windows-1251');
+    expect(decodeBytes(encoded(ofx, 'windows-1251'))).toEqual({
+      text: ofx,
+      encoding: 'windows-1251',
+      bom: false,
+    });
+    const camt = '<?xml version="1.0" encoding="ISO-8859-2"?><Document><Nm>Łódź Spółka</Nm></Document>';
+    expect(decodeBytes(encoded(camt, 'iso-8859-2'))).toEqual({
+      text: camt,
+      encoding: 'iso-8859-2',
+      bom: false,
+    });
+    // A Unicode declaration on bytes that are not UTF-8 is wrong: the bytes decide.
+    const wrong = '<?xml version="1.0" encoding="UTF-8"?><Nm>Müller</Nm>';
+    expect(declaredEncoding(encoded(wrong, 'windows-1252'))).toBeUndefined();
+    expect(decodeBytes(encoded(wrong, 'windows-1252')).text).toBe(wrong);
   });
 
   it('names an encoding by any of its labels', () => {

@@ -71,6 +71,20 @@ export function detectLegacyEncoding(bytes: Uint8Array): string {
   return readings[0]!.name;
 }
 
+/**
+ * The legacy encoding a statement declares at its top: an XML prolog's `encoding="…"` (CAMT, OFX 2) or OFX 1's
+ * `CHARSET:1251` header (a Windows code page by its number). Undefined when none is declared, or a Unicode one is
+ * (the bytes are not UTF-8, so the declaration is wrong and the bytes decide).
+ */
+export function declaredEncoding(bytes: Uint8Array): string | undefined {
+  const head = String.fromCharCode(...bytes.subarray(0, 1024));
+  const xml = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/i.exec(head);
+  if (xml) return legacyName(xml[1]!);
+  const ofx = /^\s*OFXHEADER\s*:[\s\S]*?^\s*CHARSET\s*:\s*([\w-]+)/im.exec(head);
+  if (!ofx || /^(?:none|utf-?8)$/i.test(ofx[1]!)) return undefined;
+  return legacyName(/^\d+$/.test(ofx[1]!) ? `windows-${ofx[1]}` : ofx[1]!);
+}
+
 /** How many cells of the text's first lines are header words the reader knows (`Açıklama`, not `Açýklama`). */
 function headerCells(text: string): number {
   return text
@@ -166,7 +180,7 @@ export function decodeBytes(bytes: Uint8Array, forced?: Encoding): Decoded {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), encoding: 'utf8', bom };
   } catch (error) {
     if (forced === 'utf8' || bom) throw error;
-    const encoding = detectLegacyEncoding(body);
+    const encoding = declaredEncoding(body) ?? detectLegacyEncoding(body);
     return { text: decodeLegacy(body, encoding), encoding, bom };
   }
 }
