@@ -1,6 +1,7 @@
 // The import reader's CPU time on 10,000-row exports (issue 37): file bytes to validated rows, no server. Two layouts:
 // Chase checking (a preset, the fast path) and a European file in no bank's layout (`;`, decimal comma, day-first
-// dates, a balance column: recognition from the content). Median of --rounds runs of each, after one warm-up.
+// dates, a balance column: recognition from the content); and a Polish file in UTF-8 and in Windows-1250, whose
+// encoding is found from its bytes. Median of --rounds runs of each, after one warm-up.
 // The goal: ≤ 1.2x of the reader before issue 37. On a shared machine a saved time says little, so the reader before
 // it is timed in the same run, in turns with today's, when given: extract it with
 //   git archive 4eed7c1 packages/cli/src packages/cli/package.json | tar -x -C /tmp/old-cli
@@ -50,6 +51,24 @@ function european(): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** A Polish account's export: the same table with Polish payees, whose letters are not ASCII. */
+function polish(): string {
+  const lines = ['Data operacji;Opis transakcji;Kwota;Saldo po transakcji'];
+  let balance = 0;
+  const comma = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
+  for (let r = 0; r < ROWS; r++) {
+    const day = String((r % 28) + 1).padStart(2, '0');
+    const cents = (r % 5 !== 0 ? -1 : 1) * ((r % 400) * 100 + 100 + (r % 100));
+    balance += cents;
+    lines.push(`${day}.02.2026;Płatność kartą Żabka ${r};${comma(cents)};${comma(balance)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Windows-1250 bytes of a text whose only letters beyond ASCII are the Polish ones written here. */
+const CP1250: Record<string, number> = { ł: 0xb3, ś: 0x9c, ć: 0xe6, ą: 0xb9, Ż: 0xaf };
+const windows1250 = (text: string) => Uint8Array.from(text, (c) => CP1250[c] ?? c.charCodeAt(0));
+
 const hooks = {
   chooseDateFormat: async () => {
     throw new Error('dates read two ways');
@@ -64,8 +83,11 @@ const previous: Prepare | undefined =
     : undefined;
 
 /** Median ms of today's reader and, in turns with it, of the previous one. */
-async function time(name: string, text: string): Promise<{ now: number; before: number | undefined }> {
-  const bytes = new TextEncoder().encode(text);
+async function time(
+  name: string,
+  text: string | Uint8Array,
+): Promise<{ now: number; before: number | undefined }> {
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
   const once = async (prepare: Prepare) => {
     // CPU time (user + system) of this process: on a shared machine the wall time is mostly waiting for a core.
     const started = process.cpuUsage();
@@ -89,6 +111,9 @@ async function time(name: string, text: string): Promise<{ now: number; before: 
 const timed = {
   'chase-checking (preset)': await time('chase.csv', chase()),
   'european, no layout (recognised)': await time('eu.csv', european()),
+  // The encoding found from the bytes (chardet and the readings' misreadings), beside the same file in UTF-8.
+  'polish, UTF-8': await time('pl.csv', polish()),
+  'polish, Windows-1250 (encoding found)': await time('pl.csv', windows1250(polish())),
 };
 const results: Record<string, number> = Object.fromEntries(Object.entries(timed).map(([k, v]) => [k, v.now]));
 let baseline: Record<string, number> | undefined;
