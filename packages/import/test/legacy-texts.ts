@@ -1,8 +1,8 @@
 // Bank-statement phrases in languages whose banks export in a legacy encoding (the payee and purpose texts of
 // card payments, transfers, salaries, utilities), and the header words of such an export: the material of the
-// encoding tests. Written from the languages, not copied from any bank's file. Not here, and read as Latin-1 more
-// often than not when a file is short: Latvian and Croatian (their letters in Windows-1257/1250 read as other Latin
-// letters in Windows-1252, and no header word tells them apart), which --encoding reads right.
+// encoding tests. Written from the languages, not copied from any bank's file. Not here: Latvian, Croatian and
+// Romanian, of which a file of a few rows may read as another Latin language's encoding (their letters are other
+// languages' letters there, and only a language model would tell), which --encoding reads right.
 
 export interface LegacyLanguage {
   /** The encoding its banks' "ANSI" exports use (a WHATWG name). */
@@ -52,6 +52,48 @@ export const LEGACY_LANGUAGES: Record<string, LegacyLanguage> = {
       'Lakbér – Örs vezér tér',
       'Gyógyszertár, Szeged',
       'Bérlet BKK havi',
+    ],
+  },
+  slovak: {
+    encoding: 'windows-1250',
+    header: ['Dátum', 'Popis', 'Suma', 'Zostatok'],
+    phrases: [
+      'Platba kartou Tesco Bratislava',
+      'Mzda za marec',
+      'Elektrina ZSE',
+      'Prevod od Ľubomíra Kováča',
+      'Kaviareň Košice',
+      'Lekáreň Dr.Max Žilina',
+      'Nájomné – byt Petržalka',
+      'Výber z bankomatu, Nitra',
+    ],
+  },
+  lithuanian: {
+    encoding: 'windows-1257',
+    header: ['Data', 'Paaiškinimas', 'Suma', 'Likutis'],
+    phrases: [
+      'Mokėjimas kortele Maxima Vilnius',
+      'Darbo užmokestis už kovą',
+      'Elektra – Ignitis',
+      'Pervedimas iš Jono Žemaičio',
+      'Kavinė Šešupė',
+      'Vaistinė Eurovaistinė Kaunas',
+      'Nuoma už butą',
+      'Grynųjų išėmimas',
+    ],
+  },
+  estonian: {
+    encoding: 'windows-1257',
+    header: ['Kuupäev', 'Selgitus', 'Summa', 'Saldo'],
+    phrases: [
+      'Kaardimakse Rimi Tallinn',
+      'Palk märts',
+      'Elektrienergia Eesti Energia',
+      'Ülekanne Jüri Tamm',
+      'Kohvik Pärnu',
+      'Apteek Südameapteek Tõnismägi',
+      'Üür – korter Tartus',
+      'Sularaha väljavõtt',
     ],
   },
   russian: {
@@ -280,6 +322,34 @@ export const LATIN_1_LANGUAGES: Record<string, LegacyLanguage> = {
       'Apotek Hjärtat, Umeå',
       'Swish från Björn Åström',
       'Fika på Café Älven',
+    ],
+  },
+  danish: {
+    encoding: 'windows-1252',
+    header: ['Dato', 'Tekst', 'Beløb', 'Saldo'],
+    phrases: [
+      'Netto Århus',
+      'Løn marts',
+      'Ørsted el',
+      'Overførsel fra Søren Ærø',
+      'Café Ålborg',
+      'Apotek Østerbro',
+      'Husleje – lejlighed Nørrebro',
+      'Hævning i automat',
+    ],
+  },
+  icelandic: {
+    encoding: 'windows-1252',
+    header: ['Dagsetning', 'Skýring', 'Upphæð', 'Staða'],
+    phrases: [
+      'Bónus Reykjavík',
+      'Laun mars',
+      'Orkuveita Reykjavíkur',
+      'Millifærsla frá Þórði Jónssyni',
+      'Kaffihús Akureyri',
+      'Lyfja Smáralind',
+      'Húsaleiga – íbúð',
+      'Úttekt í hraðbanka',
     ],
   },
   italian: {

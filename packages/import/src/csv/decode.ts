@@ -5,6 +5,7 @@
  * I/O, usable in a browser; decoding is the platform's TextDecoder (the WHATWG encodings).
  */
 import { analyse } from 'chardet';
+import { alphabetFit } from './alphabets.js';
 import { headerWords } from './words.js';
 
 /** `utf8`, `utf-16le`, `utf-16be`, or a legacy encoding by its WHATWG name (`windows-1252`, `shift_jis`, …). */
@@ -28,6 +29,17 @@ const MULTI_BYTE_WITHOUT_EVIDENCE = 10;
  * are the same bytes for most Western text, and a Western file read as Latin-2 would lose its à, è and ñ.
  */
 const OVER_LATIN_1 = 1.25;
+const SIBLINGS: Record<string, string> = {
+  'iso-8859-2': 'windows-1250',
+  'windows-1250': 'iso-8859-2',
+  'iso-8859-5': 'windows-1251',
+  'iso-8859-7': 'windows-1253',
+  'windows-1253': 'iso-8859-7',
+  'iso-8859-8': 'windows-1255',
+  'iso-8859-6': 'windows-1256',
+  'iso-8859-13': 'windows-1257',
+  'iso-8859-4': 'windows-1257',
+};
 const MULTI_BYTE = new Set(['shift_jis', 'euc-jp', 'gbk', 'gb18030', 'big5', 'euc-kr']);
 
 /** The WHATWG name of an encoding label the platform decodes; undefined for Unicode ones and unknown labels. */
@@ -61,13 +73,20 @@ export function detectLegacyEncoding(bytes: Uint8Array): string {
     const weight =
       MULTI_BYTE.has(name) && match.confidence <= MULTI_BYTE_WITHOUT_EVIDENCE ? 0 : match.confidence;
     weights.set(name, name === FALLBACK ? weight * OVER_LATIN_1 : weight);
+    // The ISO and Windows forms of one script differ in a few letters (Ľ is 0xBC in Windows-1250, 0xA5 in
+    // ISO-8859-2): both are read, and the words decide.
+    const sibling = SIBLINGS[name];
+    if (sibling !== undefined && !weights.has(sibling)) weights.set(sibling, weight);
   }
   const readings = [...weights].map(([name, weight]) => {
     const text = decodeLegacy(whole, name);
-    return { name, weight, misread: misreadings(text), headers: headerCells(text) };
+    return { name, weight, misread: misreadings(text), fit: alphabetFit(text), headers: headerCells(text) };
   });
-  // Fewest misread characters, then the most header words the reader knows, then the detector's weight.
-  readings.sort((a, b) => a.misread - b.misread || b.headers - a.headers || b.weight - a.weight);
+  // Fewest misread characters, then the letters that best fit one language's alphabet, then the most header words
+  // the reader knows, then the detector's weight.
+  readings.sort(
+    (a, b) => a.misread - b.misread || b.fit - a.fit || b.headers - a.headers || b.weight - a.weight,
+  );
   return readings[0]!.name;
 }
 
@@ -98,6 +117,7 @@ const HEADER_LINES = 30;
 const WORD = /[^\s\d!-/:-@[-`{-~]+/gu;
 const ASCII_ONLY = /^[\x20-\x7e]*$/;
 const LETTER = /\p{L}/u;
+const ASCII_LETTER = /^[a-z]$/i;
 const MARK = /\p{M}/u;
 /** Punctuation a word holds: apostrophes, hyphens, a middle dot, the Japanese prolonged sound and middle dot. */
 const IN_WORD_PUNCTUATION = /[\u2018\u2019\u02bc\u2010\u2011\u00b7\u30fb\u30fc]/u;
@@ -121,7 +141,8 @@ const mixable = (a: string, b: string) =>
 /**
  * How many characters of `text` only a wrong reading explains: controls and replacement characters, a character
  * beside a letter that is no letter, mark or a word's punctuation (³ ¹ ¿ £ ¤ “ • … in a word; £ before digits is
- * money), and a letter of another script than the letter before it in its word.
+ * money), a letter of another script than the letter before it in its word, and one East Asian character between
+ * two ASCII letters.
  */
 export function misreadings(text: string): number {
   let count = text.match(HOLES)?.length ?? 0;
@@ -137,6 +158,13 @@ export function misreadings(text: string): number {
           script !== undefined &&
           script !== previous &&
           !mixable(previous, script)
+        )
+          count++;
+        // One East Asian character inside a Latin word (`Dá` read as Shift_JIS: `D` + a kanji + `um`).
+        else if (
+          script === 'east-asian' &&
+          ASCII_LETTER.test(chars[i - 1] ?? '') &&
+          ASCII_LETTER.test(chars[i + 1] ?? '')
         )
           count++;
         previous = script ?? previous;
