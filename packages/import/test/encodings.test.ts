@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { alphabetFit } from '../src/csv/alphabets.js';
-import { declaredEncoding, detectLegacyEncoding, misreadings } from '../src/csv/decode.js';
+import { declaredEncoding, detectLegacyEncoding, misreadings } from '../src/csv/detect-encoding.js';
 import { decodeBytes, encodingNamed, type ImportHooks, type LedgerRow, prepareImport } from '../src/index.js';
 import { LATIN_1_LANGUAGES, LEGACY_LANGUAGES, type LegacyLanguage } from './legacy-texts.js';
 
