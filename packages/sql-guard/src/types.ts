@@ -58,12 +58,21 @@ export interface DialectDifference {
     | 'operation_not_granted'
     | 'operation_outside_dialect'
     | 'view_bypasses_rls'
-    | 'cross_tenant_reference';
+    | 'cross_tenant_reference'
+    | 'tenant_table_without_rls'
+    | 'role_bypasses_rls'
+    | 'view_reads_with_owner_rights'
+    | 'view_calls_definer_function';
   relation: string;
   column?: string;
   operation?: Operation;
-  /** view_bypasses_rls: the table with row-level security the view reads with its owner's rights. */
+  /**
+   * view_bypasses_rls, view_reads_with_owner_rights: the table the view reads with another role's rights;
+   * tenant_table_without_rls, role_bypasses_rls: the table (schema-qualified) whose rows are not kept apart.
+   */
   table?: string;
+  /** view_calls_definer_function: the SECURITY DEFINER function (schema-qualified). */
+  function?: string;
   /** cross_tenant_reference: the foreign key's name. */
   constraint?: string;
   /** One sentence naming the difference. */

@@ -36,7 +36,7 @@ export interface CatalogRelation {
 }
 
 /** The role a catalog read asks about: a named role, or the session's current_user. */
-const roleExpression = (role: string | undefined): string =>
+export const roleExpression = (role: string | undefined): string =>
   role === undefined ? 'current_user' : `${literal(role)}::pg_catalog.name`;
 
 const truthy = (value: unknown): boolean => value === true || value === 't' || value === 'true';
@@ -125,11 +125,14 @@ export async function reachableRelations(
   client: CatalogClient,
   schemas: readonly string[],
   role: string | undefined,
+  options: { partitions?: boolean } = {},
 ): Promise<{ schema: string; name: string }[]> {
   if (schemas.length === 0) return [];
   const r = roleExpression(role);
+  // A partition is read through its parent (whose row-level security it does not take when named itself).
+  const partitions = options.partitions === false ? ' AND NOT c.relispartition' : '';
   const result = await client.query(
-    `SELECT n.nspname AS schema, c.relname AS name FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace WHERE n.nspname IN (${schemas.map(literal).join(', ')}) AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND (pg_catalog.has_table_privilege(${r}, c.oid, 'SELECT, INSERT, UPDATE, DELETE') OR pg_catalog.has_any_column_privilege(${r}, c.oid, 'SELECT, INSERT, UPDATE'))`,
+    `SELECT n.nspname AS schema, c.relname AS name FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace WHERE n.nspname IN (${schemas.map(literal).join(', ')}) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')${partitions} AND (pg_catalog.has_table_privilege(${r}, c.oid, 'SELECT, INSERT, UPDATE, DELETE') OR pg_catalog.has_any_column_privilege(${r}, c.oid, 'SELECT, INSERT, UPDATE'))`,
   );
   return result.rows
     .map((raw) => raw as Record<string, unknown>)

@@ -9,7 +9,8 @@ export interface IntrospectOptions {
   /** The schema to read; default `public`. Statements name its relations unqualified (it must be on their search_path). */
   schema?: string;
   /**
-   * The relations to take (default: every table and view of the schema on which the role holds a privilege), by
+   * The relations to take (default: every table and view of the schema on which the role holds a privilege, but
+   * partitions, which are read through their parent), by
    * name, or with the operations to allow (each must be granted to the role, verifyDialect says so otherwise).
    */
   relations?: readonly string[] | Readonly<Record<string, readonly Operation[]>>;
@@ -43,7 +44,7 @@ async function introspect(client: CatalogClient, options: IntrospectOptions): Pr
   const wanted = options.relations;
   const names: string[] =
     wanted === undefined
-      ? (await reachableRelations(client, [schema], options.role)).map((r) => r.name)
+      ? (await reachableRelations(client, [schema], options.role, { partitions: false })).map((r) => r.name)
       : Array.isArray(wanted)
         ? [...(wanted as readonly string[])]
         : Object.keys(wanted);

@@ -9,15 +9,16 @@ export interface CrossTenantReference {
   constraint: string;
   /** The referencing relation, as the dialect names it. */
   relation: string;
-  /** The referenced relation, as the dialect names it. */
+  /** The referenced relation, as the dialect names it (schema-qualified when it is not the dialect's). */
   references: string;
   /** The key's columns, in the constraint's order. */
   columns: string[];
 }
 
 /**
- * The foreign keys between two of the given relations that both carry `tenantColumn`, whose key does not pair the
- * referencing relation's tenant column with the referenced one's.
+ * The foreign keys of the given relations to any table, both carrying `tenantColumn`, whose key does not pair the
+ * referencing relation's tenant column with the referenced one's (a table outside the dialect answers 23503 for
+ * another tenant's ids all the same). The referenced relation as the dialect names it, else schema-qualified.
  */
 export async function crossTenantReferences(
   client: CatalogClient,
@@ -30,12 +31,15 @@ export async function crossTenantReferences(
   const result = await client.query(`WITH d(name, oid) AS (
   SELECT v.name, pg_catalog.to_regclass(v.qualified)::pg_catalog.oid FROM (VALUES ${values}) AS v(name, qualified)
 )
-SELECT k.conname AS constraint, child.name AS relation, parent.name AS references,
+SELECT k.conname AS constraint, child.name AS relation,
+       coalesce(parent.name, pn.nspname || '.' || pc.relname) AS references,
        ARRAY(SELECT a.attname FROM pg_catalog.unnest(k.conkey) WITH ORDINALITY AS u(attnum, i)
              JOIN pg_catalog.pg_attribute AS a ON a.attrelid = k.conrelid AND a.attnum = u.attnum ORDER BY u.i)::pg_catalog.text[] AS columns
 FROM pg_catalog.pg_constraint AS k
 JOIN d AS child ON child.oid = k.conrelid
-JOIN d AS parent ON parent.oid = k.confrelid
+JOIN pg_catalog.pg_class AS pc ON pc.oid = k.confrelid
+JOIN pg_catalog.pg_namespace AS pn ON pn.oid = pc.relnamespace
+LEFT JOIN d AS parent ON parent.oid = k.confrelid
 JOIN pg_catalog.pg_attribute AS ct ON ct.attrelid = k.conrelid AND ct.attname = ${tenant} AND NOT ct.attisdropped
 JOIN pg_catalog.pg_attribute AS pt ON pt.attrelid = k.confrelid AND pt.attname = ${tenant} AND NOT pt.attisdropped
 WHERE k.contype = 'f'

@@ -2,6 +2,7 @@
 import type { Dialect, DialectDifference, Operation } from '../types.js';
 import { type CatalogClient, identifier, reachableRelations, readRelations } from './catalog.js';
 import { catalogRead } from './errors.js';
+import { isolationGaps } from './isolation.js';
 import { crossTenantReferences } from './tenants.js';
 import { invokerViewReads } from './views.js';
 
@@ -13,8 +14,11 @@ export interface VerifyOptions {
    */
   role?: string;
   /**
-   * The column that names a row's tenant (`tenant_id`, say): each foreign key between two relations of the dialect
-   * that both carry it must include it (`cross_tenant_reference` otherwise).
+   * The column that names a row's tenant (`tenant_id`, say). Each foreign key from a relation of the dialect to a
+   * table that both carry it must include it (`cross_tenant_reference` otherwise); every table carrying it that the
+   * role reaches, by name or beneath a view, has row-level security (`tenant_table_without_rls`) that applies to the
+   * role (`role_bypasses_rls`); no view reads such a table with another role's rights
+   * (`view_reads_with_owner_rights`) or calls a SECURITY DEFINER function (`view_calls_definer_function`).
    */
   tenantColumn?: string;
 }
@@ -140,6 +144,17 @@ async function differencesOf(
     }
   }
   if (options.tenantColumn !== undefined) {
+    for (const gap of await isolationGaps(client, found, options.tenantColumn, options.role)) {
+      // A view whose owner bypasses row-level security is said once, as view_bypasses_rls.
+      const said = differences.some(
+        (d) =>
+          d.kind === 'view_bypasses_rls' &&
+          d.relation === gap.relation &&
+          gap.kind === 'view_reads_with_owner_rights' &&
+          (gap.table === d.table || gap.table?.endsWith(`.${d.table}`)),
+      );
+      if (!said) differences.push(gap);
+    }
     for (const reference of await crossTenantReferences(client, found, options.tenantColumn)) {
       differences.push({
         kind: 'cross_tenant_reference',

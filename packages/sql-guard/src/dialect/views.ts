@@ -6,11 +6,11 @@
 import { type CatalogClient, literal } from './sql.js';
 
 /** Whether a relation's reloptions make it security_invoker (`c` the pg_class row). */
-const invoker = (c: string): string =>
+export const invoker = (c: string): string =>
   `coalesce((SELECT o.option_value::pg_catalog.bool FROM pg_catalog.pg_options_to_table(${c}.reloptions) AS o WHERE o.option_name = 'security_invoker'), false)`;
 
 /** A view's rules and what they read (`d.refobjid`), with the column of each (`d.refobjsubid`, 0: the relation). */
-const reads = (d: string): string => `pg_catalog.pg_rewrite AS rw
+export const reads = (d: string): string => `pg_catalog.pg_rewrite AS rw
     JOIN pg_catalog.pg_depend AS ${d} ON ${d}.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND ${d}.objid = rw.oid
       AND ${d}.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass AND ${d}.deptype = 'n'`;
 

@@ -1,8 +1,9 @@
 /**
  * The SQL endpoints' dialect: the guard's expense dialect, with refusals that name this server's routes, and the
  * check at start that the database's user relations are exactly the dialect's (names, columns in table order, the
- * SQL role's operations): a dialect column the table lacks would let `t.col` reach a function `col(t)`, and `*`
- * expands in table order.
+ * SQL role's operations), and that each workspace table keeps its tenants apart (row-level security on it that
+ * applies to the SQL role, views that read as their reader, keys that carry workspace_id): a dialect column the
+ * table lacks would let `t.col` reach a function `col(t)`, and `*` expands in table order.
  */
 import { type Dialect, expenseDialect, verifyDialect } from '@expense/sql-guard';
 import { DIALECT_WORDS } from '@expense/wire';
@@ -23,7 +24,11 @@ export class DialectDriftError extends Error {
 
 /** Refuses to go on (DialectDriftError naming every difference) unless the database matches the dialect. */
 export async function assertDatabaseMatchesDialect(db: Queryable): Promise<void> {
-  const differences = await verifyDialect(db, serverDialect, { role: SQL_ROLE });
+  // With the tenant column: every workspace table the SQL role reaches keeps its row-level security, and applies to it.
+  const differences = await verifyDialect(db, serverDialect, {
+    role: SQL_ROLE,
+    tenantColumn: 'workspace_id',
+  });
   if (differences.length === 0) return;
   throw new DialectDriftError(
     `The database's user relations differ from the SQL dialect, so the server does not start: ${differences

@@ -54,6 +54,14 @@ describe.runIf(engineSelected('postgres'))('the server and its dialect on Postgr
       "the table's order is line_id, workspace_id, budget_month, direction, category, currency, planned_value, inserted_at, updated_at, note",
     );
   }, 120_000);
+
+  it("refuses to start when a workspace table's row-level security was turned off", async () => {
+    const error = await startOn(postgres, 'ALTER TABLE public.budget_lines DISABLE ROW LEVEL SECURITY');
+    expect((error as Error).message).toMatch(/^The database's user relations differ from the SQL dialect/);
+    expect((error as Error).message).toContain(
+      'public.budget_lines carries workspace_id but has no row-level security',
+    );
+  }, 120_000);
 });
 
 describe.runIf(engineSelected('postgres'))(
