@@ -212,9 +212,11 @@ BEGIN
     JOIN pg_catalog.pg_am AS am ON am.oid = f.opfmethod
     WHERE am.amname IN ('hash', 'btree') AND ap.amproclefttype = ANY (allowed) AND ap.amprocrighttype = ANY (allowed)
     UNION
-    -- The dialect's functions, every overload over its types.
+    -- The dialect's functions, every overload over its types: built-in, or the adopter's own beside its relations.
     SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
-    WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = ANY (${array(dialect.functions, 'name')})
+    WHERE (p.pronamespace = 'pg_catalog'::regnamespace
+           OR p.pronamespace IN (SELECT c.relnamespace FROM pg_catalog.pg_class AS c WHERE c.oid = ANY (relations)))
+      AND p.proname = ANY (${array(dialect.functions, 'name')})
       AND (p.proargtypes::oid[] <@ (allowed || '"any"'::regtype::oid))
     UNION
     -- What the relations run as the caller: column defaults, CHECK constraints, row-level security policies, views.
@@ -226,6 +228,18 @@ BEGIN
       SELECT a.adbin::text AS tree FROM pg_catalog.pg_attrdef AS a WHERE a.adrelid = ANY (relations)
       UNION ALL
       SELECT k.conbin::text FROM pg_catalog.pg_constraint AS k WHERE k.conrelid = ANY (relations) AND k.conbin IS NOT NULL
+      UNION ALL
+      -- The CHECK constraints of the columns' domains, and of the domains they are over.
+      SELECT k.conbin::text FROM pg_catalog.pg_constraint AS k
+      WHERE k.conbin IS NOT NULL AND k.contypid IN (
+        WITH RECURSIVE domains(t) AS (
+          SELECT a.atttypid FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS ty ON ty.oid = a.atttypid
+          WHERE a.attrelid = ANY (relations) AND a.attnum > 0 AND NOT a.attisdropped AND ty.typtype = 'd'
+          UNION
+          SELECT ty.typbasetype FROM domains AS d JOIN pg_catalog.pg_type AS ty ON ty.oid = d.t
+          WHERE ty.typtype = 'd' AND ty.typbasetype <> 0
+        )
+        SELECT t FROM domains)
       UNION ALL
       SELECT pg_catalog.concat_ws(' ', p.polqual::text, p.polwithcheck::text) FROM pg_catalog.pg_policy AS p
       WHERE p.polrelid = ANY (relations)

@@ -27,7 +27,10 @@ const tables = ['patients', 'doctors', 'appointments', 'rooms'];
 const schema = `
 CREATE ROLE ${role} NOLOGIN;
 CREATE TYPE appointment_status AS ENUM ('booked', 'done', 'cancelled');
-CREATE DOMAIN email AS text CHECK (VALUE LIKE '%@%');
+-- The adopter's own function, in the dialect's functions: granted beside the built-ins.
+CREATE FUNCTION shout(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT t || '!' $$;
+-- A domain whose CHECK runs a function outside the dialect (~* is texticregexeq): granted for the check to run.
+CREATE DOMAIN email AS text CHECK (VALUE ~* '^[^@ ]+@[^@ ]+$');
 CREATE TABLE patients (
   id serial, tenant_id integer NOT NULL DEFAULT ${tenant}, name text NOT NULL, ssn text, contact email,
   profile jsonb NOT NULL DEFAULT '{}', PRIMARY KEY (tenant_id, id)
@@ -60,7 +63,7 @@ INSERT INTO appointments (tenant_id, patient_id, doctor_id, status, day) VALUES 
   (1, 2, 1, 'booked', '2026-11-02'), (1, 1, 1, 'booked', '2026-11-03'), (2, 3, 2, 'cancelled', '2026-11-02');
 INSERT INTO rooms (tenant_id, label, code) VALUES (1, 'A', 'x1'), (2, 'B', 'x2');
 `;
-const functions = ['count', 'min', 'max'];
+const functions = ['count', 'min', 'max', 'shout'];
 const castTypes = ['text', 'integer', 'date'];
 
 describe('a clinic schema adopted as it is: private columns, enum, views, tenant keys, migrations', () => {
@@ -176,6 +179,11 @@ describe('a clinic schema adopted as it is: private columns, enum, views, tenant
   });
 
   it('compares, groups, orders and casts an enum; reads a domain, jsonb and a generated column', async () => {
+    // The adopter's own function of the dialect runs as the role.
+    expect(await rows(1, 'SELECT shout(name) AS s FROM patients ORDER BY name')).toEqual([
+      { s: 'Ada!' },
+      { s: 'Alan!' },
+    ]);
     expect(
       await rows(
         1,
