@@ -24,7 +24,13 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
-function names(problems: string[], where: string, value: unknown, pattern: RegExp | undefined): void {
+function names(
+  problems: string[],
+  where: string,
+  value: unknown,
+  pattern: RegExp | undefined,
+  cure = '',
+): void {
   if (!Array.isArray(value)) {
     problems.push(`${where} must be an array of strings, not ${show(value)}`);
     return;
@@ -34,7 +40,7 @@ function names(problems: string[], where: string, value: unknown, pattern: RegEx
     if (typeof item !== 'string' || item.trim() === '') {
       problems.push(`${where}[${i}] must be a non-empty string, not ${show(item)}`);
     } else if (pattern && !pattern.test(item)) {
-      problems.push(`${where}[${i}] ${show(item)} is not a lower-case unquoted name`);
+      problems.push(`${where}[${i}] ${show(item)} is not a lower-case unquoted name${cure}`);
     } else if (seen.has(item)) {
       problems.push(`${where} lists ${show(item)} twice`);
     }
@@ -58,7 +64,10 @@ export function dialectProblems(dialect: unknown): string[] {
   } else {
     for (const [name, relation] of Object.entries(relations)) {
       const where = `relations.${name}`;
-      if (!PLAIN.test(name)) problems.push(`relation name ${show(name)} is not a lower-case unquoted name`);
+      if (!PLAIN.test(name))
+        problems.push(
+          `relation name ${show(name)} is not a lower-case unquoted name (the guard refuses quoted identifiers, so no statement could name it): rename it, or leave it out of the dialect`,
+        );
       if (!isRecord(relation)) {
         problems.push(`${where} must be { operations, columns, partial? }, not ${show(relation)}`);
         continue;
@@ -83,7 +92,13 @@ export function dialectProblems(dialect: unknown): string[] {
         if (new Set(operations).size !== operations.length)
           problems.push(`${where}.operations lists an operation twice`);
       }
-      names(problems, `${where}.columns`, relation.columns, PLAIN);
+      names(
+        problems,
+        `${where}.columns`,
+        relation.columns,
+        PLAIN,
+        " (the guard refuses quoted identifiers): rename it, or make it private (revoke the role's SELECT on it; the relation is then partial and introspectDialect leaves it out)",
+      );
       if (Array.isArray(relation.columns) && relation.columns.length === 0) {
         problems.push(`${where}.columns must list the relation's columns`);
       }

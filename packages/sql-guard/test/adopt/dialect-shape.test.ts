@@ -31,6 +31,7 @@ describe('createGuard validates the dialect', () => {
         expect.stringContaining('relations.Products.operations must be a non-empty array'),
         expect.stringContaining('relations.Products.columns lists "id" twice'),
         expect.stringContaining('relations.Products.columns[2] "Name" is not a lower-case unquoted name'),
+        expect.stringContaining("make it private (revoke the role's SELECT on it"),
         expect.stringContaining('functions[1] must be a non-empty string'),
         expect.stringContaining('castTypes must be an array'),
         expect.stringContaining('unknown key "relation"'),
