@@ -207,7 +207,10 @@ export function isoDate(raw: string, format: DateFormat): string | undefined {
     return m && month ? valid(yearOf(m[3]!), month, m[2]!) : undefined;
   }
   const sep = format[2]!;
-  const parts = s.split(/\s+/)[0]!.split(sep);
+  const parts = s
+    .split(/\s+/)[0]!
+    .replace(/(?<=\d)\.$/, '')
+    .split(sep);
   if (parts.length !== 3 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
   const [a, b, y] = parts as [string, string, string];
   const [d, m] = format.startsWith('MM') ? [b, a] : [a, b];
@@ -304,7 +307,8 @@ export function dateIn(raw: string, format: DateFormat): string | undefined {
 
 /** Day, month (or month, day) and year of the numeric formats, read by one expression each. */
 const NUMERIC: Partial<Record<DateFormat, RegExp>> = {
-  'DD.MM.YYYY': /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?:\s|$)/,
+  // Croatian, Serbian and Slovene dates end with a dot too (02.03.2026.).
+  'DD.MM.YYYY': /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})\.?(?:\s|$)/,
   'DD/MM/YYYY': /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})(?:\s|$)/,
   'MM/DD/YYYY': /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})(?:\s|$)/,
   'DD-MM-YYYY': /^(\d{1,2})-(\d{1,2})-(\d{4}|\d{2})(?:\s|$)/,

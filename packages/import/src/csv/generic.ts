@@ -1,4 +1,5 @@
 import { decideSign, type SignDecision } from '../evidence/signs.js';
+import { isCurrencyCode } from './currencies.js';
 import { dateIn, detectDateFormat } from './dialect.js';
 import { detectDecimalComma } from './looks.js';
 import type { CsvRecord } from './parse.js';
@@ -26,8 +27,39 @@ export interface Understood {
   currency: string | undefined;
 }
 
-const OPENING =
-  /^\s*(?:(?:opening|closing|beginning|ending|starting|start|end|previous)\s+balance|balance\s+(?:brought|carried)\s+forward|(?:anfangs|end|schluss)saldo|(?:begin|eind)saldo|saldo\s+(?:inicial|anterior|final|iniziale|finale|precedente)|solde\s+(?:initial|final|pr[eé]c[eé]dent))\b/i;
+/**
+ * A text cell that opens with the statement's opening or closing balance, or its turnover (compared as a header: no
+ * case, no accents).
+ */
+const OPENING = new RegExp(
+  `^(?:${[
+    '(?:opening|closing|beginning|ending|starting|start|end|previous) balance',
+    'balance (?:brought|carried) forward',
+    '(?:anfangs|end|schluss)saldo',
+    '(?:begin|eind)saldo',
+    'saldo (?:inicial|anterior|final|iniziale|finale|precedente|poczatkowe|koncowe)',
+    'solde (?:initial|final|precedent)',
+    'sold (?:initial|final)',
+    'likutis (?:pradziai|pabaigai)',
+    '(?:sakuma|beigu) atlikums',
+    '(?:alg|lopp)saldo',
+    // A statement's turnover lines (Swedbank's Baltic exports): sums, not movements.
+    'apyvarta',
+    'apgrozijums',
+    'kaive',
+    '(?:pocetno|zavrsno) stanje',
+    '(?:pocatecni|konecny|pociatocny) (?:zustatek|zostatok)',
+    '(?:nyito|zaro) egyenleg',
+    '(?:входящий|исходящий) остаток',
+    'остаток на (?:начало|конец)',
+    '(?:вхідний|вихідний) залишок',
+    '期初余额',
+    '期末余额',
+    '前日残高',
+    '(?:기초|기말)잔액',
+  ].join('|')})(?![\\p{L}])`,
+  'u',
+);
 /** What says a file is a card account's: its title or account block, or a header of the card's own columns. */
 const CARD =
   /credit\s*card|charge\s*card|kreditkarte|creditcard|carte\s+de\s+cr[eé]dit|tarjeta\s+de\s+cr[eé]dito|carta\s+di\s+credito|cart[aã]o\s+de\s+cr[eé]dito|karta\s+kredytowa|kredittkort|kreditkort|luottokortti|card\s*(?:statement|account|member)|cardmember/i;
@@ -90,7 +122,7 @@ export function understand(header: string[], records: CsvRecord[], context: stri
     const dated = /\d/.test(date);
     const pending = dated ? undefined : statusOf(date);
     if (pending) return `${head[roles.date!]} is ${pending}`;
-    if (texts.some((i) => OPENING.test(values[i] ?? ''))) return 'a balance line';
+    if (texts.some((i) => OPENING.test(headerKey(values[i] ?? '')))) return 'a balance line';
     if (worded && edges.has(values) && bare(values)) return 'a balance line';
     if (!dated && BALANCE_LINE.test(values.map(headerKey).join(' '))) return 'a balance line';
     // No amount at all (a card hold whose sum is in a column of its own, a line of text): nothing to book.
@@ -127,11 +159,6 @@ export function understand(header: string[], records: CsvRecord[], context: stri
   };
 }
 
-const CODES = new Set(
-  'EUR GBP USD CHF PLN SEK NOK DKK CZK HUF RON BGN ISK CAD AUD NZD JPY CNY HKD SGD ZAR MXN BRL INR TRY ILS AED KRW RUB UAH TWD THB VND PHP NGN KZT'.split(
-    ' ',
-  ),
-);
 /** Signs of one currency each (¥ and $ are several currencies' and tell none). */
 const UNIT_SIGNS: Record<string, string> = {
   '₩': 'KRW',
@@ -181,13 +208,13 @@ function currencyOf(headers: string[], cells: string[], context: string): string
       h.trim(),
     );
     const named = code && (code[1] ?? code[2] ?? code[3] ?? code[4]);
-    if (named && CODES.has(named)) found.add(named);
+    if (named && isCurrencyCode(named)) found.add(named);
     for (const [sym, c] of Object.entries(SYMBOLS)) if (h.toLowerCase().includes(sym)) found.add(c);
   }
   if (found.size === 0)
     for (const c of cells) {
       const code = /(?:^|[\d\s])([A-Z]{3})$|^([A-Z]{3})[\s\d+-]/.exec(c.trim());
-      if (code && CODES.has(code[1] ?? code[2]!)) found.add(code[1] ?? code[2]!);
+      if (code && isCurrencyCode(code[1] ?? code[2]!)) found.add(code[1] ?? code[2]!);
       else if (c.includes('€')) found.add('EUR');
       else if (c.includes('£')) found.add('GBP');
       else if (/[\d\s](?:TL|₺)$|^₺/.test(c)) found.add('TRY');
@@ -199,7 +226,7 @@ function currencyOf(headers: string[], cells: string[], context: string): string
     }
   if (found.size === 0) {
     const words = new Set(context.match(/\b[A-Z]{3}\b/g) ?? []);
-    for (const w of words) if (CODES.has(w)) found.add(w);
+    for (const w of words) if (isCurrencyCode(w)) found.add(w);
   }
   return found.size === 1 ? [...found][0] : undefined;
 }

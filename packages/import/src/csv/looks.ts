@@ -3,7 +3,7 @@ import { DATE_FORMATS, dateIn, normaliseAmount } from './dialect.js';
 /** What a cell of a bank export looks like, from its text alone (pure). */
 
 const DATE =
-  /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}([./-])\d{1,2}\1(?:\d{2}|\d{4}))$/;
+  /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}([./-])\d{1,2}\1(?:\d{2}|\d{4})\.?)$/;
 
 const WORDY_DATE =
   /^\d{1,2}[\s./-]+\p{L}{3,}\.?[\s./-]+\d{2,4}$|^\p{L}{3,}\.?\s+\d{1,2},?\s+\d{4}$|^\d{8}$|^\d{4}\s*[/.年년]\s*\d{1,2}\s*[/.月월]\s*\d{1,2}(?:\s*[日일])?(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?$/u;
@@ -41,11 +41,17 @@ export const looksLikeData = (values: readonly string[]): boolean =>
 export function detectDecimalComma(values: readonly string[]): boolean | undefined {
   let comma = 0;
   let dot = 0;
+  // Whole amounts grouped by thousands (`850.000`, `1.325.450`; `850,000`): the mark between the groups is not the
+  // decimal one. Said only when no amount has decimals.
+  let dotGroups = 0;
+  let commaGroups = 0;
   for (const raw of values) {
     const s = raw.replace(/[^\d.,]/g, '');
     if (/,\d{1,2}$/.test(s)) comma++;
     else if (/\.\d{1,2}$/.test(s)) dot++;
+    else if (/^\d{1,3}(?:\.\d{3})+$/.test(s)) dotGroups++;
+    else if (/^\d{1,3}(?:,\d{3})+$/.test(s)) commaGroups++;
   }
-  if (comma === dot) return undefined;
+  if (comma === dot) return dotGroups === commaGroups ? undefined : dotGroups > commaGroups;
   return comma > dot;
 }

@@ -1,3 +1,4 @@
+import { isCurrencyCode } from './currencies.js';
 import { DATE_FORMATS, dateIn, normaliseAmount } from './dialect.js';
 import type { CsvRecord } from './parse.js';
 import { CARD_PAYMENT, directionOf, headerKey, type Role, rankOf, rolesOf } from './words.js';
@@ -83,7 +84,7 @@ function profile(records: CsvRecord[], index: number): Profile {
       if (/[.,]\d{2}(?!\d)/.test(c)) p.decimals++;
       if (/^[-(−]|-$|\)$|DR$|^DR/i.test(c.replace(/\s/g, ''))) p.signed++;
     }
-    if (/^[A-Z]{3}$/.test(c)) p.codes++;
+    if (isCurrencyCode(c)) p.codes++;
     if (directionOf(c) !== undefined) p.directions++;
     if (/^[\d\s/'.-]+$/.test(c)) p.digitsOnly++;
     if (/^[A-Z]{2}\d{2}[A-Z0-9 ]{10,30}$/.test(c)) p.ibans++;
@@ -135,8 +136,13 @@ export function assignRoles(header: string[], records: CsvRecord[]): RolesResult
   const isText = (p: Profile) => p.filled === 0 || p.digitsOnly < p.filled;
 
   take('date', found(named('date', isDates)));
+  // A column of dates whose header says nothing is the booking date sooner than one whose header says value date.
+  if (roles.date === undefined)
+    take(
+      'date',
+      found(profiles.findIndex((p, i) => !used.has(i) && isDates(p) && !said[i]!.includes('valueDate'))),
+    );
   if (roles.date === undefined) take('date', found(named('valueDate', isDates)));
-  if (roles.date === undefined) take('date', found(profiles.findIndex((p, i) => !used.has(i) && isDates(p))));
   // Money: an amount column, or money out and money in; the running balance.
   const outI = named('out', (p) => p.filled === 0 || isMoney(p));
   const inI = named('in', (p) => p.filled === 0 || isMoney(p));

@@ -1,0 +1,14 @@
+/**
+ * ISO 4217 currency codes, from the platform's own list (Intl.supportedValuesOf, in Node and every current browser):
+ * a column of three capital letters is a currency only when they are codes (`WEB`, `ATM` are not), and a code a file
+ * states (`Currency,MYR`) is taken whatever the currency.
+ */
+const CODES: ReadonlySet<string> = new Set(
+  typeof Intl.supportedValuesOf === 'function'
+    ? Intl.supportedValuesOf('currency')
+    : 'EUR GBP USD CHF PLN SEK NOK DKK CZK HUF RON BGN ISK CAD AUD NZD JPY CNY HKD SGD ZAR MXN BRL INR TRY ILS AED'.split(
+        ' ',
+      ),
+);
+
+export const isCurrencyCode = (text: string): boolean => CODES.has(text);
