@@ -177,7 +177,9 @@ const pad = (n: string | number, w = 2) => String(n).padStart(w, '0');
 const yearOf = (y: string) => (y.length === 2 ? `20${y}` : y);
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function valid(y: string, m: string | number, d: string | number): string | undefined {
-  const [Y, M, D] = [Number(y), Number(m), Number(d)];
+  const [written, M, D] = [Number(y), Number(m), Number(d)];
+  // A Thai date counts the Buddhist era (2569 is 2026).
+  const Y = written >= 2400 && written < 2700 ? written - 543 : written;
   if (!(Y >= 1900 && Y < 2200) || !(M >= 1 && M <= 12) || !(D >= 1 && D <= DAYS[M - 1]!)) return undefined;
   if (M === 2 && D === 29 && (Y % 4 !== 0 || (Y % 100 === 0 && Y % 400 !== 0))) return undefined;
   return `${pad(Y, 4)}-${pad(M)}-${pad(D)}`;
@@ -214,8 +216,7 @@ export function isoDate(raw: string, format: DateFormat): string | undefined {
   if (parts.length !== 3 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
   const [a, b, y] = parts as [string, string, string];
   const [d, m] = format.startsWith('MM') ? [b, a] : [a, b];
-  const year = y.length === 2 ? `20${y}` : y;
-  return `${year.padStart(4, '0')}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
+  return valid(y.length === 2 ? `20${y}` : y, m, d);
 }
 
 /**

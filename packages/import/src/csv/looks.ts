@@ -3,7 +3,7 @@ import { DATE_FORMATS, dateIn, normaliseAmount } from './dialect.js';
 /** What a cell of a bank export looks like, from its text alone (pure). */
 
 const DATE =
-  /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}([./-])\d{1,2}\1(?:\d{2}|\d{4})\.?)$/;
+  /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}([./-])\d{1,2}\1(?:\d{2}|\d{4})\.?(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?)$/;
 
 const WORDY_DATE =
   /^\d{1,2}[\s./-]+\p{L}{3,}\.?[\s./-]+\d{2,4}$|^\p{L}{3,}\.?\s+\d{1,2},?\s+\d{4}$|^\d{8}$|^\d{4}\s*[/.年년]\s*\d{1,2}\s*[/.月월]\s*\d{1,2}(?:\s*[日일])?(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?$/u;
