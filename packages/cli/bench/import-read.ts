@@ -38,32 +38,24 @@ function chase(): string {
   return `${lines.join('\n')}\n`;
 }
 
-function european(): string {
-  const lines = ['Datum;Omschrijving;Bedrag;Saldo'];
+/** A table in no bank's layout: `;`, decimal commas, day-first dates, a running balance; each row's text by `text`. */
+function euroTable(header: string, text: (row: number) => string): string {
+  const lines = [header];
   let balance = 0;
   const comma = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
   for (let r = 0; r < ROWS; r++) {
     const day = String((r % 28) + 1).padStart(2, '0');
     const cents = (r % 5 !== 0 ? -1 : 1) * ((r % 400) * 100 + 100 + (r % 100));
     balance += cents;
-    lines.push(`${day}.02.2026;Winkel ${r};${comma(cents)};${comma(balance)}`);
+    lines.push(`${day}.02.2026;${text(r)};${comma(cents)};${comma(balance)}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
+const european = () => euroTable('Datum;Omschrijving;Bedrag;Saldo', (r) => `Winkel ${r}`);
 /** A Polish account's export: the same table with Polish payees, whose letters are not ASCII. */
-function polish(): string {
-  const lines = ['Data operacji;Opis transakcji;Kwota;Saldo po transakcji'];
-  let balance = 0;
-  const comma = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
-  for (let r = 0; r < ROWS; r++) {
-    const day = String((r % 28) + 1).padStart(2, '0');
-    const cents = (r % 5 !== 0 ? -1 : 1) * ((r % 400) * 100 + 100 + (r % 100));
-    balance += cents;
-    lines.push(`${day}.02.2026;Płatność kartą Żabka ${r};${comma(cents)};${comma(balance)}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
+const polish = () =>
+  euroTable('Data operacji;Opis transakcji;Kwota;Saldo po transakcji', (r) => `Płatność kartą Żabka ${r}`);
 
 /** Windows-1250 bytes of a text whose only letters beyond ASCII are the Polish ones written here. */
 const CP1250: Record<string, number> = { ł: 0xb3, ś: 0x9c, ć: 0xe6, ą: 0xb9, Ż: 0xaf };
