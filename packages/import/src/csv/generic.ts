@@ -85,7 +85,12 @@ export function understand(header: string[], records: CsvRecord[], context: stri
   };
   set(roles.date, 'ts');
   set(roles.amount, 'amount');
-  set(roles.currency, 'currency');
+  // A currency the money columns' headers name (`Сума в валюті картки (UAH)`) is the amounts'; a currency column
+  // beside them is then another amount's (the operation's, on a card statement).
+  const moneyHeaders = [roles.amount, roles.out, roles.in]
+    .filter((i): i is number => i !== undefined)
+    .map((i) => head[i] ?? '');
+  if (currencyOf(moneyHeaders, [], '') === undefined) set(roles.currency, 'currency');
   set(roles.category, 'category');
   if (roles.payee !== undefined) {
     set(roles.payee, 'counterparty');
