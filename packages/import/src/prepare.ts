@@ -349,8 +349,13 @@ export async function prepareImport(request: ImportRequest, hooks: ImportHooks):
       if (index !== -1) filters.push({ ...f, index, keep });
     }
   const feeName = firstPresent(preset?.fee?.columns);
+  const feeIndex = understood?.roles.fee;
   const fee =
-    feeName === undefined ? undefined : { index: findColumn(header, feeName), charged: preset!.fee!.charged };
+    feeName !== undefined
+      ? { index: findColumn(header, feeName), charged: preset!.fee!.charged }
+      : feeIndex !== undefined && preset?.fee === undefined
+        ? { index: feeIndex, charged: feesCharged(table.records.map((r) => r.values[feeIndex] ?? '')) }
+        : undefined;
   // Columns read for the filters, the fee and the duplicate key are not "ignored".
   const bankId = [...own].find(([, f]) => f === 'external_id')?.[0];
   const consulted = new Set([
@@ -597,4 +602,10 @@ function rowIdentity(
       : values.map((v) => v.trim());
     return JSON.stringify(['expense-import/2', bank, account, ...raw]);
   };
+}
+
+/** How a fee column writes a fee charged: as negative numbers when most of its fees are, else positive. */
+function feesCharged(values: readonly string[]): 'positive' | 'negative' {
+  const signs = values.map((v) => v.replace(/\s/g, '')).filter((v) => /[1-9]/.test(v));
+  return signs.filter((v) => /^[-(−]|-$|\)$/.test(v)).length * 2 > signs.length ? 'negative' : 'positive';
 }

@@ -24,6 +24,8 @@ export interface ColumnRoles {
   account?: number;
   id?: number;
   reference?: number;
+  /** A fee charged beside the amount (booked as an entry of its own, and in the running balance's steps). */
+  fee?: number;
   /** Sparse party columns (payer, payee, merchant) read together: a row's counterparty is the first filled. */
   parties?: number[];
 }
@@ -186,6 +188,8 @@ export function assignRoles(header: string[], records: CsvRecord[]): RolesResult
       }
     }
   }
+  if (roles.amount !== undefined || roles.out !== undefined)
+    take('fee', found(named('fee', (p) => p.filled === 0 || isMoney(p))));
   take('status', found(named('status', (p) => p.filled > 0)));
   take('currency', found(named('currency', (p) => mostly(p.codes, p.filled))));
   take(

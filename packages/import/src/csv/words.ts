@@ -21,7 +21,8 @@ export type Role =
   | 'category'
   | 'account'
   | 'id'
-  | 'type';
+  | 'type'
+  | 'fee';
 
 export const ROLE_WORDS: Record<Role, readonly string[]> = {
   date: [
@@ -796,6 +797,24 @@ export const ROLE_WORDS: Record<Role, readonly string[]> = {
     'typ transakcji',
     'transaktionstyp',
     'produkt',
+  ],
+  // A fee charged beside the amount, booked as an entry of its own (not "Charges", which banks use for money out).
+  fee: [
+    'fee',
+    'fees',
+    'gebühr',
+    'gebühren',
+    'frais',
+    'comisión',
+    'comisiones',
+    'comissão',
+    'commissione',
+    'commission',
+    'сума комісій',
+    'комиссия',
+    '手续费',
+    '手数料',
+    '수수료',
   ],
 };
 

@@ -29,6 +29,8 @@ export type SignDecision =
 interface Row {
   line: number;
   amount: number;
+  /** A fee charged on the row (a column of its own): it lowers the balance whatever the amount's sign. */
+  fee: number;
   balance: number | undefined;
   values: string[];
   direction: -1 | 1 | undefined;
@@ -86,6 +88,7 @@ export function decideSign(input: SignInput): SignDecision {
     rows.push({
       line: r.line,
       amount,
+      fee: roles.fee === undefined ? 0 : abs(money(v[roles.fee], comma) ?? 0),
       balance: roles.balance === undefined ? undefined : money(v[roles.balance], comma),
       values: v,
       direction: d,
@@ -149,8 +152,8 @@ export function decideSign(input: SignInput): SignDecision {
           const prev = withBalance[i - 1]!;
           const cur = withBalance[i]!;
           const step = cur.balance! - prev.balance!;
-          const moved = h.asc !== h.before ? cur.amount : prev.amount;
-          const ok = (h.asc ? step : -step) === h.s * moved;
+          const moved = h.asc !== h.before ? cur : prev;
+          const ok = (h.asc ? step : -step) === h.s * moved.amount - moved.fee;
           if (ok) fits++;
           else firstMiss ??= h.asc ? cur : prev;
         }
