@@ -1,7 +1,26 @@
-import { detectDateFormat, detectDelimiter, isoDate, normaliseAmount } from '@expense/import';
+import {
+  detectDateFormat,
+  detectDecimalComma,
+  detectDelimiter,
+  isoDate,
+  normaliseAmount,
+} from '@expense/import';
 import { describe, expect, it } from 'vitest';
 
 describe('bank export dialects', () => {
+  it('tells thousands from decimals by groups of three, and by the currency where one group could be either', () => {
+    // Chilean pesos, Icelandic krónur: whole amounts grouped by dots.
+    expect(detectDecimalComma(['24.550', '475.450', '1.325.450'])).toBe(true);
+    expect(detectDecimalComma(['-8.450', '191.550', '650.000'])).toBe(true);
+    expect(detectDecimalComma(['-8.450', '191.550'], { minorDigits: 0 })).toBe(true);
+    // A Kuwaiti dinar has three decimals: 12.500 is twelve and a half.
+    expect(detectDecimalComma(['12.500', '3.250'], { minorDigits: 3 })).toBeUndefined();
+    // One amount of one group says nothing; two groups or more always do.
+    expect(detectDecimalComma(['1.234', '12'])).toBeUndefined();
+    expect(detectDecimalComma(['1.234.567'], { minorDigits: 3 })).toBe(true);
+    expect(detectDecimalComma(['1,234,567', '12'])).toBe(false);
+  });
+
   it('detects comma, semicolon and tab from the header line, ignoring quoted text', () => {
     expect(detectDelimiter('Date,Amount,Note')).toBe(',');
     expect(detectDelimiter('"Buchungsdatum";"Betrag (EUR)";"Text, lang"')).toBe(';');

@@ -12,3 +12,14 @@ const CODES: ReadonlySet<string> = new Set(
 );
 
 export const isCurrencyCode = (text: string): boolean => CODES.has(text);
+
+/** The digits a currency's amounts have after the decimal mark (2 for EUR, 0 for ISK and JPY, 3 for KWD). */
+export function minorDigits(code: string): number | undefined {
+  if (!isCurrencyCode(code)) return undefined;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+      .maximumFractionDigits;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,5 +1,5 @@
 import { decideSign, type SignDecision } from '../evidence/signs.js';
-import { isCurrencyCode } from './currencies.js';
+import { isCurrencyCode, minorDigits } from './currencies.js';
 import { dateIn, detectDateFormat } from './dialect.js';
 import { detectDecimalComma } from './looks.js';
 import type { CsvRecord } from './parse.js';
@@ -99,8 +99,19 @@ export function understand(header: string[], records: CsvRecord[], context: stri
   const money = [roles.amount, roles.out, roles.in, roles.balance].filter(
     (i): i is number => i !== undefined,
   );
+  const currency = currencyOf(
+    money.map((i) => head[i] ?? ''),
+    records.slice(0, 200).flatMap((r) => money.map((i) => r.values[i] ?? '')),
+    context,
+  );
+  // The amounts' currency, said by the file or its currency column: how many decimals its amounts have.
+  const columnCurrency =
+    roles.currency === undefined ? undefined : records[0]?.values[roles.currency]?.trim().toUpperCase();
   const decimalComma =
-    detectDecimalComma(records.slice(0, 500).flatMap((r) => money.map((i) => r.values[i] ?? ''))) === true;
+    detectDecimalComma(
+      records.slice(0, 500).flatMap((r) => money.map((i) => r.values[i] ?? '')),
+      { minorDigits: minorDigits(currency ?? columnCurrency ?? '') },
+    ) === true;
   const texts = [roles.payee, roles.description].filter((i): i is number => i !== undefined);
   // A status column holds a few values: each is judged once.
   const statuses = new Map<string, string | undefined>();
@@ -146,11 +157,6 @@ export function understand(header: string[], records: CsvRecord[], context: stri
     return why ?? undefined;
   };
   const card = CARD.test([...head, context].join('\n'));
-  const currency = currencyOf(
-    money.map((i) => head[i] ?? ''),
-    records.slice(0, 200).flatMap((r) => money.map((i) => r.values[i] ?? '')),
-    context,
-  );
   return {
     roles,
     header: head,

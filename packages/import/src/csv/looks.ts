@@ -38,19 +38,31 @@ export const looksLikeData = (values: readonly string[]): boolean =>
  * (`-4,50`, `1.234,56`) says yes, a dot followed by one or two digits says no; undefined when nothing tells
  * (whole numbers, `1.234`).
  */
-export function detectDecimalComma(values: readonly string[]): boolean | undefined {
+export function detectDecimalComma(
+  values: readonly string[],
+  options: { minorDigits?: number | undefined } = {},
+): boolean | undefined {
   let comma = 0;
   let dot = 0;
-  // Whole amounts grouped by thousands (`850.000`, `1.325.450`; `850,000`): the mark between the groups is not the
-  // decimal one. Said only when no amount has decimals.
+  // Whole amounts grouped by thousands (`1.325.450`, `1,325,450`): the mark between the groups is not the decimal one.
+  // Said only when no amount has decimals. One group (`24.550`) is a decimal of a currency with three (a Kuwaiti
+  // dinar's), so it counts only when the currency is not one of those and two amounts or more say it.
   let dotGroups = 0;
   let commaGroups = 0;
+  let dotGroup = 0;
+  let commaGroup = 0;
   for (const raw of values) {
     const s = raw.replace(/[^\d.,]/g, '');
     if (/,\d{1,2}$/.test(s)) comma++;
     else if (/\.\d{1,2}$/.test(s)) dot++;
-    else if (/^\d{1,3}(?:\.\d{3})+$/.test(s)) dotGroups++;
-    else if (/^\d{1,3}(?:,\d{3})+$/.test(s)) commaGroups++;
+    else if (/^\d{1,3}(?:\.\d{3}){2,}$/.test(s)) dotGroups++;
+    else if (/^\d{1,3}(?:,\d{3}){2,}$/.test(s)) commaGroups++;
+    else if (/^\d{1,3}\.\d{3}$/.test(s)) dotGroup++;
+    else if (/^\d{1,3},\d{3}$/.test(s)) commaGroup++;
+  }
+  if (options.minorDigits !== 3) {
+    if (dotGroup >= 2) dotGroups += dotGroup;
+    if (commaGroup >= 2) commaGroups += commaGroup;
   }
   if (comma === dot) return dotGroups === commaGroups ? undefined : dotGroups > commaGroups;
   return comma > dot;
