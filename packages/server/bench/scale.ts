@@ -30,6 +30,7 @@ import {
 import { reportScript } from '../src/features/reports/sql.js';
 import type { Queryable } from '../src/platform/storage/database.js';
 import { contextSelect } from '../src/platform/storage/transactions.js';
+import { chaseCsv } from './lib/bank-csv.js';
 import { callRoute, type HttpResponse } from './lib/http.js';
 import { machineInfo } from './lib/machine.js';
 import { type LoggedPlan, PlanRecorder, type Scan, scansOf } from './lib/plans.js';
@@ -129,20 +130,7 @@ const IMPORT = `import of ${IMPORT_ROWS} rows (POST /v1/imports)`;
 const REVERT = 'revert of one change (100 rows)';
 
 /** A checking account's export (Chase's layout, as bench/import.ts), its lines unique to the round. */
-function bankFile(tag: string): string {
-  const lines = ['Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #'];
-  let balance = 0;
-  for (let i = 0; i < IMPORT_ROWS; i++) {
-    const day = String((i % 28) + 1).padStart(2, '0');
-    const spend = i % 5 !== 0;
-    const amount = (spend ? -1 : 1) * ((i % 400) + 1 + (i % 100) / 100);
-    balance += amount;
-    lines.push(
-      `${spend ? 'DEBIT' : 'CREDIT'},02/${day}/2026,"SHOP ${tag} ${i} OAKLAND CA",${amount.toFixed(2)},${spend ? 'DEBIT_CARD' : 'ACH_CREDIT'},${balance.toFixed(2)},,`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
+const bankFile = (tag: string): string => chaseCsv(IMPORT_ROWS, tag);
 
 function ok(res: HttpResponse, what: string, side: Side): HttpResponse {
   if (res.status !== 200) throw new Error(`${what} on ${side.name}: ${res.status} ${res.text.slice(0, 600)}`);
