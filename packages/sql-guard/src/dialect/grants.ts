@@ -213,9 +213,13 @@ BEGIN
     WHERE am.amname IN ('hash', 'btree') AND ap.amproclefttype = ANY (allowed) AND ap.amprocrighttype = ANY (allowed)
     UNION
     -- The dialect's functions, every overload over its types: built-in, or the adopter's own beside its relations.
+    -- A built-in's name stays the built-in's: a same-named function of the schema (sum(text), taken where the
+    -- built-in has no such overload) is not granted.
     SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
     WHERE (p.pronamespace = 'pg_catalog'::regnamespace
-           OR p.pronamespace IN (SELECT c.relnamespace FROM pg_catalog.pg_class AS c WHERE c.oid = ANY (relations)))
+           OR (p.pronamespace IN (SELECT c.relnamespace FROM pg_catalog.pg_class AS c WHERE c.oid = ANY (relations))
+               AND NOT EXISTS (SELECT FROM pg_catalog.pg_proc AS b
+                               WHERE b.pronamespace = 'pg_catalog'::regnamespace AND b.proname = p.proname)))
       AND p.proname = ANY (${array(dialect.functions, 'name')})
       AND (p.proargtypes::oid[] <@ (allowed || '"any"'::regtype::oid))
     UNION

@@ -29,6 +29,8 @@ CREATE ROLE ${role} NOLOGIN;
 CREATE TYPE appointment_status AS ENUM ('booked', 'done', 'cancelled');
 -- The adopter's own function, in the dialect's functions: granted beside the built-ins.
 CREATE FUNCTION shout(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT t || '!' $$;
+-- A function of the schema named as a built-in of the dialect: never granted (min(text) would be taken for it).
+CREATE FUNCTION public.min(t text, u text) RETURNS text LANGUAGE sql SECURITY DEFINER AS $$ SELECT 'definer' $$;
 -- A domain whose CHECK runs a function outside the dialect (~* is texticregexeq): granted for the check to run.
 CREATE DOMAIN email AS text CHECK (VALUE ~* '^[^@ ]+@[^@ ]+$');
 CREATE TABLE patients (
@@ -179,11 +181,15 @@ describe('a clinic schema adopted as it is: private columns, enum, views, tenant
   });
 
   it('compares, groups, orders and casts an enum; reads a domain, jsonb and a generated column', async () => {
-    // The adopter's own function of the dialect runs as the role.
+    // The adopter's own function of the dialect runs as the role; one named as a built-in does not.
     expect(await rows(1, 'SELECT shout(name) AS s FROM patients ORDER BY name')).toEqual([
       { s: 'Ada!' },
       { s: 'Alan!' },
     ]);
+    expect(await failure(ask(1, "SELECT min(name, 'x') AS m FROM patients", 'query'))).toMatchObject({
+      code: 'sql_execution_failed',
+      details: { sqlstate: '42501' },
+    });
     expect(
       await rows(
         1,
